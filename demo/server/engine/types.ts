@@ -1,0 +1,61 @@
+import type { ChatStepResult, PublishedFlow, VariableValue } from '../../../src/protocol/index'
+
+/**
+ * The contract between the flow engine and the service around it. The engine is pure with
+ * respect to storage: it takes a published flow and a session state, and returns the next state
+ * and the response; the service persists both in one transaction.
+ */
+
+/** Where a session stands between two requests. Stored as JSON: keep it plain data. */
+export interface SessionState {
+  /** Variable values by variable id. */
+  variables: Record<string, VariableValue>
+  /** What the walk waits for, or null when the flow has ended. */
+  awaiting: Awaiting | null
+  /** Blocks executed so far (for `progress`). */
+  visitedBlockCount: number
+}
+
+export type Awaiting =
+  | { kind: 'input'; groupId: string; blockId: string }
+  /** A `scriptToExecute` client action with `expectsDedicatedReply`; the reply sets `variableId`. */
+  | { kind: 'clientReply'; groupId: string; blockId: string; variableId?: string }
+
+/** One answer to store in the result, in the order given. */
+export interface Answer {
+  blockId: string
+  groupId: string
+  variableId?: string
+  /** The answer as stored (after formatting). */
+  value: string
+}
+
+export interface StepOutcome {
+  state: SessionState
+  /** The response body for the widget (startChat adds its own ids around it). */
+  response: ChatStepResult
+  /** Answers accepted by this step (empty on a retry). */
+  answers: Answer[]
+  /** True when the walk reached the end of the flow. */
+  ended: boolean
+}
+
+export interface StartOptions {
+  /** Prefilled variables by variable *name*; names not in the flow are ignored. */
+  prefilledVariables?: Record<string, string | number | boolean>
+  /** Variable values by id to start from (a resumed result). Prefilled values win over them. */
+  restoredVariables?: Record<string, VariableValue>
+}
+
+export interface Engine {
+  start(flow: PublishedFlow, options?: StartOptions): Promise<StepOutcome>
+  /** `message` is the visitor's answer to `state.awaiting`. Throws `SessionEndedError` when nothing is awaited. */
+  continue(flow: PublishedFlow, state: SessionState, message: string): Promise<StepOutcome>
+}
+
+export class SessionEndedError extends Error {
+  constructor() {
+    super('The conversation has already ended')
+    this.name = 'SessionEndedError'
+  }
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod/mini'
+import { bool, num, numeric, opt, str, variableValue } from './common'
+
+export const MESSAGE_TYPES = ['text', 'image', 'video', 'audio', 'embed'] as const
+export const INPUT_TYPES = [
+  'text input',
+  'number input',
+  'email input',
+  'url input',
+  'phone number input',
+  'date input',
+  'choice input',
+  'picture choice input',
+  'rating input',
+] as const
+export const CLIENT_ACTION_TYPES = ['scriptToExecute', 'redirect', 'wait'] as const
+
+/** Any message: its `type` decides the shape of `content` (see the content schemas below). */
+export const chatMessageSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  content: opt(z.unknown()),
+})
+export type ChatMessage = z.infer<typeof chatMessageSchema>
+
+/** `richText` is a tree of `{type, children, url?}` elements with `{text, bold?, …}` leaves. */
+export const textContentSchema = z.looseObject({
+  richText: opt(z.array(z.unknown())),
+  html: str(),
+  plainText: str(),
+})
+export const imageContentSchema = z.looseObject({
+  url: str(),
+  clickLink: opt(z.looseObject({ url: str(), alt: str() })),
+})
+export const VIDEO_TYPES = ['url', 'youtube', 'vimeo'] as const
+export const videoContentSchema = z.looseObject({
+  url: str(),
+  type: str(),
+  id: str(),
+  height: numeric(),
+  aspectRatio: str(),
+})
+export const audioContentSchema = z.looseObject({ url: str(), isAutoplayEnabled: bool() })
+export const embedContentSchema = z.looseObject({ url: str(), height: numeric() })
+
+export const inputLabelsSchema = z.looseObject({
+  placeholder: str(),
+  button: str(),
+  from: str(),
+  to: str(),
+  left: str(),
+  right: str(),
+})
+
+/** Options of every input type in one loose object: each type reads the fields it knows. */
+export const inputOptionsSchema = z.looseObject({
+  labels: opt(inputLabelsSchema),
+  variableId: str(),
+  isLong: bool(),
+  min: numeric(),
+  max: numeric(),
+  step: numeric(),
+  retryMessageContent: str(),
+  hasTime: bool(),
+  isRange: bool(),
+  format: str(),
+  isMultipleChoice: bool(),
+  isSearchable: bool(),
+  buttonLabel: str(),
+  searchInputPlaceholder: str(),
+  buttonType: str(),
+  length: numeric(),
+  startsAt: numeric(),
+  isOneClickSubmitEnabled: bool(),
+  customIcon: opt(z.looseObject({ isEnabled: bool(), svg: str() })),
+  defaultCountryCode: str(),
+})
+export type InputOptions = z.infer<typeof inputOptionsSchema>
+
+export const choiceItemSchema = z.looseObject({
+  id: z.string(),
+  outgoingEdgeId: str(),
+  content: str(),
+  value: str(),
+  pictureSrc: str(),
+  title: str(),
+  description: str(),
+})
+export type ChoiceItem = z.infer<typeof choiceItemSchema>
+
+export const chatInputSchema = z.looseObject({
+  id: z.string(),
+  outgoingEdgeId: str(),
+  type: z.string(),
+  options: opt(inputOptionsSchema),
+  items: opt(z.array(choiceItemSchema)),
+  prefilledValue: str(),
+  runtimeOptions: opt(
+    z.looseObject({ paymentIntentSecret: str(), amountLabel: str(), publicKey: str() }),
+  ),
+})
+export type ChatInput = z.infer<typeof chatInputSchema>
+
+export const scriptArgSchema = z.looseObject({ id: z.string(), value: opt(variableValue) })
+
+export const clientActionSchema = z.looseObject({
+  type: z.string(),
+  scriptToExecute: opt(
+    z.looseObject({ content: z.string(), args: opt(z.array(scriptArgSchema)) }),
+  ),
+  redirect: opt(z.looseObject({ url: str(), isNewTab: bool() })),
+  wait: opt(z.looseObject({ secondsToWaitFor: numeric() })),
+  lastBubbleBlockId: str(),
+  expectsDedicatedReply: bool(),
+})
+export type ClientAction = z.infer<typeof clientActionSchema>
+
+export const LOG_STATUSES = ['info', 'warning', 'error', 'success'] as const
+export const chatLogSchema = z.looseObject({
+  status: z.string(),
+  description: z.string(),
+  details: opt(z.unknown()),
+})
+export type ChatLog = z.infer<typeof chatLogSchema>
+
+const chatStepShape = {
+  lastMessageNewFormat: str(),
+  messages: opt(z.array(chatMessageSchema)),
+  input: opt(chatInputSchema),
+  clientSideActions: opt(z.array(clientActionSchema)),
+  logs: opt(z.array(chatLogSchema)),
+  dynamicTheme: opt(z.looseObject({ hostAvatarUrl: str(), guestAvatarUrl: str() })),
+  progress: num(),
+}
+export const chatStepResultSchema = z.looseObject(chatStepShape)
+export type ChatStepResult = z.infer<typeof chatStepResultSchema>
+
+/** Longest answer a visitor can send in one message (characters). */
+export const MAX_MESSAGE_LENGTH = 10_000
+
+export const continueChatRequestSchema = z.looseObject({
+  message: z.string().check(z.maxLength(MAX_MESSAGE_LENGTH)),
+})
+export type ContinueChatRequest = z.infer<typeof continueChatRequestSchema>
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 128
+
+export const startChatRequestSchema = z.looseObject({
+  prefilledVariables: opt(
+    z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  ),
+  resultId: opt(z.string().check(z.minLength(1), z.maxLength(200))),
+})
+export type StartChatRequest = z.infer<typeof startChatRequestSchema>
+
+export const startChatResponseSchema = z.looseObject({
+  ...chatStepShape,
+  sessionId: z.string(),
+  resultId: z.string(),
+  flowId: z.string(),
+  publishedAt: z.string(),
+})
+export type StartChatResponse = z.infer<typeof startChatResponseSchema>

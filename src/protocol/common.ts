@@ -1,0 +1,41 @@
+import { z } from 'zod/mini'
+
+/**
+ * Building blocks shared by every schema.
+ *
+ * Real flow exports carry `null` where a field is unset, and the spec lists only the values that
+ * occur for enumerations, so optional fields accept `null` and enumerated fields accept any string
+ * (the known values are exported as constants for code that branches on them). Objects are loose:
+ * extra fields pass through untouched, because a later schema version may add them.
+ */
+export const opt = <T extends z.ZodMiniType>(schema: T) => z.nullish(schema)
+
+export const str = () => opt(z.string())
+export const num = () => opt(z.number())
+export const bool = () => opt(z.boolean())
+
+/** A number that flow builders sometimes export as a string ("1" for one second). */
+export const numeric = () =>
+  opt(
+    z.union([
+      z.number(),
+      z.pipe(
+        z.string(),
+        z.transform((value, ctx) => {
+          const trimmed = value.trim()
+          const n = Number(trimmed)
+          if (trimmed === '' || !Number.isFinite(n)) {
+            ctx.issues.push({ code: 'custom', message: 'Expected a number', input: value })
+            return z.NEVER
+          }
+          return n
+        }),
+      ),
+    ]),
+  )
+
+export const point = z.looseObject({ x: z.number(), y: z.number() })
+
+/** Values a prefilled or stored variable may hold. */
+export const variableValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())])
+export type VariableValue = z.infer<typeof variableValue>

@@ -1,0 +1,7 @@
+export * from './common'
+export * from './theme'
+export * from './settings'
+export * from './flow'
+export * from './chat'
+export * from './errors'
+export * from './issues'

@@ -1,0 +1,53 @@
+import { z } from 'zod/mini'
+import { bool, num, opt, str } from './common'
+
+export const REMEMBER_USER_STORAGES = ['session', 'local'] as const
+
+export const settingsSchema = z.looseObject({
+  general: opt(
+    z.looseObject({
+      isBrandingEnabled: bool(),
+      isTypingEmulationEnabled: bool(),
+      isInputPrefillEnabled: bool(),
+      isHideQueryParamsEnabled: bool(),
+      isNewResultOnRefreshEnabled: bool(),
+      rememberUser: opt(z.looseObject({ isEnabled: bool(), storage: str() })),
+    }),
+  ),
+  typingEmulation: opt(
+    z.looseObject({
+      enabled: bool(),
+      speed: num(),
+      maxDelay: num(),
+      delayBetweenBubbles: num(),
+      isDisabledOnFirstMessage: bool(),
+    }),
+  ),
+  metadata: opt(
+    z.looseObject({
+      title: str(),
+      description: str(),
+      imageUrl: str(),
+      favIconUrl: str(),
+      customHeadCode: str(),
+      tagManagerId: str(),
+    }),
+  ),
+  messagingApp: opt(
+    z.looseObject({
+      isEnabled: bool(),
+      startCondition: opt(
+        z.looseObject({
+          logicalOperator: str(),
+          comparisons: opt(
+            z.array(z.looseObject({ id: str(), comparisonOperator: str(), value: str() })),
+          ),
+        }),
+      ),
+      sessionExpiryTimeout: num(),
+    }),
+  ),
+  publicShare: opt(z.looseObject({ isEnabled: bool() })),
+  security: opt(z.looseObject({ allowedOrigins: opt(z.array(z.string())) })),
+})
+export type Settings = z.infer<typeof settingsSchema>

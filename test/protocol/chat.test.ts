@@ -1,0 +1,91 @@
+import { describe, expect, test } from 'vitest'
+import {
+  chatStepResultSchema,
+  clientActionSchema,
+  continueChatRequestSchema,
+  errorBodySchema,
+  MAX_MESSAGE_LENGTH,
+  startChatRequestSchema,
+  startChatResponseSchema,
+  textContentSchema,
+  videoContentSchema,
+  chatInputSchema,
+} from '../../src/protocol/index'
+
+describe('chat step result', () => {
+  test('the spec example shape parses', () => {
+    const body = {
+      lastMessageNewFormat: '+33 6 12 34 56 78',
+      messages: [{ id: 'm1', type: 'text', content: { html: '<p>Hi</p>', richText: [], plainText: 'Hi' } }],
+      input: {
+        id: 'i1', outgoingEdgeId: 'e1', type: 'text input',
+        options: { labels: { placeholder: 'Type…', button: 'Send' }, variableId: 'v1', isLong: false },
+        prefilledValue: 'Ada',
+        runtimeOptions: { paymentIntentSecret: '<PAYMENT_INTENT_SECRET>', amountLabel: '10 €', publicKey: '<PUBLIC_KEY>' },
+      },
+      clientSideActions: [{ type: 'scriptToExecute', scriptToExecute: { content: 'return 1', args: [{ id: 'v1', value: 'x' }] }, lastBubbleBlockId: 'm1', expectsDedicatedReply: true }],
+      logs: [{ status: 'info', description: 'Block type Webhook is not supported', details: { blockId: 'b' } }],
+      dynamicTheme: { hostAvatarUrl: 'https://example.com/a.png', guestAvatarUrl: 'https://example.com/b.png' },
+      progress: 42.5,
+    }
+    expect(chatStepResultSchema.parse(body)).toEqual(body)
+  })
+
+  test('message, input and action types beyond the known ones still parse', () => {
+    const body = {
+      messages: [{ id: 'm', type: 'hologram', content: { beam: true } }],
+      input: { id: 'i', type: 'payment input', options: { currency: 'EUR' } },
+      clientSideActions: [{ type: 'confetti', confetti: { colors: 3 } }],
+    }
+    const parsed = chatStepResultSchema.parse(body)
+    expect(parsed.messages?.[0]?.type).toBe('hologram')
+    expect(parsed.clientSideActions?.[0]).toMatchObject({ type: 'confetti', confetti: { colors: 3 } })
+  })
+
+  test('a message without an id does not parse', () => {
+    expect(chatStepResultSchema.safeParse({ messages: [{ type: 'text' }] }).success).toBe(false)
+  })
+
+  test('numeric fields exported as strings are read as numbers', () => {
+    expect(clientActionSchema.parse({ type: 'wait', wait: { secondsToWaitFor: '1.5' } }).wait?.secondsToWaitFor).toBe(1.5)
+    expect(videoContentSchema.parse({ height: '400' }).height).toBe(400)
+    expect(chatInputSchema.parse({ id: 'i', type: 'number input', options: { min: '0', max: 10 } }).options).toMatchObject({ min: 0, max: 10 })
+    expect(clientActionSchema.safeParse({ type: 'wait', wait: { secondsToWaitFor: 'soon' } }).success).toBe(false)
+  })
+
+  test('text content accepts the forms the service sends', () => {
+    expect(textContentSchema.parse({ richText: [{ type: 'p', children: [{ text: 'a' }] }] }).richText).toHaveLength(1)
+    expect(textContentSchema.safeParse({ html: 5 }).success).toBe(false)
+  })
+})
+
+describe('startChat and continueChat', () => {
+  test('start request: every field optional, prefilled values are scalars', () => {
+    expect(startChatRequestSchema.parse({})).toEqual({})
+    expect(startChatRequestSchema.parse({ prefilledVariables: { Name: 'Ada', Age: 36, Vip: true } }).prefilledVariables?.Age).toBe(36)
+    expect(startChatRequestSchema.safeParse({ prefilledVariables: { Name: { nested: 1 } } }).success).toBe(false)
+    expect(startChatRequestSchema.safeParse({ resultId: '' }).success).toBe(false)
+  })
+
+  test('start response carries the session, result and published stamp', () => {
+    const ok = { sessionId: 's', resultId: 'r', flowId: 'f', publishedAt: '2026-11-22T10:00:00.000Z', messages: [] }
+    expect(startChatResponseSchema.parse(ok).sessionId).toBe('s')
+    const { sessionId: _omit, ...missing } = ok
+    expect(startChatResponseSchema.safeParse(missing).success).toBe(false)
+  })
+
+  test('continue request: a message string of bounded length', () => {
+    expect(continueChatRequestSchema.parse({ message: 'hello' }).message).toBe('hello')
+    expect(continueChatRequestSchema.safeParse({ message: 3 }).success).toBe(false)
+    expect(continueChatRequestSchema.safeParse({}).success).toBe(false)
+    expect(continueChatRequestSchema.safeParse({ message: 'x'.repeat(MAX_MESSAGE_LENGTH + 1) }).success).toBe(false)
+  })
+})
+
+describe('error body', () => {
+  test('code and message are required, details optional', () => {
+    expect(errorBodySchema.parse({ error: { code: 'flow_not_found', message: 'No flow' } }).error.code).toBe('flow_not_found')
+    expect(errorBodySchema.safeParse({ error: { code: 'x' } }).success).toBe(false)
+    expect(errorBodySchema.safeParse({ message: 'x' }).success).toBe(false)
+  })
+})
