@@ -47,6 +47,14 @@ export interface StartOptions {
   restoredVariables?: Record<string, VariableValue>
 }
 
+/** Limits for flow code run on the server (Set variable expressions, server-side Scripts). */
+export interface EngineOptions {
+  /** Longest a single evaluation may run before it is interrupted. */
+  codeTimeoutMs?: number
+  /** Most memory a single evaluation may allocate. */
+  codeMemoryBytes?: number
+}
+
 export interface Engine {
   start(flow: PublishedFlow, options?: StartOptions): Promise<StepOutcome>
   /** `message` is the visitor's answer to `state.awaiting`. Throws `SessionEndedError` when nothing is awaited. */

@@ -1,0 +1,19 @@
+import { createFlowEngine } from './engine'
+import type { Engine, EngineOptions } from './types'
+
+/** Defaults for code run on the server: short, because it runs on the service's event loop. */
+export const DEFAULT_CODE_TIMEOUT_MS = 500
+export const DEFAULT_CODE_MEMORY_BYTES = 16 * 1024 * 1024
+
+export function createEngine(options: EngineOptions = {}): Engine {
+  return createFlowEngine({
+    timeoutMs: positive(options.codeTimeoutMs) ?? DEFAULT_CODE_TIMEOUT_MS,
+    memoryBytes: positive(options.codeMemoryBytes) ?? DEFAULT_CODE_MEMORY_BYTES,
+  })
+}
+
+function positive(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined
+}
+
+export * from './types'

@@ -1,0 +1,52 @@
+import { SandboxHost, type SandboxRun } from './sandbox-host'
+
+/**
+ * Runs flow code (Set variable expressions, server-side Scripts) in a QuickJS WebAssembly
+ * sandbox on a worker thread. Nothing of the host is exposed: no functions, no modules, no
+ * I/O; values go in as a JSON literal and come out as plain data. Each run gets a fresh
+ * runtime with its own memory cap and deadline; the module is loaded once and reused.
+ */
+export interface SandboxLimits {
+  timeoutMs: number
+  memoryBytes: number
+}
+
+export interface SandboxProgram {
+  /** Function body; `return` gives the result. */
+  body: string
+  /** Parameter names (valid identifiers) and their values, in the same order. */
+  params: readonly string[]
+  args: readonly unknown[]
+}
+
+export type SandboxOutcome =
+  | { status: 'ok'; value: unknown }
+  /** The result is a function or a symbol: not something a variable can hold. */
+  | { status: 'not-a-value'; type: string }
+  | { status: 'syntax-error' | 'reference-error' | 'error'; message: string }
+  | { status: 'timeout' | 'out-of-memory' }
+
+export type { SandboxRun }
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
+
+let host: SandboxHost | undefined
+
+export async function runInSandbox(program: SandboxProgram, limits: SandboxLimits): Promise<SandboxRun> {
+  for (const param of program.params) {
+    if (!IDENTIFIER.test(param)) throw new Error(`Invalid sandbox parameter name: ${param}`)
+  }
+  host ??= new SandboxHost()
+  return host.run({ source: source(program), timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes })
+}
+
+/** Stops the sandbox worker; the next run starts a new one. */
+export async function closeSandbox(): Promise<void> {
+  await host?.close()
+}
+
+function source(program: SandboxProgram): string {
+  const isAsync = /\bawait\b/.test(program.body) ? 'async ' : ''
+  // The newline before `}` keeps a trailing `// comment` in the body from swallowing it.
+  return `(${isAsync}function (${program.params.join(', ')}) {\n${program.body}\n}).apply(undefined, ${JSON.stringify(program.args)})`
+}

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs'
+import {
+  type Block,
+  chatStepResultSchema,
+  type Edge,
+  importFlowSchema,
+  type PublishedFlow,
+  type Settings,
+  type Theme,
+} from '../../../../../src/protocol/index'
+import { createEngine, type Engine, type StartOptions, type StepOutcome } from '../../../../../demo/server/engine/index'
+
+/** Test flows: small graphs written inline, published the way the service publishes them. */
+
+let published = 0
+
+/** Variable ids used by the builder: `v` + the name without spaces ("Lead Score" → "vLeadScore"). */
+export const varId = (name: string) => `v${name.replace(/\W/g, '')}`
+
+export interface FlowSpec {
+  groups: { id: string; blocks: Block[] }[]
+  edges?: Edge[]
+  variables?: string[]
+  theme?: Theme
+  settings?: Settings
+  /** Group the start event leads to; the first group by default. */
+  startGroupId?: string
+}
+
+export function buildFlow(spec: FlowSpec): PublishedFlow {
+  const first = spec.startGroupId ?? spec.groups[0]?.id ?? 'missing'
+  published++
+  return {
+    id: `published-${published}`,
+    flowId: `flow-${published}`,
+    version: '6',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    events: [{ id: 'start', type: 'start', outgoingEdgeId: 'edge-start' }],
+    groups: spec.groups.map((group) => ({ ...group, title: group.id })),
+    edges: [{ id: 'edge-start', from: { eventId: 'start' }, to: { groupId: first } }, ...(spec.edges ?? [])],
+    variables: (spec.variables ?? []).map((name) => ({ id: varId(name), name })),
+    theme: spec.theme,
+    settings: spec.settings,
+  }
+}
+
+/** A published flow made from one of the real exports in /work/shared/flows. */
+export function publishedFromFile(file: string, theme?: Theme): PublishedFlow {
+  const raw: unknown = JSON.parse(readFileSync(`/work/shared/flows/${file}`, 'utf8'))
+  const flow = importFlowSchema.parse(raw)
+  published++
+  return {
+    id: `published-${published}`,
+    flowId: `flow-${published}`,
+    version: flow.version,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    events: flow.events,
+    groups: flow.groups,
+    edges: flow.edges,
+    variables: flow.variables,
+    theme: theme ?? flow.theme,
+    settings: flow.settings,
+  }
+}
+
+export const text = (id: string, value: string, extra: Partial<Block> = {}): Block => ({
+  id,
+  type: 'text',
+  content: { richText: [{ type: 'p', children: [{ text: value }] }] },
+  ...extra,
+})
+
+export const input = (id: string, type: string, options: Record<string, unknown> = {}, extra: Partial<Block> = {}): Block => ({
+  id,
+  type,
+  options,
+  ...extra,
+})
+
+export const edge = (id: string, fromBlockId: string, toGroupId: string, more: { itemId?: string; toBlockId?: string } = {}): Edge => ({
+  id,
+  from: { blockId: fromBlockId, ...(more.itemId ? { itemId: more.itemId } : {}) },
+  to: { groupId: toGroupId, ...(more.toBlockId ? { blockId: more.toBlockId } : {}) },
+})
+
+/** The plain texts of a response's text messages, in order. */
+export function texts(outcome: StepOutcome): string[] {
+  return (outcome.response.messages ?? [])
+    .filter((message) => message.type === 'text')
+    .map((message) => (message.content as { plainText: string }).plainText)
+}
+
+/** Drives one session through the engine, checking every response against the contract. */
+export class Conversation {
+  outcome!: StepOutcome
+  readonly outcomes: StepOutcome[] = []
+
+  constructor(
+    readonly flow: PublishedFlow,
+    readonly engine: Engine = createEngine(),
+  ) {}
+
+  async start(options?: StartOptions): Promise<StepOutcome> {
+    return this.record(await this.engine.start(this.flow, options))
+  }
+
+  async answer(message: string): Promise<StepOutcome> {
+    // Round-trip the state through JSON, as the service stores it.
+    const state = JSON.parse(JSON.stringify(this.outcome.state))
+    return this.record(await this.engine.continue(this.flow, state, message))
+  }
+
+  get variables() {
+    return this.outcome.state.variables
+  }
+
+  private record(outcome: StepOutcome): StepOutcome {
+    chatStepResultSchema.parse(outcome.response)
+    this.outcome = outcome
+    this.outcomes.push(outcome)
+    return outcome
+  }
+}

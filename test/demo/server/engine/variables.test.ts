@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { indexFlow } from '../../../../demo/server/engine/flow-index'
+import { escapeHtml, formatValue, initialVariables, isSet, substitute, valueForCode } from '../../../../demo/server/engine/variables'
+import { buildFlow, varId } from './support/flow-builder'
+
+const index = indexFlow(buildFlow({ groups: [{ id: 'g', blocks: [] }], variables: ['Name', 'Lead Score', 'Tags', 'Flag'] }))
+
+describe('substitute', () => {
+  const variables = { [varId('Name')]: 'Ada', [varId('Lead Score')]: 30, [varId('Tags')]: ['a', 'b'], [varId('Flag')]: false }
+
+  it('fills every known variable by name, ignoring spaces inside the braces', () => {
+    expect(substitute('Hi {{Name}}, score {{ Lead Score }}', index, variables)).toBe('Hi Ada, score 30')
+  })
+
+  it('joins lists with ", " and writes booleans as text', () => {
+    expect(substitute('{{Tags}} / {{Flag}}', index, variables)).toBe('a, b / false')
+  })
+
+  it('turns unknown and unset variables into empty text', () => {
+    expect(substitute('[{{Nope}}][{{Name}}]', index, {})).toBe('[][]')
+  })
+
+  it('does not substitute again inside a value, so answers cannot pull in other variables', () => {
+    expect(substitute('{{Name}}', index, { [varId('Name')]: '{{Lead Score}}', [varId('Lead Score')]: 1 })).toBe('{{Lead Score}}')
+  })
+
+  it('escapes only the values when asked to', () => {
+    const html = substitute('<b>{{Name}}</b>', index, { [varId('Name')]: '<img src=x onerror=alert(1)>' }, escapeHtml)
+    expect(html).toBe('<b>&lt;img src=x onerror=alert(1)&gt;</b>')
+  })
+})
+
+describe('values', () => {
+  it('formats and tests values the way flows read them', () => {
+    expect(formatValue(null)).toBe('')
+    expect(formatValue(['x', 'y'])).toBe('x, y')
+    expect(isSet('  ')).toBe(false)
+    expect(isSet([])).toBe(false)
+    expect(isSet(0)).toBe(true)
+    expect(isSet(false)).toBe(true)
+  })
+
+  it('gives code numeric answers as numbers and everything else as is', () => {
+    expect(valueForCode('30')).toBe(30)
+    expect(valueForCode(' -2.5 ')).toBe(-2.5)
+    expect(valueForCode('0x10')).toBe('0x10')
+    expect(valueForCode('Ada')).toBe('Ada')
+    expect(valueForCode(undefined)).toBeNull()
+    expect(valueForCode(['1'])).toEqual(['1'])
+  })
+})
+
+describe('initialVariables', () => {
+  it('layers flow defaults, restored values and prefilled values, by name for the last', () => {
+    const flow = buildFlow({ groups: [{ id: 'g', blocks: [] }], variables: ['Name', 'Flag'] })
+    flow.variables = [
+      { id: varId('Name'), name: 'Name', value: 'Default' },
+      { id: varId('Flag'), name: 'Flag' },
+    ]
+    const own = indexFlow(flow)
+    expect(initialVariables(own)).toEqual({ [varId('Name')]: 'Default' })
+    expect(
+      initialVariables(own, {
+        restoredVariables: { [varId('Name')]: 'Restored', [varId('Flag')]: true, unknown: 'x' },
+        prefilledVariables: { Name: 'Prefilled', Missing: 'ignored' },
+      }),
+    ).toEqual({ [varId('Name')]: 'Prefilled', [varId('Flag')]: true })
+  })
+})
