@@ -29,7 +29,9 @@ const BUILDERS: Record<string, Builder> = {
     const link = asFields(content.clickLink)
     const linkUrl = filled(link, 'url', substitute)
     const alt = filled(link, 'alt', substitute)
-    return { url, ...(linkUrl ? { clickLink: { url: linkUrl, ...(alt ? { alt } : {}) } } : {}) }
+    // `alt` describes the image itself, so it is kept even when the image links nowhere.
+    const clickLink = { ...(linkUrl ? { url: linkUrl } : {}), ...(alt ? { alt } : {}) }
+    return { url, ...(linkUrl || alt ? { clickLink } : {}) }
   },
   video(content, substitute) {
     const url = filled(content, 'url', substitute)

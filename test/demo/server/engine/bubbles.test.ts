@@ -70,6 +70,14 @@ describe('media bubbles', () => {
     })
   })
 
+  it('image: the alt text is kept when the image links nowhere', () => {
+    const message = buildBubbleMessage(
+      { id: 'i', type: 'image', content: { url: '{{Img}}', clickLink: { alt: 'Photo of {{Name}}' } } },
+      substitute,
+    )
+    expect(message?.content).toEqual({ url: 'https://img.test/a.png', clickLink: { alt: 'Photo of Ada' } })
+  })
+
   it('video: provider and id derived from the url, numeric height', () => {
     const message = buildBubbleMessage(
       { id: 'v', type: 'video', content: { url: 'https://youtu.be/dQw4w9WgXcQ', height: '400', aspectRatio: '16/9' } },

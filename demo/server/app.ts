@@ -1,0 +1,52 @@
+import { Hono } from 'hono'
+import type { ServiceConfig } from './config'
+import type { AppContext } from './context'
+import type { Engine } from './engine/types'
+import { handleError, handleNotFound } from './http/errors'
+import { RateLimiter } from './http/rate-limit'
+import { registerChatRoutes } from './routes/chat'
+import { registerFlowRoutes } from './routes/flows'
+import type { Store } from './store/store'
+
+export interface AppDeps {
+  store: Store
+  engine: Engine
+  config: ServiceConfig
+  /** The clock for timestamps, session expiry and rate limits (tests pin it). */
+  now?: () => Date
+}
+
+/** The service as a Hono app: mount it in a server, or call `app.request()` in process. */
+export function createApp(deps: AppDeps): Hono {
+  const now = deps.now ?? (() => new Date())
+  const ctx: AppContext = {
+    store: deps.store,
+    engine: deps.engine,
+    config: deps.config,
+    now,
+    limiters: {
+      chat: new RateLimiter(deps.config.rateLimits.chat, now),
+      management: new RateLimiter(deps.config.rateLimits.management, now),
+    },
+  }
+
+  const app = new Hono()
+  app.onError(handleError)
+  app.notFound(handleNotFound)
+
+  app.use('/v1/*', async (c, next) => {
+    await next()
+    // API answers are per caller and per moment: never cache them, never sniff them as HTML.
+    c.header('Cache-Control', 'no-store')
+    c.header('X-Content-Type-Options', 'nosniff')
+  })
+
+  app.get('/v1/health', async (c) => {
+    await deps.store.database.query('SELECT 1')
+    return c.json({ status: 'ok' })
+  })
+
+  registerFlowRoutes(app, ctx)
+  registerChatRoutes(app, ctx)
+  return app
+}

@@ -1,0 +1,140 @@
+/**
+ * Service configuration from environment variables, validated up front so a typo fails at start
+ * with a message naming the variable instead of surfacing later as odd behaviour.
+ */
+import { tokenKindOf } from './ids'
+
+export interface RateLimitConfig {
+  /** Tokens refilled per minute; 0 disables the limit. */
+  perMinute: number
+  /** Bucket size: how many requests may arrive at once after a quiet period. */
+  burst: number
+}
+
+export interface ServiceConfig {
+  port: number
+  /** PGlite data directory, used when `databaseUrl` is not set. */
+  dataDir: string
+  databaseUrl: string | undefined
+  /** Postgres schema holding every table. */
+  databaseSchema: string
+  secretToken: string | undefined
+  publishableToken: string | undefined
+  /** Inactivity after which a chat session expires. */
+  sessionTtlSeconds: number
+  rateLimits: { chat: RateLimitConfig; management: RateLimitConfig }
+  bodyLimits: { managementBytes: number; chatBytes: number }
+  /** Take the client address from `X-Forwarded-For` (only behind a proxy you control). */
+  trustProxy: boolean
+}
+
+export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
+
+export const DEFAULT_CONFIG: ServiceConfig = {
+  port: 8787,
+  dataDir: './.data',
+  databaseUrl: undefined,
+  databaseSchema: 'flow_service',
+  secretToken: undefined,
+  publishableToken: undefined,
+  sessionTtlSeconds: 86_400,
+  rateLimits: {
+    chat: { perMinute: 300, burst: 60 },
+    management: { perMinute: 600, burst: 120 },
+  },
+  bodyLimits: { managementBytes: 2 * 1024 * 1024, chatBytes: 64 * 1024 },
+  trustProxy: false,
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+export function loadConfig(env: Env = process.env): ServiceConfig {
+  const problems: string[] = []
+  const read = new EnvReader(env, problems)
+  const d = DEFAULT_CONFIG
+
+  const config: ServiceConfig = {
+    port: read.integer('PORT', d.port, 0, 65_535),
+    dataDir: read.string('DATA_DIR') ?? d.dataDir,
+    databaseUrl: read.string('DATABASE_URL'),
+    databaseSchema: read.string('DATABASE_SCHEMA') ?? d.databaseSchema,
+    secretToken: read.string('FLOW_SECRET_TOKEN'),
+    publishableToken: read.string('FLOW_PUBLISHABLE_TOKEN'),
+    sessionTtlSeconds: read.integer('SESSION_TTL_SECONDS', d.sessionTtlSeconds, 1, 31_536_000),
+    rateLimits: {
+      chat: {
+        perMinute: read.integer('RATE_LIMIT_CHAT_PER_MINUTE', d.rateLimits.chat.perMinute, 0, 1e7),
+        burst: read.integer('RATE_LIMIT_CHAT_BURST', d.rateLimits.chat.burst, 1, 1e7),
+      },
+      management: {
+        perMinute: read.integer(
+          'RATE_LIMIT_MANAGEMENT_PER_MINUTE',
+          d.rateLimits.management.perMinute,
+          0,
+          1e7,
+        ),
+        burst: read.integer('RATE_LIMIT_MANAGEMENT_BURST', d.rateLimits.management.burst, 1, 1e7),
+      },
+    },
+    bodyLimits: {
+      managementBytes: read.integer('BODY_LIMIT_MANAGEMENT_BYTES', d.bodyLimits.managementBytes, 1024, 1 << 30),
+      chatBytes: read.integer('BODY_LIMIT_CHAT_BYTES', d.bodyLimits.chatBytes, 1024, 1 << 30),
+    },
+    trustProxy: read.boolean('TRUST_PROXY', d.trustProxy),
+  }
+
+  if (config.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://')
+  }
+  if (!SCHEMA_NAME_PATTERN.test(config.databaseSchema)) {
+    problems.push('DATABASE_SCHEMA must be a lower-case identifier (letters, digits, _; at most 63)')
+  }
+  if (config.secretToken !== undefined && tokenKindOf(config.secretToken) !== 'secret') {
+    problems.push('FLOW_SECRET_TOKEN must look like fs_sk_ followed by 43 base64url characters')
+  }
+  if (config.publishableToken !== undefined && tokenKindOf(config.publishableToken) !== 'publishable') {
+    problems.push('FLOW_PUBLISHABLE_TOKEN must look like fs_pk_ followed by 43 base64url characters')
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return config
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  /** Unset and blank values both mean "use the default". */
+  string(name: string): string | undefined {
+    const value = this.env[name]?.trim()
+    return value === undefined || value === '' ? undefined : value
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.string(name)
+    if (raw === undefined) return fallback
+    const value = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
+      return fallback
+    }
+    return value
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.string(name)?.toLowerCase()
+    if (raw === undefined) return fallback
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false
+    this.problems.push(`${name} must be true or false (got "${raw}")`)
+    return fallback
+  }
+}

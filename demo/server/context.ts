@@ -1,0 +1,20 @@
+import type { ServiceConfig } from './config'
+import type { Engine } from './engine/types'
+import type { RateLimiter } from './http/rate-limit'
+import type { Store } from './store/store'
+
+/** What every route handler needs, built once per app. */
+export interface AppContext {
+  store: Store
+  engine: Engine
+  config: ServiceConfig
+  now: () => Date
+  limiters: { chat: RateLimiter; management: RateLimiter }
+}
+
+/** Ids and public ids are URL-safe; anything else cannot name a stored resource. */
+const RESOURCE_REF = /^[A-Za-z0-9_-]{1,128}$/
+
+export function isResourceRef(value: string): boolean {
+  return RESOURCE_REF.test(value)
+}

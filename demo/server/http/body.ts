@@ -1,0 +1,126 @@
+import type { Context } from 'hono'
+import type { z } from 'zod/mini'
+import { readableIssues } from '../../../src/protocol/index'
+import { HttpError } from './errors'
+import { findUnstorableValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json-guard'
+
+export interface ReadJsonOptions {
+  /** Most bytes accepted; counted on what is actually read, not on what Content-Length claims. */
+  limitBytes: number
+  /** An absent or empty body is allowed and reads as `undefined`. */
+  optional?: boolean
+}
+
+/** Reads a JSON body defensively: media type, size, encoding, nesting and storable strings. */
+export async function readJsonBody(c: Context, options: ReadJsonOptions): Promise<unknown> {
+  const contentType = c.req.header('content-type')
+  if (contentType !== undefined && !isJsonMediaType(contentType)) throw unsupportedMediaType()
+
+  const bytes = await readLimited(c.req.raw, options.limitBytes)
+  if (bytes.length === 0) {
+    if (options.optional) return undefined
+    throw new HttpError('invalid_body', 'The request body is empty; send a JSON object.')
+  }
+  // A body without a media type is refused too: it is probably a form post or a mistake.
+  if (contentType === undefined) throw unsupportedMediaType()
+
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new HttpError('invalid_body', 'The request body is not valid UTF-8.')
+  }
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new HttpError('invalid_body', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new HttpError('invalid_body', 'The request body is not valid JSON.', [
+      { path: '', message: error instanceof Error ? error.message : 'Malformed JSON' },
+    ])
+  }
+  const unstorable = findUnstorableValue(value)
+  if (unstorable !== undefined) {
+    throw new HttpError('invalid_body', 'The body contains a value that cannot be stored.', [unstorable])
+  }
+  return value
+}
+
+/**
+ * Validates `value` against `schema`; `allowedKeys` additionally refuses unknown top-level fields
+ * of the request envelope, so a misplaced field is reported instead of silently ignored.
+ */
+export function parseBody<S extends z.ZodMiniType>(
+  schema: S,
+  value: unknown,
+  allowedKeys?: readonly string[],
+): z.output<S> {
+  const result = schema.safeParse(value)
+  if (!result.success) {
+    const issues = readableIssues(result.error)
+    throw new HttpError('invalid_body', 'The request body does not match the expected shape.', issues)
+  }
+  if (allowedKeys && value !== null && typeof value === 'object') {
+    const unknown = Object.keys(value).filter((key) => !allowedKeys.includes(key))
+    if (unknown.length > 0) {
+      throw new HttpError(
+        'invalid_body',
+        'The request body has fields this operation does not accept.',
+        unknown.slice(0, 20).map((key) => ({
+          path: key,
+          message: `Unknown field; expected only: ${allowedKeys.join(', ')}`,
+        })),
+      )
+    }
+  }
+  return result.data
+}
+
+export function isJsonMediaType(contentType: string): boolean {
+  const essence = contentType.split(';', 1)[0]!.trim().toLowerCase()
+  return essence === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(essence)
+}
+
+function unsupportedMediaType(): HttpError {
+  return new HttpError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.')
+}
+
+function payloadTooLarge(limitBytes: number): HttpError {
+  return new HttpError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`, {
+    limitBytes,
+  })
+}
+
+async function readLimited(request: Request, limitBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+  if (Number.isFinite(declared) && declared > limitBytes) throw payloadTooLarge(limitBytes)
+  if (request.body === null) return new Uint8Array(0)
+
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      total += value.byteLength
+      if (total > limitBytes) {
+        await reader.cancel().catch(() => undefined)
+        throw payloadTooLarge(limitBytes)
+      }
+      chunks.push(value)
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error
+    throw new HttpError('invalid_body', 'The request body could not be read completely.')
+  }
+  const bytes = new Uint8Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}

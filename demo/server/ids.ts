@@ -1,0 +1,43 @@
+import { createHash, randomBytes } from 'node:crypto'
+
+/**
+ * Opaque identifiers: 18 random bytes as base64url give 24 URL-safe characters (144 bits), so
+ * collisions are not a practical concern and ids reveal nothing about order or volume.
+ */
+export function newId(): string {
+  return randomBytes(18).toString('base64url')
+}
+
+export type TokenKind = 'secret' | 'publishable'
+
+const TOKEN_PREFIX: Record<TokenKind, string> = { secret: 'fs_sk_', publishable: 'fs_pk_' }
+
+/** A new API token: the prefix names its kind, 32 random bytes make it unguessable. */
+export function newToken(kind: TokenKind): string {
+  return TOKEN_PREFIX[kind] + randomBytes(32).toString('base64url')
+}
+
+export function tokenKindOf(token: string): TokenKind | undefined {
+  if (/^fs_sk_[A-Za-z0-9_-]{43}$/.test(token)) return 'secret'
+  if (/^fs_pk_[A-Za-z0-9_-]{43}$/.test(token)) return 'publishable'
+  return undefined
+}
+
+/** Only this hash is stored: a database leak does not leak usable tokens. */
+export function hashToken(token: string): string {
+  return sha256(token)
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+/** A short random suffix for public ids (lower-case letters and digits). */
+export function randomSlugSuffix(length = 6): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
+  const bytes = randomBytes(length)
+  let out = ''
+  // 256 % 36 leaves a small bias; irrelevant for a uniqueness suffix that is checked anyway.
+  for (const byte of bytes) out += alphabet[byte % alphabet.length]
+  return out
+}

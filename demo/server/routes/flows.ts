@@ -1,0 +1,104 @@
+import type { Context, Hono } from 'hono'
+import {
+  importFlowRequestSchema,
+  updateFlowRequestSchema,
+  type PublishedFlowResponse,
+} from '../../../src/protocol/index'
+import { isResourceRef, type AppContext } from '../context'
+import { toFlow, withMigratedVersion } from '../flows/flow-document'
+import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'
+import { assertSameWorkspace, authenticate, type Caller } from '../http/auth'
+import { parseBody, readJsonBody } from '../http/body'
+import { clientAddress } from '../http/client-address'
+import { PUBLISHED_FLOW_CORS, preflightResponse } from '../http/cors'
+import { HttpError } from '../http/errors'
+import { booleanQuery } from '../http/query'
+import type { FlowRecord } from '../store/flows-repository'
+
+/** What the published-flow response calls its format version (flow-service.md, "Versioning"). */
+export const PUBLISHED_FLOW_RESPONSE_VERSION = '3'
+
+/**
+ * The management API (secret tokens) and the published-flow read (secret or publishable).
+ * `currentUserMode` is always "write": only the owning workspace's secret token gets this far.
+ */
+export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
+  const { store, config, limiters } = ctx
+
+  const authorizeSecret = async (c: Context): Promise<Caller> => {
+    const caller = await authenticate(c, store.tokens, ['secret'])
+    limiters.management.consume(`token:${caller.tokenId}`)
+    return caller
+  }
+  const readBody = (c: Context) => readJsonBody(c, { limitBytes: config.bodyLimits.managementBytes })
+  const ownedBy = (caller: Caller) => (flow: FlowRecord) => assertSameWorkspace(caller, flow.workspaceId)
+
+  app.post('/v1/flows/import', async (c) => {
+    const caller = await authorizeSecret(c)
+    const body = parseBody(importFlowRequestSchema, await readBody(c), ['workspaceId', 'flow'])
+    if (body.workspaceId !== caller.workspaceId) {
+      throw new HttpError('forbidden', "workspaceId must be the token's own workspace.")
+    }
+    const flow = await importFlow(store, { workspaceId: caller.workspaceId, flow: body.flow, now: ctx.now() })
+    return c.json({ flow: toFlow(flow) })
+  })
+
+  app.get('/v1/flows/:flowId', async (c) => {
+    const caller = await authorizeSecret(c)
+    const migrate = booleanQuery(c, 'migrateToLatestVersion')
+    const flow = await findOwnedFlow(c.req.param('flowId'), caller)
+    return c.json({ flow: toFlow(flow, { migrateToLatestVersion: migrate }), currentUserMode: 'write' })
+  })
+
+  app.patch('/v1/flows/:flowId', async (c) => {
+    const caller = await authorizeSecret(c)
+    const flowId = requireRef(c.req.param('flowId'))
+    const body = parseBody(updateFlowRequestSchema, await readBody(c), ['flow'])
+    const flow = await updateFlow(store, { flowId, update: body.flow, now: ctx.now(), authorize: ownedBy(caller) })
+    return c.json({ flow: toFlow(flow) })
+  })
+
+  app.post('/v1/flows/:flowId/publish', async (c) => {
+    const caller = await authorizeSecret(c)
+    const flowId = requireRef(c.req.param('flowId'))
+    const published = await publishFlow(store, { flowId, now: ctx.now(), authorize: ownedBy(caller) })
+    return c.json({ publishedFlow: published.snapshot })
+  })
+
+  app.options('/v1/flows/:flowId/publishedFlow', (c) => preflightResponse(c, '*', PUBLISHED_FLOW_CORS))
+
+  app.get('/v1/flows/:flowId/publishedFlow', async (c) => {
+    // Open to every origin, errors included, so the widget can read what went wrong.
+    c.header('Access-Control-Allow-Origin', '*')
+    c.header('Access-Control-Expose-Headers', 'Retry-After')
+    const caller = await authenticate(c, store.tokens, ['secret', 'publishable'])
+    // A publishable token is shared by every visitor of the pages embedding it: limit those
+    // reads per visitor like chats, or one busy site would exhaust its own token.
+    if (caller.kind === 'publishable') limiters.chat.consume(`published:${clientAddress(c, config.trustProxy)}`)
+    else limiters.management.consume(`token:${caller.tokenId}`)
+    const migrate = booleanQuery(c, 'migrateToLatestVersion')
+    const ref = c.req.param('flowId')
+    const flow = await store.flows.findByIdOrPublicId(requireRef(ref))
+    if (!flow) throw flowNotFound(ref)
+    assertSameWorkspace(caller, flow.workspaceId)
+    const published = await store.publishedFlows.findCurrent(flow.id)
+    if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
+    const body: PublishedFlowResponse = {
+      publishedFlow: withMigratedVersion(published.snapshot, migrate),
+      version: PUBLISHED_FLOW_RESPONSE_VERSION,
+    }
+    return c.json(body)
+  })
+
+  async function findOwnedFlow(flowId: string, caller: Caller): Promise<FlowRecord> {
+    const flow = await store.flows.findById(requireRef(flowId))
+    if (!flow) throw flowNotFound(flowId)
+    assertSameWorkspace(caller, flow.workspaceId)
+    return flow
+  }
+}
+
+function requireRef(flowId: string): string {
+  if (!isResourceRef(flowId)) throw new HttpError('flow_not_found', 'No flow has this id.')
+  return flowId
+}

@@ -1,0 +1,25 @@
+/**
+ * The storage seam: everything above it speaks plain SQL with `$n` parameters, and the same SQL
+ * runs on PGlite (embedded, for development and tests) and on PostgreSQL (`pg`).
+ */
+export interface Queryable {
+  /** Rows of the statement's result. Pass JSON values as `JSON.stringify(...)` with `$n::jsonb`. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
+}
+
+export interface Database extends Queryable {
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+/** Postgres error codes the service turns into client errors instead of 500s. */
+export const PG_UNIQUE_VIOLATION = '23505'
+
+export function isUniqueViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === PG_UNIQUE_VIOLATION
+  )
+}

@@ -1,0 +1,113 @@
+import type { Queryable } from './database'
+import { isoTimestamp, type Tables } from './tables'
+
+/** A stored flow: server-owned fields as columns, everything the author edits in `content`. */
+export interface FlowRecord {
+  id: string
+  workspaceId: string
+  publicId: string
+  content: Record<string, unknown>
+  isClosed: boolean
+  isArchived: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+interface FlowRow {
+  id: string
+  workspace_id: string
+  public_id: string
+  content: Record<string, unknown>
+  is_closed: boolean
+  is_archived: boolean
+  created_at: unknown
+  updated_at: unknown
+}
+
+const COLUMNS = 'id, workspace_id, public_id, content, is_closed, is_archived, created_at, updated_at'
+
+const toRecord = (row: FlowRow): FlowRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  publicId: row.public_id,
+  content: row.content,
+  isClosed: row.is_closed,
+  isArchived: row.is_archived,
+  createdAt: isoTimestamp(row.created_at),
+  updatedAt: isoTimestamp(row.updated_at),
+})
+
+export class FlowsRepository {
+  constructor(
+    private readonly db: Queryable,
+    private readonly t: Tables,
+  ) {}
+
+  async insert(flow: FlowRecord): Promise<FlowRecord> {
+    const rows = await this.db.query<FlowRow>(
+      `INSERT INTO ${this.t.flows} (${COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)
+       RETURNING ${COLUMNS}`,
+      [
+        flow.id,
+        flow.workspaceId,
+        flow.publicId,
+        JSON.stringify(flow.content),
+        flow.isClosed,
+        flow.isArchived,
+        flow.createdAt,
+        flow.updatedAt,
+      ],
+    )
+    return toRecord(rows[0] as FlowRow)
+  }
+
+  /** `lock` takes a row lock until the end of the surrounding transaction. */
+  async findById(id: string, options: { lock?: boolean } = {}): Promise<FlowRecord | undefined> {
+    const rows = await this.db.query<FlowRow>(
+      `SELECT ${COLUMNS} FROM ${this.t.flows} WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,
+      [id],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
+  /** Public read paths accept either identifier; an exact id match wins over a public id. */
+  async findByIdOrPublicId(ref: string): Promise<FlowRecord | undefined> {
+    const rows = await this.db.query<FlowRow>(
+      `SELECT ${COLUMNS} FROM ${this.t.flows} WHERE id = $1 OR public_id = $1
+       ORDER BY (id = $1) DESC LIMIT 1`,
+      [ref],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
+  /** True when `publicId` is used by another flow, as its public id or as its id. */
+  async isPublicIdTaken(publicId: string, exceptFlowId?: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `SELECT 1 FROM ${this.t.flows} WHERE (public_id = $1 OR id = $1) AND id <> $2 LIMIT 1`,
+      [publicId, exceptFlowId ?? ''],
+    )
+    return rows.length > 0
+  }
+
+  async update(
+    id: string,
+    changes: { content: Record<string, unknown>; publicId: string; isClosed: boolean; updatedAt: string },
+  ): Promise<FlowRecord> {
+    const rows = await this.db.query<FlowRow>(
+      `UPDATE ${this.t.flows} SET content = $2::jsonb, public_id = $3, is_closed = $4, updated_at = $5
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, JSON.stringify(changes.content), changes.publicId, changes.isClosed, changes.updatedAt],
+    )
+    if (!rows[0]) throw new Error(`Flow ${id} vanished during an update`)
+    return toRecord(rows[0])
+  }
+
+  async listByWorkspace(workspaceId?: string): Promise<FlowRecord[]> {
+    const rows = await this.db.query<FlowRow>(
+      `SELECT ${COLUMNS} FROM ${this.t.flows} WHERE $1::text IS NULL OR workspace_id = $1
+       ORDER BY created_at, id`,
+      [workspaceId ?? null],
+    )
+    return rows.map(toRecord)
+  }
+}

@@ -1,0 +1,139 @@
+import type { Database } from './database'
+import type { Tables } from './tables'
+
+interface Migration {
+  version: number
+  name: string
+  statements: (t: Tables) => string[]
+}
+
+/**
+ * Append-only: a released migration is never edited; changes come as a new version. Each runs in
+ * its own transaction together with its `schema_migrations` row.
+ */
+const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    statements: (t) => [
+      `CREATE TABLE ${t.workspaces} (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE TABLE ${t.apiTokens} (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL REFERENCES ${t.workspaces}(id) ON DELETE CASCADE,
+        kind text NOT NULL CHECK (kind IN ('secret', 'publishable')),
+        token_hash text NOT NULL UNIQUE,
+        label text,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE TABLE ${t.flows} (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL REFERENCES ${t.workspaces}(id) ON DELETE CASCADE,
+        public_id text NOT NULL UNIQUE,
+        content jsonb NOT NULL,
+        is_closed boolean NOT NULL DEFAULT false,
+        is_archived boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX ON ${t.flows} (workspace_id)`,
+      // One row per flow; its current snapshot is one of the versions below.
+      `CREATE TABLE ${t.publishedFlows} (
+        id text PRIMARY KEY,
+        flow_id text NOT NULL UNIQUE REFERENCES ${t.flows}(id) ON DELETE CASCADE,
+        current_version_id text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+      // Every publish is kept, so a session keeps running the snapshot it started on.
+      `CREATE TABLE ${t.publishedFlowVersions} (
+        id text PRIMARY KEY,
+        published_flow_id text NOT NULL REFERENCES ${t.publishedFlows}(id) ON DELETE CASCADE,
+        snapshot jsonb NOT NULL,
+        published_at timestamptz NOT NULL
+      )`,
+      `CREATE TABLE ${t.results} (
+        id text PRIMARY KEY,
+        flow_id text NOT NULL REFERENCES ${t.flows}(id) ON DELETE CASCADE,
+        variables jsonb NOT NULL,
+        is_completed boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX ON ${t.results} (flow_id)`,
+      `CREATE TABLE ${t.sessions} (
+        id text PRIMARY KEY,
+        flow_id text NOT NULL REFERENCES ${t.flows}(id) ON DELETE CASCADE,
+        result_id text NOT NULL REFERENCES ${t.results}(id) ON DELETE CASCADE,
+        published_flow_id text NOT NULL,
+        published_version_id text NOT NULL REFERENCES ${t.publishedFlowVersions}(id),
+        published_at timestamptz NOT NULL,
+        state jsonb NOT NULL,
+        step integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL,
+        last_activity_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        completed_at timestamptz
+      )`,
+      `CREATE INDEX ON ${t.sessions} (result_id)`,
+      `CREATE TABLE ${t.answers} (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        result_id text NOT NULL REFERENCES ${t.results}(id) ON DELETE CASCADE,
+        session_id text NOT NULL REFERENCES ${t.sessions}(id) ON DELETE CASCADE,
+        block_id text NOT NULL,
+        group_id text NOT NULL,
+        variable_id text,
+        value text NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX ON ${t.answers} (result_id)`,
+      `CREATE TABLE ${t.idempotencyKeys} (
+        session_id text NOT NULL REFERENCES ${t.sessions}(id) ON DELETE CASCADE,
+        key text NOT NULL,
+        request_hash text NOT NULL,
+        -- JSON text rather than jsonb: a replay returns the very same bytes, key order included.
+        response text NOT NULL,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (session_id, key)
+      )`,
+    ],
+  },
+]
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.length
+
+/** Brings the schema up to date. Safe when several processes start at once (advisory lock). */
+export async function migrate(db: Database, t: Tables): Promise<number[]> {
+  // Creating the schema races when two processes start on an empty database: take the lock first.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [t.migrations])
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${t.schema}`)
+    await tx.query(`CREATE TABLE IF NOT EXISTS ${t.migrations} (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL
+    )`)
+  })
+  const applied: number[] = []
+  for (const migration of MIGRATIONS) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [t.migrations])
+      const rows = await tx.query(`SELECT 1 FROM ${t.migrations} WHERE version = $1`, [
+        migration.version,
+      ])
+      if (rows.length > 0) return false
+      for (const statement of migration.statements(t)) await tx.query(statement)
+      await tx.query(`INSERT INTO ${t.migrations} (version, name, applied_at) VALUES ($1, $2, $3)`, [
+        migration.version,
+        migration.name,
+        new Date(),
+      ])
+      return true
+    })
+    if (done) applied.push(migration.version)
+  }
+  return applied
+}

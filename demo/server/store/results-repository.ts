@@ -1,0 +1,129 @@
+import type { VariableValue } from '../../../src/protocol/index'
+import type { Answer } from '../engine/types'
+import type { Queryable } from './database'
+import { isoTimestamp, type Tables } from './tables'
+
+/** What one visitor gave a flow, across every session that resumed it. */
+export interface ResultRecord {
+  id: string
+  flowId: string
+  /** Latest variable values by variable id: what a resumed visit starts from. */
+  variables: Record<string, VariableValue>
+  isCompleted: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+export interface StoredAnswer extends Answer {
+  sessionId: string
+  createdAt: string
+}
+
+interface ResultRow {
+  id: string
+  flow_id: string
+  variables: Record<string, VariableValue>
+  is_completed: boolean
+  created_at: unknown
+  updated_at: unknown
+}
+
+const COLUMNS = 'id, flow_id, variables, is_completed, created_at, updated_at'
+
+const toRecord = (row: ResultRow): ResultRecord => ({
+  id: row.id,
+  flowId: row.flow_id,
+  variables: row.variables,
+  isCompleted: row.is_completed,
+  createdAt: isoTimestamp(row.created_at),
+  updatedAt: isoTimestamp(row.updated_at),
+})
+
+export class ResultsRepository {
+  constructor(
+    private readonly db: Queryable,
+    private readonly t: Tables,
+  ) {}
+
+  async insert(result: ResultRecord): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ${this.t.results} (${COLUMNS}) VALUES ($1, $2, $3::jsonb, $4, $5, $6)`,
+      [
+        result.id,
+        result.flowId,
+        JSON.stringify(result.variables),
+        result.isCompleted,
+        result.createdAt,
+        result.updatedAt,
+      ],
+    )
+  }
+
+  /** A result only counts for the flow it was given to. */
+  async findForFlow(id: string, flowId: string): Promise<ResultRecord | undefined> {
+    const rows = await this.db.query<ResultRow>(
+      `SELECT ${COLUMNS} FROM ${this.t.results} WHERE id = $1 AND flow_id = $2`,
+      [id, flowId],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
+  async update(
+    id: string,
+    changes: { variables: Record<string, VariableValue>; isCompleted: boolean; updatedAt: string },
+  ): Promise<void> {
+    await this.db.query(
+      `UPDATE ${this.t.results} SET variables = $2::jsonb, is_completed = is_completed OR $3,
+       updated_at = $4 WHERE id = $1`,
+      [id, JSON.stringify(changes.variables), changes.isCompleted, changes.updatedAt],
+    )
+  }
+
+  async addAnswers(
+    resultId: string,
+    sessionId: string,
+    answers: Answer[],
+    createdAt: string,
+  ): Promise<void> {
+    for (const answer of answers) {
+      await this.db.query(
+        `INSERT INTO ${this.t.answers}
+         (result_id, session_id, block_id, group_id, variable_id, value, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          resultId,
+          sessionId,
+          answer.blockId,
+          answer.groupId,
+          answer.variableId ?? null,
+          answer.value,
+          createdAt,
+        ],
+      )
+    }
+  }
+
+  /** Answers in the order they were given. */
+  async listAnswers(resultId: string): Promise<StoredAnswer[]> {
+    const rows = await this.db.query<{
+      session_id: string
+      block_id: string
+      group_id: string
+      variable_id: string | null
+      value: string
+      created_at: unknown
+    }>(
+      `SELECT session_id, block_id, group_id, variable_id, value, created_at
+       FROM ${this.t.answers} WHERE result_id = $1 ORDER BY id`,
+      [resultId],
+    )
+    return rows.map((row) => ({
+      sessionId: row.session_id,
+      blockId: row.block_id,
+      groupId: row.group_id,
+      ...(row.variable_id === null ? {} : { variableId: row.variable_id }),
+      value: row.value,
+      createdAt: isoTimestamp(row.created_at),
+    }))
+  }
+}

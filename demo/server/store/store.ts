@@ -1,0 +1,63 @@
+import type { Database, Queryable } from './database'
+import { FlowsRepository } from './flows-repository'
+import { migrate } from './migrations'
+import { PublishedFlowsRepository } from './published-flows-repository'
+import { ResultsRepository } from './results-repository'
+import { SessionsRepository } from './sessions-repository'
+import { tablesFor, type Tables } from './tables'
+import { TokensRepository } from './tokens-repository'
+import { WorkspacesRepository } from './workspaces-repository'
+
+export interface Repositories {
+  workspaces: WorkspacesRepository
+  tokens: TokensRepository
+  flows: FlowsRepository
+  publishedFlows: PublishedFlowsRepository
+  sessions: SessionsRepository
+  results: ResultsRepository
+}
+
+export interface Store extends Repositories {
+  readonly database: Database
+  readonly tables: Tables
+  /** Repositories bound to one transaction: all their writes commit or roll back together. */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+export const DEFAULT_SCHEMA = 'flow_service'
+
+function repositoriesOver(db: Queryable, tables: Tables): Repositories {
+  return {
+    workspaces: new WorkspacesRepository(db, tables),
+    tokens: new TokensRepository(db, tables),
+    flows: new FlowsRepository(db, tables),
+    publishedFlows: new PublishedFlowsRepository(db, tables),
+    sessions: new SessionsRepository(db, tables),
+    results: new ResultsRepository(db, tables),
+  }
+}
+
+/**
+ * A store over an open database: migrates `schema` first. `closeDatabase: false` leaves the
+ * database open on `close()` (several stores sharing one database in different schemas).
+ */
+export async function createStore(
+  database: Database,
+  options: { schema?: string; closeDatabase?: boolean } = {},
+): Promise<Store> {
+  const tables = tablesFor(options.schema ?? DEFAULT_SCHEMA)
+  await migrate(database, tables)
+  let closed = false
+  return {
+    ...repositoriesOver(database, tables),
+    database,
+    tables,
+    transaction: (fn) => database.transaction((tx) => fn(repositoriesOver(tx, tables))),
+    async close() {
+      if (closed) return
+      closed = true
+      if (options.closeDatabase !== false) await database.close()
+    },
+  }
+}

@@ -1,0 +1,49 @@
+import { SCHEMA_NAME_PATTERN } from '../config'
+
+/**
+ * Fully qualified table names. Every statement names its schema explicitly (rather than relying
+ * on `search_path`), so pooled connections and several schemas in one database cannot mix up.
+ */
+export interface Tables {
+  schema: string
+  migrations: string
+  workspaces: string
+  apiTokens: string
+  flows: string
+  publishedFlows: string
+  publishedFlowVersions: string
+  results: string
+  answers: string
+  sessions: string
+  idempotencyKeys: string
+}
+
+export function tablesFor(schema: string): Tables {
+  if (!SCHEMA_NAME_PATTERN.test(schema)) {
+    throw new Error(`Invalid database schema name "${schema}"`)
+  }
+  const q = (table: string) => `"${schema}"."${table}"`
+  return {
+    schema: `"${schema}"`,
+    migrations: q('schema_migrations'),
+    workspaces: q('workspaces'),
+    apiTokens: q('api_tokens'),
+    flows: q('flows'),
+    publishedFlows: q('published_flows'),
+    publishedFlowVersions: q('published_flow_versions'),
+    results: q('results'),
+    answers: q('answers'),
+    sessions: q('sessions'),
+    idempotencyKeys: q('idempotency_keys'),
+  }
+}
+
+/** Timestamps go in and come out as ISO 8601 UTC strings with milliseconds. */
+export function isoTimestamp(value: unknown): string {
+  if (value instanceof Date) return value.toISOString()
+  return new Date(String(value)).toISOString()
+}
+
+export function isoTimestampOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : isoTimestamp(value)
+}

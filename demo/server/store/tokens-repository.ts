@@ -1,0 +1,72 @@
+import type { TokenKind } from '../ids'
+import type { Queryable } from './database'
+import { isoTimestamp, type Tables } from './tables'
+
+export interface TokenRecord {
+  id: string
+  workspaceId: string
+  kind: TokenKind
+  label: string | null
+  createdAt: string
+}
+
+interface TokenRow {
+  id: string
+  workspace_id: string
+  kind: TokenKind
+  label: string | null
+  created_at: unknown
+}
+
+const COLUMNS = 'id, workspace_id, kind, label, created_at'
+
+const toRecord = (row: TokenRow): TokenRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  kind: row.kind,
+  label: row.label,
+  createdAt: isoTimestamp(row.created_at),
+})
+
+/** API tokens, stored as SHA-256 hashes only: the plain token is shown once, at creation. */
+export class TokensRepository {
+  constructor(
+    private readonly db: Queryable,
+    private readonly t: Tables,
+  ) {}
+
+  /** Inserts the token; when this hash is already stored, returns the existing record unchanged. */
+  async insert(token: {
+    id: string
+    workspaceId: string
+    kind: TokenKind
+    tokenHash: string
+    label: string | null
+    createdAt: Date
+  }): Promise<TokenRecord> {
+    await this.db.query(
+      `INSERT INTO ${this.t.apiTokens} (id, workspace_id, kind, token_hash, label, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (token_hash) DO NOTHING`,
+      [token.id, token.workspaceId, token.kind, token.tokenHash, token.label, token.createdAt],
+    )
+    const stored = await this.findByHash(token.tokenHash)
+    if (!stored) throw new Error('Token vanished right after it was stored')
+    return stored
+  }
+
+  async findByHash(tokenHash: string): Promise<TokenRecord | undefined> {
+    const rows = await this.db.query<TokenRow>(
+      `SELECT ${COLUMNS} FROM ${this.t.apiTokens} WHERE token_hash = $1`,
+      [tokenHash],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
+  async listByWorkspace(workspaceId: string): Promise<TokenRecord[]> {
+    const rows = await this.db.query<TokenRow>(
+      `SELECT ${COLUMNS} FROM ${this.t.apiTokens} WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [workspaceId],
+    )
+    return rows.map(toRecord)
+  }
+}

@@ -1,0 +1,54 @@
+import type { Queryable } from './database'
+import { isoTimestamp, type Tables } from './tables'
+
+export interface WorkspaceRecord {
+  id: string
+  name: string
+  createdAt: string
+}
+
+interface WorkspaceRow {
+  id: string
+  name: string
+  created_at: unknown
+}
+
+const toRecord = (row: WorkspaceRow): WorkspaceRecord => ({
+  id: row.id,
+  name: row.name,
+  createdAt: isoTimestamp(row.created_at),
+})
+
+export class WorkspacesRepository {
+  constructor(
+    private readonly db: Queryable,
+    private readonly t: Tables,
+  ) {}
+
+  /** Creates the workspace unless it exists; returns it either way. */
+  async ensure(id: string, name: string, now: Date): Promise<WorkspaceRecord> {
+    await this.db.query(
+      `INSERT INTO ${this.t.workspaces} (id, name, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT (id) DO NOTHING`,
+      [id, name, now],
+    )
+    const found = await this.find(id)
+    if (!found) throw new Error(`Workspace ${id} vanished right after it was ensured`)
+    return found
+  }
+
+  async find(id: string): Promise<WorkspaceRecord | undefined> {
+    const rows = await this.db.query<WorkspaceRow>(
+      `SELECT id, name, created_at FROM ${this.t.workspaces} WHERE id = $1`,
+      [id],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
+  async list(): Promise<WorkspaceRecord[]> {
+    const rows = await this.db.query<WorkspaceRow>(
+      `SELECT id, name, created_at FROM ${this.t.workspaces} ORDER BY id`,
+    )
+    return rows.map(toRecord)
+  }
+}

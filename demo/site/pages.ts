@@ -1,0 +1,57 @@
+import type { SeededFlow } from './seed'
+import { html, type Html } from './html'
+
+export interface PageContext {
+  /** Origin of the service as the browser sees it (same origin as the pages). */
+  apiHost: string
+  publishableToken: string
+}
+
+function layout(title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="stylesheet" href="/demo/assets/demo.css">
+<script src="/dist/flow-chat.js" defer></script>
+</head>
+<body>
+${body}
+</body>
+</html>
+`.toString()
+}
+
+export function indexPage(flows: SeededFlow[]): string {
+  const row = (flow: SeededFlow) => html`<li>
+  <a href="/demo/inline/${encodeURIComponent(flow.publicId)}">${flow.name}</a>
+  <span class="meta">${flow.file} · public id <code>${flow.publicId}</code></span>
+</li>`
+  return layout(
+    'Flow Chat demo',
+    html`<header><h1>Flow Chat demo</h1>
+<p>The reference flow service, the widget and these pages are served together from one port.</p></header>
+<main>
+<section aria-labelledby="demo-flows"><h2 id="demo-flows">Demo flows</h2>
+<ul class="flows">${flows.filter((f) => f.source === 'demo').map(row)}</ul></section>
+<section aria-labelledby="shared-flows"><h2 id="shared-flows">Real flow exports</h2>
+<ul class="flows">${flows.filter((f) => f.source === 'shared').map(row)}</ul></section>
+</main>`,
+  )
+}
+
+export function inlinePage(flow: SeededFlow, ctx: PageContext): string {
+  return layout(
+    `${flow.name} · inline embed`,
+    html`<header><p><a href="/">← All demo flows</a></p><h1>${flow.name}</h1>
+<p>The standard (inline) embed: a <code>&lt;flow-chat&gt;</code> element placed in the page.</p></header>
+<main>
+<flow-chat class="inline-chat" flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>
+<details><summary>Embed code</summary>
+<pre><code>${`<script src="${ctx.apiHost}/dist/flow-chat.js" defer></script>
+<flow-chat flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>`}</code></pre></details>
+</main>`,
+  )
+}

@@ -1,0 +1,52 @@
+import { serveStatic } from '@hono/node-server/serve-static'
+import type { Hono } from 'hono'
+import { relative } from 'node:path'
+import { HttpError } from '../server/http/errors'
+import { indexPage, inlinePage, type PageContext } from './pages'
+import type { SeededFlow } from './seed'
+
+/**
+ * The demo pages are served under a strict Content Security Policy (no inline script or style),
+ * so every demo doubles as a check that the widget needs nothing more from a host page.
+ */
+export const DEMO_PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "media-src 'self' https:",
+  "frame-src 'self' https:",
+  "font-src 'self' https:",
+  "connect-src 'self' https:",
+].join('; ')
+
+export interface DemoSiteOptions {
+  distDir: string
+  assetsDir: string
+  flows: () => SeededFlow[]
+  context: (requestUrl: string) => PageContext
+}
+
+export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
+  const root = process.cwd()
+  app.use('/dist/*', serveStatic({
+    root: relative(root, options.distDir),
+    rewriteRequestPath: (path) => path.replace(/^\/dist/, ''),
+    onFound: (_path, c) => c.header('Cache-Control', 'no-cache'),
+  }))
+  app.use('/demo/assets/*', serveStatic({
+    root: relative(root, options.assetsDir),
+    rewriteRequestPath: (path) => path.replace(/^\/demo\/assets/, ''),
+  }))
+
+  app.get('/', (c) => {
+    c.header('Content-Security-Policy', DEMO_PAGE_CSP)
+    return c.html(indexPage(options.flows()))
+  })
+  app.get('/demo/inline/:flow', (c) => {
+    const flow = options.flows().find((f) => f.publicId === c.req.param('flow') || f.flowId === c.req.param('flow'))
+    if (!flow) throw new HttpError('flow_not_found', 'No demo flow with that id')
+    c.header('Content-Security-Policy', DEMO_PAGE_CSP)
+    return c.html(inlinePage(flow, options.context(c.req.url)))
+  })
+}

@@ -1,0 +1,81 @@
+/**
+ * `npm start`: builds the widget, starts the reference flow service with the demo pages on one
+ * port, imports and publishes the demo flows and the shared real flows, and prints where to go.
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { build } from 'vite'
+import { loadConfig } from './server/config'
+import { newToken } from './server/ids'
+import { startServer } from './server/main'
+import { mountDemoSite } from './site/routes'
+import { listFlowFiles, seedFlows, type SeededFlow } from './site/seed'
+
+const repoRoot = resolve(import.meta.dirname, '..')
+const WORKSPACE = 'demo'
+
+/**
+ * Tokens for the demo workspace: from the environment when set; otherwise made once and kept in
+ * the data directory (readable by the owner only), so restarts keep working pages and scripts.
+ */
+async function demoTokens(dataDir: string): Promise<{ secret: string; publishable: string }> {
+  const env = { secret: process.env.FLOW_SECRET_TOKEN, publishable: process.env.FLOW_PUBLISHABLE_TOKEN }
+  const file = join(dataDir, 'demo-tokens.json')
+  const saved = existsSync(file)
+    ? (JSON.parse(await readFile(file, 'utf8')) as { secret: string; publishable: string })
+    : { secret: newToken('secret'), publishable: newToken('publishable') }
+  if (!existsSync(file)) await writeFile(file, JSON.stringify(saved, null, 2), { mode: 0o600 })
+  return { secret: env.secret || saved.secret, publishable: env.publishable || saved.publishable }
+}
+
+async function main() {
+  const base = loadConfig()
+  mkdirSync(base.dataDir, { recursive: true })
+  const tokens = await demoTokens(base.dataDir)
+  const config = { ...base, secretToken: tokens.secret, publishableToken: tokens.publishable }
+
+  console.log('Building the widget…')
+  await build({ root: repoRoot, configFile: join(repoRoot, 'vite.config.ts'), logLevel: 'warn' })
+
+  let flows: SeededFlow[] = []
+  const server = await startServer(config, {
+    mount: (app) =>
+      mountDemoSite(app, {
+        distDir: join(repoRoot, 'dist'),
+        assetsDir: join(repoRoot, 'demo/pages/assets'),
+        flows: () => flows,
+        context: (requestUrl) => ({ apiHost: new URL(requestUrl).origin, publishableToken: tokens.publishable }),
+      }),
+  })
+  flows = await seedFlows({
+    baseUrl: server.url,
+    secretToken: tokens.secret,
+    workspaceId: WORKSPACE,
+    stateFile: join(config.databaseUrl ? repoRoot : config.dataDir, 'demo-seed.json'),
+    files: listFlowFiles([
+      { dir: join(repoRoot, 'demo/flows'), source: 'demo' },
+      { dir: join(repoRoot, '../shared/flows'), source: 'shared' },
+    ]),
+  })
+
+  console.log(`
+Flow Chat is running at ${server.url}
+
+  Demo pages        ${server.url}/
+  Widget bundle     ${server.url}/dist/flow-chat.js
+  API               ${server.url}/v1/…   (workspace "${WORKSPACE}")
+  Secret token      ${tokens.secret}
+  Publishable token ${tokens.publishable}
+  Data              ${config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : resolve(config.dataDir)}
+
+Flows (inline demo pages):
+${flows.map((f) => `  ${server.url}/demo/inline/${f.publicId}  ${f.name}`).join('\n')}
+
+Press Ctrl+C to stop.`)
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})

@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runFlowsCli } from '../../../../demo/server/cli/flows'
+import { hashToken } from '../../../../demo/server/ids'
+import { openPgDatabase } from '../../../../demo/server/store/pg-database'
+import { createStore, type Store } from '../../../../demo/server/store/store'
+import { databaseUrl, dropSchema, freshSchema, useTestDatabase } from '../helpers/database'
+import { SHARED_FLOWS_DIR } from '../helpers/flows'
+
+const db = useTestDatabase()
+let store: Store
+let schema: string
+let out: string[]
+let err: string[]
+beforeEach(async () => {
+  schema = freshSchema()
+  store = await createStore(db.database, { schema, closeDatabase: false })
+  out = []
+  err = []
+})
+afterEach(async () => {
+  await store.close()
+  await dropSchema(db.database, schema)
+})
+
+const run = (...argv: string[]) =>
+  runFlowsCli(argv, { store, io: { out: (l) => out.push(l), err: (l) => err.push(l) } })
+
+describe('flows CLI', () => {
+  it('imports and publishes a flow file, printing its id, publicId and published state', async () => {
+    const code = await run('import', join(SHARED_FLOWS_DIR, 'tpl-nps.json'), '--publish')
+    expect(code).toBe(0)
+    const [flow] = await store.flows.listByWorkspace('demo')
+    expect(flow).toBeDefined()
+    const published = await store.publishedFlows.findCurrent(flow!.id)
+    const text = out.join('\n')
+    expect(text).toContain('Imported "NPS Survey" into workspace demo')
+    expect(text).toContain(`id:        ${flow!.id}`)
+    expect(text).toContain(`publicId:  ${flow!.publicId}`)
+    expect(text).toContain(`published: yes (${published!.publishedAt})`)
+  })
+
+  it('imports without publishing into another workspace, then publishes by publicId', async () => {
+    expect(await run('import', join(SHARED_FLOWS_DIR, 'tpl-lead-scoring.json'), '--workspace', 'acme')).toBe(0)
+    const [flow] = await store.flows.listByWorkspace('acme')
+    expect(out.join('\n')).toContain('published: no')
+    expect(await store.publishedFlows.findCurrent(flow!.id)).toBeUndefined()
+
+    out = []
+    expect(await run('publish', flow!.publicId)).toBe(0)
+    expect(out.join('\n')).toContain(`Published ${flow!.id}`)
+    expect(await store.publishedFlows.findCurrent(flow!.id)).toBeDefined()
+
+    out = []
+    expect(await run('list')).toBe(0)
+    expect(out[1]).toContain(flow!.publicId)
+    expect(out[1]).toContain('Lead Scoring')
+  })
+
+  it('creates a token, prints it once and stores only its hash', async () => {
+    expect(await run('token', 'create', '--kind', 'publishable', '--workspace', 'acme')).toBe(0)
+    const token = out.find((line) => line.startsWith('fs_pk_'))
+    expect(token).toMatch(/^fs_pk_[A-Za-z0-9_-]{43}$/)
+    const record = await store.tokens.findByHash(hashToken(token!))
+    expect(record).toMatchObject({ workspaceId: 'acme', kind: 'publishable' })
+    const rows = await store.database.query(`SELECT * FROM ${store.tables.apiTokens}`)
+    expect(JSON.stringify(rows)).not.toContain(token)
+  })
+
+  it('explains usage mistakes with exit code 2', async () => {
+    expect(await run()).toBe(2)
+    expect(await run('export')).toBe(2)
+    expect(err.join('\n')).toContain('Unknown command "export"')
+    expect(await run('token', 'create')).toBe(2)
+    expect(await run('token', 'create', '--kind', 'admin')).toBe(2)
+    expect(await run('import')).toBe(2)
+    expect(await run('list', '--verbose', 'x')).toBe(2)
+  })
+
+  it('reports unreadable and invalid files with exit code 1', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flows-cli-'))
+    try {
+      expect(await run('import', join(dir, 'missing.json'))).toBe(1)
+      expect(err.join('\n')).toContain('ENOENT')
+      await writeFile(join(dir, 'broken.json'), '{"name": ')
+      expect(await run('import', join(dir, 'broken.json'))).toBe(1)
+      expect(err.join('\n')).toContain('is not valid JSON')
+      await writeFile(join(dir, 'wrong.json'), JSON.stringify({ name: 'x', groups: 'nope' }))
+      expect(await run('import', join(dir, 'wrong.json'))).toBe(1)
+      expect(err.join('\n')).toContain('groups')
+      expect(await store.flows.listByWorkspace()).toEqual([])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('npm run flows (the real entry point)', () => {
+  it('runs `token create` against the configured database', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'flows-cli-run-'))
+    const spawnSchema = freshSchema()
+    try {
+      const { stdout } = await promisify(execFile)(
+        'npx',
+        ['tsx', 'demo/server/cli/flows.ts', 'token', 'create', '--kind', 'secret'],
+        { env: { ...process.env, DATA_DIR: dataDir, DATABASE_SCHEMA: spawnSchema }, cwd: process.cwd() },
+      )
+      expect(stdout).toMatch(/^fs_sk_[A-Za-z0-9_-]{43}$/m)
+      expect(stdout).toContain('shown only this once')
+    } finally {
+      if (databaseUrl) {
+        const pg = openPgDatabase(databaseUrl)
+        await dropSchema(pg, spawnSchema)
+        await pg.close()
+      }
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})

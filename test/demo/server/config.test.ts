@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, DEFAULT_CONFIG, loadConfig } from '../../../demo/server/config'
+import { newToken } from '../../../demo/server/ids'
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems
+    throw error
+  }
+  return []
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    const config = loadConfig({})
+    expect(config).toEqual(DEFAULT_CONFIG)
+    expect(config).toMatchObject({
+      port: 8787,
+      dataDir: './.data',
+      databaseSchema: 'flow_service',
+      sessionTtlSeconds: 86_400,
+      bodyLimits: { managementBytes: 2 * 1024 * 1024, chatBytes: 64 * 1024 },
+    })
+  })
+
+  it('reads every variable', () => {
+    const secret = newToken('secret')
+    const publishable = newToken('publishable')
+    const config = loadConfig({
+      PORT: '9000',
+      DATA_DIR: '/var/lib/flows',
+      DATABASE_URL: 'postgres://u:p@db:5432/flows',
+      DATABASE_SCHEMA: 'tenant_a',
+      FLOW_SECRET_TOKEN: secret,
+      FLOW_PUBLISHABLE_TOKEN: publishable,
+      SESSION_TTL_SECONDS: '600',
+      RATE_LIMIT_CHAT_PER_MINUTE: '0',
+      RATE_LIMIT_CHAT_BURST: '5',
+      RATE_LIMIT_MANAGEMENT_PER_MINUTE: '100',
+      RATE_LIMIT_MANAGEMENT_BURST: '10',
+      BODY_LIMIT_MANAGEMENT_BYTES: '4096',
+      BODY_LIMIT_CHAT_BYTES: '2048',
+      TRUST_PROXY: 'true',
+    })
+    expect(config).toEqual({
+      port: 9000,
+      dataDir: '/var/lib/flows',
+      databaseUrl: 'postgres://u:p@db:5432/flows',
+      databaseSchema: 'tenant_a',
+      secretToken: secret,
+      publishableToken: publishable,
+      sessionTtlSeconds: 600,
+      rateLimits: { chat: { perMinute: 0, burst: 5 }, management: { perMinute: 100, burst: 10 } },
+      bodyLimits: { managementBytes: 4096, chatBytes: 2048 },
+      trustProxy: true,
+    })
+  })
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ PORT: '  ', DATABASE_URL: '' })).toMatchObject({ port: 8787, databaseUrl: undefined })
+  })
+
+  it('lists every problem, naming the variable', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      SESSION_TTL_SECONDS: '0',
+      DATABASE_URL: 'mysql://x',
+      DATABASE_SCHEMA: 'Bad-Name',
+      FLOW_SECRET_TOKEN: newToken('publishable'),
+      FLOW_PUBLISHABLE_TOKEN: 'pk_123',
+      TRUST_PROXY: 'maybe',
+      RATE_LIMIT_CHAT_BURST: '1.5',
+    })
+    expect(problems.map((p) => p.split(' ')[0])).toEqual([
+      'PORT',
+      'SESSION_TTL_SECONDS',
+      'RATE_LIMIT_CHAT_BURST',
+      'TRUST_PROXY',
+      'DATABASE_URL',
+      'DATABASE_SCHEMA',
+      'FLOW_SECRET_TOKEN',
+      'FLOW_PUBLISHABLE_TOKEN',
+    ])
+    expect(problems[0]).toContain('"eighty"')
+  })
+})

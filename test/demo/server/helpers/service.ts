@@ -1,0 +1,122 @@
+import type { Hono } from 'hono'
+import { createApp } from '../../../../demo/server/app'
+import { DEFAULT_CONFIG, type ServiceConfig } from '../../../../demo/server/config'
+import type { Engine } from '../../../../demo/server/engine/types'
+import { hashToken, newId, newToken, type TokenKind } from '../../../../demo/server/ids'
+import { createStore, type Store } from '../../../../demo/server/store/store'
+import { TestClock } from './clock'
+import { dropSchema, freshSchema, type TestDatabase } from './database'
+
+export const WORKSPACE = 'demo'
+export const OTHER_WORKSPACE = 'other'
+
+export interface CallOptions {
+  /** Serialised as JSON with `Content-Type: application/json`. */
+  json?: unknown
+  /** Sent as is (no Content-Type unless given in `headers`). */
+  raw?: BodyInit
+  token?: string
+  headers?: Record<string, string>
+}
+
+export interface CallResult {
+  status: number
+  headers: Headers
+  // Tests inspect bodies freely; the contract schemas check their shape where it matters.
+  body: any
+  text: string
+}
+
+export interface TestService {
+  app: Hono
+  store: Store
+  config: ServiceConfig
+  clock: TestClock
+  schema: string
+  tokens: { secret: string; publishable: string; otherSecret: string; otherPublishable: string }
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>
+  close(): Promise<void>
+}
+
+/** Rate limits are off unless a test turns them on: the suite must not trip over them. */
+export const TEST_CONFIG: ServiceConfig = {
+  ...DEFAULT_CONFIG,
+  rateLimits: { chat: { perMinute: 0, burst: 1 }, management: { perMinute: 0, burst: 1 } },
+  trustProxy: true,
+}
+
+export async function createTestService(
+  db: TestDatabase,
+  options: { config?: Partial<ServiceConfig>; engine?: Engine; schema?: string } = {},
+): Promise<TestService> {
+  const schema = options.schema ?? freshSchema()
+  const store = await createStore(db.database, { schema, closeDatabase: false })
+  const clock = new TestClock()
+  const config = { ...TEST_CONFIG, ...options.config }
+  const engine = options.engine ?? (await loadEngine())
+  const app = createApp({ store, engine, config, now: clock.now })
+
+  await store.workspaces.ensure(WORKSPACE, 'Demo', clock.now())
+  await store.workspaces.ensure(OTHER_WORKSPACE, 'Other', clock.now())
+  const tokens = {
+    secret: await issueToken(store, WORKSPACE, 'secret'),
+    publishable: await issueToken(store, WORKSPACE, 'publishable'),
+    otherSecret: await issueToken(store, OTHER_WORKSPACE, 'secret'),
+    otherPublishable: await issueToken(store, OTHER_WORKSPACE, 'publishable'),
+  }
+
+  return {
+    app,
+    store,
+    config,
+    clock,
+    schema,
+    tokens,
+    call: (method, path, callOptions) => call(app, method, path, callOptions),
+    async close() {
+      await store.close()
+      await dropSchema(db.database, schema)
+    },
+  }
+}
+
+export async function issueToken(store: Store, workspaceId: string, kind: TokenKind): Promise<string> {
+  const token = newToken(kind)
+  await store.tokens.insert({
+    id: newId(),
+    workspaceId,
+    kind,
+    tokenHash: hashToken(token),
+    label: null,
+    createdAt: new Date(),
+  })
+  return token
+}
+
+export async function call(app: Hono, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = {}
+  let body: BodyInit | undefined
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(options.json)
+  } else if (options.raw !== undefined) {
+    body = options.raw
+  }
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+  Object.assign(headers, options.headers)
+  const response = await app.request(path, { method, headers, body })
+  const text = await response.text()
+  let parsed: unknown
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text }
+}
+
+/** The real engine; imported lazily so tests that never chat do not depend on it. */
+async function loadEngine(): Promise<Engine> {
+  const { createEngine } = await import('../../../../demo/server/engine/index')
+  return createEngine()
+}

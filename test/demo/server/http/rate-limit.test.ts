@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { errorBodySchema } from '../../../../src/protocol/index'
+import { HttpError } from '../../../../demo/server/http/errors'
+import { RateLimiter } from '../../../../demo/server/http/rate-limit'
+import { TestClock } from '../helpers/clock'
+import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
+import { useTestDatabase } from '../helpers/database'
+import { snapshotTables } from '../helpers/snapshot'
+import { createTestService, TEST_CONFIG, type TestService } from '../helpers/service'
+
+function refusal(fn: () => void): HttpError | undefined {
+  try {
+    fn()
+    return undefined
+  } catch (error) {
+    if (error instanceof HttpError) return error
+    throw error
+  }
+}
+
+describe('RateLimiter', () => {
+  it('allows a burst, then refuses with the wait until the next token', () => {
+    const clock = new TestClock()
+    const limiter = new RateLimiter({ perMinute: 6, burst: 2 }, clock.now)
+    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
+    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
+    const refused = refusal(() => limiter.consume('a'))
+    expect(refused?.code).toBe('rate_limited')
+    expect(refused?.headers['Retry-After']).toBe('10')
+    clock.advance(4_000)
+    expect(refusal(() => limiter.consume('a'))?.headers['Retry-After']).toBe('6')
+    clock.advance(6_000)
+    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
+  })
+
+  it('keeps one bucket per key', () => {
+    const limiter = new RateLimiter({ perMinute: 1, burst: 1 }, new TestClock().now)
+    limiter.consume('a')
+    expect(refusal(() => limiter.consume('a'))).toBeDefined()
+    expect(refusal(() => limiter.consume('b'))).toBeUndefined()
+  })
+
+  it('never refuses when the limit is 0 (off)', () => {
+    const limiter = new RateLimiter({ perMinute: 0, burst: 1 }, new TestClock().now)
+    for (let i = 0; i < 1000; i++) limiter.consume('a')
+  })
+})
+
+describe('429 over HTTP', () => {
+  const db = useTestDatabase()
+  let svc: TestService
+  afterEach(() => svc.close())
+
+  const limited = (chat: { perMinute: number; burst: number }, management = { perMinute: 0, burst: 1 }) =>
+    createTestService(db, { config: { rateLimits: { chat, management } } })
+
+  it('limits chat per client address and says when to retry', async () => {
+    svc = await limited({ perMinute: 6, burst: 2 })
+    const flow = await importOverHttp(svc, greetingFlow())
+    await publishOverHttp(svc, flow.id)
+    const startFrom = (ip: string) =>
+      svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } })
+
+    expect((await startFrom('203.0.113.1')).status).toBe(200)
+    expect((await startFrom('203.0.113.1')).status).toBe(200)
+    const before = await snapshotTables(svc.store)
+    const refused = await startFrom('203.0.113.1')
+    expect(refused.status).toBe(429)
+    expect(errorBodySchema.parse(refused.body).error.code).toBe('rate_limited')
+    expect(refused.headers.get('retry-after')).toBe('10')
+    expect(await snapshotTables(svc.store)).toBe(before)
+
+    expect((await startFrom('203.0.113.2')).status).toBe(200)
+    svc.clock.advance(10_000)
+    expect((await startFrom('203.0.113.1')).status).toBe(200)
+  })
+
+  it('ignores X-Forwarded-For unless a trusted proxy is configured', async () => {
+    svc = await createTestService(db, {
+      config: { trustProxy: false, rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 1 } } },
+    })
+    const flow = await importOverHttp(svc, greetingFlow())
+    await publishOverHttp(svc, flow.id)
+    const startFrom = (ip: string) =>
+      svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': ip } })
+    expect((await startFrom('198.51.100.1')).status).toBe(200)
+    expect((await startFrom('198.51.100.2')).status).toBe(429)
+  })
+
+  it('limits management per token', async () => {
+    svc = await limited({ perMinute: 0, burst: 1 }, { perMinute: 60, burst: 3 })
+    const flow = await importOverHttp(svc, greetingFlow())
+    await publishOverHttp(svc, flow.id)
+    const get = (token: string) => svc.call('GET', `/v1/flows/${flow.id}`, { token })
+
+    expect((await get(svc.tokens.secret)).status).toBe(200)
+    const refused = await get(svc.tokens.secret)
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('1')
+
+    const imported = await svc.call('POST', '/v1/flows/import', {
+      token: svc.tokens.secret,
+      json: { workspaceId: 'demo', flow: greetingFlow() },
+    })
+    expect(imported.status).toBe(429)
+    expect(await svc.store.flows.listByWorkspace()).toHaveLength(1)
+
+    const other = await svc.call('GET', `/v1/flows/${flow.id}/publishedFlow`, { token: svc.tokens.otherSecret })
+    expect(other.status).toBe(403) // its own bucket: refused for the workspace, not for the rate
+  })
+
+  it('limits publishedFlow reads with a publishable token per visitor, not per token', async () => {
+    svc = await limited({ perMinute: 1, burst: 1 })
+    const flow = await importOverHttp(svc, greetingFlow())
+    await publishOverHttp(svc, flow.id)
+    const read = (ip: string) =>
+      svc.call('GET', `/v1/flows/${flow.id}/publishedFlow`, {
+        token: svc.tokens.publishable,
+        headers: { 'x-forwarded-for': ip },
+      })
+    expect((await read('192.0.2.1')).status).toBe(200)
+    expect((await read('192.0.2.2')).status).toBe(200)
+    const refused = await read('192.0.2.1')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+  })
+})

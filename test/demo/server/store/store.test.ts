@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createStore } from '../../../../demo/server/store/store'
+import { dropSchema, freshSchema, useTestDatabase } from '../helpers/database'
+
+const db = useTestDatabase()
+const schemas: string[] = []
+afterEach(async () => {
+  for (const schema of schemas.splice(0)) await dropSchema(db.database, schema)
+})
+
+const tablesIn = (schema: string) =>
+  db.database.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
+    [schema],
+  )
+
+describe('createStore', () => {
+  it('creates every table in its own schema and records the migration once', async () => {
+    const schema = freshSchema()
+    schemas.push(schema)
+    const store = await createStore(db.database, { schema, closeDatabase: false })
+    expect((await tablesIn(schema)).map((t) => t.table_name)).toEqual([
+      'answers',
+      'api_tokens',
+      'flows',
+      'idempotency_keys',
+      'published_flow_versions',
+      'published_flows',
+      'results',
+      'schema_migrations',
+      'sessions',
+      'workspaces',
+    ])
+    expect(await tablesIn('public')).toEqual([])
+    await store.close()
+
+    const again = await createStore(db.database, { schema, closeDatabase: false })
+    expect(await again.database.query(`SELECT version FROM ${again.tables.migrations}`)).toEqual([{ version: 1 }])
+    await again.close()
+  })
+
+  it('keeps stores in different schemas apart', async () => {
+    const [a, b] = [freshSchema(), freshSchema()]
+    schemas.push(a, b)
+    const storeA = await createStore(db.database, { schema: a, closeDatabase: false })
+    const storeB = await createStore(db.database, { schema: b, closeDatabase: false })
+    await storeA.workspaces.ensure('only-in-a', 'A', new Date())
+    expect(await storeB.workspaces.find('only-in-a')).toBeUndefined()
+    expect(await storeA.workspaces.find('only-in-a')).toMatchObject({ id: 'only-in-a' })
+  })
+
+  it('rolls a transaction back as a whole', async () => {
+    const schema = freshSchema()
+    schemas.push(schema)
+    const store = await createStore(db.database, { schema, closeDatabase: false })
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.workspaces.ensure('half-done', 'H', new Date())
+        throw new Error('boom')
+      }),
+    ).rejects.toThrow('boom')
+    expect(await store.workspaces.find('half-done')).toBeUndefined()
+  })
+})
