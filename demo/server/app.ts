@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { Hono } from 'hono'
 import type { ServiceConfig } from './config'
 import type { AppContext } from './context'
@@ -6,6 +7,7 @@ import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
 import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
+import { registerSandboxRoutes } from './routes/sandbox'
 import type { Store } from './store/store'
 
 export interface AppDeps {
@@ -14,7 +16,11 @@ export interface AppDeps {
   config: ServiceConfig
   /** The clock for timestamps, session expiry and rate limits (tests pin it). */
   now?: () => Date
+  /** The folder holding `sandbox/` (the script sandbox document); defaults to demo/pages. */
+  sandboxPagesDir?: string
 }
+
+const DEFAULT_PAGES_DIR = join(import.meta.dirname, '../pages')
 
 /** The service as a Hono app: mount it in a server, or call `app.request()` in process. */
 export function createApp(deps: AppDeps): Hono {
@@ -48,5 +54,6 @@ export function createApp(deps: AppDeps): Hono {
 
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
+  registerSandboxRoutes(app, { pagesDir: deps.sandboxPagesDir ?? DEFAULT_PAGES_DIR })
   return app
 }

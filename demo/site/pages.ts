@@ -14,6 +14,7 @@ function layout(title: string, body: Html): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" href="/demo/assets/host-avatar.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/demo/assets/demo.css">
 <script src="/dist/flow-chat.js" defer></script>
 </head>

@@ -116,3 +116,12 @@ describe('failures', () => {
     errorBodySchema.parse(res.body)
   })
 })
+
+describe('the script sandbox document', () => {
+  it('is served by the app with its own policy, framable from any page', async () => {
+    const response = await svc.app.request('/sandbox/v1/sandbox.html')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-security-policy')).toContain("connect-src 'none'")
+    expect(response.headers.get('x-frame-options')).toBeNull()
+  })
+})
