@@ -19,8 +19,11 @@ function purifySibling() {
     async generateBundle(this: { emitFile(file: object): string }, output: { format?: string }) {
       if (output.format !== 'es') return
       const file = fileURLToPath(import.meta.resolve('dompurify'))
-      const { code } = await minify(file, readFileSync(file, 'utf8'), { compress: true, mangle: true })
-      this.emitFile({ type: 'asset', fileName: PURIFY_FILE, source: code })
+      const source = readFileSync(file, 'utf8')
+      const { code } = await minify(file, source, { compress: true, mangle: true })
+      // Keep DOMPurify's licence banner, which minifying drops.
+      const banner = /^\/\*![\s\S]*?\*\//.exec(source)?.[0] ?? ''
+      this.emitFile({ type: 'asset', fileName: PURIFY_FILE, source: `${banner}\n${code}` })
     },
   }
 }
@@ -71,7 +74,7 @@ export default defineConfig({
     },
     rolldownOptions: {
       // Vite leaves ES library output unminified (whitespace kept); this bundle ships as is.
-      output: { minify: true },
+      output: { minify: true, comments: { legal: true } },
       plugins: [purifySibling(), privateZodConfig()],
     },
   },

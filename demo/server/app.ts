@@ -8,6 +8,7 @@ import { RateLimiter } from './http/rate-limit'
 import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
+import { registerShareRoutes } from './routes/share'
 import type { Store } from './store/store'
 
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   now?: () => Date
   /** The folder holding `sandbox/` (the script sandbox document); defaults to demo/pages. */
   sandboxPagesDir?: string
+  /** Extra routes (the demo pages, the widget bundle); they win over the share page's `/:publicId`. */
+  mount?: (app: Hono) => void
 }
 
 const DEFAULT_PAGES_DIR = join(import.meta.dirname, '../pages')
@@ -55,5 +58,8 @@ export function createApp(deps: AppDeps): Hono {
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerSandboxRoutes(app, { pagesDir: deps.sandboxPagesDir ?? DEFAULT_PAGES_DIR })
+  deps.mount?.(app)
+  // Last: `/:publicId` would otherwise shadow other one-segment routes.
+  registerShareRoutes(app, ctx)
   return app
 }

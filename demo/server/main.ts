@@ -13,7 +13,7 @@ import type { Store } from './store/store'
 
 export interface StartServerOptions {
   /** Extra routes or middleware (the demo adds the widget bundle and pages). Runs before listening. */
-  mount?: (app: Hono, store: Store) => void | Promise<void>
+  mount?: (app: Hono, store: Store) => void
   engine?: Engine
   now?: () => Date
   /** Close on SIGINT/SIGTERM (default true); the handlers are removed again by `close()`. */
@@ -37,8 +37,14 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
   try {
     const now = options.now ?? (() => new Date())
     await ensureEnvTokens(store, config, now())
-    const app = createApp({ store, engine: options.engine ?? createEngine(), config, now })
-    await options.mount?.(app, store)
+    const mount = options.mount
+    const app = createApp({
+      store,
+      engine: options.engine ?? createEngine(),
+      config,
+      now,
+      mount: mount && ((app) => mount(app, store)),
+    })
     server = await listen(app, config.port, options.hostname)
   } catch (error) {
     await store.close()

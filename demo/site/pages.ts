@@ -28,6 +28,7 @@ ${body}
 export function indexPage(flows: SeededFlow[]): string {
   const row = (flow: SeededFlow) => html`<li>
   <a href="/demo/inline/${encodeURIComponent(flow.publicId)}">${flow.name}</a>
+  ${flow.shareEnabled ? html`<a href="/${encodeURIComponent(flow.publicId)}">full-page share link</a>` : ''}
   <span class="meta">${flow.file} · public id <code>${flow.publicId}</code></span>
 </li>`
   return layout(

@@ -15,6 +15,8 @@ export interface SeededFlow {
   name: string
   flowId: string
   publicId: string
+  /** The flow's settings turn on its full-page share link (`/{publicId}`). */
+  shareEnabled: boolean
 }
 
 interface SeedState {
@@ -76,7 +78,14 @@ export async function seedFlows(options: {
     }
     state[file] = { flowId, hash }
     const current = await api('GET', `/v1/flows/${flowId}`)
-    seeded.push({ file, source, name: String(current.json.flow.name), flowId, publicId: current.json.flow.publicId })
+    seeded.push({
+      file,
+      source,
+      name: String(current.json.flow.name),
+      flowId,
+      publicId: current.json.flow.publicId,
+      shareEnabled: current.json.flow.settings?.publicShare?.isEnabled === true,
+    })
   }
   await writeFile(options.stateFile, JSON.stringify(state, null, 2))
   return seeded

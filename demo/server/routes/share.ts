@@ -1,0 +1,156 @@
+import { join } from 'node:path'
+import type { Context, Hono } from 'hono'
+import type { ServiceConfig } from '../config'
+import { isResourceRef } from '../context'
+import { clientAddress } from '../http/client-address'
+import { isOriginAllowed } from '../http/cors'
+import { HttpError } from '../http/errors'
+import type { RateLimiter } from '../http/rate-limit'
+import { sharePagePolicy, STATUS_PAGE_POLICY } from '../share/csp'
+import { pageMetadata } from '../share/head-tags'
+import { pageOrigin } from '../share/page-origin'
+import { sharePage } from '../share/share-page'
+import { readShareSettings, type ShareSettings } from '../share/share-settings'
+import { createShareTokens, type ShareTokenSource } from '../share/share-token'
+import { loadAsset, sendAsset } from '../share/static-asset'
+import {
+  CLOSED_PAGE,
+  NOT_FOUND_PAGE,
+  ORIGIN_REFUSED_PAGE,
+  rateLimitedPage,
+  statusPageHtml,
+  type StatusPage,
+} from '../share/status-page'
+import { tagManagerId } from '../share/tag-manager'
+import type { FlowRecord } from '../store/flows-repository'
+import type { Store } from '../store/store'
+
+/** Where the share page's own script and stylesheet are served; `v1` versions their contract. */
+export const SHARE_ASSETS_PATH = '/share/v1'
+export const DEFAULT_WIDGET_SCRIPT_URL = '/dist/flow-chat.js'
+
+const DEFAULT_PAGES_DIR = join(import.meta.dirname, '../../pages')
+
+/** An `AppContext` fits as it is; tests and other hosts pass just these parts. */
+export interface ShareRouteOptions {
+  store: Pick<Store, 'flows' | 'publishedFlows' | 'tokens'>
+  config: Pick<ServiceConfig, 'publishableToken' | 'trustProxy'>
+  now?: () => Date
+  /** Page views count against the chat limit, per visitor address, when given. */
+  limiters?: { chat: RateLimiter }
+  /** The folder holding `share/` (the page script and stylesheet); defaults to demo/pages. */
+  pagesDir?: string
+  /** The widget's classic bundle; the host serving this app serves it (npm start: /dist/). */
+  widgetScriptUrl?: string
+  shareTokens?: ShareTokenSource
+}
+
+type Lookup = { page: StatusPage } | { flow: FlowRecord; settings: ShareSettings }
+
+/**
+ * `GET /{publicId}` (or the flow's id): the flow's full-page chat when its live published version
+ * has `settings.publicShare.isEnabled`, else a friendly HTML status page. Only single path
+ * segments that can name a flow are taken: `/favicon.ico`, `/robots.txt` and the like go on to
+ * later routes. Register it after any other single-segment route that looks like an id.
+ */
+export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void {
+  const { store, config } = options
+  const now = options.now ?? (() => new Date())
+  const dir = join(options.pagesDir ?? DEFAULT_PAGES_DIR, 'share')
+  const script = loadAsset(dir, 'share.js', 'text/javascript; charset=utf-8')
+  const stylesheet = loadAsset(dir, 'share.css', 'text/css; charset=utf-8')
+  const assets = {
+    script: `${SHARE_ASSETS_PATH}/share.js`,
+    stylesheet: `${SHARE_ASSETS_PATH}/share.css`,
+    widgetScript: options.widgetScriptUrl ?? DEFAULT_WIDGET_SCRIPT_URL,
+  }
+  const widgetOrigin = absoluteOrigin(assets.widgetScript)
+  const tokens =
+    options.shareTokens ?? createShareTokens({ tokens: store.tokens, configuredToken: config.publishableToken, now })
+
+  app.get(assets.script, (c) => sendAsset(c, script))
+  app.get(assets.stylesheet, (c) => sendAsset(c, stylesheet))
+
+  const status = (c: Context, page: StatusPage) => {
+    c.header('Content-Security-Policy', STATUS_PAGE_POLICY)
+    c.header('Cache-Control', 'no-cache')
+    c.header('X-Content-Type-Options', 'nosniff')
+    return c.html(statusPageHtml(page, assets.stylesheet), page.status)
+  }
+
+  const lookup = async (ref: string): Promise<Lookup> => {
+    // Unknown, archived, unpublished and unshared flows look the same from outside.
+    const flow = await store.flows.findByIdOrPublicId(ref)
+    if (!flow || flow.isArchived) return { page: NOT_FOUND_PAGE }
+    const published = await store.publishedFlows.findCurrent(flow.id)
+    const settings = published && readShareSettings(published.snapshot, flow.content.name)
+    if (!settings?.isEnabled) return { page: NOT_FOUND_PAGE }
+    if (flow.isClosed) return { page: CLOSED_PAGE }
+    return { flow, settings }
+  }
+
+  app.get('/:publicId', async (c, next) => {
+    const ref = c.req.param('publicId')
+    if (!isResourceRef(ref)) return next()
+    const limited = throttle(c, options.limiters?.chat, config.trustProxy)
+    if (limited) {
+      for (const [name, value] of Object.entries(limited.headers)) c.header(name, value)
+      return status(c, rateLimitedPage(Number(limited.headers['Retry-After'] ?? 1)))
+    }
+
+    const found = await lookup(ref)
+    if ('page' in found) return status(c, found.page)
+    const { flow, settings } = found
+    const origin = pageOrigin(c, config.trustProxy)
+    // The page's chat calls carry this origin, and the chat routes refuse it when the flow's
+    // allowed origins do not list it: say so plainly instead of serving a chat that cannot start.
+    if (!isOriginAllowed(origin, settings.allowedOrigins)) return status(c, ORIGIN_REFUSED_PAGE)
+
+    const containerId = tagManagerId(settings.metadata.tagManagerId)
+    const customHeadCode = settings.metadata.customHeadCode
+    c.header(
+      'Content-Security-Policy',
+      sharePagePolicy({
+        tagManager: containerId !== undefined,
+        customHeadCode: customHeadCode !== undefined,
+        scriptOrigins: widgetOrigin ? [widgetOrigin] : [],
+        allowedOrigins: settings.allowedOrigins,
+      }),
+    )
+    // Revalidated on every visit: a republished or unshared flow shows at once.
+    c.header('Cache-Control', 'no-cache')
+    c.header('X-Content-Type-Options', 'nosniff')
+    // Query parameters may carry personal data (prefilled variables): other origins see ours only.
+    c.header('Referrer-Policy', 'strict-origin-when-cross-origin')
+    return c.html(
+      sharePage({
+        flow: flow.publicId,
+        token: await tokens.tokenFor(flow.workspaceId),
+        meta: pageMetadata(settings, `${origin}/${encodeURIComponent(flow.publicId)}`),
+        tagManagerId: containerId,
+        customHeadCode,
+        hideQueryParams: settings.isHideQueryParamsEnabled,
+        assets,
+      }),
+    )
+  })
+}
+
+/** The 429 a page view would cause, as an error carrying `Retry-After`, or undefined. */
+function throttle(c: Context, limiter: RateLimiter | undefined, trustProxy: boolean): HttpError | undefined {
+  try {
+    limiter?.consume(`share:${clientAddress(c, trustProxy)}`)
+    return undefined
+  } catch (error) {
+    if (error instanceof HttpError && error.code === 'rate_limited') return error
+    throw error
+  }
+}
+
+function absoluteOrigin(url: string): string | undefined {
+  try {
+    return /^https?:\/\//i.test(url) ? new URL(url).origin : undefined
+  } catch {
+    return undefined
+  }
+}

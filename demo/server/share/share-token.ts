@@ -1,0 +1,73 @@
+import { hashToken, newId, newToken } from '../ids'
+import type { TokensRepository } from '../store/tokens-repository'
+
+/**
+ * The publishable token a share page hands to its widget, which needs one to read the published
+ * flow (theme and settings). Publishable tokens are meant for public pages, and a share page is
+ * one: it gets a token of the flow's own workspace.
+ */
+export interface ShareTokenSource {
+  tokenFor(workspaceId: string): Promise<string>
+}
+
+/** How the tokens this module mints are labelled in the tokens table. */
+export const SHARE_TOKEN_LABEL = 'share-page'
+
+export interface ShareTokenDeps {
+  tokens: Pick<TokensRepository, 'findByHash' | 'insert'>
+  /** A publishable token the operator configured (FLOW_PUBLISHABLE_TOKEN), used for its workspace. */
+  configuredToken?: string
+  now: () => Date
+}
+
+/**
+ * The service stores token hashes only, so it cannot hand out a token someone else created. It
+ * uses the operator's configured publishable token for that token's workspace, and for any other
+ * workspace mints a dedicated `share-page` token once per process, keeping it in memory. A restart
+ * mints a new one; earlier ones stay valid, so pages already open keep working. Each use checks
+ * the token is still stored, so a token deleted from the database is replaced, not served.
+ */
+export function createShareTokens(deps: ShareTokenDeps): ShareTokenSource {
+  const known = new Map<string, Promise<string>>()
+
+  const isUsable = async (token: string, workspaceId: string) => {
+    const record = await deps.tokens.findByHash(hashToken(token))
+    return record?.kind === 'publishable' && record.workspaceId === workspaceId
+  }
+
+  const obtain = async (workspaceId: string): Promise<string> => {
+    if (deps.configuredToken && (await isUsable(deps.configuredToken, workspaceId))) return deps.configuredToken
+    const token = newToken('publishable')
+    await deps.tokens.insert({
+      id: newId(),
+      workspaceId,
+      kind: 'publishable',
+      tokenHash: hashToken(token),
+      label: SHARE_TOKEN_LABEL,
+      createdAt: deps.now(),
+    })
+    return token
+  }
+
+  /** One promise per workspace, so concurrent first visits share a single mint. */
+  const cached = (workspaceId: string): Promise<string> => {
+    let pending = known.get(workspaceId)
+    if (!pending) {
+      pending = obtain(workspaceId)
+      known.set(workspaceId, pending)
+      pending.catch(() => known.delete(workspaceId))
+    }
+    return pending
+  }
+
+  return {
+    async tokenFor(workspaceId) {
+      const pending = cached(workspaceId)
+      const token = await pending
+      if (await isUsable(token, workspaceId)) return token
+      // Only the caller that saw this stale token drops it; a replacement may already be on its way.
+      if (known.get(workspaceId) === pending) known.delete(workspaceId)
+      return cached(workspaceId)
+    },
+  }
+}

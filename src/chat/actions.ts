@@ -1,0 +1,92 @@
+import type { ClientAction } from '../protocol/index'
+import { WEB_SCHEMES, safeUrl } from '../content/url'
+import { isTransportError, type Sleep } from '../transport/index'
+import { widgetWarning, type Emit } from './events'
+
+/** Opens `url` in this tab or a new one (the element provides the browser's navigation). */
+export type Navigate = (url: string, newTab: boolean) => void
+
+export interface ActionContext {
+  /** Aborted when the conversation is disposed or restarted. */
+  signal: AbortSignal
+  sleep: Sleep
+  emit: Emit
+  navigate: Navigate
+}
+
+export interface ActionOutcome {
+  /** Sent as the next message when the action `expectsDedicatedReply`. */
+  reply?: string
+  /** The page is going away (same-tab redirect): play nothing more. */
+  halt?: boolean
+}
+
+/**
+ * Runs one client action type. The registry is open so a later build can plug in a sandboxed
+ * `scriptToExecute` runner without touching the ordering machinery.
+ */
+export type ActionRunner = (action: ClientAction, context: ActionContext) => ActionOutcome | Promise<ActionOutcome>
+export type ActionRunners = Readonly<Record<string, ActionRunner>>
+
+/** Longest wait honoured, in seconds: beyond it a visitor would think the chat is broken. */
+export const MAX_WAIT_SECONDS = 600
+
+const redirect: ActionRunner = (action, { emit, navigate }) => {
+  const url = safeUrl(action.redirect?.url, WEB_SCHEMES)
+  if (!url) {
+    emit('flowchat:log', widgetWarning('unsafe-url', 'A redirect to a missing or unsafe URL was skipped', { url: action.redirect?.url }))
+    return {}
+  }
+  const newTab = action.redirect?.isNewTab === true
+  navigate(url, newTab)
+  return newTab ? {} : { halt: true }
+}
+
+const wait: ActionRunner = async (action, { sleep, signal }) => {
+  const seconds = Number(action.wait?.secondsToWaitFor ?? 0)
+  const clamped = Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), MAX_WAIT_SECONDS) : 0
+  await sleep(clamped * 1000, signal)
+  return {}
+}
+
+/** Until the sandbox exists, a script is reported and never run in the host page. */
+const scriptNotSupported: ActionRunner = (_action, { emit }) => {
+  emit('flowchat:log', {
+    ...widgetWarning('script-not-supported', 'This flow asked to run a script; scripts are not supported in this build, so it was skipped'),
+    status: 'error',
+  })
+  return {}
+}
+
+export const DEFAULT_ACTION_RUNNERS: ActionRunners = { redirect, wait, scriptToExecute: scriptNotSupported }
+
+/**
+ * Runs `action` with its registered runner. Unknown types and failing runners are logged and
+ * skipped; an action that expects a dedicated reply then gets the empty string, as the contract
+ * prescribes for a failed script, so the flow never stalls waiting for it.
+ */
+export async function runClientAction(
+  action: ClientAction,
+  runners: ActionRunners,
+  context: ActionContext,
+): Promise<ActionOutcome> {
+  const runner = Object.prototype.hasOwnProperty.call(runners, action.type) ? runners[action.type] : undefined
+  let outcome: ActionOutcome = {}
+  if (!runner) {
+    context.emit('flowchat:log', widgetWarning('unknown-action', `Unknown client action type "${action.type}" was skipped`))
+  } else {
+    try {
+      outcome = await runner(action, context)
+    } catch (error) {
+      if (context.signal.aborted || (isTransportError(error) && error.kind === 'aborted')) throw error
+      context.emit('flowchat:log', {
+        ...widgetWarning('action-failed', `The ${action.type} action failed`, { error: String(error) }),
+        status: 'error',
+      })
+    }
+  }
+  if (action.expectsDedicatedReply === true && outcome.reply === undefined && !outcome.halt) {
+    return { ...outcome, reply: '' }
+  }
+  return outcome
+}

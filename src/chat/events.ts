@@ -1,0 +1,71 @@
+/**
+ * Everything the widget tells the host page, as typed details of DOM events (`flowchat:*`). Codes
+ * are stable identifiers a page can branch on and the README documents; messages are for people.
+ */
+export type DiagnosticCode =
+  | 'missing-flow'
+  | 'network-error'
+  | 'timeout'
+  | 'service-error'
+  | 'invalid-response'
+  | 'session-expired'
+  | 'answer-rejected'
+  | 'service-log'
+  | 'script-not-supported'
+  | 'action-failed'
+  | 'unknown-action'
+  | 'unknown-message'
+  | 'unknown-input'
+  | 'unsafe-url'
+  | 'invalid-variables'
+  | 'invalid-theme-value'
+  | 'font-load-failed'
+  | 'content-load-failed'
+  | 'theme-refresh-failed'
+
+export interface FlowChatErrorDetail {
+  code: DiagnosticCode
+  message: string
+  /** HTTP status, when the service answered. */
+  status?: number
+  /** The service's own error code (`session_expired`, `flow_not_found`, …). */
+  serviceCode?: string
+  /** Whether trying again may help (the widget offers a retry control when it does). */
+  retryable: boolean
+  details?: unknown
+}
+
+export interface FlowChatLogDetail {
+  /** `info`, `warning`, `error` or `success` (the service may send other values). */
+  status: string
+  description: string
+  details?: unknown
+  /** `service`: a `logs` entry of a chat step; `widget`: something the widget noticed. */
+  source: 'service' | 'widget'
+  code: DiagnosticCode
+}
+
+export interface FlowChatEventMap {
+  /** The published flow arrived; the themed shell is painted. */
+  'flowchat:ready': { flowId: string; publishedFlowId: string; updatedAt: string }
+  'flowchat:start': { sessionId: string; resultId: string }
+  /** An answer (typed, chosen or produced by a client action) reached the service. */
+  'flowchat:answer': { message: string }
+  /** The flow reached its end: no further input is expected. */
+  'flowchat:end': Record<string, never>
+  'flowchat:error': FlowChatErrorDetail
+  'flowchat:log': FlowChatLogDetail
+}
+
+export type FlowChatEventType = keyof FlowChatEventMap
+
+export type Emit = <K extends FlowChatEventType>(type: K, detail: FlowChatEventMap[K]) => void
+
+/** A warning from the widget itself, as a log event. */
+export const widgetWarning = (code: DiagnosticCode, description: string, details?: unknown): FlowChatLogDetail => ({
+  status: 'warning',
+  description,
+  details,
+  source: 'widget',
+  code,
+})

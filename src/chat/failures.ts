@@ -1,0 +1,47 @@
+import { isTransportError, type TransportError } from '../transport/index'
+import type { DiagnosticCode, FlowChatErrorDetail } from './events'
+
+const SESSION_GONE = new Set(['session_not_found', 'session_expired'])
+
+/** The service no longer knows the session: only a new conversation can continue. */
+export const isSessionGone = (error: unknown): boolean =>
+  isTransportError(error) && error.kind === 'http' && SESSION_GONE.has(error.code ?? '')
+
+/** A refusal of this particular request (bad answer, too long, …): retrying it cannot help. */
+export const isRejection = (error: unknown): boolean =>
+  isTransportError(error) && error.kind === 'http' && !error.retryable && !isSessionGone(error)
+
+const TEXT: Partial<Record<DiagnosticCode, string>> = {
+  'network-error': "Can't reach the chat service. Check your connection and try again.",
+  timeout: 'The chat service is taking too long to answer. Please try again.',
+  'invalid-response': "The chat service sent a reply this chat can't read.",
+  'session-expired': 'This conversation has expired. You can start a new one.',
+  'service-error': 'The chat service ran into a problem. Please try again in a moment.',
+}
+
+function codeOf(error: TransportError): DiagnosticCode {
+  if (error.kind === 'network') return 'network-error'
+  if (error.kind === 'timeout') return 'timeout'
+  if (error.kind === 'invalid-response') return 'invalid-response'
+  return isSessionGone(error) ? 'session-expired' : 'service-error'
+}
+
+/**
+ * Plain words for the visitor plus a typed event detail for the page. A 4xx message from the
+ * service is shown (it explains what was refused); 5xx text may be internal, so it is replaced.
+ */
+export function describeFailure(error: unknown): FlowChatErrorDetail {
+  if (!isTransportError(error)) {
+    return { code: 'service-error', message: 'Something went wrong in the chat.', retryable: true, details: String(error) }
+  }
+  const code = codeOf(error)
+  const refusal = code === 'service-error' && error.status !== undefined && error.status < 500 && error.status !== 429
+  return {
+    code,
+    message: refusal ? error.message : (TEXT[code] ?? error.message),
+    status: error.status,
+    serviceCode: error.code,
+    retryable: error.retryable,
+    details: error.details,
+  }
+}

@@ -1,0 +1,24 @@
+export {
+  DEFAULT_ACTION_RUNNERS,
+  MAX_WAIT_SECONDS,
+  runClientAction,
+  type ActionContext,
+  type ActionOutcome,
+  type ActionRunner,
+  type ActionRunners,
+  type Navigate,
+} from './actions'
+export { createConversation } from './conversation'
+export type { ActiveInput, Conversation, ConversationOptions, Failure, Phase } from './conversation-types'
+export type { Entry, GuestEntry, HostEntry, ReplyStatus } from './entries'
+export type {
+  DiagnosticCode,
+  Emit,
+  FlowChatErrorDetail,
+  FlowChatEventMap,
+  FlowChatEventType,
+  FlowChatLogDetail,
+} from './events'
+export { widgetWarning } from './events'
+export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './transcript'
+export { DEFAULT_TYPING, typingDuration, typingSettings, type TypingSettings } from './typing'

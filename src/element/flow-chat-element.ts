@@ -1,0 +1,184 @@
+import { effect } from '@preact/signals'
+import { h, render } from 'preact'
+import {
+  DEFAULT_ACTION_RUNNERS,
+  createConversation,
+  widgetWarning,
+  type ActionRunners,
+  type Conversation,
+  type Emit,
+} from '../chat/index'
+import { createFlowClient, type FetchLike } from '../transport/index'
+import { App, fontRequest } from '../ui/index'
+import { createEmitter } from './emitter'
+import { loadThemeFont } from './font-loader'
+import { browserNavigate } from './navigate'
+import { rememberResult, rememberedResult } from './remembered-result'
+import { adoptStyles, type StyleTarget } from './stylesheets'
+
+export interface FlowChatElementOptions {
+  /** Client action runners by type; a sandboxed `scriptToExecute` plugs in here. */
+  actions?: ActionRunners
+  /** For tests and instrumented pages; defaults to the global `fetch` at call time. */
+  fetch?: FetchLike
+}
+
+/** Public surface of `<flow-chat>` beyond HTMLElement. */
+export interface FlowChatElement extends HTMLElement {
+  flow: string
+  apiHost: string
+  chatApiHost: string
+  token: string
+  prefilledVariables: Record<string, string | number | boolean> | undefined
+  /** Abandons the current conversation and starts a new one. */
+  restart(): void
+}
+
+const ATTRIBUTES = { flow: 'flow', apiHost: 'api-host', chatApiHost: 'chat-api-host', token: 'token' } as const
+const UPGRADED_PROPERTIES = [...Object.keys(ATTRIBUTES), 'prefilledVariables']
+
+/**
+ * Creates the element class. Done in a function, not at module level, so importing the library
+ * never touches `HTMLElement` (Node, server rendering) until the page asks for the element.
+ */
+export function createFlowChatElement(options: FlowChatElementOptions = {}): new () => FlowChatElement {
+  const actions = options.actions ?? DEFAULT_ACTION_RUNNERS
+
+  class FlowChat extends HTMLElement implements FlowChatElement {
+    static observedAttributes = Object.values(ATTRIBUTES)
+
+    #prefilled: FlowChatElement['prefilledVariables']
+    #styles: StyleTarget | undefined
+    #mount: HTMLElement | undefined
+    #conversation: Conversation | undefined
+    #stopEffects: (() => void) | undefined
+    #scheduled = false
+
+    get flow() {
+      return this.getAttribute(ATTRIBUTES.flow) ?? ''
+    }
+    set flow(value: string) {
+      this.setAttribute(ATTRIBUTES.flow, String(value))
+    }
+    get apiHost() {
+      return this.getAttribute(ATTRIBUTES.apiHost) ?? ''
+    }
+    set apiHost(value: string) {
+      this.setAttribute(ATTRIBUTES.apiHost, String(value))
+    }
+    get chatApiHost() {
+      return this.getAttribute(ATTRIBUTES.chatApiHost) ?? ''
+    }
+    set chatApiHost(value: string) {
+      this.setAttribute(ATTRIBUTES.chatApiHost, String(value))
+    }
+    get token() {
+      return this.getAttribute(ATTRIBUTES.token) ?? ''
+    }
+    set token(value: string) {
+      this.setAttribute(ATTRIBUTES.token, String(value))
+    }
+    /** Read when a conversation starts; set it before connecting (or call `restart()` after). */
+    get prefilledVariables() {
+      return this.#prefilled
+    }
+    set prefilledVariables(value) {
+      this.#prefilled = value
+    }
+
+    connectedCallback() {
+      this.#upgradeProperties()
+      if (!this.#conversation) this.#schedule()
+    }
+
+    disconnectedCallback() {
+      // Deferred: a node moved within the page is disconnected and reconnected in one task, and
+      // should keep its conversation. Really removed, it releases everything.
+      queueMicrotask(() => {
+        if (!this.isConnected) this.#teardown()
+      })
+    }
+
+    attributeChangedCallback(_name: string, previous: string | null, next: string | null) {
+      if (previous !== next && this.#conversation) this.#schedule()
+    }
+
+    restart() {
+      if (this.isConnected) this.#schedule()
+    }
+
+    /** Several attribute changes in one task (a framework setting all props) start once. */
+    #schedule() {
+      if (this.#scheduled) return
+      this.#scheduled = true
+      queueMicrotask(() => {
+        this.#scheduled = false
+        if (this.isConnected) this.#start()
+      })
+    }
+
+    #start() {
+      this.#teardown()
+      const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' })
+      const styles = (this.#styles ??= adoptStyles(root))
+      if (!this.#mount) {
+        // Preact owns this node only, never the shadow root's other children (fallback <style>s).
+        this.#mount = document.createElement('div')
+        this.#mount.className = 'mount'
+        root.append(this.#mount)
+      }
+      const emit = createEmitter(this)
+      const flow = this.flow
+      const conversation = createConversation({
+        flow,
+        client: createFlowClient({
+          apiHost: this.apiHost,
+          chatApiHost: this.chatApiHost,
+          token: this.token,
+          fetch: options.fetch,
+        }),
+        emit,
+        prefilledVariables: this.#prefilled,
+        actions,
+        navigate: browserNavigate,
+        resultId: rememberedResult(flow),
+        onStarted: (resultId, settings) => rememberResult(flow, resultId, settings),
+      })
+      this.#conversation = conversation
+      this.#stopEffects = effect(() => applyTheme(conversation, styles, emit))
+      render(h(App, { conversation, emit }), this.#mount)
+      conversation.start()
+    }
+
+    #teardown() {
+      this.#conversation?.dispose()
+      this.#conversation = undefined
+      this.#stopEffects?.()
+      this.#stopEffects = undefined
+      if (this.#mount) render(null, this.#mount)
+    }
+
+    /** A property set before the element was defined shadows the accessor: move it onto it. */
+    #upgradeProperties() {
+      for (const name of UPGRADED_PROPERTIES) {
+        if (Object.prototype.hasOwnProperty.call(this, name)) {
+          const value = (this as Record<string, unknown>)[name]
+          delete (this as Record<string, unknown>)[name]
+          ;(this as Record<string, unknown>)[name] = value
+        }
+      }
+    }
+  }
+  return FlowChat
+}
+
+/** Theme parts that live outside the Preact tree: the scoped custom CSS and the web font. */
+function applyTheme(conversation: Conversation, styles: StyleTarget, emit: Emit): void {
+  const theme = conversation.publishedFlow.value?.theme
+  styles.setCustomCss(theme?.customCss ?? '')
+  const font = fontRequest(theme?.general?.font)
+  if (!font) return
+  loadThemeFont(font).catch((error: unknown) =>
+    emit('flowchat:log', widgetWarning('font-load-failed', `The font "${font.family}" could not be loaded; the system font is used`, { error: String(error) })),
+  )
+}

@@ -1,0 +1,33 @@
+import { BASE_CSS } from '../ui/index'
+
+export interface StyleTarget {
+  /** Replaces the flow theme's `customCss` (scoped to this shadow root). */
+  setCustomCss(css: string): void
+}
+
+/** One parsed copy of the widget's CSS, shared by every widget on the page. */
+let sharedBase: CSSStyleSheet | undefined
+
+const canAdopt = (root: ShadowRoot) =>
+  'adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype
+
+/**
+ * Constructable stylesheets, because a strict host CSP (`style-src 'self'`) blocks `<style>`
+ * elements. Browsers without them (pre-2023 Safari) get `<style>` elements instead.
+ */
+export function adoptStyles(root: ShadowRoot): StyleTarget {
+  if (canAdopt(root)) {
+    if (!sharedBase) {
+      sharedBase = new CSSStyleSheet()
+      sharedBase.replaceSync(BASE_CSS)
+    }
+    const custom = new CSSStyleSheet()
+    root.adoptedStyleSheets = [sharedBase, custom]
+    return { setCustomCss: (css) => custom.replaceSync(css) }
+  }
+  const base = document.createElement('style')
+  base.textContent = BASE_CSS
+  const custom = document.createElement('style')
+  root.prepend(base, custom)
+  return { setCustomCss: (css) => void (custom.textContent = css) }
+}

@@ -1,0 +1,90 @@
+import {
+  chatStepResultSchema,
+  publishedFlowResponseSchema,
+  startChatResponseSchema,
+  type ChatStepResult,
+  type PublishedFlowResponse,
+  type StartChatRequest,
+  type StartChatResponse,
+} from '../protocol/index'
+import { requestJson, type FetchLike } from './http'
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
+
+export interface FlowClientConfig {
+  /** Base URL of the flow-management API (`{base_url}`); empty means the page's own origin. */
+  apiHost: string
+  /** Base URL of the chat API (`{chat_base_url}`); defaults to `apiHost`. */
+  chatApiHost?: string
+  /** Publishable token, sent only to read the published flow. */
+  token?: string
+  fetch?: FetchLike
+  /** Per attempt, including reading the body. */
+  timeoutMs?: number
+  retry?: RetryPolicy
+  sleep?: Sleep
+}
+
+/** What the conversation needs from the flow service. */
+export interface FlowClient {
+  getPublishedFlow(flow: string, signal?: AbortSignal): Promise<PublishedFlowResponse>
+  startChat(flow: string, request: StartChatRequest, signal?: AbortSignal): Promise<StartChatResponse>
+  /** Retries with the same `idempotencyKey`, so the service applies the answer at most once. */
+  continueChat(
+    sessionId: string,
+    message: string,
+    idempotencyKey: string,
+    signal?: AbortSignal,
+  ): Promise<ChatStepResult>
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000
+
+const trimBase = (url: string) => url.trim().replace(/\/+$/, '')
+const segment = encodeURIComponent
+
+export function createFlowClient(config: FlowClientConfig): FlowClient {
+  const api = trimBase(config.apiHost)
+  const chatApi = trimBase(config.chatApiHost || config.apiHost)
+  const policy = config.retry ?? DEFAULT_RETRY_POLICY
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  // Looked up per call, not at creation, so a page can polyfill or instrument fetch later.
+  const doFetch: FetchLike = (input, init) => (config.fetch ?? globalThis.fetch)(input, init)
+  const retrying = <T>(signal: AbortSignal | undefined, attempt: () => Promise<T>) =>
+    withRetry(attempt, policy, { signal, sleep: config.sleep })
+
+  return {
+    getPublishedFlow(flow, signal) {
+      const url = `${api}/v1/flows/${segment(flow)}/publishedFlow?migrateToLatestVersion=true`
+      const headers: Record<string, string> = config.token ? { Authorization: `Bearer ${config.token}` } : {}
+      return retrying(signal, () =>
+        requestJson(url, publishedFlowResponseSchema, { headers, signal, timeoutMs, fetch: doFetch }),
+      )
+    },
+    startChat(flow, request, signal) {
+      const url = `${chatApi}/v1/flows/${segment(flow)}/startChat`
+      // A repeated start only leaves an unused session behind, so it is retried like a read.
+      return retrying(signal, () =>
+        requestJson(url, startChatResponseSchema, {
+          method: 'POST',
+          body: request,
+          signal,
+          timeoutMs,
+          fetch: doFetch,
+        }),
+      )
+    },
+    continueChat(sessionId, message, idempotencyKey, signal) {
+      const url = `${chatApi}/v1/sessions/${segment(sessionId)}/continueChat`
+      return retrying(signal, () =>
+        requestJson(url, chatStepResultSchema, {
+          method: 'POST',
+          headers: { 'Idempotency-Key': idempotencyKey },
+          body: { message },
+          signal,
+          timeoutMs,
+          fetch: doFetch,
+        }),
+      )
+    },
+  }
+}

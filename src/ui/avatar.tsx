@@ -1,0 +1,17 @@
+import { useState } from 'preact/hooks'
+import { WEB_SCHEMES, safeUrl } from '../content/url'
+import type { ThemeLayout } from './theme/theme-vars'
+
+/**
+ * The host's or guest's picture beside a bubble, when the theme enables it; a neutral circle when
+ * it has no usable picture or the picture fails to load. Decorative: the bubble's side already
+ * tells who speaks, so screen readers skip it.
+ */
+export function Avatar({ side, config, url }: { side: 'host' | 'guest'; config: ThemeLayout['hostAvatar']; url?: string | undefined }) {
+  const [broken, setBroken] = useState(false)
+  if (!config.enabled) return null
+  const src = safeUrl(url ?? config.url, WEB_SCHEMES)
+  const part = `avatar ${side}-avatar`
+  if (!src || broken) return <span class="avatar" part={part} aria-hidden="true" />
+  return <img class="avatar" part={part} src={src} alt="" referrerpolicy="no-referrer" onError={() => setBroken(true)} />
+}

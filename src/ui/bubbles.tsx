@@ -1,0 +1,65 @@
+import type { GuestEntry, HostEntry } from '../chat/index'
+import { Avatar } from './avatar'
+import { MessageContent, isMediaMessage } from './message-content'
+import { useWidget } from './widget-context'
+
+// These components read signals while rendering, so @preact/signals memoizes them: a parent
+// re-render with the same props skips them, and only their own signals re-render them. That is
+// what keeps appending a message from touching the bubbles already on screen.
+
+/** A message from the flow; only a theme change (avatars) renders it again. */
+export function HostBubble({ entry }: { entry: HostEntry }) {
+  const { layout } = useWidget()
+  return (
+    <div class="row host enter" part="host-row">
+      <Avatar side="host" config={layout.value.hostAvatar} url={entry.avatarUrl} />
+      <div class={isMediaMessage(entry.message) ? 'bubble host media' : 'bubble host'} part="bubble host-bubble">
+        <MessageContent message={entry.message} />
+      </div>
+    </div>
+  )
+}
+
+/** The visitor's answer, with its delivery state and, once retries are spent, a retry control. */
+export function GuestBubble({ entry }: { entry: GuestEntry }) {
+  const { conversation, layout } = useWidget()
+  const status = entry.status.value
+  const error = entry.error.value
+  const problem = status === 'failed' || (status === 'rejected' && error)
+  return (
+    <div class="row guest enter" part="guest-row">
+      <div class="guest-wrap">
+        <div class="bubble guest" part="bubble guest-bubble" data-status={status}>
+          {entry.text}
+        </div>
+        {status === 'sending' && <span class="sr-only">Sending…</span>}
+        {problem && (
+          <div class="status" part="answer-status" role="alert">
+            <span>{status === 'failed' ? `Not sent. ${error ?? ''}` : error}</span>
+            {status === 'failed' && (
+              <button type="button" class="button small" part="button retry-button" onClick={() => conversation.retry()}>
+                Retry
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+      <Avatar side="guest" config={layout.value.guestAvatar} url={entry.avatarUrl} />
+    </div>
+  )
+}
+
+export function TypingIndicator() {
+  const { conversation, layout } = useWidget()
+  if (!conversation.typing.value) return null
+  return (
+    <div class="row host" part="host-row typing-row">
+      <Avatar side="host" config={layout.value.hostAvatar} />
+      <div class="bubble host typing" part="bubble host-bubble typing" aria-hidden="true">
+        <span />
+        <span />
+        <span />
+      </div>
+    </div>
+  )
+}

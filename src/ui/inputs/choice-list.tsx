@@ -1,0 +1,80 @@
+import type { ComponentChildren } from 'preact'
+import { useRef, useState } from 'preact/hooks'
+import type { ChoiceItem } from '../../protocol/index'
+import { useAnswer, useAutoFocus } from './use-answer'
+
+export interface ChoiceListProps {
+  items: readonly ChoiceItem[]
+  multiple: boolean
+  searchable: boolean
+  searchPlaceholder: string | undefined
+  sendLabel: string | undefined
+  /** The answer an item stands for. */
+  answerOf(item: ChoiceItem): string
+  /** Text used to filter and to name the item when it has no visible text. */
+  labelOf(item: ChoiceItem): string
+  renderItem(item: ChoiceItem): ComponentChildren
+  itemClass: string
+  groupLabel: string
+}
+
+/**
+ * Buttons for a choice: one click answers a single choice; a multiple choice toggles buttons
+ * (`aria-pressed`) and sends the chosen answers, in the flow's order, joined with `, `.
+ */
+export function ChoiceList(props: ChoiceListProps) {
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set())
+  const [filter, setFilter] = useState('')
+  const first = useRef<HTMLElement>(null)
+  const answer = useAnswer()
+  useAutoFocus(first)
+
+  const needle = filter.trim().toLowerCase()
+  const visible = needle ? props.items.filter((item) => props.labelOf(item).toLowerCase().includes(needle)) : props.items
+  const toggle = (id: string) => {
+    const next = new Set(chosen)
+    if (!next.delete(id)) next.add(id)
+    setChosen(next)
+  }
+  const sendChosen = () => {
+    const answers = props.items.filter((item) => chosen.has(item.id)).map(props.answerOf)
+    if (answers.length > 0) answer(answers.join(', '))
+  }
+
+  return (
+    <div class="input-row" part="input-row">
+      <div class="choices" part="choices" role="group" aria-label={props.groupLabel}>
+        {props.searchable && (
+          <input
+            ref={first as never}
+            class="field"
+            part="input search-input"
+            type="search"
+            placeholder={props.searchPlaceholder || 'Filter the choices'}
+            aria-label={props.searchPlaceholder || 'Filter the choices'}
+            value={filter}
+            onInput={(event) => setFilter((event.currentTarget as HTMLInputElement).value)}
+          />
+        )}
+        {visible.map((item, index) => (
+          <button
+            key={item.id}
+            ref={index === 0 && !props.searchable ? (first as never) : undefined}
+            type="button"
+            class={`button ${props.itemClass}`}
+            part={`button ${props.itemClass}`}
+            aria-pressed={props.multiple ? chosen.has(item.id) : undefined}
+            onClick={() => (props.multiple ? toggle(item.id) : answer(props.answerOf(item)))}
+          >
+            {props.renderItem(item)}
+          </button>
+        ))}
+        {props.multiple && (
+          <button type="button" class="button" part="button send-button" disabled={chosen.size === 0} onClick={sendChosen}>
+            {props.sendLabel || 'Send'}
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,47 @@
+import { useRef, useState } from 'preact/hooks'
+import type { ChatInput } from '../../protocol/index'
+import { useAnswer, useAutoFocus } from './use-answer'
+
+/** A date (or date and time); a range sends `from to to`, as the service expects. */
+export function DateInput({ input }: { input: ChatInput }) {
+  const options = input.options ?? {}
+  const type = options.hasTime === true ? 'datetime-local' : 'date'
+  const range = options.isRange === true
+  const [from, setFrom] = useState('')
+  const [to, setTo] = useState('')
+  const first = useRef<HTMLInputElement>(null)
+  const answer = useAnswer()
+  useAutoFocus(first)
+  const complete = range ? Boolean(from && to) : Boolean(from)
+  const read = (set: (value: string) => void) => (event: Event) => set((event.currentTarget as HTMLInputElement).value)
+
+  return (
+    <form
+      class="input-row"
+      part="input-row"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (complete) answer(range ? `${from} to ${to}` : from)
+      }}
+    >
+      {range ? (
+        <div class="range">
+          <label>
+            {options.labels?.from || 'From'}
+            <input ref={first} class="field" part="input" type={type} value={from} onInput={read(setFrom)} />
+          </label>
+          <label>
+            {options.labels?.to || 'To'}
+            <input class="field" part="input" type={type} value={to} onInput={read(setTo)} />
+          </label>
+        </div>
+      ) : (
+        <input ref={first} class="field" part="input" type={type} aria-label="Date" value={from} onInput={read(setFrom)} />
+      )}
+      <button type="submit" class="button" part="button send-button" disabled={!complete}>
+        {options.labels?.button || 'Send'}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,65 @@
+import { useRef, useState } from 'preact/hooks'
+import type { ChatInput } from '../../protocol/index'
+import { useAnswer, useAutoFocus } from './use-answer'
+
+const int = (value: unknown, fallback: number, min: number, max: number) =>
+  typeof value === 'number' && Number.isInteger(value) ? Math.min(max, Math.max(min, value)) : fallback
+
+/**
+ * A scale from `startsAt` (0) to `length` (10), as numbers or stars. With one-click submit a
+ * press answers; otherwise the visitor picks, then sends. Custom SVG icons are not rendered:
+ * markup from a flow never reaches the DOM.
+ */
+export function RatingInput({ input }: { input: ChatInput }) {
+  const options = input.options ?? {}
+  const start = int(options.startsAt, 0, 0, 1)
+  const end = int(options.length, 10, 1, 20)
+  const values = Array.from({ length: end - start + 1 }, (_, i) => start + i)
+  const stars = options.buttonType === 'Icons'
+  const oneClick = options.isOneClickSubmitEnabled === true
+  const [picked, setPicked] = useState<number | null>(null)
+  const first = useRef<HTMLButtonElement>(null)
+  const answer = useAnswer()
+  useAutoFocus(first)
+  const { left, right, button } = options.labels ?? {}
+
+  return (
+    <div class="input-row" part="input-row">
+      <div class="rating" part="rating">
+        <div class="choices" role="group" aria-label="Rating">
+          {values.map((value, index) => (
+            <button
+              key={value}
+              ref={index === 0 ? first : undefined}
+              type="button"
+              class="button"
+              part="button rating-button"
+              aria-label={stars ? `${value} of ${end}` : undefined}
+              aria-pressed={oneClick ? undefined : picked === value}
+              onClick={() => (oneClick ? answer(String(value)) : setPicked(value))}
+            >
+              {stars ? (picked !== null && value <= picked ? '★' : '☆') : value}
+            </button>
+          ))}
+        </div>
+        {(left || right) && (
+          <div class="rating-labels">
+            <span>{left}</span>
+            <span>{right}</span>
+          </div>
+        )}
+        {!oneClick && (
+          <button
+            type="button"
+            class="button"
+            part="button send-button"
+            disabled={picked === null}
+            onClick={() => picked !== null && answer(String(picked))}
+          >
+            {button || 'Send'}
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}

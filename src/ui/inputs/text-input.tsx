@@ -1,0 +1,87 @@
+import { useRef, useState } from 'preact/hooks'
+import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../protocol/index'
+import { isComposing, useAnswer, useAutoFocus } from './use-answer'
+
+export type TextKind = 'text' | 'number' | 'email' | 'url' | 'phone'
+
+const FIELD: Record<TextKind, { type: 'text' | 'number' | 'email' | 'url' | 'tel'; placeholder: string; inputMode?: string; autocomplete?: string }> = {
+  text: { type: 'text', placeholder: 'Type your answer…' },
+  number: { type: 'number', placeholder: 'Type a number…', inputMode: 'decimal' },
+  email: { type: 'email', placeholder: 'Type your email…', inputMode: 'email', autocomplete: 'email' },
+  url: { type: 'url', placeholder: 'Type a URL…', inputMode: 'url', autocomplete: 'url' },
+  phone: { type: 'tel', placeholder: 'Type your phone number…', inputMode: 'tel', autocomplete: 'tel' },
+}
+
+const numberAttr = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
+
+/**
+ * Text-like inputs. Enter sends; in a long (multi-line) input Shift+Enter breaks the line; Enter
+ * that confirms an IME composition never sends. The service validates emails, URLs and numbers.
+ */
+export function TextInput({ input, draft, kind }: { input: ChatInput; draft: string | undefined; kind: TextKind }) {
+  const options = input.options ?? {}
+  const field = FIELD[kind]
+  const multiline = kind === 'text' && options.isLong === true
+  const [value, setValue] = useState(draft ?? '')
+  const composing = useRef(false)
+  const ref = useRef<HTMLInputElement | HTMLTextAreaElement>(null)
+  const answer = useAnswer()
+  useAutoFocus(ref)
+
+  const placeholder = options.labels?.placeholder || field.placeholder
+  const send = () => {
+    // The field itself, not state: a keystroke and Enter can arrive before the state re-renders.
+    const text = (ref.current?.value ?? value).trim()
+    if (text) answer(text)
+  }
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Enter' || isComposing(event, composing.current)) return
+    if (multiline && event.shiftKey) return
+    event.preventDefault()
+    send()
+  }
+  const shared = {
+    ref,
+    class: 'field',
+    part: 'input',
+    value,
+    placeholder,
+    'aria-label': placeholder,
+    maxLength: MAX_MESSAGE_LENGTH,
+    onInput: (event: Event) => setValue((event.currentTarget as HTMLInputElement).value),
+    onKeyDown,
+    onCompositionStart: () => (composing.current = true),
+    onCompositionEnd: () => (composing.current = false),
+  }
+
+  return (
+    <form
+      class="input-row"
+      part="input-row"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        send()
+      }}
+    >
+      {multiline ? (
+        <textarea {...shared} ref={ref as never} rows={3} />
+      ) : (
+        <input
+          {...shared}
+          ref={ref as never}
+          // Preact 11 types narrow attributes per input type; the union here is known-good.
+          type={field.type as 'text'}
+          inputMode={field.inputMode as never}
+          autocomplete={field.autocomplete as never}
+          min={kind === 'number' ? numberAttr(options.min) : undefined}
+          max={kind === 'number' ? numberAttr(options.max) : undefined}
+          step={kind === 'number' ? (numberAttr(options.step) ?? 'any') : undefined}
+        />
+      )}
+      <button type="submit" class="button" part="button send-button" disabled={!value.trim()}>
+        {options.labels?.button || 'Send'}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,41 @@
+import { useWidget } from './widget-context'
+
+/** A failure the visitor must see, with the one control that can get the chat going again. */
+export function FailureNotice() {
+  const { conversation } = useWidget()
+  const failure = conversation.failure.value
+  if (!failure) return null
+  const { detail, recovery } = failure
+  const label = detail.code === 'session-expired' ? 'Start a new conversation' : recovery === 'resend' ? 'Retry' : 'Try again'
+  return (
+    <div class="notice" part="notice" role="alert">
+      <p>{detail.message}</p>
+      {recovery !== 'none' && (
+        <button
+          type="button"
+          class="button small"
+          part="button notice-button"
+          onClick={() => (recovery === 'resend' ? conversation.retry() : conversation.restart())}
+        >
+          {label}
+        </button>
+      )}
+    </div>
+  )
+}
+
+/** Shown until the first step arrives, so the box is never blank. */
+export function LoadingIndicator() {
+  const { conversation } = useWidget()
+  if (conversation.phase.value !== 'loading' || conversation.typing.value) return null
+  return (
+    <div class="row host" part="host-row loading" role="status">
+      <div class="bubble host typing" part="bubble host-bubble typing">
+        <span aria-hidden="true" />
+        <span aria-hidden="true" />
+        <span aria-hidden="true" />
+        <span class="sr-only">Loading the chat…</span>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,124 @@
+import type { StyleBox, Theme } from '../../protocol/index'
+import { WEB_SCHEMES, safeUrl } from '../../content/url'
+import { clampNumber, cssValue, withOpacity, type CssValidator } from './css-values'
+import { fontFamilyValue, fontRequest } from './font'
+
+export interface ThemeVars {
+  /** Private custom properties (`--fct-*`); the stylesheet lets public `--fc-*` ones win over them. */
+  vars: Record<string, string>
+  /** Theme paths whose values were invalid or unsafe and were ignored. */
+  rejected: string[]
+}
+
+// Maps, not object literals: a theme value like "constructor" must not find a prototype member.
+const SHADOWS = new Map([
+  ['none', 'none'],
+  ['sm', '0 1px 2px 0 rgb(0 0 0 / 0.05)'],
+  ['md', '0 4px 6px -1px rgb(0 0 0 / 0.1), 0 2px 4px -2px rgb(0 0 0 / 0.1)'],
+  ['lg', '0 10px 15px -3px rgb(0 0 0 / 0.1), 0 4px 6px -4px rgb(0 0 0 / 0.1)'],
+  ['xl', '0 20px 25px -5px rgb(0 0 0 / 0.1), 0 8px 10px -6px rgb(0 0 0 / 0.1)'],
+  ['2xl', '0 25px 50px -12px rgb(0 0 0 / 0.25)'],
+])
+
+const RADII = new Map([
+  ['none', '0px'],
+  ['medium', '6px'],
+  ['large', '20px'],
+])
+
+function radius(roundness: unknown, custom: unknown): string | undefined {
+  if (roundness === 'custom') {
+    const px = clampNumber(custom, 0, 200)
+    return px === undefined ? undefined : `${px}px`
+  }
+  return typeof roundness === 'string' ? RADII.get(roundness) : undefined
+}
+
+/**
+ * Turns the flow's theme into custom properties. Every value is checked (a safe character set,
+ * then the browser's CSS parser) and applied only through `style.setProperty`, so no theme value
+ * can leave its declaration, reach the host page or inject markup.
+ */
+export function themeVars(theme: Theme | null | undefined, isValid: CssValidator): ThemeVars {
+  const vars: Record<string, string> = {}
+  const rejected: string[] = []
+  const take = (path: string, name: string, raw: unknown, property: string, wrap?: (value: string) => string) => {
+    if (raw === undefined || raw === null || raw === '') return undefined
+    const value = cssValue(raw, property, isValid)
+    if (value === undefined) rejected.push(path)
+    else vars[name] = wrap ? wrap(value) : value
+    return value
+  }
+
+  const general = theme?.general
+  const font = fontFamilyValue(fontRequest(general?.font))
+  if (font) vars['--fct-font-family'] = font
+
+  const background = general?.background
+  if (background?.type === 'None') vars['--fct-background'] = 'transparent'
+  else if (background?.type === 'Color') take('general.background.content', '--fct-background', background.content, 'color')
+  else if (background?.type === 'Image' && background.content) {
+    const url = safeUrl(background.content, WEB_SCHEMES)
+    const value = url ? `url("${url}") center / cover no-repeat` : undefined
+    if (value && isValid('background', value)) vars['--fct-background'] = value
+    else rejected.push('general.background.content')
+  }
+
+  const progress = general?.progressBar
+  take('general.progressBar.color', '--fct-progress-color', progress?.color, 'color')
+  take('general.progressBar.backgroundColor', '--fct-progress-track', progress?.backgroundColor, 'color')
+  const thickness = clampNumber(progress?.thickness, 0, 40)
+  if (thickness !== undefined) vars['--fct-progress-thickness'] = `${thickness}px`
+
+  const chat = theme?.chat
+  const base = radius(chat?.roundness, undefined)
+  if (base) vars['--fct-radius'] = base
+  const box = (name: string, path: string, style: StyleBox | null | undefined) => {
+    if (!style) return
+    const opacity = clampNumber(style.opacity, 0, 1)
+    take(`${path}.backgroundColor`, `--fct-${name}-bg`, style.backgroundColor, 'color', (c) => withOpacity(c, opacity, isValid))
+    take(`${path}.color`, `--fct-${name}-color`, style.color, 'color')
+    const blur = clampNumber(style.blur, 0, 100)
+    if (blur) vars[`--fct-${name}-blur`] = `blur(${blur}px)`
+    const shadow = typeof style.shadow === 'string' ? SHADOWS.get(style.shadow) : undefined
+    if (shadow) vars[`--fct-${name}-shadow`] = shadow
+    const border = style.border
+    if (!border) return
+    const width = clampNumber(border.thickness, 0, 20)
+    if (width !== undefined) vars[`--fct-${name}-border-width`] = `${width}px`
+    const borderOpacity = clampNumber(border.opacity, 0, 1)
+    take(`${path}.border.color`, `--fct-${name}-border-color`, border.color, 'color', (c) => withOpacity(c, borderOpacity, isValid))
+    const corner = radius(border.roundeness, border.customRoundeness)
+    if (corner) vars[`--fct-${name}-radius`] = corner
+  }
+  box('container', 'chat.container', chat?.container)
+  take('chat.container.maxWidth', '--fct-container-max-width', chat?.container?.maxWidth, 'max-width')
+  take('chat.container.maxHeight', '--fct-container-max-height', chat?.container?.maxHeight, 'max-height')
+  box('host-bubble', 'chat.hostBubbles', chat?.hostBubbles)
+  box('guest-bubble', 'chat.guestBubbles', chat?.guestBubbles)
+  box('button', 'chat.buttons', chat?.buttons)
+  box('input', 'chat.inputs', chat?.inputs)
+  take('chat.inputs.placeholderColor', '--fct-input-placeholder', chat?.inputs?.placeholderColor, 'color')
+  return { vars, rejected }
+}
+
+export interface ThemeLayout {
+  progress: { enabled: boolean; placement: 'top' | 'bottom'; position: 'fixed' | 'absolute' }
+  hostAvatar: { enabled: boolean; url: string | undefined }
+  guestAvatar: { enabled: boolean; url: string | undefined }
+}
+
+/** The structural choices of a theme: what to render, not how it looks. */
+export function themeLayout(theme: Theme | null | undefined): ThemeLayout {
+  const progress = theme?.general?.progressBar
+  const chat = theme?.chat
+  return {
+    progress: {
+      enabled: progress?.isEnabled === true,
+      placement: progress?.placement === 'Bottom' ? 'bottom' : 'top',
+      position: progress?.position === 'fixed' ? 'fixed' : 'absolute',
+    },
+    hostAvatar: { enabled: chat?.hostAvatar?.isEnabled === true, url: chat?.hostAvatar?.url ?? undefined },
+    guestAvatar: { enabled: chat?.guestAvatar?.isEnabled === true, url: chat?.guestAvatar?.url ?? undefined },
+  }
+}

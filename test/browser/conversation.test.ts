@@ -1,0 +1,111 @@
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { axeViolations, chat, trackErrors } from './helpers/chat-page'
+import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
+import { DEMO_FLOWS_DIR, SHARED_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
+
+/** Whole conversations with typing emulation, or waits for retries to run out. */
+const LONG_TEST_MS = 120_000
+
+let service: TestService
+let chromium: LaunchedBrowser
+let page: Page
+
+beforeAll(async () => {
+  service = await startTestService([join(DEMO_FLOWS_DIR, 'showcase.json'), join(SHARED_FLOWS_DIR, 'tpl-lead-scoring.json')])
+  chromium = await launchChromium()
+})
+afterAll(async () => {
+  await chromium?.close()
+  await service?.close()
+})
+afterEach(async () => {
+  await page?.close()
+})
+
+describe('a full conversation in Chromium', () => {
+  it('runs the demo showcase flow through every input type to its end, accessibly and without errors', async () => {
+    page = await chromium.context.newPage()
+    const errors = trackErrors(page, service.origin)
+    await page.goto(service.pageUrl(service.flows['showcase.json']!))
+    const c = chat(page)
+
+    await c.host('What should I call you?').waitFor()
+    expect(await axeViolations(page, service.origin)).toEqual([])
+    await c.say('Ada')
+    await c.host('Nice to meet you, Ada!').waitFor()
+    await c.host('How old are you?').waitFor()
+    await c.say('36')
+    await c.host('Thanks, Ada. Let me show you around.').waitFor()
+    await c.host('What is your e-mail address?').waitFor()
+    await c.say('not an email')
+    await c.host(/does not look like an e-mail address/).waitFor()
+    await c.say('ada@example.com')
+    await c.host('Do you have a website?').waitFor()
+    await c.say('https://ada.example')
+    await c.host('in case we need to call back?').waitFor()
+    await c.say('+1 555 0100')
+    await c.host('When would you like a demo call?').waitFor()
+    expect(await c.root.locator('video').getAttribute('src')).toMatch(/sample\.webm$/)
+    expect(await c.root.locator('iframe[title="Embedded content"]').getAttribute('sandbox')).not.toContain('allow-same-origin')
+    await c.root.locator('input[type="date"]').fill('2026-03-01')
+    await c.choose('Pick date')
+    await c.host('Which topics interest you?').waitFor()
+    expect(await axeViolations(page, service.origin)).toEqual([])
+    await c.choose('Theming')
+    await c.choose('Accessibility')
+    await c.choose('Done')
+    await c.host('Pick the plan that fits you best:').waitFor()
+    await c.choose(/Starter/)
+    await c.host(/How likely are you to recommend us/).waitFor()
+    await c.choose('9')
+    await c.host(/Would you like to open the documentation now/).waitFor()
+    const docs = c.root.getByRole('link', { name: 'documentation' })
+    expect(await docs.getAttribute('target')).toBe('_blank')
+    expect(await docs.getAttribute('rel')).toBe('noopener noreferrer')
+    await c.choose('No thanks')
+    await c.host(/No problem. Bye!/).waitFor()
+
+    // Answers as the service reformatted them (lastMessageNewFormat): phone normalised, plan by title.
+    expect(await c.guestBubbles.allTextContents()).toEqual([
+      'Ada',
+      '36',
+      'not an email',
+      'ada@example.com',
+      'https://ada.example',
+      '+15550100',
+      expect.stringMatching(/2026/),
+      'Theming, Accessibility',
+      'Starter',
+      '9',
+      'No thanks',
+    ])
+    await expect.poll(() => c.root.locator('[part~="input-row"]').count()).toBe(0)
+    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(errors).toEqual([])
+  }, LONG_TEST_MS)
+
+  it('runs tpl-lead-scoring.json (choices, numbers, score conditions) to its conclusion', async () => {
+    page = await chromium.context.newPage()
+    const errors = trackErrors(page, service.origin)
+    await page.goto(service.pageUrl(service.flows['tpl-lead-scoring.json']!))
+    const c = chat(page)
+    await c.host('Do you work with a specific company?').waitFor()
+    await c.choose('Yes')
+    await c.host('Which company?').waitFor()
+    await c.say('Acme')
+    await c.host('How many employees is your team composed of?').waitFor()
+    await c.say('120')
+    await c.host("What's your job role?").waitFor()
+    await c.choose('Developer')
+    await c.host('Where are you based?').waitFor()
+    expect(await c.input.getAttribute('placeholder')).toBe('Type your country...')
+    await c.say('France')
+    await c.host('Thank you for answering these questions').waitFor()
+    await c.host(/We'll get back to you ASAP|Bye bye/).waitFor()
+    expect(await c.guestBubbles.allTextContents()).toEqual(['Yes', 'Acme', '120', 'Developer', 'France'])
+    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(errors).toEqual([])
+  }, LONG_TEST_MS)
+})

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Locator, Page } from 'playwright-core'
+import { REPO_ROOT } from './test-service'
+
+/** Console errors and uncaught exceptions of a page, for "no errors" assertions. */
+export function trackErrors(page: Page, origin: string) {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return
+    const source = message.location().url
+    // This machine has no internet: a flow's CDN images and fonts fail to load. That is the
+    // environment, not the widget; failures on the test origin itself still count.
+    if (message.text().startsWith('Failed to load resource') && source && !source.startsWith(origin)) return
+    errors.push(`${message.text()} (${source})`)
+  })
+  return errors
+}
+
+/** Locators for the widget; Playwright's CSS and role engines pierce its open shadow root. */
+export function chat(page: Page) {
+  const root = page.locator('flow-chat')
+  const transcript = root.getByRole('region', { name: 'Chat' })
+  return {
+    root,
+    transcript,
+    hostBubbles: root.locator('[part~="host-bubble"]:not([part~="typing"])'),
+    guestBubbles: root.locator('[part~="guest-bubble"]'),
+    input: root.locator('[part~="input"]').first(),
+    button: (name: string | RegExp) => root.getByRole('button', { name, exact: typeof name === 'string' }),
+    /** Waits for a host bubble containing `text`. */
+    host: (text: string | RegExp): Locator => root.locator('[part~="host-bubble"]', { hasText: text }).last(),
+    async say(text: string) {
+      const field = root.locator('[part~="input"]').first()
+      await field.fill(text)
+      await field.press('Enter')
+    },
+    async choose(name: string | RegExp) {
+      await root.getByRole('button', { name, exact: typeof name === 'string' }).click()
+    },
+  }
+}
+
+const AXE_SOURCE = join(REPO_ROOT, 'node_modules/axe-core/axe.min.js')
+readFileSync(AXE_SOURCE) // fail early and clearly when axe-core is missing
+
+/** Runs axe-core (served from the test origin, so the page CSP allows it) and returns violations. */
+export async function axeViolations(page: Page, origin: string): Promise<string[]> {
+  const loaded = await page.evaluate(() => typeof (window as { axe?: unknown }).axe !== 'undefined')
+  if (!loaded) await page.addScriptTag({ url: `${origin}/test/axe.min.js` })
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe
+    const result = await axe.run(document, { resultTypes: ['violations'] })
+    return result.violations.map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`)
+  })
+  return violations
+}

@@ -1,0 +1,49 @@
+export interface PageOptions {
+  flow: string
+  apiHost: string
+  token: string
+  /** Load the ES module build instead of the classic script. */
+  module?: boolean
+  /** Include the script twice, as careless host pages do. */
+  twice?: boolean
+  /** Add the host stylesheet that restyles the widget from outside and tries to leak in. */
+  hostCss?: boolean
+}
+
+const escape = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+/** A host page as a site owner would write it: the script, the element, some page text. */
+export function testPage(options: PageOptions): string {
+  const script = options.module
+    ? '<script type="module" src="/dist/flow-chat.mjs"></script>'
+    : '<script src="/dist/flow-chat.js"></script>'
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>flow-chat test page</title>
+${options.hostCss ? '<link rel="stylesheet" href="/test/host.css">\n' : ''}${script}${options.twice ? `\n${script.replace('.js"', '.js?again"').replace('.mjs"', '.mjs?again"')}` : ''}
+</head>
+<body>
+<main>
+<h1>Host page</h1>
+<p id="host-text">Text of the host page.</p>
+<flow-chat flow="${escape(options.flow)}" api-host="${escape(options.apiHost)}" token="${escape(options.token)}"></flow-chat>
+</main>
+</body>
+</html>`
+}
+
+/**
+ * What a host page may do to the widget: set its documented custom properties and style its
+ * parts. The `p` rule must not reach inside the shadow root.
+ */
+export const HOST_CSS = `
+body { font-family: serif; }
+#host-text { color: rgb(10, 20, 30); }
+p { color: rgb(10, 20, 30) !important; }
+flow-chat { --fc-guest-bubble-bg: rgb(1, 2, 3); height: 500px; }
+flow-chat::part(host-bubble) { outline: 3px solid rgb(4, 5, 6); }
+`

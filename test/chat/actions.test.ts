@@ -1,0 +1,70 @@
+import { describe, expect, it, vi } from 'vitest'
+import { DEFAULT_ACTION_RUNNERS, MAX_WAIT_SECONDS, runClientAction, type ActionContext } from '../../src/chat/actions'
+import { recordEvents } from './fake-client'
+
+function context(overrides: Partial<ActionContext> = {}) {
+  const events = recordEvents()
+  const ctx: ActionContext = {
+    signal: new AbortController().signal,
+    sleep: vi.fn(async () => {}),
+    emit: events.emit,
+    navigate: vi.fn(),
+    ...overrides,
+  }
+  return { ctx, events }
+}
+
+describe('runClientAction', () => {
+  it('redirects in the same tab and halts the step', async () => {
+    const { ctx } = context()
+    const outcome = await runClientAction({ type: 'redirect', redirect: { url: 'https://example.com/next' } }, DEFAULT_ACTION_RUNNERS, ctx)
+    expect(ctx.navigate).toHaveBeenCalledWith('https://example.com/next', false)
+    expect(outcome).toEqual({ halt: true })
+  })
+
+  it('opens a new tab without halting the step', async () => {
+    const { ctx } = context()
+    const outcome = await runClientAction(
+      { type: 'redirect', redirect: { url: 'https://example.com', isNewTab: true } },
+      DEFAULT_ACTION_RUNNERS,
+      ctx,
+    )
+    expect(ctx.navigate).toHaveBeenCalledWith('https://example.com/', true)
+    expect(outcome).toEqual({})
+  })
+
+  it('never navigates to a javascript: URL', async () => {
+    const { ctx, events } = context()
+    await runClientAction({ type: 'redirect', redirect: { url: 'javascript:alert(1)' } }, DEFAULT_ACTION_RUNNERS, ctx)
+    expect(ctx.navigate).not.toHaveBeenCalled()
+    expect(events.of('flowchat:log')[0]?.code).toBe('unsafe-url')
+  })
+
+  it('waits the requested seconds, within bounds', async () => {
+    const { ctx } = context()
+    await runClientAction({ type: 'wait', wait: { secondsToWaitFor: 2 } }, DEFAULT_ACTION_RUNNERS, ctx)
+    await runClientAction({ type: 'wait', wait: { secondsToWaitFor: 1e9 } }, DEFAULT_ACTION_RUNNERS, ctx)
+    expect(vi.mocked(ctx.sleep).mock.calls.map((call) => call[0])).toEqual([2000, MAX_WAIT_SECONDS * 1000])
+  })
+
+  it('skips an unknown action with a warning, replying empty when a reply is expected', async () => {
+    const { ctx, events } = context()
+    const outcome = await runClientAction({ type: 'teleport', expectsDedicatedReply: true }, DEFAULT_ACTION_RUNNERS, ctx)
+    expect(outcome).toEqual({ reply: '' })
+    expect(events.of('flowchat:log')[0]).toMatchObject({ code: 'unknown-action', status: 'warning', source: 'widget' })
+  })
+
+  it('uses a plugged-in runner and survives one that throws', async () => {
+    const { ctx, events } = context()
+    const runners = {
+      ...DEFAULT_ACTION_RUNNERS,
+      scriptToExecute: () => ({ reply: '42' }),
+      broken: () => {
+        throw new Error('nope')
+      },
+    }
+    expect(await runClientAction({ type: 'scriptToExecute', expectsDedicatedReply: true }, runners, ctx)).toEqual({ reply: '42' })
+    expect(await runClientAction({ type: 'broken' }, runners, ctx)).toEqual({})
+    expect(events.of('flowchat:log')[0]).toMatchObject({ code: 'action-failed', status: 'error' })
+  })
+})

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest'
+import { createConversation, type Conversation, type GuestEntry } from '../../src/chat/index'
+import type { ChatStepResult } from '../../src/protocol/index'
+import { TransportError } from '../../src/transport/index'
+import { fakeClient, publishedFlow, recordEvents, settle, startResponse, text, textInput } from './fake-client'
+
+const entriesOf = (conversation: Conversation) =>
+  conversation.transcript.chunks.value.flatMap((chunk) => chunk.entries.value)
+const guests = (conversation: Conversation) =>
+  entriesOf(conversation).filter((entry): entry is GuestEntry => entry.kind === 'guest')
+
+function setup(options: Parameters<typeof fakeClient>[0] = {}, extra: { prefilledVariables?: unknown; flow?: string } = {}) {
+  const fake = fakeClient(options)
+  const events = recordEvents()
+  let keys = 0
+  const conversation = createConversation({
+    flow: extra.flow ?? 'f1',
+    client: fake.client,
+    emit: events.emit,
+    prefilledVariables: extra.prefilledVariables,
+    newKey: () => `key-${++keys}`,
+    sleep: async () => {},
+  })
+  return { ...fake, events, conversation }
+}
+
+describe('conversation start', () => {
+  it('paints the published flow, plays the first step and shows its input', async () => {
+    const { conversation, events } = setup()
+    conversation.start()
+    expect(conversation.phase.value).toBe('loading')
+    await settle()
+    expect(conversation.publishedFlow.value?.id).toBe('pf1')
+    expect(entriesOf(conversation).map((entry) => entry.kind)).toEqual(['host'])
+    expect(conversation.input.value?.input.type).toBe('text input')
+    expect(conversation.phase.value).toBe('active')
+    expect(events.of('flowchat:ready')).toEqual([{ flowId: 'f1', publishedFlowId: 'pf1', updatedAt: publishedFlow().updatedAt }])
+    expect(events.of('flowchat:start')).toEqual([{ sessionId: 's1', resultId: 'r1' }])
+  })
+
+  it('fetches the published flow again when startChat reports a newer publication', async () => {
+    const { conversation, calls } = setup({ start: startResponse({ input: textInput() }, { publishedAt: 'newer' }) })
+    conversation.start()
+    await settle()
+    expect(calls.published).toBe(2)
+  })
+
+  it('sends only valid prefilled variables and reports the rest', async () => {
+    const { conversation, calls, events } = setup({}, { prefilledVariables: { Name: 'Ada', Age: 36, Bad: { x: 1 } } })
+    conversation.start()
+    await settle()
+    expect(calls.start[0]?.body).toEqual({ prefilledVariables: { Name: 'Ada', Age: 36 } })
+    expect(events.of('flowchat:log').map((log) => log.code)).toContain('invalid-variables')
+  })
+
+  it('shows a clear failure, not a blank box, when the published flow cannot be read', async () => {
+    const { conversation, events } = setup({ published: new TransportError('invalid-response', 'bad') })
+    conversation.start()
+    await settle()
+    expect(conversation.phase.value).toBe('failed')
+    expect(conversation.failure.value?.detail.code).toBe('invalid-response')
+    expect(conversation.failure.value?.detail.message).toMatch(/can't read/)
+    expect(conversation.failure.value?.recovery).toBe('restart')
+    expect(events.of('flowchat:error')).toHaveLength(1)
+  })
+
+  it('reports a missing flow id without calling the service', async () => {
+    const { conversation, calls } = setup({}, { flow: '  ' })
+    conversation.start()
+    await settle()
+    expect(conversation.failure.value?.detail.code).toBe('missing-flow')
+    expect(calls.start).toHaveLength(0)
+  })
+})
+
+describe('answers', () => {
+  it('shows the answer, replaces it with lastMessageNewFormat, plays the reply and ends', async () => {
+    const { conversation, calls, events } = setup({
+      replies: [{ lastMessageNewFormat: 'Ada L.', messages: [text('m2', 'Thanks')] }],
+    })
+    conversation.start()
+    await settle()
+    expect(conversation.send('ada l')).toBe(true)
+    const [answer] = guests(conversation)
+    expect(answer?.status.value).toBe('sending')
+    expect(conversation.input.value).toBeNull()
+    await settle()
+    expect(answer?.status.value).toBe('sent')
+    expect(answer?.text.value).toBe('Ada L.')
+    expect(calls.continue).toEqual([{ sessionId: 's1', message: 'ada l', key: 'key-1' }])
+    expect(entriesOf(conversation).map((entry) => entry.kind)).toEqual(['host', 'guest', 'host'])
+    expect(conversation.phase.value).toBe('ended')
+    expect(events.of('flowchat:end')).toHaveLength(1)
+  })
+
+  it('refuses a second answer while one is on its way', async () => {
+    let resolve: (step: ChatStepResult) => void = () => {}
+    const { conversation, calls } = setup({ replies: [new Promise((r) => (resolve = r))] })
+    conversation.start()
+    await settle()
+    expect(conversation.send('one')).toBe(true)
+    expect(conversation.send('two')).toBe(false)
+    resolve({ input: textInput('in2') })
+    await settle()
+    expect(calls.continue).toHaveLength(1)
+    expect(conversation.input.value?.input.id).toBe('in2')
+  })
+
+  it('keeps a failed answer on screen and retries it once with the same key', async () => {
+    const { conversation, calls, events } = setup({
+      replies: [new TransportError('network', 'offline'), { input: textInput('in2') }],
+    })
+    conversation.start()
+    await settle()
+    conversation.send('hello')
+    await settle()
+    const [answer] = guests(conversation)
+    expect(answer?.status.value).toBe('failed')
+    expect(answer?.error.value).toMatch(/reach the chat service/)
+    expect(events.of('flowchat:error')[0]?.code).toBe('network-error')
+    conversation.retry()
+    await settle()
+    expect(answer?.status.value).toBe('sent')
+    expect(calls.continue.map((call) => call.key)).toEqual(['key-1', 'key-1'])
+    expect(guests(conversation)).toHaveLength(1)
+    conversation.retry()
+    await settle()
+    expect(calls.continue).toHaveLength(2)
+  })
+
+  it('brings the input back with the refused answer when the service rejects it', async () => {
+    const { conversation } = setup({
+      replies: [new TransportError('http', 'Message too long', { status: 400, code: 'invalid_body' })],
+    })
+    conversation.start()
+    await settle()
+    conversation.send('x')
+    await settle()
+    const [answer] = guests(conversation)
+    expect(answer?.status.value).toBe('rejected')
+    expect(answer?.error.value).toBe('Message too long')
+    expect(conversation.input.value?.draft).toBe('x')
+  })
+
+  it('offers a new conversation when the session expired, and restarts cleanly', async () => {
+    const { conversation, calls } = setup({
+      replies: [new TransportError('http', 'gone', { status: 410, code: 'session_expired' })],
+    })
+    conversation.start()
+    await settle()
+    conversation.send('hi')
+    await settle()
+    expect(conversation.failure.value?.detail.code).toBe('session-expired')
+    expect(conversation.failure.value?.recovery).toBe('restart')
+    // The answer is marked, not offered for a retry that could not succeed.
+    expect(guests(conversation)[0]?.status.value).toBe('rejected')
+    expect(guests(conversation)[0]?.error.value).toBeNull()
+    conversation.retry()
+    await settle()
+    expect(calls.continue).toHaveLength(1)
+    conversation.restart()
+    await settle()
+    expect(calls.start).toHaveLength(2)
+    expect(entriesOf(conversation).map((entry) => entry.kind)).toEqual(['host'])
+    expect(conversation.failure.value).toBeNull()
+  })
+
+  it('uses the prefilled value only when input prefill is enabled', async () => {
+    const withPrefill = setup({ start: startResponse({ input: textInput('in1', { prefilledValue: 'ada@example.com' }) }) })
+    withPrefill.conversation.start()
+    await settle()
+    expect(withPrefill.conversation.input.value?.draft).toBe('ada@example.com')
+
+    const without = setup({
+      published: publishedFlow({ settings: { general: { isInputPrefillEnabled: false }, typingEmulation: { enabled: false } } }),
+      start: startResponse({ input: textInput('in1', { prefilledValue: 'ada@example.com' }) }),
+    })
+    without.conversation.start()
+    await settle()
+    expect(without.conversation.input.value?.draft).toBeUndefined()
+  })
+})
+
+describe('client actions and logs', () => {
+  it('reports an unsupported script, never runs it, and sends the empty reply it expects', async () => {
+    const { conversation, calls, events } = setup({
+      start: startResponse({
+        messages: [text('m1', 'Computing…')],
+        clientSideActions: [
+          { type: 'scriptToExecute', scriptToExecute: { content: 'globalThis.__ran = true' }, lastBubbleBlockId: 'm1', expectsDedicatedReply: true },
+        ],
+      }),
+      replies: [{ messages: [text('m2', 'Done')], input: textInput() }],
+    })
+    conversation.start()
+    await settle()
+    expect((globalThis as Record<string, unknown>).__ran).toBeUndefined()
+    expect(events.of('flowchat:log').map((log) => log.code)).toContain('script-not-supported')
+    expect(calls.continue.map((call) => call.message)).toEqual([''])
+    expect(guests(conversation)).toHaveLength(0)
+    expect(entriesOf(conversation)).toHaveLength(2)
+  })
+
+  it('forwards every service log entry to the page', async () => {
+    const { conversation, events } = setup({
+      start: startResponse({ logs: [{ status: 'info', description: 'Block type Webhook is not supported' }], input: textInput() }),
+    })
+    conversation.start()
+    await settle()
+    expect(events.of('flowchat:log')).toContainEqual({
+      status: 'info',
+      description: 'Block type Webhook is not supported',
+      details: undefined,
+      source: 'service',
+      code: 'service-log',
+    })
+  })
+
+  it('tracks progress and dynamic avatars from each step', async () => {
+    const { conversation } = setup({
+      start: startResponse({ progress: 40, dynamicTheme: { hostAvatarUrl: 'https://cdn.example/bot.png' }, messages: [text('m1', 'Hi')], input: textInput() }),
+    })
+    conversation.start()
+    await settle()
+    expect(conversation.progress.value).toBe(40)
+    const [first] = entriesOf(conversation)
+    expect(first?.avatarUrl).toBe('https://cdn.example/bot.png')
+  })
+})
+
+describe('dispose', () => {
+  it('cancels the request in flight and changes nothing afterwards', async () => {
+    const { conversation, events } = setup({ replies: [new Promise(() => {})] })
+    conversation.start()
+    await settle()
+    conversation.send('hello')
+    conversation.dispose()
+    await settle()
+    expect(guests(conversation)[0]?.status.value).toBe('sending')
+    expect(events.of('flowchat:error')).toHaveLength(0)
+    expect(conversation.send('again')).toBe(false)
+  })
+})

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { describeFailure, isRejection, isSessionGone } from '../../src/chat/failures'
+import { TransportError } from '../../src/transport/index'
+
+const http = (status: number, code: string, message: string) => new TransportError('http', message, { status, code })
+
+describe('describeFailure', () => {
+  it("shows a 4xx refusal in the service's own words", () => {
+    expect(describeFailure(http(400, 'invalid_body', 'Message is too long'))).toMatchObject({
+      code: 'service-error',
+      message: 'Message is too long',
+      status: 400,
+      serviceCode: 'invalid_body',
+      retryable: false,
+    })
+  })
+
+  it('never shows the text of a 5xx or a rate limit, which may be internal', () => {
+    expect(describeFailure(http(500, 'internal', 'TypeError at db.ts:12')).message).not.toContain('db.ts')
+    expect(describeFailure(http(429, 'rate_limited', 'bucket 7 empty'))).toMatchObject({ retryable: true, message: expect.not.stringContaining('bucket') })
+  })
+
+  it('names network, timeout, unreadable and expired-session failures', () => {
+    expect(describeFailure(new TransportError('network', 'x')).code).toBe('network-error')
+    expect(describeFailure(new TransportError('timeout', 'x')).code).toBe('timeout')
+    expect(describeFailure(new TransportError('invalid-response', 'x')).code).toBe('invalid-response')
+    expect(describeFailure(http(410, 'session_expired', 'gone'))).toMatchObject({ code: 'session-expired', message: expect.stringMatching(/expired/) })
+    expect(describeFailure(new Error('boom'))).toMatchObject({ code: 'service-error', retryable: true })
+  })
+})
+
+describe('classification', () => {
+  it('tells an expired session from a refused answer', () => {
+    expect(isSessionGone(http(404, 'session_not_found', ''))).toBe(true)
+    expect(isRejection(http(404, 'session_not_found', ''))).toBe(false)
+    expect(isRejection(http(413, 'payload_too_large', ''))).toBe(true)
+    expect(isRejection(http(503, 'internal', ''))).toBe(false)
+    expect(isRejection(new TransportError('network', ''))).toBe(false)
+  })
+})

@@ -1,0 +1,323 @@
+import { Hono } from 'hono'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { handleError, handleNotFound } from '../../../../demo/server/http/errors'
+import { RateLimiter } from '../../../../demo/server/http/rate-limit'
+import { registerShareRoutes, type ShareRouteOptions } from '../../../../demo/server/routes/share'
+import { escapeHtml } from '../../../../demo/site/html'
+import { useTestDatabase } from '../helpers/database'
+import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
+import { createTestService, type TestService } from '../helpers/service'
+import { HOSTILE_METADATA, QUOTED_URLS } from '../share/hostile-metadata'
+import { eventHandlerAttributes, metaContent, parsePage, scriptSources } from '../share/page-dom'
+
+const db = useTestDatabase()
+let svc: TestService
+let share: Hono
+beforeEach(async () => {
+  svc = await createTestService(db)
+  share = shareApp()
+})
+afterEach(() => svc.close())
+
+/** The share routes on their own app over the test service's store (requests use http://localhost). */
+function shareApp(overrides: Partial<ShareRouteOptions> = {}): Hono {
+  const app = new Hono()
+  app.onError(handleError)
+  app.notFound(handleNotFound)
+  registerShareRoutes(app, { store: svc.store, config: svc.config, now: svc.clock.now, ...overrides })
+  return app
+}
+
+const get = (path: string, headers: Record<string, string> = {}, app = share) => app.request(path, { headers })
+
+async function sharedFlow(settings: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
+  const flow = await importOverHttp(svc, greetingFlow({ settings, ...overrides }))
+  await publishOverHttp(svc, flow.id)
+  return flow as { id: string; publicId: string }
+}
+
+const shareOn = (extra: Record<string, unknown> = {}) => ({ publicShare: { isEnabled: true }, ...extra })
+
+async function page(path: string) {
+  const res = await get(path)
+  expect(res.status).toBe(200)
+  const html = await res.text()
+  return { res, html, doc: parsePage(html), csp: res.headers.get('content-security-policy') ?? '' }
+}
+
+const directive = (csp: string, name: string) =>
+  csp.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `)) ?? ''
+
+describe('GET /{publicId}: the share page', () => {
+  it('turns the metadata into title, description, previews and favicon, with the widget full-page', async () => {
+    const flow = await sharedFlow(
+      shareOn({
+        metadata: {
+          title: 'Book a demo',
+          description: 'Answer three questions and pick a slot.',
+          imageUrl: 'https://cdn.example/preview.png',
+          favIconUrl: 'https://cdn.example/favicon.png',
+        },
+      }),
+    )
+    const { res, doc, csp } = await page(`/${flow.publicId}`)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(doc.title).toBe('Book a demo')
+    expect(metaContent(doc, 'name="description"')).toBe('Answer three questions and pick a slot.')
+    expect(metaContent(doc, 'property="og:title"')).toBe('Book a demo')
+    expect(metaContent(doc, 'property="og:description"')).toBe('Answer three questions and pick a slot.')
+    expect(metaContent(doc, 'property="og:image"')).toBe('https://cdn.example/preview.png')
+    expect(metaContent(doc, 'property="og:url"')).toBe(`http://localhost/${flow.publicId}`)
+    expect(metaContent(doc, 'name="twitter:card"')).toBe('summary_large_image')
+    expect(metaContent(doc, 'name="twitter:image"')).toBe('https://cdn.example/preview.png')
+    expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('https://cdn.example/favicon.png')
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`http://localhost/${flow.publicId}`)
+
+    // The body is the chat and nothing else; the page script runs before the widget bundle.
+    expect([...doc.body.children].map((el) => el.tagName.toLowerCase())).toEqual(['noscript', 'flow-chat'])
+    const chat = doc.querySelector('flow-chat')!
+    expect(chat.getAttribute('flow')).toBe(flow.publicId)
+    expect(chat.getAttribute('token')).toMatch(/^fs_pk_/)
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect([...doc.querySelectorAll('script')].every((s) => s.hasAttribute('defer') && s.textContent === '')).toBe(true)
+
+    expect(directive(csp, 'script-src')).toBe("script-src 'self'")
+    expect(directive(csp, 'style-src')).toBe("style-src 'self'")
+    expect(directive(csp, 'default-src')).toBe("default-src 'self'")
+    expect(csp).not.toContain('frame-ancestors')
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('falls back to the flow name, without a preview image, and with an empty favicon', async () => {
+    const flow = await sharedFlow(shareOn(), { name: 'Support triage' })
+    const { doc } = await page(`/${flow.publicId}`)
+    expect(doc.title).toBe('Support triage')
+    expect(metaContent(doc, 'name="description"')).toBe('Support triage')
+    expect(metaContent(doc, 'property="og:image"')).toBeUndefined()
+    expect(metaContent(doc, 'name="twitter:card"')).toBe('summary')
+    // No favicon request reaches the service for a page whose flow has none.
+    expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('data:,')
+  })
+
+  it('accepts an inline image favicon', async () => {
+    const icon = 'data:image/png;base64,iVBORw0KGgo='
+    const flow = await sharedFlow(shareOn({ metadata: { favIconUrl: icon } }))
+    const { doc } = await page(`/${flow.publicId}`)
+    expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe(icon)
+  })
+
+  it('answers on the flow id too, naming the public id as canonical and to the widget', async () => {
+    const flow = await sharedFlow(shareOn())
+    const { doc } = await page(`/${flow.id}`)
+    expect(doc.querySelector('flow-chat')?.getAttribute('flow')).toBe(flow.publicId)
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`http://localhost/${flow.publicId}`)
+  })
+
+  it("gives the widget a token of the flow's workspace, which reads that flow", async () => {
+    const flow = await sharedFlow(shareOn())
+    const { doc } = await page(`/${flow.publicId}`)
+    const token = doc.querySelector('flow-chat')!.getAttribute('token')!
+    const read = await svc.call('GET', `/v1/flows/${flow.publicId}/publishedFlow`, { token })
+    expect(read.status).toBe(200)
+    expect(read.body.publishedFlow.flowId).toBe(flow.id)
+  })
+
+  it('tells the page script to hide query parameters only when the flow asks for it', async () => {
+    const hiding = await sharedFlow(shareOn({ general: { isHideQueryParamsEnabled: true } }))
+    const keeping = await sharedFlow(shareOn({ general: { isHideQueryParamsEnabled: false } }))
+    const pageScript = async (ref: string) => (await page(`/${ref}`)).doc.querySelector('script[src="/share/v1/share.js"]')!
+    expect((await pageScript(hiding.publicId)).hasAttribute('data-hide-query-params')).toBe(true)
+    expect((await pageScript(keeping.publicId)).hasAttribute('data-hide-query-params')).toBe(false)
+  })
+})
+
+describe('hostile metadata', () => {
+  it.each(HOSTILE_METADATA)('$attack ($field) is $expect', async ({ field, value, expect: outcome }) => {
+    const metadata = field === 'name' ? {} : { [field]: value }
+    const flow = await sharedFlow(shareOn({ metadata }), field === 'name' ? { name: value } : {})
+    const { doc, csp, html } = await page(`/${flow.publicId}`)
+
+    // Whatever the value, the page has exactly its own scripts and no event handler anywhere.
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect(eventHandlerAttributes(doc)).toEqual([])
+    expect([...doc.body.children].map((el) => el.tagName.toLowerCase())).toEqual(['noscript', 'flow-chat'])
+
+    if (field === 'title' || field === 'name') expect(doc.title).toBe(value.trim())
+    if (field === 'description') expect(metaContent(doc, 'name="description"')).toBe(value)
+    if (field === 'imageUrl') {
+      expect(metaContent(doc, 'property="og:image"')).toBeUndefined()
+      expect(metaContent(doc, 'name="twitter:image"')).toBeUndefined()
+    }
+    if (field === 'favIconUrl') expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('data:,')
+    if (field === 'tagManagerId') expect(csp).not.toContain('googletagmanager')
+    if (outcome === 'dropped') {
+      expect(html).not.toContain(value.trim())
+      expect(html).not.toContain(escapeHtml(value.trim()))
+    }
+  })
+
+  it.each(QUOTED_URLS)('$attack stays inside its attribute', async ({ field, value }) => {
+    const flow = await sharedFlow(shareOn({ metadata: { [field]: value } }))
+    const { doc } = await page(`/${flow.publicId}`)
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect(eventHandlerAttributes(doc)).toEqual([])
+    if (field === 'favIconUrl') expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe(value)
+    else expect(metaContent(doc, 'property="og:image"')).toBe(new URL(value).href)
+  })
+})
+
+describe('tag manager', () => {
+  it('loads a valid container on that page only, with the data layer and policy it needs', async () => {
+    const tagged = await sharedFlow(shareOn({ metadata: { tagManagerId: 'GTM-AB12CD' } }))
+    const plain = await sharedFlow(shareOn())
+    const { doc, csp } = await page(`/${tagged.publicId}`)
+    expect(scriptSources(doc)).toEqual([
+      '/share/v1/share.js',
+      'https://www.googletagmanager.com/gtm.js?id=GTM-AB12CD',
+      '/dist/flow-chat.js',
+    ])
+    expect(doc.querySelector('script[src="/share/v1/share.js"]')?.getAttribute('data-tag-manager')).toBe('GTM-AB12CD')
+    expect(directive(csp, 'script-src')).toContain('https://www.googletagmanager.com')
+    expect(directive(csp, 'script-src')).not.toContain("'unsafe-inline'")
+
+    const other = await page(`/${plain.publicId}`)
+    expect(scriptSources(other.doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect(other.csp).not.toContain('googletagmanager')
+  })
+
+  it('accepts a lower-case container id and writes it in canonical case', async () => {
+    const flow = await sharedFlow(shareOn({ metadata: { tagManagerId: ' gtm-ab12cd ' } }))
+    const { doc } = await page(`/${flow.publicId}`)
+    expect(scriptSources(doc)).toContain('https://www.googletagmanager.com/gtm.js?id=GTM-AB12CD')
+  })
+})
+
+describe('custom head code', () => {
+  const code = '<meta name="owner-verification" content="abc123"><script>window.ownerSnippet = 1</script>'
+
+  it('is injected as written, last in the head, and only then does the policy allow inline script', async () => {
+    const withCode = await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
+    const { doc, csp } = await page(`/${withCode.publicId}`)
+    expect(metaContent(doc, 'name="owner-verification"')).toBe('abc123')
+    const inline = [...doc.head.querySelectorAll('script')].filter((s) => !s.hasAttribute('src'))
+    expect(inline.map((s) => s.textContent)).toEqual(['window.ownerSnippet = 1'])
+    expect(doc.head.lastElementChild?.textContent).toBe('window.ownerSnippet = 1')
+    expect(directive(csp, 'script-src')).toContain("'unsafe-inline'")
+  })
+
+  it('is absent, with a strict policy, on pages whose owner set none (blank counts as none)', async () => {
+    await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
+    for (const metadata of [{}, { customHeadCode: '   \n ' }, { customHeadCode: null }]) {
+      const flow = await sharedFlow(shareOn({ metadata }))
+      const res = await get(`/${flow.publicId}`)
+      const html = await res.text()
+      expect(html).not.toContain('owner-verification')
+      expect(html).not.toContain('head code set by')
+      expect(res.headers.get('content-security-policy')).not.toContain("'unsafe-inline'")
+    }
+  })
+})
+
+async function expectStatusPage(path: string, status: number, text: RegExp) {
+  const res = await get(path)
+  expect(res.status).toBe(status)
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+  const html = await res.text()
+  const doc = parsePage(html)
+  expect(doc.querySelector('h1')?.textContent).toMatch(text)
+  expect(doc.querySelectorAll('script')).toHaveLength(0)
+  expect(res.headers.get('content-security-policy')).toContain("default-src 'none'")
+  expect(() => JSON.parse(html)).toThrow()
+  return res
+}
+
+describe('when there is no page to show', () => {
+  it('answers 404 with a friendly page for unknown, unpublished and unshared flows', async () => {
+    await expectStatusPage('/no-such-flow', 404, /not found/i)
+    const unpublished = await importOverHttp(svc, greetingFlow({ settings: shareOn() }))
+    await expectStatusPage(`/${unpublished.publicId}`, 404, /not found/i)
+    for (const settings of [{}, { publicShare: { isEnabled: false } }, { publicShare: null }]) {
+      const flow = await sharedFlow(settings)
+      await expectStatusPage(`/${flow.publicId}`, 404, /not found/i)
+    }
+  })
+
+  it('follows the live published version, not the draft', async () => {
+    const flow = await sharedFlow({ publicShare: { isEnabled: false } })
+    const enable = await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { settings: shareOn() } } })
+    expect(enable.status).toBe(200)
+    await expectStatusPage(`/${flow.publicId}`, 404, /not found/i)
+    await publishOverHttp(svc, flow.id)
+    expect((await get(`/${flow.publicId}`)).status).toBe(200)
+
+    await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { settings: {} } } })
+    await publishOverHttp(svc, flow.id)
+    await expectStatusPage(`/${flow.publicId}`, 404, /not found/i)
+  })
+
+  it('answers 410 for a closed flow', async () => {
+    const flow = await sharedFlow(shareOn())
+    await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { isClosed: true } } })
+    await expectStatusPage(`/${flow.publicId}`, 410, /closed/i)
+  })
+
+  it('leaves paths that cannot name a flow to later routes', async () => {
+    const app = new Hono()
+    registerShareRoutes(app, { store: svc.store, config: svc.config })
+    app.get('/favicon.ico', (c) => c.body(null, 204))
+    expect((await app.request('/favicon.ico')).status).toBe(204)
+  })
+
+  it('answers 429 with Retry-After when one visitor reloads too fast', async () => {
+    const flow = await sharedFlow(shareOn())
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1 }, svc.clock.now)
+    const app = shareApp({ limiters: { chat: limiter } })
+    expect((await get(`/${flow.publicId}`, {}, app)).status).toBe(200)
+    const res = await get(`/${flow.publicId}`, {}, app)
+    expect(res.status).toBe(429)
+    expect(res.headers.get('retry-after')).toBe('1')
+    expect(parsePage(await res.text()).querySelector('h1')?.textContent).toMatch(/too many/i)
+  })
+})
+
+describe('allowed origins', () => {
+  it('refuses the page with a friendly 403 when its own origin is not allowed to chat', async () => {
+    const flow = await sharedFlow(shareOn({ security: { allowedOrigins: ['https://shop.example'] } }))
+    await expectStatusPage(`/${flow.publicId}`, 403, /not available/i)
+  })
+
+  it('serves it when its origin is listed, and lets only the listed sites frame it', async () => {
+    const allowedOrigins = ['https://shop.example', 'http://localhost', 'https://a.example; script-src *']
+    const flow = await sharedFlow(shareOn({ security: { allowedOrigins } }))
+    const { csp } = await page(`/${flow.publicId}`)
+    expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'self' https://shop.example http://localhost")
+    expect(directive(csp, 'script-src')).toBe("script-src 'self'")
+  })
+
+  it('judges the origin a trusted proxy forwards', async () => {
+    const flow = await sharedFlow(shareOn({ security: { allowedOrigins: ['https://chat.example'] } }))
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'chat.example' }
+    const res = await get(`/${flow.publicId}`, forwarded)
+    expect(res.status).toBe(200)
+    const doc = parsePage(await res.text())
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`https://chat.example/${flow.publicId}`)
+    const untrusting = shareApp({ config: { ...svc.config, trustProxy: false } })
+    expect((await get(`/${flow.publicId}`, forwarded, untrusting)).status).toBe(403)
+  })
+})
+
+describe('the page script and stylesheet', () => {
+  it('are served with their type, cached and revalidated by ETag', async () => {
+    for (const [path, type] of [
+      ['/share/v1/share.js', /^text\/javascript/],
+      ['/share/v1/share.css', /^text\/css/],
+    ] as const) {
+      const res = await get(path)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toMatch(type)
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      const etag = res.headers.get('etag')!
+      expect((await get(path, { 'if-none-match': etag })).status).toBe(304)
+    }
+  })
+})

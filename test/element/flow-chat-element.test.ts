@@ -1,0 +1,225 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { defineFlowChat, type FlowChatElement } from '../../src/index'
+import type { Settings, Theme } from '../../src/protocol/index'
+import type { FetchLike } from '../../src/transport/index'
+import { publishedFlow, startResponse, text, textInput } from '../chat/fake-client'
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+interface Request {
+  url: string
+  method: string
+  headers: Headers
+  body: unknown
+  signal: AbortSignal | null | undefined
+}
+
+/** A flow service in a function: answers by path, records every request. */
+function service(options: { hang?: RegExp; theme?: Theme; settings?: Settings } = {}) {
+  const requests: Request[] = []
+  const fetch: FetchLike = async (url, init) => {
+    const request: Request = {
+      url,
+      method: init?.method ?? 'GET',
+      headers: new Headers(init?.headers),
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      signal: init?.signal,
+    }
+    requests.push(request)
+    if (options.hang?.test(url)) {
+      return new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
+    }
+    if (url.includes('/publishedFlow')) {
+      const overrides = { ...(options.theme ? { theme: options.theme } : {}), ...(options.settings ? { settings: options.settings } : {}) }
+      return json({ publishedFlow: publishedFlow(overrides), version: '3' })
+    }
+    if (url.endsWith('/startChat')) return json(startResponse({ messages: [text('m1', `Welcome to ${url.split('/').at(-2)}`)], input: textInput() }))
+    return json({ error: { code: 'not_found', message: 'Not found' } }, 404)
+  }
+  return { fetch, requests }
+}
+
+let tagCount = 0
+function setup(service: { fetch: FetchLike }) {
+  const tagName = `flow-chat-test-${++tagCount}`
+  defineFlowChat({ tagName, fetch: service.fetch })
+  return tagName
+}
+
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+afterEach(() => {
+  document.body.replaceChildren()
+  localStorage.clear()
+  sessionStorage.clear()
+})
+
+describe('<flow-chat>', () => {
+  it('can be defined twice without error, keeping the first definition', () => {
+    const first = defineFlowChat({ tagName: 'flow-chat-twice' })
+    expect(() => defineFlowChat({ tagName: 'flow-chat-twice' })).not.toThrow()
+    expect(defineFlowChat({ tagName: 'flow-chat-twice' })).toBe(first)
+  })
+
+  it('runs a conversation in its shadow root from its attributes, and reports composed events', async () => {
+    const api = service()
+    const tag = setup(api)
+    const seen: string[] = []
+    for (const type of ['flowchat:ready', 'flowchat:start']) document.addEventListener(type, (event) => seen.push(event.type))
+    const element = document.createElement(tag) as FlowChatElement
+    element.setAttribute('flow', 'lead-flow')
+    element.setAttribute('api-host', 'https://api.example/')
+    element.setAttribute('chat-api-host', 'https://chat.example')
+    element.setAttribute('token', 'pk_test')
+    document.body.append(element)
+    await flush()
+    expect(api.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET https://api.example/v1/flows/lead-flow/publishedFlow?migrateToLatestVersion=true',
+      'POST https://chat.example/v1/flows/lead-flow/startChat',
+    ])
+    expect(api.requests[0]?.headers.get('Authorization')).toBe('Bearer pk_test')
+    expect(element.shadowRoot?.textContent).toContain('Welcome to lead-flow')
+    expect(element.shadowRoot?.querySelector('[part~="input"]')).not.toBeNull()
+    expect(seen).toEqual(['flowchat:ready', 'flowchat:start'])
+    // Nothing of the widget renders into the page itself.
+    expect(element.childNodes).toHaveLength(0)
+  })
+
+  it('mirrors attributes as properties and defaults the chat host to the api host', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    element.apiHost = 'https://api.example'
+    element.prefilledVariables = { Name: 'Ada' }
+    expect(element.getAttribute('api-host')).toBe('https://api.example')
+    document.body.append(element)
+    await flush()
+    const start = api.requests.find((r) => r.url.endsWith('/startChat'))
+    expect(start?.url).toBe('https://api.example/v1/flows/f1/startChat')
+    expect(start?.body).toEqual({ prefilledVariables: { Name: 'Ada' } })
+  })
+
+  it('restarts cleanly when the flow changes, once for several changes at once', async () => {
+    const api = service({ hang: /first\/startChat/ })
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'first'
+    document.body.append(element)
+    await flush()
+    const pending = api.requests.find((r) => r.url.endsWith('first/startChat'))
+    element.flow = 'second'
+    element.token = 'pk_2'
+    await flush()
+    expect(pending?.signal?.aborted).toBe(true)
+    expect(api.requests.filter((r) => r.url.endsWith('second/startChat'))).toHaveLength(1)
+    expect(element.shadowRoot?.textContent).toContain('Welcome to second')
+    expect(element.shadowRoot?.textContent).not.toContain('first')
+  })
+
+  it('starts a new conversation on restart()', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    document.body.append(element)
+    await flush()
+    element.prefilledVariables = { Plan: 'team' }
+    element.restart()
+    await flush()
+    const starts = api.requests.filter((r) => r.url.endsWith('/startChat'))
+    expect(starts.map((r) => r.body)).toEqual([{}, { prefilledVariables: { Plan: 'team' } }])
+    expect(element.shadowRoot?.querySelectorAll('[part~="host-bubble"]')).toHaveLength(1)
+  })
+
+  it('releases its requests, timers and DOM when removed', async () => {
+    const api = service({ hang: /startChat/ })
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    document.body.append(element)
+    await flush()
+    const pending = api.requests.find((r) => r.url.endsWith('/startChat'))
+    element.remove()
+    await flush()
+    expect(pending?.signal?.aborted).toBe(true)
+    expect(element.shadowRoot?.querySelector('[part="frame"]')).toBeNull()
+  })
+
+  it('keeps its conversation when moved within the page', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    document.body.append(element)
+    await flush()
+    const other = document.createElement('section')
+    document.body.append(other)
+    other.append(element)
+    await flush()
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
+    expect(element.shadowRoot?.textContent).toContain('Welcome to f1')
+  })
+
+  it('applies the theme customCss inside its shadow root only', async () => {
+    const api = service({ theme: { customCss: '.bubble { letter-spacing: 3px }' } })
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    document.body.append(element)
+    await flush()
+    const root = element.shadowRoot!
+    const adopted = (root.adoptedStyleSheets ?? []).flatMap((sheet) => Array.from(sheet.cssRules, (rule) => rule.cssText))
+    const inline = Array.from(root.querySelectorAll('style'), (style) => style.textContent ?? '')
+    expect([...adopted, ...inline].join('\n')).toContain('letter-spacing')
+    expect(document.head.querySelector('style')).toBeNull()
+  })
+
+  it('shows and reports an error instead of a blank box when the flow attribute is missing', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    const errors: unknown[] = []
+    element.addEventListener('flowchat:error', (event) => errors.push((event as CustomEvent).detail))
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
+    document.body.append(element)
+    await flush()
+    consoleError.mockRestore()
+    expect(errors).toMatchObject([{ code: 'missing-flow' }])
+    expect(element.shadowRoot?.querySelector('[role="alert"]')?.textContent).toMatch(/no flow/)
+    expect(api.requests).toHaveLength(0)
+  })
+
+  it('resumes the visitor\'s result on a later visit when the flow remembers users', async () => {
+    const api = service({ settings: { general: { rememberUser: { isEnabled: true, storage: 'local' } } } })
+    const tag = setup(api)
+    const first = document.createElement(tag) as FlowChatElement
+    first.flow = 'f1'
+    document.body.append(first)
+    await flush()
+    expect(localStorage.getItem('flowchat:result:f1')).toBe('r1')
+    first.remove()
+    const second = document.createElement(tag) as FlowChatElement
+    second.flow = 'f1'
+    document.body.append(second)
+    await flush()
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat')).map((r) => r.body)).toEqual([{}, { resultId: 'r1' }])
+  })
+
+  it('forgets a remembered result when the flow does not remember users', async () => {
+    localStorage.setItem('flowchat:result:f1', 'old')
+    const api = service({ settings: { general: { rememberUser: { isEnabled: false } } } })
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    document.body.append(element)
+    await flush()
+    expect(localStorage.getItem('flowchat:result:f1')).toBeNull()
+  })
+
+  it('upgrades properties set before the element was defined', async () => {
+    const api = service()
+    const tagName = `flow-chat-late-${++tagCount}`
+    const element = document.createElement(tagName) as FlowChatElement
+    Object.assign(element, { flow: 'early', prefilledVariables: { Plan: 'pro' } })
+    document.body.append(element)
+    defineFlowChat({ tagName, fetch: api.fetch })
+    await flush()
+    expect(element.getAttribute('flow')).toBe('early')
+    expect(api.requests.find((r) => r.url.endsWith('/startChat'))?.body).toEqual({ prefilledVariables: { Plan: 'pro' } })
+  })
+})

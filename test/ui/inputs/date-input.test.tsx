@@ -1,0 +1,44 @@
+import { act, cleanup, fireEvent, screen } from '@testing-library/preact'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ChatInput } from '../../../src/protocol/index'
+import { settle, startResponse, textInput } from '../../chat/fake-client'
+import { renderApp } from '../render-app'
+
+afterEach(cleanup)
+
+async function withInput(input: ChatInput) {
+  const setup = renderApp({ start: startResponse({ input }), replies: [{ input: textInput('next') }] })
+  await act(async () => {
+    setup.conversation.start()
+    await settle()
+  })
+  return setup
+}
+
+describe('DateInput', () => {
+  it('sends an ISO date', async () => {
+    const setup = await withInput({ id: 'd', type: 'date input' })
+    const field = setup.view.container.querySelector('input[type="date"]') as HTMLInputElement
+    await act(async () => void fireEvent.input(field, { target: { value: '2026-03-01' } }))
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }))
+      await settle()
+    })
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['2026-03-01'])
+  })
+
+  it('sends a range as "from to to", with date and time when asked', async () => {
+    const setup = await withInput({ id: 'd', type: 'date input', options: { isRange: true, hasTime: true, labels: { from: 'Arrive', to: 'Leave' } } })
+    const [from, to] = Array.from(setup.view.container.querySelectorAll<HTMLInputElement>('input[type="datetime-local"]'))
+    await act(async () => {
+      fireEvent.input(from!, { target: { value: '2026-03-01T10:00' } })
+      fireEvent.input(to!, { target: { value: '2026-03-02T12:00' } })
+    })
+    expect(screen.getByText('Arrive')).toBeTruthy()
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }))
+      await settle()
+    })
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['2026-03-01T10:00 to 2026-03-02T12:00'])
+  })
+})
