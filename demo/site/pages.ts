@@ -54,6 +54,10 @@ export function inlinePage(flow: SeededFlow, ctx: PageContext): string {
 <details><summary>Embed code</summary>
 <pre><code>${`<script src="${ctx.apiHost}/dist/flow-chat.js" defer></script>
 <flow-chat flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>`}</code></pre></details>
+<section aria-labelledby="host-events-title"><h2 id="host-events-title">Events from flow scripts</h2>
+<p>What the flow's scripts sent this page with <code>emitHostEvent</code> (the <code>flowchat:script-event</code> event). It is all a script can hand the page.</p>
+<ol id="host-events" aria-live="polite"></ol></section>
+<script src="/demo/assets/demo-events.js" defer></script>
 </main>`,
   )
 }

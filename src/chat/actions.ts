@@ -1,7 +1,9 @@
 import type { ClientAction } from '../protocol/index'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { isTransportError, type Sleep } from '../transport/index'
-import { widgetWarning, type Emit } from './events'
+import { scriptReply } from '../sandbox/reply'
+import type { ScriptFailureReason, ScriptOutcome, ScriptToRun } from '../sandbox/types'
+import { widgetWarning, type DiagnosticCode, type Emit } from './events'
 
 /** Opens `url` in this tab or a new one (the element provides the browser's navigation). */
 export type Navigate = (url: string, newTab: boolean) => void
@@ -56,6 +58,42 @@ const scriptNotSupported: ActionRunner = (_action, { emit }) => {
     status: 'error',
   })
   return {}
+}
+
+/**
+ * Runs a flow script somewhere isolated from the page and resolves with its outcome (never
+ * rejects). The element provides the sandboxed iframe runner; `chat` itself stays free of DOM code.
+ */
+export type RunScript = (script: ScriptToRun, signal: AbortSignal) => Promise<ScriptOutcome>
+
+const SCRIPT_FAILURE_CODES: Readonly<Record<ScriptFailureReason, DiagnosticCode>> = {
+  error: 'script-failed',
+  timeout: 'script-timeout',
+  too_large: 'script-too-large',
+  unavailable: 'script-unavailable',
+}
+
+/**
+ * `scriptToExecute` through `runScript`. A failed script is reported (a log entry and an error
+ * event, neither of which stops the chat) and, when the flow waits for it, replies the empty
+ * string, so the conversation goes on.
+ */
+export function scriptActionRunner(runScript: RunScript): ActionRunner {
+  return async (action, { emit, signal }) => {
+    const script = action.scriptToExecute
+    const outcome: ScriptOutcome = script
+      ? await runScript({ content: script.content, args: (script.args ?? []).map(({ id, value }) => ({ id, value })) }, signal)
+      : { ok: false, reason: 'error', message: 'The script action has no script' }
+    // Restarted or removed meanwhile: the outcome belongs to a conversation that is gone.
+    signal.throwIfAborted()
+    if (!outcome.ok) {
+      const code = SCRIPT_FAILURE_CODES[outcome.reason] ?? 'script-failed'
+      const description = `A flow script did not complete (${outcome.reason}): ${outcome.message}`
+      emit('flowchat:log', { status: 'error', description, details: { reason: outcome.reason }, source: 'widget', code })
+      emit('flowchat:error', { code, message: description, retryable: false, details: { reason: outcome.reason } })
+    }
+    return action.expectsDedicatedReply === true ? { reply: scriptReply(outcome) } : {}
+  }
 }
 
 export const DEFAULT_ACTION_RUNNERS: ActionRunners = { redirect, wait, scriptToExecute: scriptNotSupported }

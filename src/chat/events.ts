@@ -12,6 +12,15 @@ export type DiagnosticCode =
   | 'answer-rejected'
   | 'service-log'
   | 'script-not-supported'
+  | 'script-failed'
+  | 'script-timeout'
+  | 'script-too-large'
+  | 'script-unavailable'
+  | 'sandbox-blocked-by-csp'
+  | 'sandbox-unavailable'
+  | 'sandbox-message-rejected'
+  | 'sandbox-restarted'
+  | 'host-event-handler-failed'
   | 'action-failed'
   | 'unknown-action'
   | 'unknown-message'
@@ -45,6 +54,11 @@ export interface FlowChatLogDetail {
   code: DiagnosticCode
 }
 
+export interface FlowChatScriptEventDetail {
+  name: string
+  payload: unknown
+}
+
 export interface FlowChatEventMap {
   /** The published flow arrived; the themed shell is painted. */
   'flowchat:ready': { flowId: string; publishedFlowId: string; updatedAt: string }
@@ -55,6 +69,8 @@ export interface FlowChatEventMap {
   'flowchat:end': Record<string, never>
   'flowchat:error': FlowChatErrorDetail
   'flowchat:log': FlowChatLogDetail
+  /** A flow script called `emitHostEvent(name, payload)`; the payload is plain JSON data. */
+  'flowchat:script-event': FlowChatScriptEventDetail
 }
 
 export type FlowChatEventType = keyof FlowChatEventMap

@@ -2,11 +2,13 @@ export {
   DEFAULT_ACTION_RUNNERS,
   MAX_WAIT_SECONDS,
   runClientAction,
+  scriptActionRunner,
   type ActionContext,
   type ActionOutcome,
   type ActionRunner,
   type ActionRunners,
   type Navigate,
+  type RunScript,
 } from './actions'
 export { createConversation } from './conversation'
 export type { ActiveInput, Conversation, ConversationOptions, Failure, Phase } from './conversation-types'
@@ -18,6 +20,7 @@ export type {
   FlowChatEventMap,
   FlowChatEventType,
   FlowChatLogDetail,
+  FlowChatScriptEventDetail,
 } from './events'
 export { widgetWarning } from './events'
 export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './transcript'

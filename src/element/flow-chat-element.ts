@@ -3,21 +3,24 @@ import { h, render } from 'preact'
 import {
   DEFAULT_ACTION_RUNNERS,
   createConversation,
+  scriptActionRunner,
   widgetWarning,
   type ActionRunners,
   type Conversation,
   type Emit,
 } from '../chat/index'
 import { createFlowClient, type FetchLike } from '../transport/index'
+import { DEFAULT_TIMEOUT_MS } from '../sandbox/index'
 import { App, fontRequest } from '../ui/index'
 import { createEmitter } from './emitter'
 import { loadThemeFont } from './font-loader'
 import { browserNavigate } from './navigate'
 import { rememberResult, rememberedResult } from './remembered-result'
+import { createScriptHost, defaultSandboxUrl, parseScriptTimeout, type ScriptHost } from './script-host'
 import { adoptStyles, type StyleTarget } from './stylesheets'
 
 export interface FlowChatElementOptions {
-  /** Client action runners by type; a sandboxed `scriptToExecute` plugs in here. */
+  /** Client action runners by type, over the built-in ones (scripts run in the sandboxed frame). */
   actions?: ActionRunners
   /** For tests and instrumented pages; defaults to the global `fetch` at call time. */
   fetch?: FetchLike
@@ -30,28 +33,38 @@ export interface FlowChatElement extends HTMLElement {
   chatApiHost: string
   token: string
   prefilledVariables: Record<string, string | number | boolean> | undefined
+  /** The script sandbox document; defaults to `/sandbox/v1/sandbox.html` on the chat API host. */
+  sandboxUrl: string
+  /** Per-script time limit in milliseconds (default 10 000). */
+  scriptTimeout: number
+  /** Lets flow scripts make network requests (never with the page's credentials). */
+  allowScriptNetwork: boolean
   /** Abandons the current conversation and starts a new one. */
   restart(): void
 }
 
 const ATTRIBUTES = { flow: 'flow', apiHost: 'api-host', chatApiHost: 'chat-api-host', token: 'token' } as const
-const UPGRADED_PROPERTIES = [...Object.keys(ATTRIBUTES), 'prefilledVariables']
+/** Read when a script runs, not when a conversation starts: changing them restarts nothing. */
+const SCRIPT_ATTRIBUTES = { sandboxUrl: 'sandbox-url', scriptTimeout: 'script-timeout', allowScriptNetwork: 'allow-script-network' } as const
+const SCRIPT_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set(Object.values(SCRIPT_ATTRIBUTES))
+const UPGRADED_PROPERTIES = [...Object.keys(ATTRIBUTES), ...Object.keys(SCRIPT_ATTRIBUTES), 'prefilledVariables']
 
 /**
  * Creates the element class. Done in a function, not at module level, so importing the library
  * never touches `HTMLElement` (Node, server rendering) until the page asks for the element.
  */
 export function createFlowChatElement(options: FlowChatElementOptions = {}): new () => FlowChatElement {
-  const actions = options.actions ?? DEFAULT_ACTION_RUNNERS
+  const extraActions = options.actions ?? {}
 
   class FlowChat extends HTMLElement implements FlowChatElement {
-    static observedAttributes = Object.values(ATTRIBUTES)
+    static observedAttributes = [...Object.values(ATTRIBUTES), ...SCRIPT_ATTRIBUTE_NAMES]
 
     #prefilled: FlowChatElement['prefilledVariables']
     #styles: StyleTarget | undefined
     #mount: HTMLElement | undefined
     #conversation: Conversation | undefined
     #stopEffects: (() => void) | undefined
+    #scripts: ScriptHost | undefined
     #scheduled = false
 
     get flow() {
@@ -78,6 +91,25 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     set token(value: string) {
       this.setAttribute(ATTRIBUTES.token, String(value))
     }
+    get sandboxUrl() {
+      const origin = typeof location === 'undefined' ? '' : location.origin
+      return this.getAttribute(SCRIPT_ATTRIBUTES.sandboxUrl)?.trim() || defaultSandboxUrl(this.chatApiHost, this.apiHost, origin)
+    }
+    set sandboxUrl(value: string) {
+      this.setAttribute(SCRIPT_ATTRIBUTES.sandboxUrl, String(value))
+    }
+    get scriptTimeout() {
+      return parseScriptTimeout(this.getAttribute(SCRIPT_ATTRIBUTES.scriptTimeout)) ?? DEFAULT_TIMEOUT_MS
+    }
+    set scriptTimeout(value: number) {
+      this.setAttribute(SCRIPT_ATTRIBUTES.scriptTimeout, String(value))
+    }
+    get allowScriptNetwork() {
+      return this.hasAttribute(SCRIPT_ATTRIBUTES.allowScriptNetwork)
+    }
+    set allowScriptNetwork(value: boolean) {
+      this.toggleAttribute(SCRIPT_ATTRIBUTES.allowScriptNetwork, Boolean(value))
+    }
     /** Read when a conversation starts; set it before connecting (or call `restart()` after). */
     get prefilledVariables() {
       return this.#prefilled
@@ -99,8 +131,11 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       })
     }
 
-    attributeChangedCallback(_name: string, previous: string | null, next: string | null) {
-      if (previous !== next && this.#conversation) this.#schedule()
+    attributeChangedCallback(name: string, previous: string | null, next: string | null) {
+      if (previous === next) return
+      // The next script gets a fresh sandbox with the new settings; the conversation goes on.
+      if (SCRIPT_ATTRIBUTE_NAMES.has(name)) this.#scripts?.dispose()
+      else if (this.#conversation) this.#schedule()
     }
 
     restart() {
@@ -129,6 +164,12 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       }
       const emit = createEmitter(this)
       const flow = this.flow
+      const scripts = createScriptHost(root, emit, () => ({
+        sandboxUrl: this.sandboxUrl,
+        timeoutMs: parseScriptTimeout(this.getAttribute(SCRIPT_ATTRIBUTES.scriptTimeout)),
+        allowNetwork: this.allowScriptNetwork,
+      }))
+      this.#scripts = scripts
       const conversation = createConversation({
         flow,
         client: createFlowClient({
@@ -139,7 +180,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         }),
         emit,
         prefilledVariables: this.#prefilled,
-        actions,
+        actions: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scriptActionRunner(scripts.run), ...extraActions },
         navigate: browserNavigate,
         resultId: rememberedResult(flow),
         onStarted: (resultId, settings) => rememberResult(flow, resultId, settings),
@@ -153,6 +194,8 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     #teardown() {
       this.#conversation?.dispose()
       this.#conversation = undefined
+      this.#scripts?.dispose()
+      this.#scripts = undefined
       this.#stopEffects?.()
       this.#stopEffects = undefined
       if (this.#mount) render(null, this.#mount)

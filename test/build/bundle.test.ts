@@ -12,7 +12,9 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * zod, 8 KB Preact with hooks and signals, the rest the widget. DOMPurify is not in it: it loads
  * lazily from the sibling file, checked separately.
  */
-const CEILING = 33_042 + 1_024
+// Raised from 33,042 when scripts started running in the sandbox: the iframe runner, its message
+// checks and the element wiring measured +4.5 KB (flow-chat.mjs 37,614).
+const CEILING = 37_614 + 1_024
 /** The lazily loaded DOMPurify sibling (with its licence banner): measured 11,487 bytes, plus 1 KB. */
 const PURIFY_CEILING = 11_487 + 1_024
 

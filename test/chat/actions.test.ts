@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
-import { DEFAULT_ACTION_RUNNERS, MAX_WAIT_SECONDS, runClientAction, type ActionContext } from '../../src/chat/actions'
+import {
+  DEFAULT_ACTION_RUNNERS,
+  MAX_WAIT_SECONDS,
+  runClientAction,
+  scriptActionRunner,
+  type ActionContext,
+  type RunScript,
+} from '../../src/chat/actions'
+import type { ScriptOutcome } from '../../src/sandbox/index'
 import { recordEvents } from './fake-client'
 
 function context(overrides: Partial<ActionContext> = {}) {
@@ -66,5 +74,64 @@ describe('runClientAction', () => {
     expect(await runClientAction({ type: 'scriptToExecute', expectsDedicatedReply: true }, runners, ctx)).toEqual({ reply: '42' })
     expect(await runClientAction({ type: 'broken' }, runners, ctx)).toEqual({})
     expect(events.of('flowchat:log')[0]).toMatchObject({ code: 'action-failed', status: 'error' })
+  })
+})
+
+describe('scriptActionRunner', () => {
+  const scriptAction = (expectsDedicatedReply: boolean) => ({
+    type: 'scriptToExecute',
+    scriptToExecute: { content: 'return name.toUpperCase()', args: [{ id: 'name', value: 'ada' }] },
+    expectsDedicatedReply,
+  })
+  const runnersWith = (outcome: ScriptOutcome) => {
+    const runScript = vi.fn<RunScript>(async () => outcome)
+    return { runScript, runners: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scriptActionRunner(runScript) } }
+  }
+
+  it('hands the script and its args to the sandbox and replies with the result', async () => {
+    const { ctx, events } = context()
+    const { runScript, runners } = runnersWith({ ok: true, value: { total: 3 } })
+    expect(await runClientAction(scriptAction(true), runners, ctx)).toEqual({ reply: '{"total":3}' })
+    expect(runScript).toHaveBeenCalledWith({ content: 'return name.toUpperCase()', args: [{ id: 'name', value: 'ada' }] }, ctx.signal)
+    expect(events.events).toEqual([])
+  })
+
+  it('sends nothing when the flow does not wait for the script', async () => {
+    const { ctx } = context()
+    const { runners } = runnersWith({ ok: true, value: 'ignored' })
+    expect(await runClientAction(scriptAction(false), runners, ctx)).toEqual({})
+  })
+
+  it.each([
+    ['error', 'script-failed'],
+    ['timeout', 'script-timeout'],
+    ['too_large', 'script-too-large'],
+    ['unavailable', 'script-unavailable'],
+  ] as const)('reports a %s failure as %s and replies the empty string', async (reason, code) => {
+    const { ctx, events } = context()
+    const { runners } = runnersWith({ ok: false, reason, message: 'it went wrong' })
+    expect(await runClientAction(scriptAction(true), runners, ctx)).toEqual({ reply: '' })
+    expect(events.of('flowchat:log')).toEqual([expect.objectContaining({ code, status: 'error', source: 'widget' })])
+    expect(events.of('flowchat:error')).toEqual([expect.objectContaining({ code, retryable: false, message: expect.stringContaining('it went wrong') })])
+  })
+
+  it('fails a script action that carries no script without running anything', async () => {
+    const { ctx, events } = context()
+    const { runScript, runners } = runnersWith({ ok: true, value: 'never' })
+    expect(await runClientAction({ type: 'scriptToExecute', expectsDedicatedReply: true }, runners, ctx)).toEqual({ reply: '' })
+    expect(runScript).not.toHaveBeenCalled()
+    expect(events.of('flowchat:error')[0]?.code).toBe('script-failed')
+  })
+
+  it('drops the outcome of a conversation restarted while its script ran', async () => {
+    const controller = new AbortController()
+    const { ctx, events } = context({ signal: controller.signal })
+    const runScript: RunScript = async () => {
+      controller.abort()
+      return { ok: false, reason: 'unavailable', message: 'The script runner was closed' }
+    }
+    const runners = { scriptToExecute: scriptActionRunner(runScript) }
+    await expect(runClientAction(scriptAction(true), runners, ctx)).rejects.toBeDefined()
+    expect(events.events).toEqual([])
   })
 })

@@ -222,4 +222,39 @@ describe('<flow-chat>', () => {
     expect(element.getAttribute('flow')).toBe('early')
     expect(api.requests.find((r) => r.url.endsWith('/startChat'))?.body).toEqual({ prefilledVariables: { Plan: 'pro' } })
   })
+  it('has script settings as attributes and properties, with the sandbox next to the chat API by default', () => {
+    const element = document.createElement(setup(service())) as FlowChatElement
+    expect(element.sandboxUrl).toBe(`${location.origin}/sandbox/v1/sandbox.html`)
+    element.apiHost = 'https://api.example/'
+    expect(element.sandboxUrl).toBe('https://api.example/sandbox/v1/sandbox.html')
+    element.chatApiHost = 'https://chat.example'
+    expect(element.sandboxUrl).toBe('https://chat.example/sandbox/v1/sandbox.html')
+    element.sandboxUrl = 'https://cdn.example/sandbox.html'
+    expect(element.getAttribute('sandbox-url')).toBe('https://cdn.example/sandbox.html')
+
+    expect(element.scriptTimeout).toBe(10_000)
+    element.scriptTimeout = 2500
+    expect(element.getAttribute('script-timeout')).toBe('2500')
+    element.setAttribute('script-timeout', 'soon')
+    expect(element.scriptTimeout).toBe(10_000)
+
+    expect(element.allowScriptNetwork).toBe(false)
+    element.allowScriptNetwork = true
+    expect(element.hasAttribute('allow-script-network')).toBe(true)
+    element.allowScriptNetwork = false
+    expect(element.hasAttribute('allow-script-network')).toBe(false)
+  })
+
+  it('keeps the conversation when a script setting changes', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    document.body.append(element)
+    await flush()
+    element.scriptTimeout = 3000
+    element.allowScriptNetwork = true
+    element.sandboxUrl = 'https://cdn.example/sandbox.html'
+    await flush()
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
+  })
 })

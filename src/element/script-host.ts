@@ -1,0 +1,77 @@
+import type { Emit, RunScript } from '../chat/index'
+import { createScriptRunner, type ScriptOutcome, type ScriptRunner } from '../sandbox/index'
+
+export interface ScriptSettings {
+  /** The sandbox document (`sandbox-url`), already defaulted. */
+  sandboxUrl: string
+  /** `script-timeout` in ms; undefined for the runner's default. */
+  timeoutMs: number | undefined
+  allowNetwork: boolean
+}
+
+export interface ScriptHost {
+  run: RunScript
+  /** Removes the sandbox frame; the next script creates a fresh runner with current settings. */
+  dispose(): void
+}
+
+const closed: ScriptOutcome = { ok: false, reason: 'unavailable', message: 'The conversation ended before the script ran' }
+
+/**
+ * Connects `scriptToExecute` to the sandboxed iframe runner for one element. The runner is made on
+ * the first script (a flow without scripts never loads the sandbox) and belongs to the
+ * conversation whose abort signal it was made for: a restart or a removal aborts that signal,
+ * which removes the frame and stops any script still running.
+ */
+export function createScriptHost(container: ShadowRoot, emit: Emit, settings: () => ScriptSettings): ScriptHost {
+  let runner: ScriptRunner | undefined
+  let owner: AbortSignal | undefined
+
+  const dispose = () => {
+    runner?.dispose()
+    runner = undefined
+    owner = undefined
+  }
+
+  const create = (signal: AbortSignal): ScriptRunner => {
+    const { sandboxUrl, timeoutMs, allowNetwork } = settings()
+    const created = createScriptRunner({
+      container,
+      sandboxUrl,
+      timeoutMs,
+      allowNetwork,
+      // Only the name and the parsed JSON payload cross into the page, as event data.
+      onHostEvent: (name, payload) => emit('flowchat:script-event', { name, payload }),
+      onLog: (entry) =>
+        emit('flowchat:log', { status: entry.level, description: entry.message, details: entry.details, source: 'widget', code: entry.code }),
+    })
+    signal.addEventListener('abort', () => runner === created && dispose(), { once: true })
+    return created
+  }
+
+  return {
+    run(script, signal) {
+      if (signal.aborted) return Promise.resolve(closed)
+      if (!runner || owner !== signal) {
+        dispose()
+        runner = create(signal)
+        owner = signal
+      }
+      return runner.run(script)
+    },
+    dispose,
+  }
+}
+
+/** `sandbox-url` when set, else the sandbox the flow service serves next to its chat API. */
+export function defaultSandboxUrl(chatApiHost: string, apiHost: string, pageOrigin: string): string {
+  const base = (chatApiHost.trim() || apiHost.trim() || pageOrigin).replace(/\/+$/, '')
+  return `${base}/sandbox/v1/sandbox.html`
+}
+
+/** `script-timeout`: a positive number of milliseconds, else the runner's default. */
+export function parseScriptTimeout(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined
+  const ms = Number(value)
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG } from '../../demo/server/config'
+import { newToken } from '../../demo/server/ids'
+import { startServer, type RunningServer } from '../../demo/server/main'
+import { mountDemoSite } from '../../demo/site/routes'
+import { seedFlows, type SeededFlow } from '../../demo/site/seed'
+import { chat, trackErrors } from './helpers/chat-page'
+import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
+import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR, DIST_DIR } from './helpers/test-service'
+
+/** The demo site as `npm start` serves it (its own pages, under its own CSP), with the scripts flow. */
+let server: RunningServer
+let browser: LaunchedBrowser
+let dataDir: string
+let flows: SeededFlow[] = []
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'flow-chat-demo-scripts-'))
+  const secretToken = newToken('secret')
+  const publishableToken = newToken('publishable')
+  const unlimited = { perMinute: 0, burst: 1_000_000 }
+  server = await startServer(
+    { ...DEFAULT_CONFIG, port: 0, dataDir, secretToken, publishableToken, rateLimits: { chat: unlimited, management: unlimited } },
+    {
+      hostname: '127.0.0.1',
+      handleSignals: false,
+      mount: (app) =>
+        mountDemoSite(app, {
+          distDir: DIST_DIR,
+          assetsDir: DEMO_ASSETS_DIR,
+          flows: () => flows,
+          context: (url) => ({ apiHost: new URL(url).origin, publishableToken }),
+        }),
+    },
+  )
+  flows = await seedFlows({
+    baseUrl: server.url,
+    secretToken,
+    workspaceId: 'demo',
+    stateFile: join(dataDir, 'seed.json'),
+    files: [{ path: join(DEMO_FLOWS_DIR, 'scripts.json'), source: 'demo' }],
+  })
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('the scripts demo flow on the inline demo page', () => {
+  it('computes a quote in the sandbox and lists the script events, under the demo CSP', async () => {
+    const flow = flows.find((f) => f.file === 'scripts.json')!
+    expect(flow.shareEnabled).toBe(true)
+    const page = await browser.context.newPage()
+    const origin = new URL(server.url).origin
+    const errors = trackErrors(page, origin)
+    await page.addInitScript(() => {
+      const violations: string[] = []
+      ;(window as { __violations?: string[] }).__violations = violations
+      document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`))
+    })
+    await page.goto(`${origin}/demo/inline/${flow.publicId}`)
+    const c = chat(page)
+    await c.host('What is your name?').waitFor()
+    await c.say('Ada')
+    await c.host('How many nights').waitFor()
+    await c.say('7')
+    // 7 × €89, 15% off: computed by the script, sent back as the Quote variable.
+    await c.host('comes to €529.55').waitFor()
+    await c.choose('Sea view')
+    await c.host('Booked: Sea view for 7 nights, €529.55.').waitFor()
+
+    const events = page.locator('#host-events li')
+    await expect.poll(() => events.count()).toBe(2)
+    expect(await events.nth(0).locator('strong').textContent()).toBe('analytics')
+    expect(JSON.parse((await events.nth(0).locator('code').textContent())!)).toEqual({ step: 'quote', nights: 7, quote: '€529.55' })
+    expect(JSON.parse((await events.nth(1).locator('code').textContent())!)).toEqual({ step: 'room', room: 'Sea view' })
+    expect(await page.evaluate(() => (window as { __violations?: string[] }).__violations)).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
