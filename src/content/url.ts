@@ -28,3 +28,21 @@ export function safeUrl(
     return null
   }
 }
+
+/**
+ * Raster images inlined as `data:` URLs. SVG is left out: it is markup, and an `<img>` is the only
+ * place where its scripts would stay inert, so the allow-list does not rely on that.
+ */
+const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|webp|avif|bmp)(?:;base64)?,/i
+
+/** An image source: a web URL (as `safeUrl` with the web schemes) or an inline raster image. */
+export function safeImageUrl(raw: unknown, base: string | undefined = pageBase()): string | null {
+  if (typeof raw === 'string') {
+    const trimmed = raw.trim()
+    if (DATA_IMAGE.test(trimmed)) return trimmed.length <= MAX_DATA_IMAGE_LENGTH ? trimmed : null
+  }
+  return safeUrl(raw, WEB_SCHEMES, base)
+}
+
+/** Inline images are for small icons; anything bigger belongs on a server. */
+const MAX_DATA_IMAGE_LENGTH = 256 * 1024

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { WEB_SCHEMES, safeUrl } from '../content/url'
+import { WEB_SCHEMES, safeImageUrl, safeUrl } from '../content/url'
 
 type Content = Record<string, unknown>
 
@@ -8,7 +8,7 @@ const webUrl = (value: unknown) => safeUrl(value, WEB_SCHEMES)
 
 export function ImageMessage({ content }: { content: Content }) {
   const [broken, setBroken] = useState(false)
-  const src = webUrl(content.url)
+  const src = safeImageUrl(content.url)
   const link = content.clickLink as Content | null | undefined
   const alt = str(link?.alt) ?? ''
   if (!src || broken) return <span>{alt || 'Image unavailable'}</span>

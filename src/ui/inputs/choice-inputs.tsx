@@ -1,5 +1,5 @@
 import type { ChatInput, ChoiceItem } from '../../protocol/index'
-import { WEB_SCHEMES, safeUrl } from '../../content/url'
+import { safeImageUrl } from '../../content/url'
 import { ChoiceList } from './choice-list'
 
 const text = (value: string | null | undefined) => (typeof value === 'string' && value.trim() ? value : undefined)
@@ -38,7 +38,7 @@ export function PictureChoiceInput({ input }: { input: ChatInput }) {
       answerOf={(item) => text(item.value) ?? text(item.title) ?? item.id}
       labelOf={labelOf}
       renderItem={(item) => {
-        const src = safeUrl(item.pictureSrc, WEB_SCHEMES)
+        const src = safeImageUrl(item.pictureSrc)
         const title = text(item.title)
         return (
           <>

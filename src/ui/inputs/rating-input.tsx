@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks'
+import { useId, useRef, useState } from 'preact/hooks'
 import type { ChatInput } from '../../protocol/index'
 import { useAnswer, useAutoFocus } from './use-answer'
 
@@ -22,11 +22,13 @@ export function RatingInput({ input }: { input: ChatInput }) {
   const answer = useAnswer()
   useAutoFocus(first)
   const { left, right, button } = options.labels ?? {}
+  // The end labels describe the scale for screen readers too, not only on screen.
+  const labelsId = useId()
 
   return (
     <div class="input-row" part="input-row">
       <div class="rating" part="rating">
-        <div class="choices" role="group" aria-label="Rating">
+        <div class="choices" role="group" aria-label="Rating" aria-describedby={left || right ? `${labelsId}-left ${labelsId}-right` : undefined}>
           {values.map((value, index) => (
             <button
               key={value}
@@ -44,8 +46,8 @@ export function RatingInput({ input }: { input: ChatInput }) {
         </div>
         {(left || right) && (
           <div class="rating-labels">
-            <span>{left}</span>
-            <span>{right}</span>
+            <span id={`${labelsId}-left`}>{left}</span>
+            <span id={`${labelsId}-right`}>{right}</span>
           </div>
         )}
         {!oneClick && (

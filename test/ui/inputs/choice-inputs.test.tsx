@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/preact'
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ChatInput } from '../../../src/protocol/index'
 import { settle, startResponse, textInput } from '../../chat/fake-client'
@@ -68,5 +68,62 @@ describe('PictureChoiceInput', () => {
     expect(screen.getByRole('button', { name: /Hiking/ }).querySelector('img')).toBeNull()
     await click(running)
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['Running'])
+  })
+
+  it('toggles several pictures and sends value, else title, joined with ", "', async () => {
+    const setup = await withInput({
+      id: 'p2',
+      type: 'picture choice input',
+      options: { isMultipleChoice: true, buttonLabel: 'Next' },
+      items: [
+        { id: 'p-a', pictureSrc: 'https://cdn.example/a.jpg', title: 'Energy', description: 'Bars and gels' },
+        { id: 'p-b', pictureSrc: 'https://cdn.example/b.jpg', title: 'Hydration' },
+        { id: 'p-c', pictureSrc: 'https://cdn.example/c.jpg', title: 'Recovery', value: 'recover' },
+      ],
+    })
+    // The picture is decoration next to its title; the title and description name the card.
+    const energy = screen.getByRole('button', { name: 'Energy Bars and gels' })
+    expect(energy.querySelector('img')?.getAttribute('alt')).toBe('')
+    await click(screen.getByRole('button', { name: 'Recovery' }))
+    await click(energy)
+    await click(screen.getByRole('button', { name: 'Hydration' }))
+    await click(screen.getByRole('button', { name: 'Hydration' }))
+    expect(energy.getAttribute('aria-pressed')).toBe('true')
+    await click(screen.getByRole('button', { name: 'Next' }))
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['Energy, recover'])
+    expect(within(screen.getByRole('region', { name: 'Chat' })).getByText('Energy, recover')).toBeTruthy()
+  })
+
+  it('names a card without a title by its picture, with the id as the answer', async () => {
+    const setup = await withInput({ id: 'p3', type: 'picture choice input', items: [{ id: 'p-x', pictureSrc: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=', description: 'Blue' }] })
+    const card = screen.getByRole('button', { name: /Blue/ })
+    expect(card.querySelector('img')?.getAttribute('alt')).toBe('Blue')
+    await click(card)
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['p-x'])
+  })
+})
+
+describe('choice input by keyboard and in long lists', () => {
+  const flavours = ['Chocolate', 'Vanilla', 'Berries', 'Caramel', 'Nuts', 'Coffee', 'Lime', 'Watermelon', 'Maple Syrup'].map((content, i) => ({ id: `f${i}`, content }))
+
+  it('is made of real buttons, which keyboards operate natively, in a named group', async () => {
+    await withInput({ id: 'c1', type: 'choice input', items })
+    const group = screen.getByRole('group', { name: 'Choices' })
+    for (const button of within(group).getAllByRole('button')) {
+      expect(button.tagName).toBe('BUTTON')
+      expect(button.getAttribute('type')).toBe('button')
+      expect(button.getAttribute('tabindex')).toBeNull()
+    }
+  })
+
+  it('narrows a long searchable list, keeps choices made before filtering and sends them in flow order', async () => {
+    const setup = await withInput({ id: 'c2', type: 'choice input', items: flavours, options: { isMultipleChoice: true, isSearchable: true } })
+    const search = screen.getByRole('searchbox', { name: 'Filter the choices' })
+    await click(screen.getByRole('button', { name: 'Lime' }))
+    await act(async () => void fireEvent.input(search, { target: { value: 'CHOC' } }))
+    expect(within(screen.getByRole('group', { name: 'Choices' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Chocolate', 'Send'])
+    await click(screen.getByRole('button', { name: 'Chocolate' }))
+    await click(screen.getByRole('button', { name: 'Send' }))
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['Chocolate, Lime'])
   })
 })

@@ -41,4 +41,30 @@ describe('DateInput', () => {
     })
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['2026-03-01T10:00 to 2026-03-02T12:00'])
   })
+
+  it('sends a date and time from one field, only once it is filled in', async () => {
+    const setup = await withInput({ id: 'd', type: 'date input', options: { hasTime: true, labels: { button: 'Book' } } })
+    const field = screen.getByLabelText('Date') as HTMLInputElement
+    expect(field.getAttribute('type')).toBe('datetime-local')
+    const book = screen.getByRole('button', { name: 'Book' }) as HTMLButtonElement
+    expect(book.disabled).toBe(true)
+    await act(async () => void fireEvent.input(field, { target: { value: '2026-03-01T09:30' } }))
+    await act(async () => {
+      fireEvent.submit(field.closest('form')!)
+      await settle()
+    })
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['2026-03-01T09:30'])
+  })
+
+  it('does not send a range with only one end, and labels both ends', async () => {
+    const setup = await withInput({ id: 'd', type: 'date input', options: { isRange: true } })
+    const from = screen.getByLabelText('From') as HTMLInputElement
+    expect(screen.getByLabelText('To').getAttribute('type')).toBe('date')
+    await act(async () => void fireEvent.input(from, { target: { value: '2026-03-01' } }))
+    await act(async () => {
+      fireEvent.submit(from.closest('form')!)
+      await settle()
+    })
+    expect(setup.calls.continue).toHaveLength(0)
+  })
 })

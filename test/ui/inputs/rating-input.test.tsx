@@ -28,7 +28,9 @@ describe('RatingInput', () => {
     expect(Array.from(group.querySelectorAll('button'), (button) => button.textContent)).toEqual(
       ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10'],
     )
-    expect(screen.getByText('Unlikely')).toBeTruthy()
+    // Both end labels describe the scale, as separate words.
+    const described = group.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent)
+    expect(described).toEqual(['Unlikely', 'Likely'])
     await click(screen.getByRole('button', { name: '9' }))
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['9'])
   })
@@ -40,5 +42,23 @@ describe('RatingInput', () => {
     expect(screen.getByRole('button', { name: '4 of 5' }).getAttribute('aria-pressed')).toBe('true')
     await click(screen.getByRole('button', { name: 'Rate' }))
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['4'])
+  })
+
+  it('counts from startsAt to length, as numbers', async () => {
+    const setup = await withInput({ id: 'r', type: 'rating input', options: { startsAt: 1, length: 5, isOneClickSubmitEnabled: true } })
+    const group = screen.getByRole('group', { name: 'Rating' })
+    expect(Array.from(group.querySelectorAll('button'), (button) => button.textContent)).toEqual(['1', '2', '3', '4', '5'])
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull()
+    await click(screen.getByRole('button', { name: '1' }))
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['1'])
+  })
+
+  it('fills the stars up to the one picked and keeps out-of-range options sane', async () => {
+    await withInput({ id: 'r', type: 'rating input', options: { length: 500, startsAt: -3 as never, buttonType: 'Icons' } })
+    const buttons = Array.from(screen.getByRole('group', { name: 'Rating' }).querySelectorAll('button'))
+    expect(buttons).toHaveLength(21)
+    expect(buttons[0]!.getAttribute('aria-label')).toBe('0 of 20')
+    await click(screen.getByRole('button', { name: '3 of 20' }))
+    expect(buttons.slice(0, 5).map((button) => button.textContent)).toEqual(['★', '★', '★', '★', '☆'])
   })
 })
