@@ -4,10 +4,15 @@
  * bundles (`dist/flow-chat.js`, `dist/flow-chat.mjs`) register it on load.
  */
 import './element/global-types'
+import './element/launcher-types'
 
 export { DEFAULT_TAG_NAME, createFlowChatElement, defineFlowChat } from './element/index'
 export type { DefineOptions, FlowChatElement, FlowChatElementOptions } from './element/index'
-export { DEFAULT_ACTION_RUNNERS } from './chat/index'
+export { defineFlowChatLaunchers } from './element/define-launchers'
+export type { FlowChatBubbleElement } from './element/bubble-element'
+export type { FlowChatPopupElement } from './element/popup-element'
+export * from './embed/index'
+export { DEFAULT_ACTION_RUNNERS, scriptActionRunner } from './chat/index'
 export type {
   ActionContext,
   ActionOutcome,
@@ -18,4 +23,6 @@ export type {
   FlowChatEventMap,
   FlowChatEventType,
   FlowChatLogDetail,
+  FlowChatScriptEventDetail,
+  RunScript,
 } from './chat/index'

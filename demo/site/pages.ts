@@ -7,7 +7,8 @@ export interface PageContext {
   publishableToken: string
 }
 
-function layout(title: string, body: Html): string {
+/** The frame of every demo page; every script is an external file (the pages' CSP is strict). */
+export function layout(title: string, body: Html, scripts: string[] = []): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -17,7 +18,8 @@ function layout(title: string, body: Html): string {
 <link rel="icon" href="/demo/assets/host-avatar.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/demo/assets/demo.css">
 <script src="/dist/flow-chat.js" defer></script>
-</head>
+${scripts.map((src) => html`<script src="${src}" defer></script>
+`)}</head>
 <body>
 ${body}
 </body>
@@ -28,6 +30,8 @@ ${body}
 export function indexPage(flows: SeededFlow[]): string {
   const row = (flow: SeededFlow) => html`<li>
   <a href="/demo/inline/${encodeURIComponent(flow.publicId)}">${flow.name}</a>
+  <a href="/demo/bubble/${encodeURIComponent(flow.publicId)}">bubble</a>
+  <a href="/demo/popup/${encodeURIComponent(flow.publicId)}">popup</a>
   ${flow.shareEnabled ? html`<a href="/${encodeURIComponent(flow.publicId)}">full-page share link</a>` : ''}
   <span class="meta">${flow.file} · public id <code>${flow.publicId}</code></span>
 </li>`
@@ -36,6 +40,7 @@ export function indexPage(flows: SeededFlow[]): string {
     html`<header><h1>Flow Chat demo</h1>
 <p>The reference flow service, the widget and these pages are served together from one port.</p></header>
 <main>
+<p><a href="/demo/several">Several instances on one page</a> (two inline chats, a bubble and a popup, each with its own flow, session and commands)</p>
 <section aria-labelledby="demo-flows"><h2 id="demo-flows">Demo flows</h2>
 <ul class="flows">${flows.filter((f) => f.source === 'demo').map(row)}</ul></section>
 <section aria-labelledby="shared-flows"><h2 id="shared-flows">Real flow exports</h2>

@@ -2,6 +2,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
 import { relative } from 'node:path'
 import { HttpError } from '../server/http/errors'
+import { bubblePage, popupPage, severalInstancesPage } from './embed-pages'
 import { indexPage, inlinePage, type PageContext } from './pages'
 import type { SeededFlow } from './seed'
 
@@ -43,10 +44,17 @@ export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
     c.header('Content-Security-Policy', DEMO_PAGE_CSP)
     return c.html(indexPage(options.flows()))
   })
-  app.get('/demo/inline/:flow', (c) => {
-    const flow = options.flows().find((f) => f.publicId === c.req.param('flow') || f.flowId === c.req.param('flow'))
-    if (!flow) throw new HttpError('flow_not_found', 'No demo flow with that id')
+  const pages = { inline: inlinePage, bubble: bubblePage, popup: popupPage }
+  for (const [mode, page] of Object.entries(pages)) {
+    app.get(`/demo/${mode}/:flow`, (c) => {
+      const flow = options.flows().find((f) => f.publicId === c.req.param('flow') || f.flowId === c.req.param('flow'))
+      if (!flow) throw new HttpError('flow_not_found', 'No demo flow with that id')
+      c.header('Content-Security-Policy', DEMO_PAGE_CSP)
+      return c.html(page(flow, options.context(c.req.url)))
+    })
+  }
+  app.get('/demo/several', (c) => {
     c.header('Content-Security-Policy', DEMO_PAGE_CSP)
-    return c.html(inlinePage(flow, options.context(c.req.url)))
+    return c.html(severalInstancesPage(options.flows(), options.context(c.req.url)))
   })
 }

@@ -14,7 +14,10 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  */
 // Raised from 33,042 when scripts started running in the sandbox: the iframe runner, its message
 // checks and the element wiring measured +4.5 KB (flow-chat.mjs 37,614).
-const CEILING = 37_614 + 1_024
+// Raised from 37,614 for the bubble and popup launchers, the FlowChat.init* API and the script-tag
+// auto-embed, all in the classic script so one tag still does everything: +5.4 KB measured
+// (flow-chat.mjs 42,981).
+const CEILING = 42_981 + 1_024
 /** The lazily loaded DOMPurify sibling (with its licence banner): measured 11,487 bytes, plus 1 KB. */
 const PURIFY_CEILING = 11_487 + 1_024
 

@@ -9,3 +9,15 @@ describe('src/index.ts in Node', () => {
     expect(typeof library.createFlowChatElement).toBe('function')
   })
 })
+
+describe('the embed API in Node', () => {
+  it('imports without a DOM and fails clearly, without touching window, when called there', async () => {
+    const library = await import('../../src/index')
+    for (const name of ['initStandard', 'initBubble', 'initPopup', 'defineFlowChatLaunchers', 'autoEmbed'] as const) {
+      expect(typeof library[name]).toBe('function')
+    }
+    expect(() => library.initBubble({ flow: 'f' })).toThrow(/needs a browser/)
+    expect(library.autoEmbed(null)).toBeUndefined()
+    expect(typeof (globalThis as { window?: unknown }).window).toBe('undefined')
+  })
+})

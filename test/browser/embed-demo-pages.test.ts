@@ -1,0 +1,83 @@
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { bubblePage, severalInstancesPage } from '../../demo/site/embed-pages'
+import type { SeededFlow } from '../../demo/site/seed'
+import { axeViolations, trackErrors } from './helpers/chat-page'
+import { animationsSettled } from './embed/embed-test-pages'
+import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
+import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, TEST_PAGE_CSP, startTestService, type PublishedTestFlow, type TestService } from './helpers/test-service'
+
+let service: TestService
+let chromium: LaunchedBrowser
+let page: Page
+
+beforeAll(async () => {
+  service = await startTestService([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
+  chromium = await launchChromium()
+})
+afterAll(async () => {
+  await chromium?.close()
+  await service?.close()
+})
+afterEach(async () => {
+  await page?.close()
+})
+
+const seeded = (flow: PublishedTestFlow, name: string): SeededFlow => ({
+  file: flow.file,
+  source: 'demo',
+  name,
+  flowId: flow.id,
+  publicId: flow.id,
+  shareEnabled: false,
+})
+
+/** Serves a demo page builder's HTML on the test origin, under the strict CSP. */
+async function openDemoPage(markup: string) {
+  page = await chromium.context.newPage()
+  await page.route(`${service.origin}/embed-demo-page`, (route) =>
+    route.fulfill({ contentType: 'text/html', headers: { 'Content-Security-Policy': TEST_PAGE_CSP }, body: markup }),
+  )
+  await page.goto(`${service.origin}/embed-demo-page`)
+}
+
+const ctx = () => ({ apiHost: service.origin, publishableToken: service.publishableToken })
+
+describe('embed demo pages', () => {
+  it('the bubble page: its buttons command the bubble, and its event log lists what happened', async () => {
+    const colours = seeded(service.flows['theme-variant.json']!, 'Colours')
+    await openDemoPage(bubblePage(colours, ctx()))
+    const errors = trackErrors(page, service.origin)
+    await page.getByRole('button', { name: 'Toggle the chat' }).click()
+    const window = page.getByRole('dialog', { name: 'Chat' })
+    await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
+    await page.locator('#embed-events li', { hasText: 'flowchat:start' }).waitFor()
+    await animationsSettled(page)
+    expect(await axeViolations(page, service.origin)).toEqual([])
+    await page.keyboard.press('Escape')
+    await window.waitFor({ state: 'hidden' })
+    expect(await page.locator('#embed-events li').allTextContents()).toEqual([
+      'flowchat:open from flow-chat-bubble#demo-bubble',
+      'flowchat:start from flow-chat-bubble#demo-bubble',
+      'flowchat:close from flow-chat-bubble#demo-bubble',
+    ])
+    expect(errors).toEqual([])
+  })
+
+  it('the several-instances page: four chats, each command reaching its own', async () => {
+    const colours = seeded(service.flows['theme-variant.json']!, 'Colours')
+    const survey = seeded(service.flows['tpl-nps.json']!, 'Survey')
+    await openDemoPage(severalInstancesPage([colours, survey, survey, colours], ctx()))
+    const errors = trackErrors(page, service.origin)
+    await page.locator('#first-inline [part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
+    await page.locator('#second-inline [part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
+    await page.getByRole('button', { name: 'Toggle the bubble (Survey)' }).click()
+    await page.locator('#several-bubble').getByRole('dialog').locator('[part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
+    expect(await page.locator('#several-popup').getByRole('dialog').isVisible()).toBe(false)
+    await page.getByRole('button', { name: 'Open the popup (Colours)' }).click()
+    await page.locator('#several-popup').getByRole('dialog').locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
+    expect(await page.locator('#several-bubble').getAttribute('open')).toBe('')
+    expect(errors).toEqual([])
+  })
+})
