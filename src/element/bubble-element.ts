@@ -1,6 +1,6 @@
 import type { FlowChatElement } from './flow-chat-element'
 import { createInnerChat, emitLauncherEvent, forgetConversation, forwardAttributes, FORWARDED_ATTRIBUTES, type PrefilledVariables } from './inner-chat'
-import { fetchLauncherTheme } from './launcher-theme'
+import { applyPageColours, loadLauncherTheme } from './launcher-theme'
 import { adoptCss, BUBBLE_CSS } from './launcher-styles'
 import { rememberOpen, wasLeftOpen } from './open-state'
 import { watchVisualViewport } from './visual-viewport'
@@ -251,26 +251,17 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
         if (value) this.style.setProperty(property, value)
         else this.style.removeProperty(property)
       }
-      this.#setColour('--fc-launcher-bg', this.getAttribute('button-color'))
-      this.#setColour('--fc-launcher-color', this.getAttribute('icon-color'))
+      applyPageColours(this)
       if (this.#root) this.#syncButton()
     }
 
-    #setColour(property: string, value: string | null | undefined) {
-      if (value && CSS.supports('color', value)) this.style.setProperty(property, value)
-      else this.style.removeProperty(property)
-    }
 
     /** The launcher wears the flow's button colours, unless the page set its own. */
     #loadTheme() {
       this.#abort?.abort()
       const abort = (this.#abort = new AbortController())
-      void fetchLauncherTheme(this, abort.signal).then((theme) => {
-        if (abort.signal.aborted) return
-        this.#flowName = theme.name ?? ''
-        // Under the page's own `--fc-launcher-*` (a CSS rule or the colour attributes).
-        this.#setColour('--fc-theme-bg', theme.background)
-        this.#setColour('--fc-theme-color', theme.color)
+      loadLauncherTheme(this, abort.signal, (name) => {
+        this.#flowName = name
         if (this.#root) this.#syncButton()
       })
     }

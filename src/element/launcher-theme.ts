@@ -38,3 +38,28 @@ export async function fetchLauncherTheme(host: Element, signal: AbortSignal): Pr
     return {}
   }
 }
+
+/** Sets a colour custom property on `host`, or removes it when the value is not a valid colour. */
+function setColour(host: HTMLElement, property: string, value: string | null | undefined): void {
+  if (value && CSS.supports('color', value)) host.style.setProperty(property, value)
+  else host.style.removeProperty(property)
+}
+
+/** The colours a page sets on the element itself (attributes), above the flow's theme. */
+export function applyPageColours(host: HTMLElement): void {
+  setColour(host, '--fc-launcher-bg', host.getAttribute('button-color'))
+  setColour(host, '--fc-launcher-color', host.getAttribute('icon-color'))
+}
+
+/**
+ * Fetches the flow's theme for a launcher or a popup and applies its button colours under the
+ * page's own `--fc-launcher-*`; `onName` receives the flow's name. Aborting the signal drops it.
+ */
+export function loadLauncherTheme(host: HTMLElement, signal: AbortSignal, onName: (name: string) => void): void {
+  void fetchLauncherTheme(host, signal).then((theme) => {
+    if (signal.aborted) return
+    setColour(host, '--fc-theme-bg', theme.background)
+    setColour(host, '--fc-theme-color', theme.color)
+    onName(theme.name ?? '')
+  })
+}

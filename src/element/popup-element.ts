@@ -1,7 +1,7 @@
 import { focusableWithin } from './deep-focus'
 import type { FlowChatElement } from './flow-chat-element'
 import { createInnerChat, emitLauncherEvent, forgetConversation, forwardAttributes, FORWARDED_ATTRIBUTES, type PrefilledVariables } from './inner-chat'
-import { fetchLauncherTheme } from './launcher-theme'
+import { applyPageColours, loadLauncherTheme } from './launcher-theme'
 import { adoptCss, POPUP_CSS } from './launcher-styles'
 import { lockPageScroll } from './scroll-lock'
 
@@ -183,26 +183,17 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
         if (value) this.style.setProperty(property, value)
         else this.style.removeProperty(property)
       }
-      this.#setColour('--fc-launcher-bg', this.getAttribute('button-color'))
-      this.#setColour('--fc-launcher-color', this.getAttribute('icon-color'))
+      applyPageColours(this)
       if (this.#root) this.#syncLabel()
     }
 
-    #setColour(property: string, value: string | null | undefined) {
-      if (value && CSS.supports('color', value)) this.style.setProperty(property, value)
-      else this.style.removeProperty(property)
-    }
 
     /** The header wears the flow's button colours and name, unless the page set its own. */
     #loadTheme() {
       this.#abort?.abort()
       const abort = (this.#abort = new AbortController())
-      void fetchLauncherTheme(this, abort.signal).then((theme) => {
-        if (abort.signal.aborted) return
-        this.#flowName = theme.name ?? ''
-        // Under the page's own `--fc-launcher-*` (a CSS rule or the colour attributes).
-        this.#setColour('--fc-theme-bg', theme.background)
-        this.#setColour('--fc-theme-color', theme.color)
+      loadLauncherTheme(this, abort.signal, (name) => {
+        this.#flowName = name
         this.#syncLabel()
       })
     }
