@@ -255,7 +255,6 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
       if (this.#root) this.#syncButton()
     }
 
-
     /** The launcher wears the flow's button colours, unless the page set its own. */
     #loadTheme() {
       this.#abort?.abort()

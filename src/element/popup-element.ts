@@ -187,7 +187,6 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
       if (this.#root) this.#syncLabel()
     }
 
-
     /** The header wears the flow's button colours and name, unless the page set its own. */
     #loadTheme() {
       this.#abort?.abort()
