@@ -12,6 +12,7 @@ export { defineFlowChatLaunchers } from './element/define-launchers'
 export type { FlowChatBubbleElement } from './element/bubble-element'
 export type { FlowChatPopupElement } from './element/popup-element'
 export * from './embed/index'
+export type { FlowChatAttributes, FlowChatBubbleAttributes, FlowChatPopupAttributes, LengthValue } from './jsx/attributes'
 export { DEFAULT_ACTION_RUNNERS, scriptActionRunner } from './chat/index'
 export type {
   ActionContext,

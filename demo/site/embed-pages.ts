@@ -57,7 +57,9 @@ ${eventLog}
 export function severalInstancesPage(flows: SeededFlow[], ctx: PageContext): string {
   const pick = (i: number) => flows[i % flows.length]!
   if (flows.length === 0) return layout('Several instances', html`<main><p>No flows are published.</p></main>`)
-  const attrs = (flow: SeededFlow) => html`flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"`
+  // Each chat gets its own accessible name: four regions all called "Chat" could not be told apart.
+  const attrs = (flow: SeededFlow) =>
+    html`flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}" label="${flow.name}"`
   return layout(
     'Several chats on one page',
     html`${header('Several chats on one page', html`<p>Two inline chats, a bubble and a popup, fully independent: a command to one never reaches another.</p>`)}

@@ -1,8 +1,9 @@
 import type { ReadonlySignal } from '@preact/signals'
-import type { ChatInput, PublishedFlow, Settings } from '../protocol/index'
+import type { ChatInput, PublishedFlow } from '../protocol/index'
 import type { FlowClient, Sleep } from '../transport/index'
 import type { ActionRunners, Navigate } from './actions'
 import type { Emit, FlowChatErrorDetail } from './events'
+import type { SavedConversation } from './saved-conversation'
 import type { Transcript } from './transcript'
 
 /** `idle` → `loading` → `active` → `ended`; any of them → `failed` (with a recovery control). */
@@ -31,11 +32,21 @@ export interface ConversationOptions {
   navigate?: Navigate
   sleep?: Sleep
   newKey?: () => string
-  /** A result to resume (a returning visitor, when the flow remembers users). */
-  resultId?: string
-  /** Called once the chat started, to remember (or forget) the visitor's result. */
-  onStarted?: (resultId: string, settings: Settings | null | undefined) => void
+  /** Where the conversation is remembered between page loads, when the flow remembers users. */
+  memory?: ConversationMemory
 }
+
+/** Storage for one chat's saved conversation; implementations never throw. */
+export interface ConversationMemory {
+  /** The saved record, unchecked (the conversation validates it), or undefined. */
+  load(): unknown
+  /** Saves in the storage the flow's setting names, and removes it from the other. */
+  save(storage: 'session' | 'local', data: SavedConversation): void
+  clear(): void
+}
+
+/** Why a remembered conversation could not go on and a new one started instead. */
+export type RestartReason = 'republished' | 'expired'
 
 export interface Conversation {
   readonly phase: ReadonlySignal<Phase>
@@ -45,11 +56,18 @@ export interface Conversation {
   readonly input: ReadonlySignal<ActiveInput | null>
   readonly progress: ReadonlySignal<number | null>
   readonly failure: ReadonlySignal<Failure | null>
+  /** Set when a remembered conversation was replaced by a new one; the visitor is told why. */
+  readonly notice: ReadonlySignal<RestartReason | null>
+  /** Starts, or resumes the remembered conversation. */
   start(): void
-  /** Sends the visitor's answer to the active input; false when there is nothing to answer. */
-  send(message: string): boolean
+  /**
+   * Sends the visitor's answer to the active input; false when there is nothing to answer.
+   * `label` is what the guest bubble shows when it differs from the value sent (a choice's label).
+   */
+  send(message: string, label?: string): boolean
   /** Sends the failed pending answer again, with its original idempotency key. */
   retry(): void
+  /** Forgets the current (and remembered) conversation and starts a new one. */
   restart(): void
   dispose(): void
 }

@@ -31,6 +31,8 @@ export type DiagnosticCode =
   | 'font-load-failed'
   | 'content-load-failed'
   | 'theme-refresh-failed'
+  | 'storage-unavailable'
+  | 'saved-conversation-invalid'
 
 export interface FlowChatErrorDetail {
   code: DiagnosticCode
@@ -62,7 +64,11 @@ export interface FlowChatScriptEventDetail {
 export interface FlowChatEventMap {
   /** The published flow arrived; the themed shell is painted. */
   'flowchat:ready': { flowId: string; publishedFlowId: string; updatedAt: string }
-  'flowchat:start': { sessionId: string; resultId: string }
+  /**
+   * A conversation began (`resumed: false`) or a remembered one was restored after a reload
+   * (`resumed: true`). `restartedBecause` says why a remembered conversation was replaced.
+   */
+  'flowchat:start': { sessionId: string; resultId: string; resumed: boolean; restartedBecause?: 'republished' | 'expired' }
   /** An answer (typed, chosen or produced by a client action) reached the service. */
   'flowchat:answer': { message: string }
   /** The flow reached its end: no further input is expected. */

@@ -11,7 +11,8 @@ export {
   type RunScript,
 } from './actions'
 export { createConversation } from './conversation'
-export type { ActiveInput, Conversation, ConversationOptions, Failure, Phase } from './conversation-types'
+export type { ActiveInput, Conversation, ConversationMemory, ConversationOptions, Failure, Phase, RestartReason } from './conversation-types'
+export { MAX_SAVED_ENTRIES, parseSavedConversation, type SavedConversation } from './saved-conversation'
 export type { Entry, GuestEntry, HostEntry, ReplyStatus } from './entries'
 export type {
   DiagnosticCode,

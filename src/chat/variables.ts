@@ -1,3 +1,6 @@
+import type { StartChatRequest } from '../protocol/index'
+import { widgetWarning, type Emit } from './events'
+
 export type PrefilledVariables = Record<string, string | number | boolean>
 
 /**
@@ -17,4 +20,16 @@ export function cleanVariables(input: unknown): { variables: PrefilledVariables 
     else dropped.push(name)
   }
   return { variables: Object.keys(variables).length > 0 ? variables : undefined, dropped }
+}
+
+/** The startChat body: the usable prefilled variables (dropped ones logged) and a result to resume. */
+export function startRequest(prefilled: unknown, resultId: string | undefined, emit: Emit): StartChatRequest {
+  const { variables, dropped } = cleanVariables(prefilled)
+  if (dropped.length > 0) {
+    emit('flowchat:log', widgetWarning('invalid-variables', 'Some prefilled variables were not strings, numbers or booleans and were left out', { dropped }))
+  }
+  const request: StartChatRequest = {}
+  if (variables) request.prefilledVariables = variables
+  if (resultId) request.resultId = resultId
+  return request
 }

@@ -1,5 +1,5 @@
 import type { FlowChatElement } from './flow-chat-element'
-import { createInnerChat, emitLauncherEvent, forgetConversation, forwardAttributes, FORWARDED_ATTRIBUTES, type PrefilledVariables } from './inner-chat'
+import { createInnerChat, emitLauncherEvent, forgetConversation, forwardAttributes, upgradePrefilled, FORWARDED_ATTRIBUTES, type PrefilledVariables } from './inner-chat'
 import { applyPageColours, loadLauncherTheme } from './launcher-theme'
 import { adoptCss, BUBBLE_CSS } from './launcher-styles'
 import { rememberOpen, wasLeftOpen } from './open-state'
@@ -57,7 +57,7 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
   let instances = 0
 
   class FlowChatBubble extends HTMLElement implements FlowChatBubbleElement {
-    static observedAttributes = [...FORWARDED_ATTRIBUTES, ...Object.keys(STYLE_ATTRIBUTES), 'label', 'button-color', 'icon-color', 'icon-url', 'preview-message', 'preview-avatar']
+    static observedAttributes = [...FORWARDED_ATTRIBUTES, ...Object.keys(STYLE_ATTRIBUTES), 'button-color', 'icon-color', 'icon-url', 'preview-message', 'preview-avatar']
 
     #id = `fc-bubble-${++instances}`
     #root: ShadowRoot | undefined
@@ -84,6 +84,7 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
     }
 
     connectedCallback() {
+      upgradePrefilled(this)
       if (!this.#root) this.#render()
       this.#applyStyles()
       this.#loadTheme()
@@ -112,6 +113,7 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
       if ((FORWARDED_ATTRIBUTES as readonly string[]).includes(name)) {
         if (this.#chat) forwardAttributes(this, this.#chat)
         if (name === 'flow' || name === 'api-host' || name === 'token') this.#loadTheme()
+        if (name === 'label') this.#applyStyles()
       } else if (name === 'preview-message' || name === 'preview-avatar') this.#fillPreview()
       else this.#applyStyles()
     }
@@ -168,12 +170,12 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
     }
 
     reload() {
-      this.#chat?.restart()
+      this.#chat?.reload()
     }
 
     reset() {
-      forgetConversation(this.#flow())
-      this.#chat?.restart()
+      if (this.#chat) this.#chat.restart()
+      else forgetConversation(this)
     }
 
     #flow() {

@@ -7,6 +7,7 @@ import {
   widgetWarning,
   type ActionRunners,
   type Conversation,
+  type ConversationMemory,
   type Emit,
 } from '../chat/index'
 import { createFlowClient, type FetchLike } from '../transport/index'
@@ -15,7 +16,7 @@ import { App, fontRequest } from '../ui/index'
 import { createEmitter } from './emitter'
 import { loadThemeFont } from './font-loader'
 import { browserNavigate } from './navigate'
-import { rememberResult, rememberedResult } from './remembered-result'
+import { claimConversationKey, conversationKey, createConversationStorage } from './conversation-storage'
 import { createScriptHost, defaultSandboxUrl, parseScriptTimeout, type ScriptHost } from './script-host'
 import { adoptStyles, type StyleTarget } from './stylesheets'
 
@@ -39,15 +40,30 @@ export interface FlowChatElement extends HTMLElement {
   scriptTimeout: number
   /** Lets flow scripts make network requests (never with the page's credentials). */
   allowScriptNetwork: boolean
-  /** Abandons the current conversation and starts a new one. */
+  /** The chat's accessible name (default "Chat"); name each chat when a page has several. */
+  label: string
+  /**
+   * Names this chat's remembered conversation (with the flow): default the element's `id`, else
+   * "default". Two chats of one flow on a page need different names to keep apart after reloads.
+   */
+  storageKey: string
+  /** Forgets the current (and remembered) conversation and starts a new one. */
   restart(): void
+  /** Starts again from storage: a flow that remembers users resumes where the visitor was. */
+  reload(): void
 }
 
-const ATTRIBUTES = { flow: 'flow', apiHost: 'api-host', chatApiHost: 'chat-api-host', token: 'token' } as const
+const ATTRIBUTES = {
+  flow: 'flow',
+  apiHost: 'api-host',
+  chatApiHost: 'chat-api-host',
+  token: 'token',
+  storageKey: 'storage-key',
+} as const
 /** Read when a script runs, not when a conversation starts: changing them restarts nothing. */
 const SCRIPT_ATTRIBUTES = { sandboxUrl: 'sandbox-url', scriptTimeout: 'script-timeout', allowScriptNetwork: 'allow-script-network' } as const
 const SCRIPT_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set(Object.values(SCRIPT_ATTRIBUTES))
-const UPGRADED_PROPERTIES = [...Object.keys(ATTRIBUTES), ...Object.keys(SCRIPT_ATTRIBUTES), 'prefilledVariables']
+const UPGRADED_PROPERTIES = [...Object.keys(ATTRIBUTES), ...Object.keys(SCRIPT_ATTRIBUTES), 'label', 'prefilledVariables']
 
 /**
  * Creates the element class. Done in a function, not at module level, so importing the library
@@ -57,7 +73,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
   const extraActions = options.actions ?? {}
 
   class FlowChat extends HTMLElement implements FlowChatElement {
-    static observedAttributes = [...Object.values(ATTRIBUTES), ...SCRIPT_ATTRIBUTE_NAMES]
+    static observedAttributes = [...Object.values(ATTRIBUTES), ...SCRIPT_ATTRIBUTE_NAMES, 'label']
 
     #prefilled: FlowChatElement['prefilledVariables']
     #styles: StyleTarget | undefined
@@ -66,6 +82,9 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     #stopEffects: (() => void) | undefined
     #scripts: ScriptHost | undefined
     #scheduled = false
+    #releaseKey: (() => void) | undefined
+    #memory: ConversationMemory | undefined
+    #render: (() => void) | undefined
 
     get flow() {
       return this.getAttribute(ATTRIBUTES.flow) ?? ''
@@ -90,6 +109,18 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     }
     set token(value: string) {
       this.setAttribute(ATTRIBUTES.token, String(value))
+    }
+    get storageKey() {
+      return this.getAttribute(ATTRIBUTES.storageKey)?.trim() || this.id || 'default'
+    }
+    set storageKey(value: string) {
+      this.setAttribute(ATTRIBUTES.storageKey, String(value))
+    }
+    get label() {
+      return this.getAttribute('label')?.trim() || 'Chat'
+    }
+    set label(value: string) {
+      this.setAttribute('label', String(value))
     }
     get sandboxUrl() {
       const origin = typeof location === 'undefined' ? '' : location.origin
@@ -135,10 +166,18 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       if (previous === next) return
       // The next script gets a fresh sandbox with the new settings; the conversation goes on.
       if (SCRIPT_ATTRIBUTE_NAMES.has(name)) this.#scripts?.dispose()
+      else if (name === 'label') this.#render?.()
       else if (this.#conversation) this.#schedule()
     }
 
     restart() {
+      if (!this.isConnected) return
+      // Forget first: the restart must not resume what the visitor asked to leave behind.
+      ;(this.#memory ?? createConversationStorage(conversationKey(this.flow, this.storageKey), () => {})).clear()
+      this.#schedule()
+    }
+
+    reload() {
       if (this.isConnected) this.#schedule()
     }
 
@@ -164,6 +203,8 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       }
       const emit = createEmitter(this)
       const flow = this.flow
+      const claim = claimConversationKey(conversationKey(flow, this.storageKey), this)
+      this.#releaseKey = claim.release
       const scripts = createScriptHost(root, emit, () => ({
         sandboxUrl: this.sandboxUrl,
         timeoutMs: parseScriptTimeout(this.getAttribute(SCRIPT_ATTRIBUTES.scriptTimeout)),
@@ -182,12 +223,13 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         prefilledVariables: this.#prefilled,
         actions: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scriptActionRunner(scripts.run), ...extraActions },
         navigate: browserNavigate,
-        resultId: rememberedResult(flow),
-        onStarted: (resultId, settings) => rememberResult(flow, resultId, settings),
+        memory: (this.#memory = createConversationStorage(claim.key, emit)),
       })
       this.#conversation = conversation
       this.#stopEffects = effect(() => applyTheme(conversation, styles, emit))
-      render(h(App, { conversation, emit }), this.#mount)
+      const mount = this.#mount
+      this.#render = () => render(h(App, { conversation, emit, label: this.label }), mount)
+      this.#render()
       conversation.start()
     }
 
@@ -198,6 +240,9 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       this.#scripts = undefined
       this.#stopEffects?.()
       this.#stopEffects = undefined
+      this.#releaseKey?.()
+      this.#releaseKey = undefined
+      this.#render = undefined
       if (this.#mount) render(null, this.#mount)
     }
 

@@ -1,6 +1,6 @@
 import type { FlowChatElement } from './flow-chat-element'
+import { conversationKey, createConversationStorage } from './conversation-storage'
 import { DEFAULT_TAG_NAME } from './define'
-import { rememberResult } from './remembered-result'
 
 /** Attributes a bubble or popup hands down to the `<flow-chat>` it contains. */
 export const FORWARDED_ATTRIBUTES = [
@@ -11,14 +11,20 @@ export const FORWARDED_ATTRIBUTES = [
   'sandbox-url',
   'script-timeout',
   'allow-script-network',
+  'label',
+  'storage-key',
 ] as const
 
 export type PrefilledVariables = FlowChatElement['prefilledVariables']
 
-/** Copies the forwarded attributes of `host` onto `chat` (adding, changing and removing). */
+/**
+ * Copies the forwarded attributes of `host` onto `chat` (adding, changing and removing). The
+ * chat's storage key defaults to the launcher's id or tag, so a bubble and an inline chat of the
+ * same flow remember separate conversations.
+ */
 export function forwardAttributes(host: Element, chat: Element): void {
   for (const name of FORWARDED_ATTRIBUTES) {
-    const value = host.getAttribute(name)
+    const value = name === 'storage-key' ? storageKeyOf(host) : host.getAttribute(name)
     if (value === null) chat.removeAttribute(name)
     else if (chat.getAttribute(name) !== value) chat.setAttribute(name, value)
   }
@@ -36,9 +42,12 @@ export function createInnerChat(host: Element, prefilled: PrefilledVariables): F
   return chat
 }
 
-/** Forgets the conversation this browser remembers for `flow`, so the next start is fresh. */
-export function forgetConversation(flow: string): void {
-  if (flow) rememberResult(flow, '', undefined)
+const storageKeyOf = (host: Element) => host.getAttribute('storage-key')?.trim() || host.id || host.localName
+
+/** Forgets what a launcher's chat remembers, before that chat exists (a reset before first open). */
+export function forgetConversation(host: Element): void {
+  const flow = host.getAttribute('flow')?.trim()
+  if (flow) createConversationStorage(conversationKey(flow, storageKeyOf(host)), () => {}).clear()
 }
 
 /** Dispatches one of the launcher's own events (`flowchat:open`, `flowchat:close`). */
@@ -68,4 +77,15 @@ export async function submitChatInput(chat: Element | null | undefined): Promise
   if (!send || send.disabled) return false
   send.click()
   return true
+}
+
+/**
+ * A `prefilledVariables` set on the element before it was defined (a framework rendering before
+ * the script loaded) is an own data property shadowing the accessor: move it onto the accessor.
+ */
+export function upgradePrefilled(element: HTMLElement & { prefilledVariables: PrefilledVariables }): void {
+  if (!Object.prototype.hasOwnProperty.call(element, 'prefilledVariables')) return
+  const value = element.prefilledVariables
+  delete (element as { prefilledVariables?: PrefilledVariables }).prefilledVariables
+  element.prefilledVariables = value
 }

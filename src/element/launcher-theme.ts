@@ -28,7 +28,8 @@ export async function fetchLauncherTheme(host: Element, signal: AbortSignal): Pr
   try {
     const { publishedFlow } = await client.getPublishedFlow(flow, signal)
     const buttons = publishedFlow.theme?.chat?.buttons
-    const name = (publishedFlow as { name?: unknown }).name
+    // The contract's published flow has no name; the share page title is the owner's next best.
+    const name = (publishedFlow as { name?: unknown }).name ?? publishedFlow.settings?.metadata?.title
     return {
       background: colour(buttons?.backgroundColor),
       color: colour(buttons?.color),

@@ -1,6 +1,6 @@
 import { focusableWithin } from './deep-focus'
 import type { FlowChatElement } from './flow-chat-element'
-import { createInnerChat, emitLauncherEvent, forgetConversation, forwardAttributes, FORWARDED_ATTRIBUTES, type PrefilledVariables } from './inner-chat'
+import { createInnerChat, emitLauncherEvent, forgetConversation, forwardAttributes, upgradePrefilled, FORWARDED_ATTRIBUTES, type PrefilledVariables } from './inner-chat'
 import { applyPageColours, loadLauncherTheme } from './launcher-theme'
 import { adoptCss, POPUP_CSS } from './launcher-styles'
 import { lockPageScroll } from './scroll-lock'
@@ -38,7 +38,7 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
   let instances = 0
 
   class FlowChatPopup extends HTMLElement implements FlowChatPopupElement {
-    static observedAttributes = [...FORWARDED_ATTRIBUTES, 'label', 'max-width', 'max-height', 'button-color', 'icon-color']
+    static observedAttributes = [...FORWARDED_ATTRIBUTES, 'max-width', 'max-height', 'button-color', 'icon-color']
 
     #id = `fc-popup-${++instances}`
     #root: ShadowRoot | undefined
@@ -66,6 +66,7 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
     }
 
     connectedCallback() {
+      upgradePrefilled(this)
       if (!this.#root) this.#render()
       this.#applyStyles()
       this.#loadTheme()
@@ -91,6 +92,7 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
       if ((FORWARDED_ATTRIBUTES as readonly string[]).includes(name)) {
         if (this.#chat) forwardAttributes(this, this.#chat)
         if (name === 'flow' || name === 'api-host' || name === 'token') this.#loadTheme()
+        if (name === 'label') this.#applyStyles()
       } else this.#applyStyles()
     }
 
@@ -128,12 +130,12 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
     }
 
     reload() {
-      this.#chat?.restart()
+      this.#chat?.reload()
     }
 
     reset() {
-      forgetConversation(this.getAttribute('flow') ?? '')
-      this.#chat?.restart()
+      if (this.#chat) this.#chat.restart()
+      else forgetConversation(this)
     }
 
     #part(name: string): HTMLElement {

@@ -2,7 +2,7 @@ import { BUBBLE_TAG_NAME, type FlowChatBubbleElement } from '../element/bubble-e
 import { DEFAULT_TAG_NAME } from '../element/define'
 import { defineFlowChatLaunchers } from '../element/define-launchers'
 import type { FlowChatElement } from '../element/flow-chat-element'
-import { forgetConversation, setChatInput, submitChatInput } from '../element/inner-chat'
+import { setChatInput, submitChatInput } from '../element/inner-chat'
 import { POPUP_TAG_NAME, type FlowChatPopupElement } from '../element/popup-element'
 import { applyOptions, type BubbleEmbedOptions, type PopupEmbedOptions, type StandardEmbedOptions } from './options'
 
@@ -76,11 +76,8 @@ export function initStandard(options: StandardEmbedOptions): FlowChatHandle<Flow
     open: nothing,
     close: nothing,
     toggle: nothing,
-    reset: () => {
-      forgetConversation(element.flow)
-      element.restart()
-    },
-    reload: () => element.restart(),
+    reset: () => element.restart(),
+    reload: () => element.reload(),
     setPrefilledVariables: (variables) => {
       element.prefilledVariables = { ...element.prefilledVariables, ...variables }
     },

@@ -10,6 +10,10 @@ export interface CommonEmbedOptions {
   allowScriptNetwork?: boolean
   /** Sent with `startChat`: `{ [variableName]: string | number | boolean }`. */
   prefilledVariables?: Record<string, string | number | boolean>
+  /** Accessible name of the chat (and a launcher's window title); name each chat on a busy page. */
+  label?: string
+  /** Names the remembered conversation of this instance (default: element id, else per mode). */
+  storageKey?: string
 }
 
 export interface StandardEmbedOptions extends CommonEmbedOptions {
@@ -29,8 +33,6 @@ export interface BubbleEmbedOptions extends CommonEmbedOptions {
   buttonColor?: string
   iconColor?: string
   iconUrl?: string
-  /** Accessible name and window title; default: the flow's name. */
-  label?: string
   previewMessage?: string
   previewAvatar?: string
   /** Milliseconds before the preview message shows. */
@@ -39,7 +41,6 @@ export interface BubbleEmbedOptions extends CommonEmbedOptions {
 }
 
 export interface PopupEmbedOptions extends CommonEmbedOptions {
-  label?: string
   maxWidth?: number | string
   maxHeight?: number | string
   buttonColor?: string
@@ -70,6 +71,7 @@ const ATTRIBUTE_OF: Partial<Record<keyof AnyOptions, string>> = {
   iconColor: 'icon-color',
   iconUrl: 'icon-url',
   label: 'label',
+  storageKey: 'storage-key',
   previewMessage: 'preview-message',
   previewAvatar: 'preview-avatar',
   previewDelay: 'preview-delay',

@@ -5,7 +5,7 @@ import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
 import { LiveRegion } from './live-region'
 import { ProgressBar } from './progress-bar'
-import { FailureNotice, LoadingIndicator } from './status-views'
+import { FailureNotice, LoadingIndicator, RestartNotice } from './status-views'
 import { browserCssValidator, type CssValidator } from './theme/css-values'
 import { themeLayout } from './theme/theme-vars'
 import { TranscriptView } from './transcript-view'
@@ -16,12 +16,14 @@ import { WidgetContext, useWidget, type WidgetContextValue } from './widget-cont
 export interface AppProps {
   conversation: Conversation
   emit: Emit
+  /** The chat's accessible name (the transcript region's); default "Chat". */
+  label?: string
   /** Defaults to the browser's `CSS.supports`. */
   isValidCss?: CssValidator
 }
 
 /** The whole chat UI for one conversation. */
-export function App({ conversation, emit, isValidCss = browserCssValidator }: AppProps) {
+export function App({ conversation, emit, label = 'Chat', isValidCss = browserCssValidator }: AppProps) {
   const context = useMemo<WidgetContextValue>(
     () => ({
       conversation,
@@ -33,12 +35,12 @@ export function App({ conversation, emit, isValidCss = browserCssValidator }: Ap
   )
   return (
     <WidgetContext.Provider value={context}>
-      <Shell isValidCss={isValidCss} />
+      <Shell isValidCss={isValidCss} label={label} />
     </WidgetContext.Provider>
   )
 }
 
-function Shell({ isValidCss }: { isValidCss: CssValidator }) {
+function Shell({ isValidCss, label }: { isValidCss: CssValidator; label: string }) {
   const { conversation, emit } = useWidget()
   const frame = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
@@ -50,8 +52,9 @@ function Shell({ isValidCss }: { isValidCss: CssValidator }) {
       <ProgressBar />
       <div class="container" part="container">
         {/* Focusable so keyboard users can scroll back through the conversation. */}
-        <div class="scroller" part="transcript" ref={scroller} role="region" aria-label="Chat" tabIndex={0}>
+        <div class="scroller" part="transcript" ref={scroller} role="region" aria-label={label} tabIndex={0}>
           <div class="stream" ref={stream}>
+            <RestartNotice />
             <TranscriptView />
             <LoadingIndicator />
             <TypingIndicator />

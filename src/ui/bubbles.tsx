@@ -1,5 +1,6 @@
 import type { GuestEntry, HostEntry } from '../chat/index'
 import { Avatar } from './avatar'
+import { isImagePending, settleImage } from './image-reveal'
 import { MessageContent, isMediaMessage } from './message-content'
 import { useWidget } from './widget-context'
 
@@ -7,16 +8,24 @@ import { useWidget } from './widget-context'
 // re-render with the same props skips them, and only their own signals re-render them. That is
 // what keeps appending a message from touching the bubbles already on screen.
 
-/** A message from the flow; only a theme change (avatars) renders it again. */
+/**
+ * A message from the flow; only a theme change (avatars) or its picture settling renders it
+ * again. An image bubble stays hidden, typing dots in its place, until its picture has loaded or
+ * failed, then shows at its final size in one go (see image-reveal.ts).
+ */
 export function HostBubble({ entry }: { entry: HostEntry }) {
   const { layout } = useWidget()
+  const pending = isImagePending(entry)
   return (
-    <div class="row host enter" part="host-row">
-      <Avatar side="host" config={layout.value.hostAvatar} url={entry.avatarUrl} />
-      <div class={isMediaMessage(entry.message) ? 'bubble host media' : 'bubble host'} part="bubble host-bubble">
-        <MessageContent message={entry.message} />
+    <>
+      {pending && <TypingRow />}
+      <div class="row host enter" part="host-row" hidden={pending}>
+        <Avatar side="host" config={layout.value.hostAvatar} url={entry.avatarUrl} />
+        <div class={isMediaMessage(entry.message) ? 'bubble host media' : 'bubble host'} part="bubble host-bubble">
+          <MessageContent message={entry.message} onSettled={() => settleImage(entry)} />
+        </div>
       </div>
-    </div>
+    </>
   )
 }
 
@@ -49,9 +58,14 @@ export function GuestBubble({ entry }: { entry: GuestEntry }) {
   )
 }
 
+/** Dots while the flow "types" its next message. */
 export function TypingIndicator() {
-  const { conversation, layout } = useWidget()
-  if (!conversation.typing.value) return null
+  const { conversation } = useWidget()
+  return conversation.typing.value ? <TypingRow /> : null
+}
+
+function TypingRow() {
+  const { layout } = useWidget()
   return (
     <div class="row host" part="host-row typing-row">
       <Avatar side="host" config={layout.value.hostAvatar} />

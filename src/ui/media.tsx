@@ -1,37 +1,74 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { WEB_SCHEMES, safeImageUrl, safeUrl } from '../content/url'
+import { IMAGE_WAIT_MS } from './image-reveal'
 
 type Content = Record<string, unknown>
 
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const webUrl = (value: unknown) => safeUrl(value, WEB_SCHEMES)
 
-export function ImageMessage({ content }: { content: Content }) {
+/**
+ * A picture, optionally linked. Loaded eagerly (a lazy image never loads while its bubble waits
+ * hidden); `onSettled` reports when it loaded, failed or took longer than IMAGE_WAIT_MS, which
+ * is when its bubble shows. A picture that fails reads as unavailable, never as a broken icon.
+ */
+export function ImageMessage({ content, onSettled }: { content: Content; onSettled?: (() => void) | undefined }) {
   const [broken, setBroken] = useState(false)
+  const image = useRef<HTMLImageElement>(null)
   const src = safeImageUrl(content.url)
   const link = content.clickLink as Content | null | undefined
-  const alt = str(link?.alt) ?? ''
-  if (!src || broken) return <span>{alt || 'Image unavailable'}</span>
-  const image = (
-    <img src={src} alt={alt} part="image" loading="lazy" referrerpolicy="no-referrer" onError={() => setBroken(true)} />
+  const alt = str(link?.alt)?.trim() ?? ''
+  useEffect(() => {
+    if (!onSettled) return
+    const element = image.current
+    // Nothing to wait for: no usable address, or a picture the browser already had.
+    if (!element || (element.complete && element.naturalWidth > 0)) return onSettled()
+    const timer = setTimeout(onSettled, IMAGE_WAIT_MS)
+    return () => clearTimeout(timer)
+  }, [])
+  if (!src || broken) {
+    // Stands in for the picture: read out as an image that is unavailable, shown as its alt text.
+    const label = alt ? `Image unavailable: ${alt}` : 'Image unavailable'
+    return (
+      <span class="image-missing" part="image-missing" role="img" aria-label={label}>
+        {alt || label}
+      </span>
+    )
+  }
+  const picture = (
+    <img
+      ref={image}
+      src={src}
+      alt={alt}
+      part="image"
+      referrerpolicy="no-referrer"
+      onLoad={onSettled}
+      onError={() => {
+        setBroken(true)
+        onSettled?.()
+      }}
+    />
   )
   const href = safeUrl(link?.url)
   return href ? (
     <a href={href} target="_blank" rel="noopener noreferrer">
-      {image}
+      {picture}
     </a>
   ) : (
-    image
+    picture
   )
 }
 
 const VIDEO_ID = /^[\w-]{1,64}$/
 
-/** Embed address for hosted players, from the id the flow gives (never a URL it builds). */
-function playerUrl(type: unknown, id: unknown): string | null {
+/**
+ * Embed address for hosted players, from the id the flow gives (never a URL it builds), and the
+ * frame's name: distinct per provider, since frames on one page should not share a title.
+ */
+function hostedPlayer(type: unknown, id: unknown): { src: string; title: string } | null {
   if (typeof id !== 'string' || !VIDEO_ID.test(id)) return null
-  if (type === 'youtube') return `https://www.youtube-nocookie.com/embed/${id}`
-  if (type === 'vimeo') return `https://player.vimeo.com/video/${id}`
+  if (type === 'youtube') return { src: `https://www.youtube-nocookie.com/embed/${id}`, title: 'YouTube video' }
+  if (type === 'vimeo') return { src: `https://player.vimeo.com/video/${id}`, title: 'Vimeo video' }
   return null
 }
 
@@ -39,12 +76,12 @@ const height = (value: unknown, fallback: number) =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(2000, Math.max(50, value)) : fallback
 
 export function VideoMessage({ content }: { content: Content }) {
-  const player = playerUrl(content.type, content.id)
+  const player = hostedPlayer(content.type, content.id)
   if (player) {
     return (
       <iframe
-        src={player}
-        title="Video"
+        src={player.src}
+        title={player.title}
         part="video"
         height={height(content.height, 315)}
         allow="fullscreen; picture-in-picture; encrypted-media"

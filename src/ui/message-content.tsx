@@ -7,8 +7,11 @@ type Content = Record<string, unknown>
 
 export const isMediaMessage = (message: ChatMessage) => message.type !== 'text'
 
-/** A host message's body: richText as elements, else sanitised html, else plain text. */
-export function MessageContent({ message }: { message: ChatMessage }) {
+/**
+ * A host message's body: richText as elements, else sanitised html, else plain text.
+ * `onSettled` hears when an image has loaded or failed (see ImageMessage).
+ */
+export function MessageContent({ message, onSettled }: { message: ChatMessage; onSettled?: () => void }) {
   const content: Content = typeof message.content === 'object' && message.content !== null ? (message.content as Content) : {}
   switch (message.type) {
     case 'text': {
@@ -19,7 +22,7 @@ export function MessageContent({ message }: { message: ChatMessage }) {
       return <>{typeof content.plainText === 'string' ? content.plainText : ''}</>
     }
     case 'image':
-      return <ImageMessage content={content} />
+      return <ImageMessage content={content} onSettled={onSettled} />
     case 'video':
       return <VideoMessage content={content} />
     case 'audio':

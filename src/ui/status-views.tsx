@@ -39,3 +39,20 @@ export function LoadingIndicator() {
     </div>
   )
 }
+
+const RESTART_TEXT = {
+  republished: 'This chat has been updated since your last visit, so a new conversation has started.',
+  expired: 'Your previous conversation had expired, so a new one has started.',
+} as const
+
+/** Why the visitor does not see the conversation they left: it could not go on. */
+export function RestartNotice() {
+  const { conversation } = useWidget()
+  const reason = conversation.notice.value
+  if (!reason) return null
+  return (
+    <p class="restart-notice" part="restart-notice" role="status">
+      {RESTART_TEXT[reason]}
+    </p>
+  )
+}

@@ -17,6 +17,12 @@ const FONT = v('font-family', 'system-ui, -apple-system, "Segoe UI", Roboto, "He
 const ACCENT = '#0042da'
 const TEXT = '#303235'
 
+/**
+ * An image bubble waits hidden for its picture, and so does everything after it (image-reveal.ts).
+ * `!important` so a host page's ::part() rules cannot show a row early.
+ */
+const WAITING_IMAGE = '.row[hidden], .row[hidden] ~ * { display: none !important; }'
+
 export const BASE_CSS = `
 :host {
   all: initial;
@@ -89,6 +95,8 @@ export const BASE_CSS = `
 .media iframe { display: block; width: 100%; border: 0; border-radius: inherit; }
 .media audio { display: block; max-width: 100%; }
 .bubble.media:has(iframe) { width: 100%; }
+${WAITING_IMAGE}
+.image-missing { display: block; padding: 10px 12px; border: 1px dashed currentColor; border-radius: inherit; font-style: italic; }
 .guest-wrap { display: flex; flex-direction: column; align-items: flex-end; max-width: min(85%, 640px); }
 .guest-wrap .bubble { max-width: 100%; }
 .bubble[data-status="sending"] { opacity: 0.7; }
@@ -144,6 +152,15 @@ textarea.field { min-height: 88px; }
   color: #7f1d1d;
 }
 .notice p { margin: 0 0 8px; }
+.restart-notice {
+  margin: 0 0 12px;
+  padding: 8px 12px;
+  border-radius: 8px;
+  background: #f1f5f9;
+  color: #1e293b;
+  font-size: 14px;
+  text-align: center;
+}
 .loading { padding: 16px; color: inherit; }
 .progress {
   position: absolute;

@@ -49,6 +49,9 @@ describe('a full conversation in Chromium', () => {
     await c.host('When would you like a demo call?').waitFor()
     expect(await c.root.locator('video').getAttribute('src')).toMatch(/sample\.webm$/)
     expect(await c.root.locator('iframe[title="Embedded content"]').getAttribute('sandbox')).not.toContain('allow-same-origin')
+    // Hosted players embed by id (they cannot load on this offline machine; their frames still exist).
+    expect(await c.root.locator('iframe[title="YouTube video"]').getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/aqz-KE-bpKQ')
+    expect(await c.root.locator('iframe[title="Vimeo video"]').getAttribute('src')).toBe('https://player.vimeo.com/video/76979871')
     await c.root.locator('input[type="date"]').fill('2026-03-01')
     await c.choose('Pick date')
     await c.host('Which topics interest you?').waitFor()
@@ -58,7 +61,12 @@ describe('a full conversation in Chromium', () => {
     await c.choose('Done')
     await c.host('Pick the plan that fits you best:').waitFor()
     await c.choose(/Starter/)
-    await c.host(/How likely are you to recommend us/).waitFor()
+    await c.host('Any extras? Pick as many as you like.').waitFor()
+    await c.choose(/Analytics/)
+    await c.choose(/Priority support/)
+    expect(await c.button(/Analytics/).getAttribute('aria-pressed')).toBe('true')
+    await c.choose('Add these')
+    await c.host(/\(extras: analytics, support\).*How likely are you to recommend us/).waitFor()
     await c.choose('9')
     await c.host(/Would you like to open the documentation now/).waitFor()
     const docs = c.root.getByRole('link', { name: 'documentation' })
@@ -67,7 +75,7 @@ describe('a full conversation in Chromium', () => {
     await c.choose('No thanks')
     await c.host(/No problem. Bye!/).waitFor()
 
-    // Answers as the service reformatted them (lastMessageNewFormat): phone normalised, plan by title.
+    // Answers as the visitor read them (choices by label), the phone as the service normalised it.
     expect(await c.guestBubbles.allTextContents()).toEqual([
       'Ada',
       '36',
@@ -78,6 +86,7 @@ describe('a full conversation in Chromium', () => {
       expect.stringMatching(/2026/),
       'Theming, Accessibility',
       'Starter',
+      'Analytics, Priority support',
       '9',
       'No thanks',
     ])

@@ -35,7 +35,7 @@ describe('conversation start', () => {
     expect(conversation.input.value?.input.type).toBe('text input')
     expect(conversation.phase.value).toBe('active')
     expect(events.of('flowchat:ready')).toEqual([{ flowId: 'f1', publishedFlowId: 'pf1', updatedAt: publishedFlow().updatedAt }])
-    expect(events.of('flowchat:start')).toEqual([{ sessionId: 's1', resultId: 'r1' }])
+    expect(events.of('flowchat:start')).toEqual([{ sessionId: 's1', resultId: 'r1', resumed: false }])
   })
 
   it('fetches the published flow again when startChat reports a newer publication', async () => {

@@ -185,30 +185,99 @@ describe('<flow-chat>', () => {
     expect(api.requests).toHaveLength(0)
   })
 
-  it('resumes the visitor\'s result on a later visit when the flow remembers users', async () => {
+  it('shows the remembered conversation again on a later visit, without a second session', async () => {
     const api = service({ settings: { general: { rememberUser: { isEnabled: true, storage: 'local' } } } })
     const tag = setup(api)
     const first = document.createElement(tag) as FlowChatElement
     first.flow = 'f1'
     document.body.append(first)
     await flush()
-    expect(localStorage.getItem('flowchat:result:f1')).toBe('r1')
+    expect(JSON.parse(localStorage.getItem('flowchat:chat:f1:default') ?? 'null')).toMatchObject({ sessionId: 's1', resultId: 'r1' })
     first.remove()
+    await flush()
     const second = document.createElement(tag) as FlowChatElement
     second.flow = 'f1'
     document.body.append(second)
     await flush()
-    expect(api.requests.filter((r) => r.url.endsWith('/startChat')).map((r) => r.body)).toEqual([{}, { resultId: 'r1' }])
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
+    expect(second.shadowRoot?.textContent).toContain('Welcome to f1')
+    expect(second.shadowRoot?.querySelector('[part~="input"]')).not.toBeNull()
   })
 
-  it('forgets a remembered result when the flow does not remember users', async () => {
-    localStorage.setItem('flowchat:result:f1', 'old')
+  it('forgets a remembered conversation when the flow does not remember users', async () => {
+    localStorage.setItem('flowchat:chat:f1:default', '{"old":true}')
     const api = service({ settings: { general: { rememberUser: { isEnabled: false } } } })
     const element = document.createElement(setup(api)) as FlowChatElement
     element.flow = 'f1'
     document.body.append(element)
     await flush()
-    expect(localStorage.getItem('flowchat:result:f1')).toBeNull()
+    expect(localStorage.getItem('flowchat:chat:f1:default')).toBeNull()
+  })
+
+  it('keeps two unnamed chats of one flow apart, and a named one under its own key', async () => {
+    const api = service({ settings: { general: { rememberUser: { isEnabled: true, storage: 'session' } } } })
+    const tag = setup(api)
+    const chats = ['', '', 'support'].map((key) => {
+      const element = document.createElement(tag) as FlowChatElement
+      element.flow = 'f1'
+      if (key) element.storageKey = key
+      document.body.append(element)
+      return element
+    })
+    await flush()
+    expect(chats).toHaveLength(3)
+    expect(Object.keys(sessionStorage).sort()).toEqual(['flowchat:chat:f1:default', 'flowchat:chat:f1:default#2', 'flowchat:chat:f1:support'])
+  })
+
+  it('restart() forgets the remembered conversation; reload() resumes it', async () => {
+    const api = service({ settings: { general: { rememberUser: { isEnabled: true, storage: 'session' } } } })
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    document.body.append(element)
+    await flush()
+    element.reload()
+    await flush()
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
+    element.restart()
+    await flush()
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(2)
+  })
+
+  it('remembers in page memory, with one log, when storage throws', async () => {
+    const api = service({ settings: { general: { rememberUser: { isEnabled: true, storage: 'local' } } } })
+    const blocked = () => {
+      throw new DOMException('The operation is insecure.', 'SecurityError')
+    }
+    const spies = [vi.spyOn(window, 'localStorage', 'get').mockImplementation(blocked), vi.spyOn(window, 'sessionStorage', 'get').mockImplementation(blocked)]
+    try {
+      const element = document.createElement(setup(api)) as FlowChatElement
+      const logs: string[] = []
+      element.addEventListener('flowchat:log', (event) => logs.push(event.detail.code))
+      element.flow = 'f1'
+      document.body.append(element)
+      await flush()
+      expect(element.shadowRoot?.textContent).toContain('Welcome to f1')
+      element.reload()
+      await flush()
+      expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
+      expect(element.shadowRoot?.textContent).toContain('Welcome to f1')
+      expect(logs.filter((code) => code === 'storage-unavailable')).toHaveLength(1)
+    } finally {
+      for (const spy of spies) spy.mockRestore()
+    }
+  })
+
+  it('names its transcript with the label attribute, without restarting', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    element.flow = 'f1'
+    document.body.append(element)
+    await flush()
+    expect(element.shadowRoot?.querySelector('[part="transcript"]')?.getAttribute('aria-label')).toBe('Chat')
+    element.label = 'Sales assistant'
+    await flush()
+    expect(element.shadowRoot?.querySelector('[part="transcript"]')?.getAttribute('aria-label')).toBe('Sales assistant')
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
   })
 
   it('upgrades properties set before the element was defined', async () => {

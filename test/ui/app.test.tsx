@@ -46,7 +46,11 @@ describe('App', () => {
     )
     const region = view.container.querySelector('[aria-live="polite"]')
     expect(region?.getAttribute('aria-live')).toBe('polite')
-    expect([...(region?.querySelectorAll('p') ?? [])].map((p) => p.textContent)).toEqual(['Hi there', 'Image'])
+    const announced = () => [...(region?.querySelectorAll('p') ?? [])].map((p) => p.textContent)
+    // An image is announced once its picture can be seen.
+    expect(announced()).toEqual(['Hi there'])
+    act(() => void fireEvent.load(view.container.querySelector('img[src="https://x.example/a.png"]')!))
+    expect(announced()).toEqual(['Hi there', 'Image'])
   })
 
   it('shows the typing indicator for the emulated typing time before a bubble', async () => {

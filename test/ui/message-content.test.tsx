@@ -12,7 +12,8 @@ async function showMessages(messages: ChatMessage[]) {
     setup.conversation.start()
     await settle()
   })
-  const bubbles = Array.from(setup.view.container.querySelectorAll<HTMLElement>('[part~="host-bubble"]'))
+  // Typing dots stand in for an image bubble while its picture loads: they are not bubbles.
+  const bubbles = Array.from(setup.view.container.querySelectorAll<HTMLElement>('[part~="host-bubble"]:not([part~="typing"])'))
   return { ...setup, bubbles }
 }
 
@@ -74,6 +75,19 @@ describe('host bubbles', () => {
     expect(frame?.getAttribute('height')).toBe('300')
     expect(unsafe?.querySelector('img')).toBeNull()
     expect(unsafe?.textContent).toBe('Image unavailable')
+  })
+
+  it('names each hosted player by its provider, so frames on one page never share a title', async () => {
+    const { bubbles } = await showMessages([
+      { id: 'v1', type: 'video', content: { type: 'youtube', id: 'aqz-KE-bpKQ' } },
+      { id: 'v2', type: 'video', content: { type: 'vimeo', id: '76979871', height: 220 } },
+    ])
+    const [youtube, vimeo] = bubbles.map((bubble) => bubble.querySelector('iframe'))
+    expect(youtube?.getAttribute('title')).toBe('YouTube video')
+    expect(vimeo?.getAttribute('title')).toBe('Vimeo video')
+    expect(vimeo?.getAttribute('src')).toBe('https://player.vimeo.com/video/76979871')
+    expect(vimeo?.getAttribute('height')).toBe('220')
+    expect(vimeo?.getAttribute('sandbox')).toContain('allow-scripts')
   })
 
   it('refuses video ids that would change the player address', async () => {

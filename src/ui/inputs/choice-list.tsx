@@ -11,7 +11,7 @@ export interface ChoiceListProps {
   sendLabel: string | undefined
   /** The answer an item stands for. */
   answerOf(item: ChoiceItem): string
-  /** Text used to filter and to name the item when it has no visible text. */
+  /** The item's visible text: what filtering matches and what the guest bubble shows. */
   labelOf(item: ChoiceItem): string
   renderItem(item: ChoiceItem): ComponentChildren
   itemClass: string
@@ -20,7 +20,8 @@ export interface ChoiceListProps {
 
 /**
  * Buttons for a choice: one click answers a single choice; a multiple choice toggles buttons
- * (`aria-pressed`) and sends the chosen answers, in the flow's order, joined with `, `.
+ * (`aria-pressed`) and sends the chosen answers, in the flow's order, joined with `, `. The guest
+ * bubble shows what the visitor read on the buttons, not the values sent.
  */
 export function ChoiceList(props: ChoiceListProps) {
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set())
@@ -36,9 +37,11 @@ export function ChoiceList(props: ChoiceListProps) {
     if (!next.delete(id)) next.add(id)
     setChosen(next)
   }
+  const labelOrAnswer = (item: ChoiceItem) => props.labelOf(item).trim() || props.answerOf(item)
   const sendChosen = () => {
-    const answers = props.items.filter((item) => chosen.has(item.id)).map(props.answerOf)
-    if (answers.length > 0) answer(answers.join(', '))
+    const picked = props.items.filter((item) => chosen.has(item.id))
+    if (picked.length === 0) return
+    answer(picked.map(props.answerOf).join(', '), picked.map(labelOrAnswer).join(', '))
   }
 
   return (
@@ -64,7 +67,7 @@ export function ChoiceList(props: ChoiceListProps) {
             class={`button ${props.itemClass}`}
             part={`button ${props.itemClass}`}
             aria-pressed={props.multiple ? chosen.has(item.id) : undefined}
-            onClick={() => (props.multiple ? toggle(item.id) : answer(props.answerOf(item)))}
+            onClick={() => (props.multiple ? toggle(item.id) : answer(props.answerOf(item), labelOrAnswer(item)))}
           >
             {props.renderItem(item)}
           </button>

@@ -19,7 +19,9 @@ export function RatingInput({ input }: { input: ChatInput }) {
   const oneClick = options.isOneClickSubmitEnabled === true
   const [picked, setPicked] = useState<number | null>(null)
   const first = useRef<HTMLButtonElement>(null)
-  const answer = useAnswer()
+  const send = useAnswer()
+  // Stars carry no number on screen: the guest bubble says "4/5" rather than a bare "4".
+  const answer = (value: number) => send(String(value), stars ? `${value}/${end}` : undefined)
   useAutoFocus(first)
   const { left, right, button } = options.labels ?? {}
   // The end labels describe the scale for screen readers too, not only on screen.
@@ -38,7 +40,7 @@ export function RatingInput({ input }: { input: ChatInput }) {
               part="button rating-button"
               aria-label={stars ? `${value} of ${end}` : undefined}
               aria-pressed={oneClick ? undefined : picked === value}
-              onClick={() => (oneClick ? answer(String(value)) : setPicked(value))}
+              onClick={() => (oneClick ? answer(value) : setPicked(value))}
             >
               {stars ? (picked !== null && value <= picked ? '★' : '☆') : value}
             </button>
@@ -56,7 +58,7 @@ export function RatingInput({ input }: { input: ChatInput }) {
             class="button"
             part="button send-button"
             disabled={picked === null}
-            onClick={() => picked !== null && answer(String(picked))}
+            onClick={() => picked !== null && answer(picked)}
           >
             {button || 'Send'}
           </button>

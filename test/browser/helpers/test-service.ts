@@ -46,6 +46,8 @@ export interface TestService {
   store(): Store
   /** The page that embeds `<flow-chat>` for a flow. */
   pageUrl(flow: PublishedTestFlow, options?: Omit<PageOptions, 'flow' | 'apiHost' | 'token'> & { csp?: boolean }): string
+  /** Publishes the flow again, as its owner would after an edit (its `updatedAt` changes). */
+  republish(flow: PublishedTestFlow): Promise<void>
   /** Stops the service (the database stays) until `start()`; both do nothing when already so. */
   stop(): Promise<void>
   start(): Promise<void>
@@ -149,6 +151,9 @@ export async function startTestService(flowFiles: string[]): Promise<TestService
       if (options.csp === false) query.set('csp', '0')
       if (options.hostCss) query.set('hostCss', '1')
       return `${origin}/test/page?${query}`
+    },
+    republish: async (flow) => {
+      await api('POST', `/v1/flows/${flow.id}/publish`)
     },
     stop: async () => {
       await running?.close()

@@ -1,19 +1,23 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatInput } from '../../../src/protocol/index'
+import type { ChatInput, ChatStepResult } from '../../../src/protocol/index'
 import { settle, startResponse, textInput } from '../../chat/fake-client'
 import { renderApp } from '../render-app'
 
 afterEach(cleanup)
 
-async function withInput(input: ChatInput) {
-  const setup = renderApp({ start: startResponse({ input }), replies: [{ input: textInput('next') }] })
+async function withInput(input: ChatInput, reply: ChatStepResult = { input: textInput('next') }) {
+  const setup = renderApp({ start: startResponse({ input }), replies: [reply] })
   await act(async () => {
     setup.conversation.start()
     await settle()
   })
   return setup
 }
+
+/** What the visitor sees as their own answers, oldest first. */
+const guestBubbles = (setup: Awaited<ReturnType<typeof withInput>>) =>
+  Array.from(setup.view.container.querySelectorAll('[part~="guest-bubble"]'), (bubble) => bubble.textContent)
 
 const click = async (element: HTMLElement) =>
   act(async () => {
@@ -28,10 +32,25 @@ const items = [
 ]
 
 describe('ChoiceInput', () => {
-  it('answers a single choice in one click with value, else content', async () => {
+  it('answers a single choice in one click with value, else content, and shows the label read', async () => {
     const setup = await withInput({ id: 'c1', type: 'choice input', items })
     await click(screen.getByRole('button', { name: 'Yes' }))
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['yes-value'])
+    expect(guestBubbles(setup)).toEqual(['Yes'])
+  })
+
+  it('shows the content of a choice without a value both as the answer and in the bubble', async () => {
+    const setup = await withInput({ id: 'c1', type: 'choice input', items })
+    await click(screen.getByRole('button', { name: 'Maybe' }))
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['Maybe'])
+    expect(guestBubbles(setup)).toEqual(['Maybe'])
+  })
+
+  it("lets the service's reformatted answer replace the label once it accepts it", async () => {
+    const setup = await withInput({ id: 'c1', type: 'choice input', items }, { lastMessageNewFormat: 'Yes, please', input: textInput('next') })
+    await click(screen.getByRole('button', { name: 'Yes' }))
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['yes-value'])
+    expect(guestBubbles(setup)).toEqual(['Yes, please'])
   })
 
   it('toggles several choices and sends them in the flow order', async () => {
@@ -43,6 +62,7 @@ describe('ChoiceInput', () => {
     expect(screen.getByRole('button', { name: 'Yes' }).getAttribute('aria-pressed')).toBe('true')
     await click(screen.getByRole('button', { name: 'Done' }))
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['yes-value, Maybe'])
+    expect(guestBubbles(setup)).toEqual(['Yes, Maybe'])
   })
 
   it('filters the choices when searchable', async () => {
@@ -68,6 +88,18 @@ describe('PictureChoiceInput', () => {
     expect(screen.getByRole('button', { name: /Hiking/ }).querySelector('img')).toBeNull()
     await click(running)
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['Running'])
+    expect(guestBubbles(setup)).toEqual(['Running'])
+  })
+
+  it('sends the value of a picture and shows its title', async () => {
+    const setup = await withInput({
+      id: 'p1',
+      type: 'picture choice input',
+      items: [{ id: 'p-b', pictureSrc: 'https://cdn.example/b.jpg', title: 'Hiking', description: 'Slow', value: 'hike' }],
+    })
+    await click(screen.getByRole('button', { name: /Hiking/ }))
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['hike'])
+    expect(guestBubbles(setup)).toEqual(['Hiking'])
   })
 
   it('toggles several pictures and sends value, else title, joined with ", "', async () => {
@@ -91,7 +123,7 @@ describe('PictureChoiceInput', () => {
     expect(energy.getAttribute('aria-pressed')).toBe('true')
     await click(screen.getByRole('button', { name: 'Next' }))
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['Energy, recover'])
-    expect(within(screen.getByRole('region', { name: 'Chat' })).getByText('Energy, recover')).toBeTruthy()
+    expect(guestBubbles(setup)).toEqual(['Energy, Recovery'])
   })
 
   it('names a card without a title by its picture, with the id as the answer', async () => {
@@ -100,6 +132,8 @@ describe('PictureChoiceInput', () => {
     expect(card.querySelector('img')?.getAttribute('alt')).toBe('Blue')
     await click(card)
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['p-x'])
+    // The visitor never saw the id: the bubble repeats the description that named the card.
+    expect(guestBubbles(setup)).toEqual(['Blue'])
   })
 })
 
@@ -125,5 +159,6 @@ describe('choice input by keyboard and in long lists', () => {
     await click(screen.getByRole('button', { name: 'Chocolate' }))
     await click(screen.getByRole('button', { name: 'Send' }))
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['Chocolate, Lime'])
+    expect(guestBubbles(setup)).toEqual(['Chocolate, Lime'])
   })
 })

@@ -6,6 +6,9 @@ import { renderApp } from '../render-app'
 
 afterEach(cleanup)
 
+const guestBubbles = (container: Element) =>
+  Array.from(container.querySelectorAll('[part~="guest-bubble"]'), (bubble) => bubble.textContent)
+
 async function withInput(input: ChatInput) {
   const setup = renderApp({ start: startResponse({ input }), replies: [{ input: textInput('next') }] })
   await act(async () => {
@@ -33,6 +36,7 @@ describe('RatingInput', () => {
     expect(described).toEqual(['Unlikely', 'Likely'])
     await click(screen.getByRole('button', { name: '9' }))
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['9'])
+    expect(guestBubbles(setup.view.container)).toEqual(['9'])
   })
 
   it('lets the visitor pick then send when one-click submit is off', async () => {
@@ -42,6 +46,15 @@ describe('RatingInput', () => {
     expect(screen.getByRole('button', { name: '4 of 5' }).getAttribute('aria-pressed')).toBe('true')
     await click(screen.getByRole('button', { name: 'Rate' }))
     expect(setup.calls.continue.map((call) => call.message)).toEqual(['4'])
+    // Stars show no number: the bubble says how many out of how many, the service gets the number.
+    expect(guestBubbles(setup.view.container)).toEqual(['4/5'])
+  })
+
+  it('shows an icon rating picked in one click as a score out of the scale', async () => {
+    const setup = await withInput({ id: 'r', type: 'rating input', options: { length: 5, buttonType: 'Icons', isOneClickSubmitEnabled: true } })
+    await click(screen.getByRole('button', { name: '0 of 5' }))
+    expect(setup.calls.continue.map((call) => call.message)).toEqual(['0'])
+    expect(guestBubbles(setup.view.container)).toEqual(['0/5'])
   })
 
   it('counts from startsAt to length, as numbers', async () => {

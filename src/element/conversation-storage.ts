@@ -1,0 +1,91 @@
+import { widgetWarning, type ConversationMemory, type Emit } from '../chat/index'
+
+const PREFIX = 'flowchat:chat:'
+const KINDS = ['session', 'local'] as const
+
+/**
+ * Conversations kept for the life of this page when the browser's storage cannot be used (blocked
+ * cookies, private modes, a full quota): `reload()` still resumes, a new page load starts fresh.
+ */
+const pageMemory = new Map<string, string>()
+
+/** Accessing `window.localStorage` itself throws where storage is blocked, so it is read lazily. */
+const storageOf = (kind: 'session' | 'local'): Storage => (kind === 'local' ? window.localStorage : window.sessionStorage)
+
+/** The storage key of one chat instance: per flow and per instance, so two chats never mix. */
+export const conversationKey = (flow: string, instance: string) => `${PREFIX}${flow}:${instance}`
+
+/**
+ * Remembers a conversation in session or local storage under `key`, falling back to page memory
+ * with one `storage-unavailable` log when storage throws. Never throws itself.
+ */
+export function createConversationStorage(key: string, emit: Emit): ConversationMemory {
+  let warned = false
+  const degrade = (error: unknown) => {
+    if (warned) return
+    warned = true
+    emit(
+      'flowchat:log',
+      widgetWarning('storage-unavailable', 'Browser storage is unavailable; the conversation is remembered on this page only', {
+        error: String(error),
+      }),
+    )
+  }
+  const attempt = (kind: 'session' | 'local', action: (storage: Storage) => void): boolean => {
+    try {
+      action(storageOf(kind))
+      return true
+    } catch (error) {
+      degrade(error)
+      return false
+    }
+  }
+  const decode = (raw: string): unknown => {
+    try {
+      return JSON.parse(raw)
+    } catch {
+      return raw // Not JSON: the conversation's own check refuses it and starts fresh.
+    }
+  }
+
+  return {
+    load() {
+      const inPage = pageMemory.get(key)
+      if (inPage !== undefined) return decode(inPage)
+      let raw: string | null = null
+      for (const kind of KINDS) {
+        attempt(kind, (storage) => (raw ??= storage.getItem(key)))
+      }
+      return raw === null ? undefined : decode(raw)
+    },
+    save(kind, data) {
+      const raw = JSON.stringify(data)
+      if (attempt(kind, (storage) => storage.setItem(key, raw))) pageMemory.delete(key)
+      else pageMemory.set(key, raw)
+      attempt(kind === 'local' ? 'session' : 'local', (storage) => storage.removeItem(key))
+    },
+    clear() {
+      pageMemory.delete(key)
+      for (const kind of KINDS) attempt(kind, (storage) => storage.removeItem(key))
+    },
+  }
+}
+
+/** Instance names in use on this page, so two chats of one flow without names still differ. */
+const claimed = new Map<string, object>()
+
+/**
+ * Claims a storage key for `owner`: `base`, or `base#2`, `#3`… when another live chat holds it.
+ * Chats start in document order, so the same page gets the same keys after a reload.
+ */
+export function claimConversationKey(base: string, owner: object): { key: string; release(): void } {
+  let key = base
+  for (let n = 2; claimed.has(key) && claimed.get(key) !== owner; n++) key = `${base}#${n}`
+  claimed.set(key, owner)
+  return {
+    key,
+    release: () => {
+      if (claimed.get(key) === owner) claimed.delete(key)
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import { signal, type Signal } from '@preact/signals'
+import type { HostEntry } from '../chat/index'
+import { safeImageUrl } from '../content/url'
+
+/**
+ * How long a picture may hold the conversation back. Past it the bubble shows while the picture
+ * is still on its way (it may then grow), so a stalled server never leaves the visitor stuck.
+ */
+export const IMAGE_WAIT_MS = 6_000
+
+// Keyed by entry, so every widget on the page tracks its own bubbles without shared state.
+const settled = new WeakMap<HostEntry, Signal<boolean>>()
+
+function settledSignal(entry: HostEntry): Signal<boolean> {
+  let state = settled.get(entry)
+  if (!state) settled.set(entry, (state = signal(false)))
+  return state
+}
+
+const imageUrl = (entry: HostEntry) => {
+  const content = entry.message.content as { url?: unknown } | null | undefined
+  return safeImageUrl(typeof content === 'object' && content !== null ? content.url : undefined)
+}
+
+/**
+ * An image bubble whose picture has neither loaded nor failed yet. It stays hidden, and so does
+ * everything after it, so that it appears at its final size and nothing below it moves.
+ * Reading it subscribes the component to the moment it settles.
+ */
+export function isImagePending(entry: HostEntry): boolean {
+  return entry.message.type === 'image' && !settledSignal(entry).value && imageUrl(entry) !== null
+}
+
+/** The picture loaded, failed, or took too long: the bubble shows from now on. */
+export function settleImage(entry: HostEntry): void {
+  settledSignal(entry).value = true
+}

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest'
+import {
+  MAX_SAVED_ENTRIES,
+  createConversation,
+  parseSavedConversation,
+  type Conversation,
+  type ConversationMemory,
+  type SavedConversation,
+} from '../../src/chat/index'
+import type { ChatStepResult, Settings } from '../../src/protocol/index'
+import { TransportError } from '../../src/transport/index'
+import { fakeClient, publishedFlow, recordEvents, settle, startResponse, text, textInput, UPDATED_AT } from './fake-client'
+
+const REMEMBER: Settings = { typingEmulation: { enabled: false }, general: { rememberUser: { isEnabled: true, storage: 'local' } } }
+
+/** Storage as the element gives it, in a variable: what a reload would find. */
+function memoryStore(initial?: unknown) {
+  let data: unknown = initial
+  const writes: Array<'session' | 'local'> = []
+  const memory: ConversationMemory = {
+    load: () => data,
+    save: (kind, saved) => {
+      writes.push(kind)
+      data = JSON.parse(JSON.stringify(saved))
+    },
+    clear: () => (data = undefined),
+  }
+  return { memory, writes, get saved() { return data as SavedConversation | undefined } }
+}
+
+function setup(options: Parameters<typeof fakeClient>[0] & { memory: ConversationMemory }) {
+  const fake = fakeClient({ published: publishedFlow({ settings: REMEMBER }), ...options })
+  const events = recordEvents()
+  let keys = 0
+  const conversation = createConversation({
+    flow: 'f1',
+    client: fake.client,
+    emit: events.emit,
+    memory: options.memory,
+    newKey: () => `key-${++keys}`,
+    sleep: async () => {},
+  })
+  return { ...fake, events, conversation }
+}
+
+const texts = (conversation: Conversation) =>
+  conversation.transcript.chunks.value
+    .flatMap((chunk) => chunk.entries.value)
+    .map((entry) => (entry.kind === 'host' ? String((entry.message.content as { plainText?: string }).plainText) : `> ${entry.text.value}`))
+
+/** A first visit: start, answer once, and leave the saved record behind. */
+async function firstVisit(replies: ChatStepResult[] = [{ messages: [text('m2', 'And your age?')], input: textInput('in2') }]) {
+  const store = memoryStore()
+  const { conversation } = setup({ memory: store.memory, replies })
+  conversation.start()
+  await settle()
+  conversation.send('Ada')
+  await settle()
+  conversation.dispose()
+  return store
+}
+
+describe('remembered conversations', () => {
+  it('saves what was shown, the session and the waiting input, where the flow says', async () => {
+    const store = await firstVisit()
+    expect(store.writes.every((kind) => kind === 'local')).toBe(true)
+    expect(parseSavedConversation(store.saved)).toBeDefined()
+    expect(store.saved).toMatchObject({ sessionId: 's1', resultId: 'r1', publishedAt: UPDATED_AT, pending: null, ended: false })
+    expect(store.saved?.entries.map((entry) => entry.kind)).toEqual(['host', 'guest', 'host'])
+    expect(store.saved?.input?.input.id).toBe('in2')
+  })
+
+  it('a reload shows the same conversation and continues the same session, without startChat', async () => {
+    const store = await firstVisit()
+    const { conversation, calls, events } = setup({ memory: store.memory, replies: [{ messages: [text('m3', 'Done')] }] })
+    conversation.start()
+    await settle()
+    expect(calls.start).toHaveLength(0)
+    expect(texts(conversation)).toEqual(['Hello', '> Ada', 'And your age?'])
+    expect(conversation.input.value?.input.id).toBe('in2')
+    expect(events.of('flowchat:start')).toEqual([{ sessionId: 's1', resultId: 'r1', resumed: true }])
+    conversation.send('36')
+    await settle()
+    expect(calls.continue).toEqual([{ sessionId: 's1', message: '36', key: 'key-1' }])
+    expect(conversation.phase.value).toBe('ended')
+    expect(store.saved?.ended).toBe(true)
+  })
+
+  it('resends an answer that was in flight at the reload, with its idempotency key', async () => {
+    const store = memoryStore()
+    const first = setup({ memory: store.memory, replies: [new Promise<ChatStepResult>(() => {})] })
+    first.conversation.start()
+    await settle()
+    first.conversation.send('Ada')
+    await settle()
+    first.conversation.dispose() // the page went away before the service answered
+    expect(store.saved?.pending).toMatchObject({ message: 'Ada', key: 'key-1', shown: true })
+
+    const second = setup({ memory: store.memory, replies: [{ messages: [text('m2', 'Thanks')], input: textInput('in2') }] })
+    second.conversation.start()
+    await settle()
+    expect(second.calls.continue).toEqual([{ sessionId: 's1', message: 'Ada', key: 'key-1' }])
+    expect(texts(second.conversation)).toEqual(['Hello', '> Ada', 'Thanks'])
+    expect(second.calls.start).toHaveLength(0)
+  })
+
+  it('plays again a step that was received but maybe not shown before the reload', async () => {
+    const store = memoryStore()
+    const first = setup({ memory: store.memory })
+    first.conversation.start()
+    await settle()
+    const saved = store.saved!
+    store.memory.save('local', { ...saved, entries: [], input: null, step: startResponse({ messages: [text('m1', 'Hello')], input: textInput() }) })
+    const second = setup({ memory: store.memory })
+    second.conversation.start()
+    await settle()
+    expect(texts(second.conversation)).toEqual(['Hello'])
+    expect(second.conversation.input.value?.input.id).toBe('in1')
+    expect(second.calls.start).toHaveLength(0)
+  })
+
+  it('starts fresh, for the same visitor, with a notice when the flow was republished', async () => {
+    const store = await firstVisit()
+    const { conversation, calls, events } = setup({
+      memory: store.memory,
+      published: publishedFlow({ settings: REMEMBER, updatedAt: '2026-03-01T00:00:00.000Z' }),
+      start: startResponse({ messages: [text('m1', 'New hello')], input: textInput() }, { sessionId: 's2', publishedAt: '2026-03-01T00:00:00.000Z' }),
+    })
+    conversation.start()
+    await settle()
+    expect(calls.start.map((call) => call.body)).toEqual([{ resultId: 'r1' }])
+    expect(texts(conversation)).toEqual(['New hello'])
+    expect(conversation.notice.value).toBe('republished')
+    expect(events.of('flowchat:start')).toEqual([{ sessionId: 's2', resultId: 'r1', resumed: false, restartedBecause: 'republished' }])
+    expect(store.saved?.sessionId).toBe('s2')
+  })
+
+  it('starts fresh with a notice when the service no longer has the remembered session', async () => {
+    const store = await firstVisit()
+    const { conversation, calls } = setup({
+      memory: store.memory,
+      replies: [new TransportError('http', 'gone', { status: 410, code: 'session_expired' })],
+      start: startResponse({ messages: [text('m1', 'Hello again')], input: textInput() }, { sessionId: 's2' }),
+    })
+    conversation.start()
+    await settle()
+    conversation.send('36')
+    await settle()
+    expect(calls.start.map((call) => call.body)).toEqual([{ resultId: 'r1' }])
+    expect(texts(conversation)).toEqual(['Hello again'])
+    expect(conversation.notice.value).toBe('expired')
+    expect(conversation.phase.value).toBe('active')
+    expect(store.saved?.sessionId).toBe('s2')
+  })
+
+  it('drops an unreadable record with a log and starts fresh', async () => {
+    const store = memoryStore({ version: 99, sessionId: 's0' })
+    const { conversation, calls, events } = setup({ memory: store.memory })
+    conversation.start()
+    await settle()
+    expect(events.of('flowchat:log').map((log) => log.code)).toContain('saved-conversation-invalid')
+    expect(calls.start).toHaveLength(1)
+    expect(texts(conversation)).toEqual(['Hello'])
+  })
+
+  it('forgets and does not save when the flow does not remember users', async () => {
+    const store = await firstVisit()
+    const { conversation, calls } = setup({ memory: store.memory, published: publishedFlow({ settings: { typingEmulation: { enabled: false } } }) })
+    conversation.start()
+    await settle()
+    expect(calls.start).toHaveLength(1)
+    expect(store.saved).toBeUndefined()
+  })
+
+  it('restart() forgets the remembered conversation', async () => {
+    const store = await firstVisit()
+    const { conversation, calls } = setup({ memory: store.memory })
+    conversation.start()
+    await settle()
+    conversation.restart()
+    await settle()
+    expect(calls.start).toHaveLength(1)
+    expect(texts(conversation)).toEqual(['Hello'])
+    expect(store.saved?.entries).toHaveLength(1)
+  })
+
+  it('keeps at most MAX_SAVED_ENTRIES bubbles, the newest', async () => {
+    const many = Array.from({ length: MAX_SAVED_ENTRIES + 50 }, (_, i) => text(`m${i}`, `Line ${i}`))
+    const store = memoryStore()
+    const { conversation } = setup({ memory: store.memory, start: startResponse({ messages: many, input: textInput() }) })
+    conversation.start()
+    await settle()
+    expect(store.saved?.entries).toHaveLength(MAX_SAVED_ENTRIES)
+    expect(store.saved?.entries.at(-1)).toMatchObject({ kind: 'host', message: { id: `m${MAX_SAVED_ENTRIES + 49}` } })
+  })
+})
+
+describe('answer labels', () => {
+  it('shows the label in the guest bubble and sends the value', async () => {
+    const { conversation, calls } = setup({ memory: memoryStore().memory, replies: [{ messages: [text('m2', 'Ok')], input: textInput('in2') }] })
+    conversation.start()
+    await settle()
+    conversation.send('plan-pro', 'Pro plan')
+    await settle()
+    expect(calls.continue[0]?.message).toBe('plan-pro')
+    expect(texts(conversation)).toEqual(['Hello', '> Pro plan', 'Ok'])
+  })
+})
