@@ -8,7 +8,7 @@ import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
 import { describeFailure } from './failures'
 import { readSaved, rememberStorage, restoreEntries, type SavedConversation } from './saved-conversation'
-import { createTurns } from './turns'
+import { createTurns, type TurnDeps } from './turns'
 import { startRequest } from './variables'
 
 export function createConversation(options: ConversationOptions): Conversation {
@@ -20,6 +20,12 @@ export function createConversation(options: ConversationOptions): Conversation {
   let controller = new AbortController()
   let disposed = false
 
+  /** Checkpoint for a reload, when the flow remembers users (see snapshot). */
+  const save: TurnDeps['save'] = (at = {}) => {
+    const { storage, id } = state.session
+    if (memory && storage && id) memory.save(storage, snapshot(state, at))
+  }
+
   const turns = createTurns(state, {
     client,
     emit,
@@ -27,10 +33,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     runners: options.actions ?? DEFAULT_ACTION_RUNNERS,
     navigate: options.navigate ?? (() => {}),
     newKey,
-    save: (at = {}) => {
-      const { storage, id } = state.session
-      if (memory && storage && id) memory.save(storage, snapshot(state, at))
-    },
+    save,
     sessionGone: (signal) => startOver('expired', signal),
   })
 
@@ -66,10 +69,10 @@ export function createConversation(options: ConversationOptions): Conversation {
       if (!saved) return begin(signal)
       // A remembered conversation goes on only with the flow version it started on.
       const published = await fetchPublished(flow, signal)
-      if (!rememberStorage(published.settings)) return begin(signal, { published })
+      const storage = rememberStorage(published.settings)
+      if (!storage) return begin(signal, { published })
       if (saved.publishedAt !== published.updatedAt) return startOver('republished', signal, saved.resultId, published)
-      state.session.storage = rememberStorage(published.settings)
-      await resume(saved, signal)
+      await resume(saved, storage, signal)
     })
   }
 
@@ -103,13 +106,13 @@ export function createConversation(options: ConversationOptions): Conversation {
       }
     }
     phase.value = 'active'
-    if (storage) memory?.save(storage, snapshot(state, { step: started }))
+    save({ step: started })
     await turns.play(started, signal)
   }
 
   /** Shows the remembered conversation again and carries on from where it stood. */
-  async function resume(saved: SavedConversation, signal: AbortSignal): Promise<void> {
-    state.session = { ...state.session, id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, resumed: true }
+  async function resume(saved: SavedConversation, storage: 'session' | 'local', signal: AbortSignal): Promise<void> {
+    state.session = { id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, storage, resumed: true }
     state.avatars = { ...saved.avatars }
     const { entries, lastGuest } = restoreEntries(saved)
     batch(() => {
