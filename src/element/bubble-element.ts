@@ -1,5 +1,5 @@
 import type { FlowChatElement } from './flow-chat-element'
-import { createInnerChat, emitLauncherEvent, forgetConversation, forwardAttributes, upgradePrefilled, FORWARDED_ATTRIBUTES, type PrefilledVariables } from './inner-chat'
+import { emitLauncherEvent, upgradePrefilled, FORWARDED_ATTRIBUTES, LaunchedChat, type PrefilledVariables } from './inner-chat'
 import { applyPageColours, loadLauncherTheme } from './launcher-theme'
 import { adoptCss, BUBBLE_CSS } from './launcher-styles'
 import { rememberOpen, wasLeftOpen } from './open-state'
@@ -61,8 +61,7 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
 
     #id = `fc-bubble-${++instances}`
     #root: ShadowRoot | undefined
-    #chat: ReturnType<typeof createInnerChat> | undefined
-    #prefilled: PrefilledVariables
+    #chat = new LaunchedChat(this)
     #abort: AbortController | undefined
     #previewTimer: ReturnType<typeof setTimeout> | undefined
     #previewDismissed = false
@@ -70,17 +69,16 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
     #flowName = ''
 
     get chat() {
-      return this.#chat ?? null
+      return this.#chat.element
     }
     get isOpen() {
       return this.hasAttribute('open')
     }
     get prefilledVariables() {
-      return this.#prefilled
+      return this.#chat.prefilled
     }
     set prefilledVariables(value) {
-      this.#prefilled = value
-      if (this.#chat) this.#chat.prefilledVariables = value
+      this.#chat.prefilled = value
     }
 
     connectedCallback() {
@@ -110,9 +108,9 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
 
     attributeChangedCallback(name: string, previous: string | null, next: string | null) {
       if (previous === next || !this.#root) return
-      if ((FORWARDED_ATTRIBUTES as readonly string[]).includes(name)) {
-        if (this.#chat) forwardAttributes(this, this.#chat)
+      if (this.#chat.attributeChanged(name)) {
         if (name === 'flow' || name === 'api-host' || name === 'token') this.#loadTheme()
+        // The label is also the launcher's own title.
         if (name === 'label') this.#applyStyles()
       } else if (name === 'preview-message' || name === 'preview-avatar') this.#fillPreview()
       else this.#applyStyles()
@@ -125,10 +123,7 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
     #show(moveFocus: boolean) {
       if (this.isOpen || !this.#root) return
       this.hidePreviewMessage()
-      if (!this.#chat) {
-        this.#chat = createInnerChat(this, this.#prefilled)
-        this.#part('window').append(this.#chat)
-      }
+      this.#chat.ensure((chat) => this.#part('window').append(chat))
       this.toggleAttribute('open', true)
       this.#part('window').hidden = false
       this.#syncButton()
@@ -170,12 +165,11 @@ export function createFlowChatBubbleElement(): new () => FlowChatBubbleElement {
     }
 
     reload() {
-      this.#chat?.reload()
+      this.#chat.reload()
     }
 
     reset() {
-      if (this.#chat) this.#chat.restart()
-      else forgetConversation(this)
+      this.#chat.reset()
     }
 
     #flow() {

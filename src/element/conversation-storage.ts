@@ -71,6 +71,11 @@ export function createConversationStorage(key: string, emit: Emit): Conversation
   }
 }
 
+/** Forgets a remembered conversation without a chat to hand (a reset before the chat exists). */
+export function forgetConversation(flow: string, instance: string): void {
+  if (flow.trim()) createConversationStorage(conversationKey(flow.trim(), instance), () => {}).clear()
+}
+
 /** Instance names in use on this page, so two chats of one flow without names still differ. */
 const claimed = new Map<string, object>()
 

@@ -16,7 +16,7 @@ import { App, fontRequest } from '../ui/index'
 import { createEmitter } from './emitter'
 import { loadThemeFont } from './font-loader'
 import { browserNavigate } from './navigate'
-import { claimConversationKey, conversationKey, createConversationStorage } from './conversation-storage'
+import { claimConversationKey, conversationKey, createConversationStorage, forgetConversation } from './conversation-storage'
 import { createScriptHost, defaultSandboxUrl, parseScriptTimeout, type ScriptHost } from './script-host'
 import { adoptStyles, type StyleTarget } from './stylesheets'
 
@@ -173,7 +173,8 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     restart() {
       if (!this.isConnected) return
       // Forget first: the restart must not resume what the visitor asked to leave behind.
-      ;(this.#memory ?? createConversationStorage(conversationKey(this.flow, this.storageKey), () => {})).clear()
+      if (this.#memory) this.#memory.clear()
+      else forgetConversation(this.flow, this.storageKey)
       this.#schedule()
     }
 

@@ -1,5 +1,5 @@
 import type { FlowChatElement } from './flow-chat-element'
-import { conversationKey, createConversationStorage } from './conversation-storage'
+import { forgetConversation } from './conversation-storage'
 import { DEFAULT_TAG_NAME } from './define'
 
 /** Attributes a bubble or popup hands down to the `<flow-chat>` it contains. */
@@ -17,6 +17,8 @@ export const FORWARDED_ATTRIBUTES = [
 
 export type PrefilledVariables = FlowChatElement['prefilledVariables']
 
+const storageKeyOf = (host: Element) => host.getAttribute('storage-key')?.trim() || host.id || host.localName
+
 /**
  * Copies the forwarded attributes of `host` onto `chat` (adding, changing and removing). The
  * chat's storage key defaults to the launcher's id or tag, so a bubble and an inline chat of the
@@ -31,23 +33,54 @@ export function forwardAttributes(host: Element, chat: Element): void {
 }
 
 /**
- * The chat inside a launcher is a plain `<flow-chat>`: created only when first needed, so its
- * session starts on first open and not when the page loads.
+ * The chat inside a bubble or popup: a plain `<flow-chat>` created only on first open, so its
+ * session starts then and not when the page loads. It carries the launcher's forwarded
+ * attributes and prefilled variables, and takes the launcher's reload and reset commands.
  */
-export function createInnerChat(host: Element, prefilled: PrefilledVariables): FlowChatElement {
-  const chat = document.createElement(DEFAULT_TAG_NAME) as FlowChatElement
-  forwardAttributes(host, chat)
-  chat.prefilledVariables = prefilled
-  chat.setAttribute('part', 'chat')
-  return chat
-}
+export class LaunchedChat {
+  #chat: FlowChatElement | undefined
+  #prefilled: PrefilledVariables
 
-const storageKeyOf = (host: Element) => host.getAttribute('storage-key')?.trim() || host.id || host.localName
+  constructor(private readonly host: HTMLElement) {}
 
-/** Forgets what a launcher's chat remembers, before that chat exists (a reset before first open). */
-export function forgetConversation(host: Element): void {
-  const flow = host.getAttribute('flow')?.trim()
-  if (flow) createConversationStorage(conversationKey(flow, storageKeyOf(host)), () => {}).clear()
+  get element(): FlowChatElement | null {
+    return this.#chat ?? null
+  }
+  get prefilled(): PrefilledVariables {
+    return this.#prefilled
+  }
+  set prefilled(value: PrefilledVariables) {
+    this.#prefilled = value
+    if (this.#chat) this.#chat.prefilledVariables = value
+  }
+
+  /** The chat, created and handed to `place` (to put it in the window) on the first call. */
+  ensure(place: (chat: FlowChatElement) => void): FlowChatElement {
+    if (this.#chat) return this.#chat
+    const chat = (this.#chat = document.createElement(DEFAULT_TAG_NAME) as FlowChatElement)
+    forwardAttributes(this.host, chat)
+    chat.prefilledVariables = this.#prefilled
+    chat.setAttribute('part', 'chat')
+    place(chat)
+    return chat
+  }
+
+  /** Hands a changed launcher attribute down; false when it is not one the chat takes. */
+  attributeChanged(name: string): boolean {
+    if (!(FORWARDED_ATTRIBUTES as readonly string[]).includes(name)) return false
+    if (this.#chat) forwardAttributes(this.host, this.#chat)
+    return true
+  }
+
+  reload(): void {
+    this.#chat?.reload()
+  }
+
+  /** Forgets the remembered conversation (even before the chat exists) and starts a new one. */
+  reset(): void {
+    if (this.#chat) this.#chat.restart()
+    else forgetConversation(this.host.getAttribute('flow') ?? '', storageKeyOf(this.host))
+  }
 }
 
 /** Dispatches one of the launcher's own events (`flowchat:open`, `flowchat:close`). */

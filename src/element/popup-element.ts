@@ -1,6 +1,6 @@
 import { focusableWithin } from './deep-focus'
 import type { FlowChatElement } from './flow-chat-element'
-import { createInnerChat, emitLauncherEvent, forgetConversation, forwardAttributes, upgradePrefilled, FORWARDED_ATTRIBUTES, type PrefilledVariables } from './inner-chat'
+import { emitLauncherEvent, upgradePrefilled, FORWARDED_ATTRIBUTES, LaunchedChat, type PrefilledVariables } from './inner-chat'
 import { applyPageColours, loadLauncherTheme } from './launcher-theme'
 import { adoptCss, POPUP_CSS } from './launcher-styles'
 import { lockPageScroll } from './scroll-lock'
@@ -43,8 +43,7 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
     #id = `fc-popup-${++instances}`
     #root: ShadowRoot | undefined
     #dialog: HTMLDialogElement | undefined
-    #chat: ReturnType<typeof createInnerChat> | undefined
-    #prefilled: PrefilledVariables
+    #chat = new LaunchedChat(this)
     #returnFocus: HTMLElement | undefined
     #unlockScroll: (() => void) | undefined
     #autoShow: ReturnType<typeof setTimeout> | undefined
@@ -52,17 +51,16 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
     #flowName = ''
 
     get chat() {
-      return this.#chat ?? null
+      return this.#chat.element
     }
     get isOpen() {
       return this.#dialog?.open === true
     }
     get prefilledVariables() {
-      return this.#prefilled
+      return this.#chat.prefilled
     }
     set prefilledVariables(value) {
-      this.#prefilled = value
-      if (this.#chat) this.#chat.prefilledVariables = value
+      this.#chat.prefilled = value
     }
 
     connectedCallback() {
@@ -89,9 +87,9 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
 
     attributeChangedCallback(name: string, previous: string | null, next: string | null) {
       if (previous === next || !this.#root) return
-      if ((FORWARDED_ATTRIBUTES as readonly string[]).includes(name)) {
-        if (this.#chat) forwardAttributes(this, this.#chat)
+      if (this.#chat.attributeChanged(name)) {
         if (name === 'flow' || name === 'api-host' || name === 'token') this.#loadTheme()
+        // The label is also the launcher's own title.
         if (name === 'label') this.#applyStyles()
       } else this.#applyStyles()
     }
@@ -101,10 +99,7 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
       if (!dialog || dialog.open || !this.isConnected) return
       clearTimeout(this.#autoShow)
       this.#returnFocus = deepActiveElement()
-      if (!this.#chat) {
-        this.#chat = createInnerChat(this, this.#prefilled)
-        this.#part('end').before(this.#chat)
-      }
+      this.#chat.ensure((chat) => this.#part('end').before(chat))
       dialog.showModal()
       this.#unlockScroll = lockPageScroll()
       this.#part('close').focus()
@@ -130,12 +125,11 @@ export function createFlowChatPopupElement(): new () => FlowChatPopupElement {
     }
 
     reload() {
-      this.#chat?.reload()
+      this.#chat.reload()
     }
 
     reset() {
-      if (this.#chat) this.#chat.restart()
-      else forgetConversation(this)
+      this.#chat.reset()
     }
 
     #part(name: string): HTMLElement {
