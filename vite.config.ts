@@ -66,8 +66,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     lib: {
-      // The bundle entry registers <flow-chat> on load; src/index.ts itself has no side effects.
-      entry: 'src/bundle.ts',
+      // The bundle entry registers <flow-chat> on load; src/widget/index.ts itself has no side effects.
+      entry: 'src/widget/bundle.ts',
       name: 'FlowChat',
       formats: ['es', 'iife'],
       fileName: (format) => (format === 'es' ? 'flow-chat.mjs' : 'flow-chat.js'),
@@ -84,7 +84,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'node',
-          include: ['test/protocol/**/*.test.ts', 'test/demo/**/*.test.ts', 'test/build/**/*.test.ts'],
+          include: ['test/protocol/**/*.test.ts', 'test/service/**/*.test.ts', 'test/demo/**/*.test.ts', 'test/build/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -94,9 +94,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dom',
-          include: [
-            'test/{chat,content,transport,ui,element,sandbox}/**/*.test.{ts,tsx}',
-          ],
+          include: ['test/widget/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
         },
       },

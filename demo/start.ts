@@ -6,9 +6,9 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
-import { loadConfig } from './server/config'
-import { newToken } from './server/ids'
-import { startServer } from './server/main'
+import { loadConfig } from '../src/service/config'
+import { newToken } from '../src/service/ids'
+import { startServer } from '../src/service/main'
 import { mountDemoSite } from './site/routes'
 import { listFlowFiles, seedFlows, type SeededFlow } from './site/seed'
 
@@ -43,7 +43,7 @@ async function main() {
     mount: (app) =>
       mountDemoSite(app, {
         distDir: join(repoRoot, 'dist'),
-        assetsDir: join(repoRoot, 'demo/pages/assets'),
+        assetsDir: join(repoRoot, 'demo/assets'),
         flows: () => flows,
         context: (requestUrl) => ({ apiHost: new URL(requestUrl).origin, publishableToken: tokens.publishable }),
       }),

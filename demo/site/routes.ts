@@ -1,7 +1,7 @@
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
 import { relative } from 'node:path'
-import { HttpError } from '../server/http/errors'
+import { HttpError } from '../../src/service/http/errors'
 import { bubblePage, popupPage, severalInstancesPage } from './embed-pages'
 import { indexPage, inlinePage, type PageContext } from './pages'
 import type { SeededFlow } from './seed'

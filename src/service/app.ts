@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { Hono } from 'hono'
 import type { ServiceConfig } from './config'
 import type { AppContext } from './context'
@@ -17,13 +16,11 @@ export interface AppDeps {
   config: ServiceConfig
   /** The clock for timestamps, session expiry and rate limits (tests pin it). */
   now?: () => Date
-  /** The folder holding `sandbox/` (the script sandbox document); defaults to demo/pages. */
-  sandboxPagesDir?: string
+  /** The folder holding the script sandbox document and its scripts; defaults to the widget's. */
+  sandboxDocumentDir?: string
   /** Extra routes (the demo pages, the widget bundle); they win over the share page's `/:publicId`. */
   mount?: (app: Hono) => void
 }
-
-const DEFAULT_PAGES_DIR = join(import.meta.dirname, '../pages')
 
 /** The service as a Hono app: mount it in a server, or call `app.request()` in process. */
 export function createApp(deps: AppDeps): Hono {
@@ -57,7 +54,7 @@ export function createApp(deps: AppDeps): Hono {
 
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
-  registerSandboxRoutes(app, { pagesDir: deps.sandboxPagesDir ?? DEFAULT_PAGES_DIR })
+  registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   deps.mount?.(app)
   // Last: `/:publicId` would otherwise shadow other one-segment routes.
   registerShareRoutes(app, ctx)

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BAD_URLS } from '../content/bad-url-corpus'
+import { BAD_URLS } from '../widget/content/bad-url-corpus'
 
 /** A harmless inline image, to show the allow-list still lets a good `data:` image through. */
 export const GOOD_DATA_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=='

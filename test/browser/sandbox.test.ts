@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { scriptReply, type ScriptOutcome, type ScriptToRun } from '../../src/sandbox/index'
+import { scriptReply, type ScriptOutcome, type ScriptToRun } from '../../src/widget/sandbox/index'
 import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
 import { ESCAPE_CORPUS } from './sandbox/escape-corpus'
 import type { SandboxHost } from './sandbox/host-entry'

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { chatStepResultSchema, errorBodySchema, startChatResponseSchema } from '../../../src/protocol/index'
+import { chatStepResultSchema, errorBodySchema, startChatResponseSchema } from '../../src/protocol/index'
 import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp, sharedFlowFiles } from './helpers/flows'
 import { useTestDatabase } from './helpers/database'
 import { createTestService, WORKSPACE, type TestService } from './helpers/service'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, DEFAULT_CONFIG, loadConfig } from '../../../demo/server/config'
-import { newToken } from '../../../demo/server/ids'
+import { ConfigError, DEFAULT_CONFIG, loadConfig } from '../../src/service/config'
+import { newToken } from '../../src/service/ids'
 
 function problemsOf(env: Record<string, string>): string[] {
   try {

@@ -11,9 +11,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { loadConfig } from '../server/config'
-import { startServer } from '../server/main'
-import { newToken } from '../server/ids'
+import { loadConfig } from '../config'
+import { startServer } from '../main'
+import { newToken } from '../ids'
 import { benchFlow } from './bench-flow'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)

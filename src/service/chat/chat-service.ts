@@ -1,4 +1,4 @@
-import type { ChatStepResult, StartChatRequest, StartChatResponse } from '../../../src/protocol/index'
+import type { ChatStepResult, StartChatRequest, StartChatResponse } from '../../protocol/index'
 import { SessionEndedError, type Engine, type StepOutcome } from '../engine/types'
 import { HttpError } from '../http/errors'
 import { newId, sha256 } from '../ids'

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { importFlowSchema, readableIssues } from '../../../src/protocol/index'
+import { importFlowSchema, readableIssues } from '../../protocol/index'
 import { loadConfig } from '../config'
 import { DEMO_WORKSPACE_ID } from '../env-tokens'
 import { toFlow } from '../flows/flow-document'

@@ -1,4 +1,4 @@
-import { INPUT_TYPES, MESSAGE_TYPES } from '../../../src/protocol/index'
+import { INPUT_TYPES, MESSAGE_TYPES } from '../../protocol/index'
 
 /** Block types the engine runs itself; every other type is skipped with an info log. */
 export const LOGIC_TYPES = ['Set variable', 'Condition', 'Redirect', 'Script', 'Wait', 'Jump'] as const

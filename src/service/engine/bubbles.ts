@@ -1,4 +1,4 @@
-import type { Block, ChatMessage } from '../../../src/protocol/index'
+import type { Block, ChatMessage } from '../../protocol/index'
 import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from './field-readers'
 import { mapRichText, richTextToPlainText } from './rich-text'
 import { escapeHtml } from './variables'

@@ -1,4 +1,4 @@
-import type { Block } from '../../../src/protocol/index'
+import type { Block } from '../../protocol/index'
 import { isItemVisible } from './conditions'
 import { asFields, readString } from './field-readers'
 import type { Step } from './step'

@@ -1,4 +1,4 @@
-import type { Block } from '../../../src/protocol/index'
+import type { Block } from '../../protocol/index'
 import { parameterize } from './code-params'
 import { type Continuation, follow } from './continuation'
 import { asFields, readBoolean, readString, toFiniteNumber } from './field-readers'

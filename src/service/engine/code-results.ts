@@ -1,4 +1,4 @@
-import type { VariableValue } from '../../../src/protocol/index'
+import type { VariableValue } from '../../protocol/index'
 
 /** Longest text a variable may receive from code; longer results are refused, not cut. */
 export const MAX_VALUE_LENGTH = 100_000

@@ -1,4 +1,4 @@
-import type { VariableValue } from '../../../src/protocol/index'
+import type { VariableValue } from '../../protocol/index'
 import { asFields, type Fields, readArray, readBoolean, readString, toFiniteNumber } from './field-readers'
 import { formatValue, isSet, type Variables } from './variables'
 

@@ -1,4 +1,4 @@
-import type { ChatInput } from '../../../src/protocol/index'
+import type { ChatInput } from '../../protocol/index'
 import type { Position } from './flow-index'
 import type { Awaiting } from './types'
 

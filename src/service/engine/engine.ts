@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatStepResult, PublishedFlow } from '../../../src/protocol/index'
+import type { ChatMessage, ChatStepResult, PublishedFlow } from '../../protocol/index'
 import { edgeTarget, type FlowIndex, indexFlow } from './flow-index'
 import { acceptAnswer } from './input-answer'
 import { buildInputView } from './input-view'

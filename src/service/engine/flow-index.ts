@@ -1,4 +1,4 @@
-import type { Block, Edge, Group, PublishedFlow, Variable } from '../../../src/protocol/index'
+import type { Block, Edge, Group, PublishedFlow, Variable } from '../../protocol/index'
 
 /** Where the walk stands: a block of a group, by position (blocks have no other order). */
 export interface Position {

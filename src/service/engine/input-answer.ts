@@ -1,4 +1,4 @@
-import type { Block, VariableValue } from '../../../src/protocol/index'
+import type { Block, VariableValue } from '../../protocol/index'
 import { matchChoice } from './choice-answers'
 import { itemLabel, renderItems, storedValue } from './choice-items'
 import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from './field-readers'

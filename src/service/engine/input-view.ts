@@ -1,4 +1,4 @@
-import type { Block, ChatInput } from '../../../src/protocol/index'
+import type { Block, ChatInput } from '../../protocol/index'
 import { renderItems } from './choice-items'
 import { asFields, type Fields, readString } from './field-readers'
 import { numberOption } from './input-answer'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Block, VariableValue } from '../../../src/protocol/index'
+import type { Block, VariableValue } from '../../protocol/index'
 import { parameterize } from './code-params'
 import { toVariableValue } from './code-results'
 import { type Continuation, follow } from './continuation'

@@ -1,4 +1,4 @@
-import type { ChatLog, ChatMessage, ClientAction } from '../../../src/protocol/index'
+import type { ChatLog, ChatMessage, ClientAction } from '../../protocol/index'
 import type { Substitute } from './bubbles'
 import type { ConditionScope } from './conditions'
 import type { FlowIndex } from './flow-index'

@@ -1,4 +1,4 @@
-import type { ChatStepResult, PublishedFlow, VariableValue } from '../../../src/protocol/index'
+import type { ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
 
 /**
  * The contract between the flow engine and the service around it. The engine is pure with

@@ -1,4 +1,4 @@
-import type { VariableValue } from '../../../src/protocol/index'
+import type { VariableValue } from '../../protocol/index'
 import { DECIMAL } from './field-readers'
 import type { FlowIndex } from './flow-index'
 import type { StartOptions } from './types'

@@ -1,4 +1,4 @@
-import type { ChatInput } from '../../../src/protocol/index'
+import type { ChatInput } from '../../protocol/index'
 import { isBubbleType, isInputType } from './block-kinds'
 import { buildBubbleMessage } from './bubbles'
 import { runRedirect, runScript, runWait } from './client-actions'

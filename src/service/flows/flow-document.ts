@@ -1,4 +1,4 @@
-import type { Flow, ImportFlow, PublishedFlow, UpdateFlow } from '../../../src/protocol/index'
+import type { Flow, ImportFlow, PublishedFlow, UpdateFlow } from '../../protocol/index'
 import type { FlowRecord } from '../store/flows-repository'
 
 /**

@@ -1,4 +1,4 @@
-import type { ImportFlow, PublishedFlow, UpdateFlow } from '../../../src/protocol/index'
+import type { ImportFlow, PublishedFlow, UpdateFlow } from '../../protocol/index'
 import { HttpError } from '../http/errors'
 import { newId } from '../ids'
 import { isUniqueViolation } from '../store/database'

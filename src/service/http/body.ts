@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { z } from 'zod/mini'
-import { readableIssues } from '../../../src/protocol/index'
+import { readableIssues } from '../../protocol/index'
 import { HttpError } from './errors'
 import { findUnstorableValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json-guard'
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../../../src/protocol/index'
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../../protocol/index'
 
 /**
  * An error meant for the client: status, stable code and a message a developer can act on.

@@ -3,7 +3,7 @@ import {
   continueChatRequestSchema,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   startChatRequestSchema,
-} from '../../../src/protocol/index'
+} from '../../protocol/index'
 import { continueChat, sessionNotFound, startChat, type ChatDeps } from '../chat/chat-service'
 import { isResourceRef, type AppContext } from '../context'
 import { parseBody, readJsonBody } from '../http/body'

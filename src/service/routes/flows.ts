@@ -3,7 +3,7 @@ import {
   importFlowRequestSchema,
   updateFlowRequestSchema,
   type PublishedFlowResponse,
-} from '../../../src/protocol/index'
+} from '../../protocol/index'
 import { isResourceRef, type AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'

@@ -10,10 +10,12 @@ export const SANDBOX_DOCUMENT_PATH = `${SANDBOX_BASE_PATH}/sandbox.html`
 const SCRIPT_FILES = ['sandbox-worker.js', 'sandbox.js'] as const
 /** Long enough to spare repeat visits a round trip, short enough that a fix reaches every page soon. */
 const CACHE_CONTROL = 'public, max-age=600'
+/** The sandbox document is the widget's (it runs in the visitor's browser); the service serves it. */
+export const SANDBOX_DOCUMENT_DIR = join(import.meta.dirname, '../../widget/sandbox/document')
 
 export interface SandboxRouteOptions {
-  /** The demo pages folder: the one that holds `sandbox/sandbox.html` and its scripts. */
-  pagesDir: string
+  /** The folder holding `sandbox.html` and its scripts; defaults to the widget's sandbox document. */
+  documentDir?: string
 }
 
 interface StaticFile {
@@ -29,7 +31,7 @@ function load(dir: string, name: string): StaticFile {
   try {
     body = readFileSync(join(dir, name), 'utf8')
   } catch (cause) {
-    throw new Error(`The script sandbox file ${join(dir, name)} cannot be read: pagesDir must be the folder that holds sandbox/`, { cause })
+    throw new Error(`The script sandbox file ${join(dir, name)} cannot be read: documentDir must be the folder that holds sandbox.html and its scripts`, { cause })
   }
   return { body, etag: `"${sha256(body, 'base64url')}"` }
 }
@@ -60,7 +62,7 @@ function checkIntegrity(html: string, scripts: ReadonlyMap<string, string>): voi
     const found = tag.exec(html)?.[1]
     if (found !== hash) {
       throw new Error(
-        `sandbox/sandbox.html must load ${name} with integrity="${hash}" crossorigin="anonymous"` +
+        `sandbox.html must load ${name} with integrity="${hash}" crossorigin="anonymous"` +
           (found ? ` (it says ${found}: update it after editing the script)` : ''),
       )
     }
@@ -73,8 +75,8 @@ function checkIntegrity(html: string, scripts: ReadonlyMap<string, string>): voi
  * able to frame it, so there is no X-Frame-Options or frame-ancestors; being an opaque origin, it
  * loads its scripts in CORS mode, hence the CORS and CORP headers on them.
  */
-export function registerSandboxRoutes(app: Hono, options: SandboxRouteOptions): void {
-  const dir = join(options.pagesDir, 'sandbox')
+export function registerSandboxRoutes(app: Hono, options: SandboxRouteOptions = {}): void {
+  const dir = options.documentDir ?? SANDBOX_DOCUMENT_DIR
   const html = load(dir, 'sandbox.html')
   const scripts = new Map(SCRIPT_FILES.map((name) => [name, load(dir, name)]))
   const hashes = new Map(SCRIPT_FILES.map((name) => [name, `sha256-${sha256(scripts.get(name)!.body, 'base64')}`]))

@@ -29,7 +29,7 @@ import type { Store } from '../store/store'
 export const SHARE_ASSETS_PATH = '/share/v1'
 export const DEFAULT_WIDGET_SCRIPT_URL = '/dist/flow-chat.js'
 
-const DEFAULT_PAGES_DIR = join(import.meta.dirname, '../../pages')
+const DEFAULT_ASSETS_DIR = join(import.meta.dirname, '../share/assets')
 
 /** An `AppContext` fits as it is; tests and other hosts pass just these parts. */
 export interface ShareRouteOptions {
@@ -38,8 +38,8 @@ export interface ShareRouteOptions {
   now?: () => Date
   /** Page views count against the chat limit, per visitor address, when given. */
   limiters?: { chat: RateLimiter }
-  /** The folder holding `share/` (the page script and stylesheet); defaults to demo/pages. */
-  pagesDir?: string
+  /** The folder holding the page's script and stylesheet; defaults to share/assets. */
+  assetsDir?: string
   /** The widget's classic bundle; the host serving this app serves it (npm start: /dist/). */
   widgetScriptUrl?: string
   shareTokens?: ShareTokenSource
@@ -56,7 +56,7 @@ type Lookup = { page: StatusPage } | { flow: FlowRecord; settings: ShareSettings
 export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void {
   const { store, config } = options
   const now = options.now ?? (() => new Date())
-  const dir = join(options.pagesDir ?? DEFAULT_PAGES_DIR, 'share')
+  const dir = options.assetsDir ?? DEFAULT_ASSETS_DIR
   const script = loadAsset(dir, 'share.js', 'text/javascript; charset=utf-8')
   const stylesheet = loadAsset(dir, 'share.css', 'text/css; charset=utf-8')
   const assets = {

@@ -1,4 +1,4 @@
-import { Html, html } from '../../site/html'
+import { Html, html } from '../../../demo/site/html'
 import { headTags, type PageMetadata } from './head-tags'
 import { tagManagerScriptUrl } from './tag-manager'
 

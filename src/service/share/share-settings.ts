@@ -1,4 +1,4 @@
-import type { PublishedFlow } from '../../../src/protocol/index'
+import type { PublishedFlow } from '../../protocol/index'
 import { allowedOriginsOf } from '../http/cors'
 
 /** What the share page reads from a published flow, every field already type-checked. */

@@ -19,7 +19,7 @@ export function loadAsset(dir: string, name: string, contentType: string): Stati
   try {
     body = readFileSync(join(dir, name), 'utf8')
   } catch (cause) {
-    throw new Error(`The share page file ${join(dir, name)} cannot be read: pagesDir must be the folder that holds share/`, { cause })
+    throw new Error(`The share page file ${join(dir, name)} cannot be read: assetsDir must be the folder that holds share.js and share.css`, { cause })
   }
   return { body, etag: `"${createHash('sha256').update(body, 'utf8').digest('base64url')}"`, contentType }
 }

@@ -1,4 +1,4 @@
-import { html } from '../../site/html'
+import { html } from '../../../demo/site/html'
 
 export interface StatusPage {
   status: 403 | 404 | 410 | 429

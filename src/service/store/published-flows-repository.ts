@@ -1,4 +1,4 @@
-import type { PublishedFlow } from '../../../src/protocol/index'
+import type { PublishedFlow } from '../../protocol/index'
 import type { Queryable } from './database'
 import { isoTimestamp, type Tables } from './tables'
 

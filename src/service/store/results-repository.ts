@@ -1,4 +1,4 @@
-import type { VariableValue } from '../../../src/protocol/index'
+import type { VariableValue } from '../../protocol/index'
 import type { Answer } from '../engine/types'
 import type { Queryable } from './database'
 import { isoTimestamp, type Tables } from './tables'

@@ -1,4 +1,4 @@
-import type { ClientAction } from '../protocol/index'
+import type { ClientAction } from '../../protocol/index'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { isTransportError, type Sleep } from '../transport/index'
 import { scriptReply } from '../sandbox/reply'

@@ -1,5 +1,5 @@
 import { batch, signal, type Signal } from '@preact/signals'
-import type { ChatInput, PublishedFlow } from '../protocol/index'
+import type { ChatInput, PublishedFlow } from '../../protocol/index'
 import type { ActiveInput, Failure, Phase, RestartReason } from './conversation-types'
 import type { Entry, GuestEntry } from './entries'
 import type { FlowChatErrorDetail } from './events'

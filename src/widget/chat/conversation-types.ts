@@ -1,5 +1,5 @@
 import type { ReadonlySignal } from '@preact/signals'
-import type { ChatInput, PublishedFlow } from '../protocol/index'
+import type { ChatInput, PublishedFlow } from '../../protocol/index'
 import type { FlowClient, Sleep } from '../transport/index'
 import type { ActionRunners, Navigate } from './actions'
 import type { Emit, FlowChatErrorDetail } from './events'

@@ -1,5 +1,5 @@
 import { batch } from '@preact/signals'
-import { MAX_MESSAGE_LENGTH, type ChatInput, type PublishedFlow } from '../protocol/index'
+import { MAX_MESSAGE_LENGTH, type ChatInput, type PublishedFlow } from '../../protocol/index'
 import { isTransportError, newIdempotencyKey, sleep as defaultSleep } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
 import { append, clearState, createState, fail, showInput, snapshot } from './conversation-state'

@@ -1,5 +1,5 @@
 import { signal, type Signal } from '@preact/signals'
-import type { ChatMessage } from '../protocol/index'
+import type { ChatMessage } from '../../protocol/index'
 
 /** A message from the flow, immutable once shown. */
 export interface HostEntry {

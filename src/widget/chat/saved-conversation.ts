@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { chatInputSchema, chatMessageSchema, chatStepResultSchema, type Settings } from '../protocol/index'
+import { chatInputSchema, chatMessageSchema, chatStepResultSchema, type Settings } from '../../protocol/index'
 import type { ConversationMemory } from './conversation-types'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'

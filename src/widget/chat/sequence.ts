@@ -1,4 +1,4 @@
-import type { ChatMessage, ClientAction } from '../protocol/index'
+import type { ChatMessage, ClientAction } from '../../protocol/index'
 
 export type StepItem =
   | { kind: 'message'; message: ChatMessage }

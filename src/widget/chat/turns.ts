@@ -1,5 +1,5 @@
 import { batch } from '@preact/signals'
-import type { ChatStepResult } from '../protocol/index'
+import type { ChatStepResult } from '../../protocol/index'
 import { isTransportError, type FlowClient, type Sleep } from '../transport/index'
 import { runClientAction, type ActionRunners, type Navigate } from './actions'
 import { append, fail, showInput, type ConversationState, type Pending } from './conversation-state'

@@ -1,4 +1,4 @@
-import type { Settings } from '../protocol/index'
+import type { Settings } from '../../protocol/index'
 
 export interface TypingSettings {
   enabled: boolean

@@ -1,4 +1,4 @@
-import type { StartChatRequest } from '../protocol/index'
+import type { StartChatRequest } from '../../protocol/index'
 import { widgetWarning, type Emit } from './events'
 
 export type PrefilledVariables = Record<string, string | number | boolean>

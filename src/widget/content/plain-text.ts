@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../protocol/index'
+import type { ChatMessage } from '../../protocol/index'
 import { BLOCK_TYPES, MAX_RICH_TEXT_DEPTH, isRichElement, isRichLeaf } from './rich-text-node'
 
 /** Text of a richText tree, blocks on their own lines: for announcements and typing time. */

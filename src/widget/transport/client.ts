@@ -6,7 +6,7 @@ import {
   type PublishedFlowResponse,
   type StartChatRequest,
   type StartChatResponse,
-} from '../protocol/index'
+} from '../../protocol/index'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini'
-import { errorBodySchema, readableIssues } from '../protocol/index'
+import { errorBodySchema, readableIssues } from '../../protocol/index'
 import { TransportError } from './errors'
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>

@@ -1,6 +1,6 @@
 import { useRef } from 'preact/hooks'
 import type { HostEntry } from '../chat/index'
-import type { ChatMessage } from '../protocol/index'
+import type { ChatMessage } from '../../protocol/index'
 import { messageText } from '../content/plain-text'
 import { isImagePending } from './image-reveal'
 import { useWidget } from './widget-context'

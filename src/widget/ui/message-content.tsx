@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../protocol/index'
+import type { ChatMessage } from '../../protocol/index'
 import { renderRichText } from '../content/rich-text'
 import { HtmlContent } from './html-content'
 import { AudioMessage, EmbedMessage, ImageMessage, VideoMessage } from './media'

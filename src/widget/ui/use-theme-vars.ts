@@ -1,6 +1,6 @@
 import type { RefObject } from 'preact'
 import { useLayoutEffect, useRef } from 'preact/hooks'
-import type { Theme } from '../protocol/index'
+import type { Theme } from '../../protocol/index'
 import { widgetWarning, type Emit } from '../chat/index'
 import type { CssValidator } from './theme/css-values'
 import { themeVars } from './theme/theme-vars'

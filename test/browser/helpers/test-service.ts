@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os'
 import { basename, join, relative, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
-import { DEFAULT_CONFIG, type ServiceConfig } from '../../../demo/server/config'
-import { newToken } from '../../../demo/server/ids'
-import { startServer, type RunningServer } from '../../../demo/server/main'
-import type { Store } from '../../../demo/server/store/store'
+import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
+import { newToken } from '../../../src/service/ids'
+import { startServer, type RunningServer } from '../../../src/service/main'
+import type { Store } from '../../../src/service/store/store'
 import { HOST_CSS, testPage, type PageOptions } from './test-pages'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..')
 export const DIST_DIR = join(REPO_ROOT, 'dist')
 export const SHARED_FLOWS_DIR = resolve(REPO_ROOT, '../shared/flows')
 export const DEMO_FLOWS_DIR = join(REPO_ROOT, 'demo/flows')
-export const DEMO_ASSETS_DIR = join(REPO_ROOT, 'demo/pages/assets')
+export const DEMO_ASSETS_DIR = join(REPO_ROOT, 'demo/assets')
 export const TEST_FLOWS_DIR = join(REPO_ROOT, 'test/browser/flows')
 
 /**

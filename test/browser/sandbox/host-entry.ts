@@ -3,7 +3,7 @@
  * script runner the way the widget does (its frame inside a closed shadow root), keeps secrets a
  * script must not reach, and records everything that reaches it.
  */
-import { createScriptRunner, type SandboxLogEntry, type ScriptOutcome, type ScriptToRun } from '../../../src/sandbox/index'
+import { createScriptRunner, type SandboxLogEntry, type ScriptOutcome, type ScriptToRun } from '../../../src/widget/sandbox/index'
 import { HOST_SECRETS } from './host-secrets'
 
 export interface SandboxHost {

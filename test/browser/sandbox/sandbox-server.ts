@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { build } from 'vite'
-import { registerSandboxRoutes, SANDBOX_DOCUMENT_PATH } from '../../../demo/server/routes/sandbox'
+import { registerSandboxRoutes, SANDBOX_DOCUMENT_PATH } from '../../../src/service/routes/sandbox'
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..')
 const HOST_ENTRY = join(REPO_ROOT, 'test/browser/sandbox/host-entry.ts')
@@ -87,7 +87,7 @@ export async function startSandboxTestServer(): Promise<SandboxTestServer> {
   const requests: RecordedRequest[] = []
   const app = new Hono()
   app.use('*', recorder(requests))
-  registerSandboxRoutes(app, { pagesDir: join(REPO_ROOT, 'demo/pages') })
+  registerSandboxRoutes(app)
   app.get('/favicon.ico', (c) => c.body(null, 204))
   app.all('/collect', (c) => c.text('collected'))
   app.get(`/host/${HOST_BUNDLE}`, (c) => c.body(hostBundle, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }))

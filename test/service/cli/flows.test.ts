@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { runFlowsCli } from '../../../../demo/server/cli/flows'
-import { hashToken } from '../../../../demo/server/ids'
-import { openPgDatabase } from '../../../../demo/server/store/pg-database'
-import { createStore, type Store } from '../../../../demo/server/store/store'
+import { runFlowsCli } from '../../../src/service/cli/flows'
+import { hashToken } from '../../../src/service/ids'
+import { openPgDatabase } from '../../../src/service/store/pg-database'
+import { createStore, type Store } from '../../../src/service/store/store'
 import { databaseUrl, dropSchema, freshSchema, useTestDatabase } from '../helpers/database'
 import { SHARED_FLOWS_DIR } from '../helpers/flows'
 
@@ -106,7 +106,7 @@ describe('npm run flows (the real entry point)', () => {
     try {
       const { stdout } = await promisify(execFile)(
         'npx',
-        ['tsx', 'demo/server/cli/flows.ts', 'token', 'create', '--kind', 'secret'],
+        ['tsx', 'src/service/cli/flows.ts', 'token', 'create', '--kind', 'secret'],
         { env: { ...process.env, DATA_DIR: dataDir, DATABASE_SCHEMA: spawnSchema }, cwd: process.cwd() },
       )
       expect(stdout).toMatch(/^fs_sk_[A-Za-z0-9_-]{43}$/m)

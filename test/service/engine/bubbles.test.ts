@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildBubbleMessage, type Substitute } from '../../../../demo/server/engine/bubbles'
+import { buildBubbleMessage, type Substitute } from '../../../src/service/engine/bubbles'
 
 const values: Record<string, string> = { Name: 'Ada', Img: 'https://img.test/a.png', Evil: '<script>x</script>' }
 const substitute: Substitute = (text, escape) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { matchChoice } from '../../../../demo/server/engine/choice-answers'
-import type { RenderedItem } from '../../../../demo/server/engine/choice-items'
+import { matchChoice } from '../../../src/service/engine/choice-answers'
+import type { RenderedItem } from '../../../src/service/engine/choice-items'
 
 const items: RenderedItem[] = [
   { id: 'a', content: 'Yes' },

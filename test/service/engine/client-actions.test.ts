@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { safeRedirectUrl } from '../../../../demo/server/engine/client-actions'
-import { closeSandbox } from '../../../../demo/server/engine/sandbox'
+import { safeRedirectUrl } from '../../../src/service/engine/client-actions'
+import { closeSandbox } from '../../../src/service/engine/sandbox'
 import { buildFlow, Conversation, input, text, varId } from './support/flow-builder'
 
 afterAll(closeSandbox)

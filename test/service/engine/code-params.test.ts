@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parameterize } from '../../../../demo/server/engine/code-params'
-import { indexFlow } from '../../../../demo/server/engine/flow-index'
+import { parameterize } from '../../../src/service/engine/code-params'
+import { indexFlow } from '../../../src/service/engine/flow-index'
 import { buildFlow, varId } from './support/flow-builder'
 
 describe('parameterize', () => {

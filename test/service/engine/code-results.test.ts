@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_VALUE_LENGTH, toVariableValue } from '../../../../demo/server/engine/code-results'
+import { MAX_VALUE_LENGTH, toVariableValue } from '../../../src/service/engine/code-results'
 
 describe('toVariableValue', () => {
   it('keeps text, numbers and booleans typed', () => {

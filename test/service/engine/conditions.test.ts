@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compare, evaluateCondition, isItemVisible } from '../../../../demo/server/engine/conditions'
+import { compare, evaluateCondition, isItemVisible } from '../../../src/service/engine/conditions'
 
 describe('compare: every operator, true and false', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { edgeTarget, groupTarget, indexFlow } from '../../../../demo/server/engine/flow-index'
+import { edgeTarget, groupTarget, indexFlow } from '../../../src/service/engine/flow-index'
 import { buildFlow, edge, text } from './support/flow-builder'
 
 const flow = () =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Block } from '../../../../src/protocol/index'
+import type { Block } from '../../../src/protocol/index'
 import { buildFlow, Conversation, text, texts, varId } from './support/flow-builder'
 
 /** A flow asking one question, storing it in `Answer`, then echoing it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseDate, parseEmail, parseNumber, parsePhone, parseRating, parseUrl } from '../../../../demo/server/engine/input-formats'
+import { parseDate, parseEmail, parseNumber, parsePhone, parseRating, parseUrl } from '../../../src/service/engine/input-formats'
 
 describe('parseNumber', () => {
   it('accepts decimal notation and normalises it', () => {

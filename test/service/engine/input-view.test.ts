@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Block, Settings } from '../../../../src/protocol/index'
+import type { Block, Settings } from '../../../src/protocol/index'
 import { buildFlow, Conversation, varId } from './support/flow-builder'
 
 async function inputFor(block: Block, prefilledVariables?: Record<string, string>, settings?: Settings) {

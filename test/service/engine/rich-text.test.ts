@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mapRichText, richTextToPlainText } from '../../../../demo/server/engine/rich-text'
+import { mapRichText, richTextToPlainText } from '../../../src/service/engine/rich-text'
 
 describe('richTextToPlainText', () => {
   it('puts each paragraph on its own line and keeps inline marks in the line', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { SandboxHost } from '../../../../demo/server/engine/sandbox-host'
+import { SandboxHost } from '../../../src/service/engine/sandbox-host'
 
 const job = (source: string, timeoutMs = 200) => ({ source, timeoutMs, memoryBytes: 8 * 1024 * 1024 })
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { closeSandbox, runInSandbox, type SandboxProgram } from '../../../../demo/server/engine/sandbox'
+import { closeSandbox, runInSandbox, type SandboxProgram } from '../../../src/service/engine/sandbox'
 
 const limits = { timeoutMs: 200, memoryBytes: 8 * 1024 * 1024 }
 const run = async (body: string, params: string[] = [], args: unknown[] = []) =>

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { createEngine } from '../../../../demo/server/engine/index'
-import { closeSandbox } from '../../../../demo/server/engine/sandbox'
-import { functionBody } from '../../../../demo/server/engine/set-variable'
+import { createEngine } from '../../../src/service/engine/index'
+import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { functionBody } from '../../../src/service/engine/set-variable'
 import { buildFlow, Conversation, input, text, texts, varId } from './support/flow-builder'
 
 afterAll(closeSandbox)

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { indexFlow } from '../../../../demo/server/engine/flow-index'
-import { closeSandbox } from '../../../../demo/server/engine/sandbox'
-import { Step } from '../../../../demo/server/engine/step'
+import { indexFlow } from '../../../src/service/engine/flow-index'
+import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { Step } from '../../../src/service/engine/step'
 import { buildFlow } from './support/flow-builder'
 
 afterAll(closeSandbox)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { indexFlow } from '../../../../demo/server/engine/flow-index'
-import { escapeHtml, formatValue, initialVariables, isSet, substitute, valueForCode } from '../../../../demo/server/engine/variables'
+import { indexFlow } from '../../../src/service/engine/flow-index'
+import { escapeHtml, formatValue, initialVariables, isSet, substitute, valueForCode } from '../../../src/service/engine/variables'
 import { buildFlow, varId } from './support/flow-builder'
 
 const index = indexFlow(buildFlow({ groups: [{ id: 'g', blocks: [] }], variables: ['Name', 'Lead Score', 'Tags', 'Flag'] }))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseVideoUrl } from '../../../../demo/server/engine/video-url'
+import { parseVideoUrl } from '../../../src/service/engine/video-url'
 
 describe('parseVideoUrl', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_BLOCKS_PER_STEP } from '../../../../demo/server/engine/walker'
+import { MAX_BLOCKS_PER_STEP } from '../../../src/service/engine/walker'
 import { buildFlow, Conversation, edge, input, text, texts, varId } from './support/flow-builder'
 
 describe('walking a flow', () => {

@@ -6,8 +6,8 @@ import {
   toFlow,
   toPublishedSnapshot,
   withNeutralNames,
-} from '../../../../demo/server/flows/flow-document'
-import type { FlowRecord } from '../../../../demo/server/store/flows-repository'
+} from '../../../src/service/flows/flow-document'
+import type { FlowRecord } from '../../../src/service/store/flows-repository'
 
 const record = (content: Record<string, unknown>): FlowRecord => ({
   id: 'f1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { generatePublicId, PUBLIC_ID_PATTERN, slugify } from '../../../../demo/server/flows/public-id'
+import { generatePublicId, PUBLIC_ID_PATTERN, slugify } from '../../../src/service/flows/public-id'
 
 describe('public ids', () => {
   it('slugs names into lower-case ASCII words', () => {

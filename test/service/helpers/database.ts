@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll } from 'vitest'
-import type { Database } from '../../../../demo/server/store/database'
-import { openPgDatabase } from '../../../../demo/server/store/pg-database'
+import type { Database } from '../../../src/service/store/database'
+import { openPgDatabase } from '../../../src/service/store/pg-database'
 import { openTemplatedPglite } from './pglite-template'
 
 /**

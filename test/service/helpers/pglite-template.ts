@@ -2,8 +2,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import type { Database } from '../../../../demo/server/store/database'
-import { wrapPglite } from '../../../../demo/server/store/pglite-database'
+import type { Database } from '../../../src/service/store/database'
+import { wrapPglite } from '../../../src/service/store/pglite-database'
 
 /**
  * A fresh in-memory PGlite, started from a cached copy of an initialised data directory: most

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono'
-import { createApp } from '../../../../demo/server/app'
-import { DEFAULT_CONFIG, type ServiceConfig } from '../../../../demo/server/config'
-import type { Engine } from '../../../../demo/server/engine/types'
-import { hashToken, newId, newToken, type TokenKind } from '../../../../demo/server/ids'
-import { createStore, type Store } from '../../../../demo/server/store/store'
+import { createApp } from '../../../src/service/app'
+import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
+import type { Engine } from '../../../src/service/engine/types'
+import { hashToken, newId, newToken, type TokenKind } from '../../../src/service/ids'
+import { createStore, type Store } from '../../../src/service/store/store'
 import { TestClock } from './clock'
 import { dropSchema, freshSchema, type TestDatabase } from './database'
 
@@ -117,6 +117,6 @@ export async function call(app: Hono, method: string, path: string, options: Cal
 
 /** The real engine; imported lazily so tests that never chat do not depend on it. */
 async function loadEngine(): Promise<Engine> {
-  const { createEngine } = await import('../../../../demo/server/engine/index')
+  const { createEngine } = await import('../../../src/service/engine/index')
   return createEngine()
 }

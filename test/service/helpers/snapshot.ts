@@ -1,4 +1,4 @@
-import type { Store } from '../../../../demo/server/store/store'
+import type { Store } from '../../../src/service/store/store'
 
 /** Every row of every table, for "nothing changed" assertions. */
 export async function snapshotTables(store: Store): Promise<string> {

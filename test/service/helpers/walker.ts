@@ -1,4 +1,4 @@
-import type { ChatInput } from '../../../../src/protocol/index'
+import type { ChatInput } from '../../../src/protocol/index'
 
 /** A plausible, valid answer for any input type a flow may ask for. */
 export function answerFor(input: ChatInput): string {

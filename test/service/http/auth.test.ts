@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { errorBodySchema } from '../../../../src/protocol/index'
+import { errorBodySchema } from '../../../src/protocol/index'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
 import { createTestService, WORKSPACE, type TestService } from '../helpers/service'

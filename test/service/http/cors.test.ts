@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { errorBodySchema } from '../../../../src/protocol/index'
-import { isOriginAllowed, normalizeOrigin } from '../../../../demo/server/http/cors'
+import { errorBodySchema } from '../../../src/protocol/index'
+import { isOriginAllowed, normalizeOrigin } from '../../../src/service/http/cors'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
 import { snapshotTables } from '../helpers/snapshot'

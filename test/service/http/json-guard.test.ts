@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findUnstorableValue, hasUnstorableText, jsonDepthExceeds } from '../../../../demo/server/http/json-guard'
+import { findUnstorableValue, hasUnstorableText, jsonDepthExceeds } from '../../../src/service/http/json-guard'
 
 describe('jsonDepthExceeds', () => {
   it('counts nesting of arrays and objects', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { chatStepResultSchema, errorBodySchema, startChatResponseSchema } from '../../../../src/protocol/index'
+import { chatStepResultSchema, errorBodySchema, startChatResponseSchema } from '../../../src/protocol/index'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
 import { createTestService, type TestService } from '../helpers/service'

@@ -5,7 +5,7 @@ import {
   getFlowResponseSchema,
   publishedFlowResponseSchema,
   publishedFlowSchema,
-} from '../../../../src/protocol/index'
+} from '../../../src/protocol/index'
 import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
 import { createTestService, WORKSPACE, type TestService } from '../helpers/service'

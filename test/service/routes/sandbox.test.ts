@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it } from 'vitest'
-import { registerSandboxRoutes } from '../../../../demo/server/routes/sandbox'
+import { registerSandboxRoutes, SANDBOX_DOCUMENT_DIR } from '../../../src/service/routes/sandbox'
 
-const PAGES_DIR = resolve(import.meta.dirname, '../../../../demo/pages')
 const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`
 
-function app(pagesDir = PAGES_DIR) {
+function app(documentDir?: string) {
   const hono = new Hono()
-  registerSandboxRoutes(hono, { pagesDir })
+  registerSandboxRoutes(hono, { documentDir })
   return hono
 }
 
@@ -30,8 +29,8 @@ describe('GET /sandbox/v1/sandbox.html', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('Content-Type')).toBe('text/html; charset=utf-8')
     expect(await res.text()).toContain('<script src="sandbox.js"')
-    const worker = readFileSync(join(PAGES_DIR, 'sandbox/sandbox-worker.js'), 'utf8')
-    const relay = readFileSync(join(PAGES_DIR, 'sandbox/sandbox.js'), 'utf8')
+    const worker = readFileSync(join(SANDBOX_DOCUMENT_DIR, 'sandbox-worker.js'), 'utf8')
+    const relay = readFileSync(join(SANDBOX_DOCUMENT_DIR, 'sandbox.js'), 'utf8')
     expect(directives(res.headers.get('Content-Security-Policy'))).toEqual({
       'default-src': "'none'",
       'script-src': `'${sha256(worker)}' '${sha256(relay)}' 'unsafe-eval'`,
@@ -79,7 +78,7 @@ describe('the sandbox scripts', () => {
       expect(res.headers.get('Content-Type')).toBe('text/javascript; charset=utf-8')
       expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
       expect(res.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin')
-      expect(await res.text()).toBe(readFileSync(join(PAGES_DIR, 'sandbox', name), 'utf8'))
+      expect(await res.text()).toBe(readFileSync(join(SANDBOX_DOCUMENT_DIR, name), 'utf8'))
     }
   })
 
@@ -93,15 +92,15 @@ describe('the sandbox scripts', () => {
 describe('registerSandboxRoutes', () => {
   it('refuses to start when sandbox.html no longer matches its scripts', () => {
     tempDir = mkdtempSync(join(tmpdir(), 'flow-chat-sandbox-pages-'))
-    cpSync(join(PAGES_DIR, 'sandbox'), join(tempDir, 'sandbox'), { recursive: true })
-    const edited = "// edited\n" + readFileSync(join(tempDir, 'sandbox/sandbox.js'), 'utf8')
-    writeFileSync(join(tempDir, 'sandbox/sandbox.js'), edited)
+    cpSync(SANDBOX_DOCUMENT_DIR, tempDir, { recursive: true })
+    const edited = "// edited\n" + readFileSync(join(tempDir, 'sandbox.js'), 'utf8')
+    writeFileSync(join(tempDir, 'sandbox.js'), edited)
     expect(() => app(tempDir)).toThrow(
-      `sandbox/sandbox.html must load sandbox.js with integrity="${sha256(edited)}" crossorigin="anonymous"`,
+      `sandbox.html must load sandbox.js with integrity="${sha256(edited)}" crossorigin="anonymous"`,
     )
   })
 
   it('says which folder it expected when the files are missing', () => {
-    expect(() => app(join(PAGES_DIR, 'assets'))).toThrow(/sandbox[\\/]sandbox\.html cannot be read: pagesDir must be the folder that holds sandbox\//)
+    expect(() => app(join(SANDBOX_DOCUMENT_DIR, '..'))).toThrow(/sandbox\.html cannot be read: documentDir must be the folder that holds sandbox\.html and its scripts/)
   })
 })

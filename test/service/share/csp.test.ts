@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sharePagePolicy } from '../../../../demo/server/share/csp'
+import { sharePagePolicy } from '../../../src/service/share/csp'
 
 const parse = (policy: string) =>
   Object.fromEntries(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { iconUrl, webUrl } from '../../../../demo/server/share/safe-url'
-import { tagManagerId, tagManagerScriptUrl } from '../../../../demo/server/share/tag-manager'
+import { iconUrl, webUrl } from '../../../src/service/share/safe-url'
+import { tagManagerId, tagManagerScriptUrl } from '../../../src/service/share/tag-manager'
 
 describe('webUrl', () => {
   it('keeps absolute http(s) URLs, normalised', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { hashToken } from '../../../../demo/server/ids'
-import { createShareTokens, SHARE_TOKEN_LABEL } from '../../../../demo/server/share/share-token'
+import { hashToken } from '../../../src/service/ids'
+import { createShareTokens, SHARE_TOKEN_LABEL } from '../../../src/service/share/share-token'
 import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { createTestService, OTHER_WORKSPACE, WORKSPACE, type TestService } from '../helpers/service'

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { lockDirectory } from '../../../../demo/server/store/directory-lock'
+import { lockDirectory } from '../../../src/service/store/directory-lock'
 
 let base: string
 let dir: string

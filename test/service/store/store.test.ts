@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createStore } from '../../../../demo/server/store/store'
+import { createStore } from '../../../src/service/store/store'
 import { dropSchema, freshSchema, useTestDatabase } from '../helpers/database'
 
 const db = useTestDatabase()

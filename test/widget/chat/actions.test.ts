@@ -6,8 +6,8 @@ import {
   scriptActionRunner,
   type ActionContext,
   type RunScript,
-} from '../../src/chat/actions'
-import type { ScriptOutcome } from '../../src/sandbox/index'
+} from '../../../src/widget/chat/actions'
+import type { ScriptOutcome } from '../../../src/widget/sandbox/index'
 import { recordEvents } from './fake-client'
 
 function context(overrides: Partial<ActionContext> = {}) {

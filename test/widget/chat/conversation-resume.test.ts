@@ -6,9 +6,9 @@ import {
   type Conversation,
   type ConversationMemory,
   type SavedConversation,
-} from '../../src/chat/index'
-import type { ChatStepResult, Settings } from '../../src/protocol/index'
-import { TransportError } from '../../src/transport/index'
+} from '../../../src/widget/chat/index'
+import type { ChatStepResult, Settings } from '../../../src/protocol/index'
+import { TransportError } from '../../../src/widget/transport/index'
 import { fakeClient, publishedFlow, recordEvents, settle, startResponse, text, textInput, UPDATED_AT } from './fake-client'
 
 const REMEMBER: Settings = { typingEmulation: { enabled: false }, general: { rememberUser: { isEnabled: true, storage: 'local' } } }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createConversation, type Conversation, type GuestEntry } from '../../src/chat/index'
-import type { ChatStepResult } from '../../src/protocol/index'
-import { TransportError } from '../../src/transport/index'
+import { createConversation, type Conversation, type GuestEntry } from '../../../src/widget/chat/index'
+import type { ChatStepResult } from '../../../src/protocol/index'
+import { TransportError } from '../../../src/widget/transport/index'
 import { fakeClient, publishedFlow, recordEvents, settle, startResponse, text, textInput } from './fake-client'
 
 const entriesOf = (conversation: Conversation) =>

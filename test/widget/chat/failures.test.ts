@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { describeFailure, isRejection, isSessionGone } from '../../src/chat/failures'
-import { TransportError } from '../../src/transport/index'
+import { describeFailure, isRejection, isSessionGone } from '../../../src/widget/chat/failures'
+import { TransportError } from '../../../src/widget/transport/index'
 
 const http = (status: number, code: string, message: string) => new TransportError('http', message, { status, code })
 

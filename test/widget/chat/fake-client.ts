@@ -1,6 +1,6 @@
-import type { ChatStepResult, PublishedFlow, StartChatResponse } from '../../src/protocol/index'
-import { TransportError, type FlowClient } from '../../src/transport/index'
-import type { FlowChatEventMap, FlowChatEventType } from '../../src/chat/index'
+import type { ChatStepResult, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
+import { TransportError, type FlowClient } from '../../../src/widget/transport/index'
+import type { FlowChatEventMap, FlowChatEventType } from '../../../src/widget/chat/index'
 
 export const UPDATED_AT = '2026-01-02T00:00:00.000Z'
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { playStep, type PlayerContext } from '../../src/chat/player'
-import { orderStep } from '../../src/chat/sequence'
-import { DEFAULT_TYPING, type TypingSettings } from '../../src/chat/typing'
-import { sleep } from '../../src/transport/index'
-import type { ChatMessage } from '../../src/protocol/index'
+import { playStep, type PlayerContext } from '../../../src/widget/chat/player'
+import { orderStep } from '../../../src/widget/chat/sequence'
+import { DEFAULT_TYPING, type TypingSettings } from '../../../src/widget/chat/typing'
+import { sleep } from '../../../src/widget/transport/index'
+import type { ChatMessage } from '../../../src/protocol/index'
 import { recordEvents } from './fake-client'
 
 const words = (id: string, count: number): ChatMessage => ({

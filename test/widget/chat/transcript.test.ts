@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals'
 import { describe, expect, it } from 'vitest'
-import { guestEntry, hostEntry } from '../../src/chat/entries'
-import { CHUNK_SIZE, RECENT_HOSTS, createTranscript } from '../../src/chat/transcript'
+import { guestEntry, hostEntry } from '../../../src/widget/chat/entries'
+import { CHUNK_SIZE, RECENT_HOSTS, createTranscript } from '../../../src/widget/chat/transcript'
 
 const host = (id: string) => hostEntry({ id, type: 'text', content: { plainText: id } }, undefined)
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_TYPING, typingDuration, typingSettings } from '../../src/chat/typing'
+import { DEFAULT_TYPING, typingDuration, typingSettings } from '../../../src/widget/chat/typing'
 
 describe('typingDuration', () => {
   const typing = { ...DEFAULT_TYPING, speed: 300, maxDelay: 1.5 }

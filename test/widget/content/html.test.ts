@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadSanitizer } from '../../src/content/html'
+import { loadSanitizer } from '../../../src/widget/content/html'
 
 const sanitize = async (html: string) => {
   const run = await loadSanitizer()

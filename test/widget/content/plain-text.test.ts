@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { htmlToPlain, messageText, richTextToPlain } from '../../src/content/plain-text'
+import { htmlToPlain, messageText, richTextToPlain } from '../../../src/widget/content/plain-text'
 
 describe('plain text', () => {
   it('flattens richText with blocks on their own lines', () => {

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from '@testing-library/preact'
-import { renderRichText } from '../../src/content/rich-text'
+import { renderRichText } from '../../../src/widget/content/rich-text'
 
 afterEach(cleanup)
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defineFlowChat, type FlowChatElement } from '../../src/index'
-import type { Settings, Theme } from '../../src/protocol/index'
-import type { FetchLike } from '../../src/transport/index'
+import { defineFlowChat, type FlowChatElement } from '../../../src/widget/index'
+import type { Settings, Theme } from '../../../src/protocol/index'
+import type { FetchLike } from '../../../src/widget/transport/index'
 import { publishedFlow, startResponse, text, textInput } from '../chat/fake-client'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { forwardAttributes, upgradePrefilled } from '../../src/element/inner-chat'
+import { forwardAttributes, upgradePrefilled } from '../../../src/widget/element/inner-chat'
 
 describe('launcher helpers', () => {
   it('moves prefilledVariables set before definition onto the accessor', () => {

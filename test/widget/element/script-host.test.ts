@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ScriptRunner, ScriptRunnerOptions } from '../../src/sandbox/index'
+import type { ScriptRunner, ScriptRunnerOptions } from '../../../src/widget/sandbox/index'
 import { recordEvents } from '../chat/fake-client'
 
 const made: { options: ScriptRunnerOptions; runner: ScriptRunner & { run: ReturnType<typeof vi.fn>; dispose: ReturnType<typeof vi.fn> } }[] = []
 
-vi.mock('../../src/sandbox/index', async (original) => ({
-  ...(await original<typeof import('../../src/sandbox/index')>()),
+vi.mock('../../../src/widget/sandbox/index', async (original) => ({
+  ...(await original<typeof import('../../../src/widget/sandbox/index')>()),
   createScriptRunner: (options: ScriptRunnerOptions) => {
     const runner = { run: vi.fn(async () => ({ ok: true as const, value: 'done' })), dispose: vi.fn() }
     made.push({ options, runner })
@@ -13,7 +13,7 @@ vi.mock('../../src/sandbox/index', async (original) => ({
   },
 }))
 
-const { createScriptHost, defaultSandboxUrl, parseScriptTimeout } = await import('../../src/element/script-host')
+const { createScriptHost, defaultSandboxUrl, parseScriptTimeout } = await import('../../../src/widget/element/script-host')
 
 const script = { content: 'return 1', args: [] }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { argNamesProblem } from '../../src/sandbox/arg-names'
+import { argNamesProblem } from '../../../src/widget/sandbox/arg-names'
 
 describe('argNamesProblem', () => {
   it('accepts identifiers, including the variable ids flows use', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_EVENT_PAYLOAD_CHARS, MAX_FAILURE_MESSAGE_CHARS } from '../../src/sandbox/limits'
-import { claimsSandboxProtocol, frameMessageSchema, parseSandboxJson } from '../../src/sandbox/messages'
+import { MAX_EVENT_PAYLOAD_CHARS, MAX_FAILURE_MESSAGE_CHARS } from '../../../src/widget/sandbox/limits'
+import { claimsSandboxProtocol, frameMessageSchema, parseSandboxJson } from '../../../src/widget/sandbox/messages'
 
 const RUN_ID = 'a'.repeat(32)
 const parse = (data: unknown) => frameMessageSchema.safeParse(data)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_MESSAGE_LENGTH } from '../../src/protocol/index'
-import { scriptReply } from '../../src/sandbox/index'
+import { MAX_MESSAGE_LENGTH } from '../../../src/protocol/index'
+import { scriptReply } from '../../../src/widget/sandbox/index'
 
 const ok = (value: unknown) => ({ ok: true as const, value })
 

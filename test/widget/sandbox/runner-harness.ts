@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, vi } from 'vitest'
-import { createScriptRunner, type ScriptOutcome, type ScriptRunner, type ScriptRunnerOptions, type ScriptToRun } from '../../src/sandbox/index'
-import type { RunMessage } from '../../src/sandbox/messages'
+import { createScriptRunner, type ScriptOutcome, type ScriptRunner, type ScriptRunnerOptions, type ScriptToRun } from '../../../src/widget/sandbox/index'
+import type { RunMessage } from '../../../src/widget/sandbox/messages'
 import { fakeFrameWindows, quietFrameLoading, SANDBOX_URL, useShadowContainer } from './frame-harness'
 
 /** Shared set-up of the script runner tests; the bindings below are fresh for every test. */

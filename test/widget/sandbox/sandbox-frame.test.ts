@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { READY_GRACE_MS } from '../../src/sandbox/limits'
-import type { RunMessage } from '../../src/sandbox/messages'
-import { openSandboxFrame, SandboxUnavailableError, type SandboxFrame } from '../../src/sandbox/sandbox-frame'
+import { READY_GRACE_MS } from '../../../src/widget/sandbox/limits'
+import type { RunMessage } from '../../../src/widget/sandbox/messages'
+import { openSandboxFrame, SandboxUnavailableError, type SandboxFrame } from '../../../src/widget/sandbox/sandbox-frame'
 import { fakeFrameWindows, quietFrameLoading, reportViolation, SANDBOX_ORIGIN, SANDBOX_URL, useShadowContainer } from './frame-harness'
 
 const READY = { type: 'flow-chat-sandbox:ready', version: 1 }

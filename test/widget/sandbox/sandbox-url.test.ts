@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sandboxDocumentUrl } from '../../src/sandbox/sandbox-url'
+import { sandboxDocumentUrl } from '../../../src/widget/sandbox/sandbox-url'
 
 const BASE = 'https://shop.example/products/'
 

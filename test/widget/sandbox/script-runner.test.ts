@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ScriptOutcome } from '../../src/sandbox/index'
-import { MAX_EVENTS_PER_RUN, MAX_RESULT_CHARS } from '../../src/sandbox/limits'
+import type { ScriptOutcome } from '../../../src/widget/sandbox/index'
+import { MAX_EVENTS_PER_RUN, MAX_RESULT_CHARS } from '../../../src/widget/sandbox/limits'
 import { SANDBOX_ORIGIN, SANDBOX_URL } from './frame-harness'
 import { create, event, events, flush, lastRun, logs, page, READY, result, runMessages, runner, SCRIPT, start, track, useRunnerHarness } from './runner-harness'
 

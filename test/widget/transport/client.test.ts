@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createFlowClient, type FetchLike } from '../../src/transport/index'
+import { createFlowClient, type FetchLike } from '../../../src/widget/transport/index'
 
 const publishedFlow = {
   publishedFlow: {

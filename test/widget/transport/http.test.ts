@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod/mini'
-import { parseRetryAfter, requestJson } from '../../src/transport/http'
+import { parseRetryAfter, requestJson } from '../../../src/widget/transport/http'
 
 describe('parseRetryAfter', () => {
   it('reads delay-seconds and HTTP dates', () => {

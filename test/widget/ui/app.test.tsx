@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { TransportError } from '../../src/transport/index'
+import { TransportError } from '../../../src/widget/transport/index'
 import { publishedFlow, settle, startResponse, text, textInput } from '../chat/fake-client'
 import { renderApp } from './render-app'
 

@@ -1,6 +1,6 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatMessage } from '../../src/protocol/index'
+import type { ChatMessage } from '../../../src/protocol/index'
 import { settle, startResponse, textInput } from '../chat/fake-client'
 import { renderApp } from './render-app'
 

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/preact'
-import { createConversation } from '../../src/chat/index'
-import { App } from '../../src/ui/index'
+import { createConversation } from '../../../src/widget/chat/index'
+import { App } from '../../../src/widget/ui/index'
 import { fakeClient, recordEvents } from '../chat/fake-client'
 
 /** The real conversation and UI against a scripted service; CSS values are accepted as the browser would. */

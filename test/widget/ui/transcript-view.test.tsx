@@ -1,8 +1,8 @@
 import { act, cleanup } from '@testing-library/preact'
 import { options, type VNode } from 'preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CHUNK_SIZE } from '../../src/chat/index'
-import { GuestBubble, HostBubble } from '../../src/ui/bubbles'
+import { CHUNK_SIZE } from '../../../src/widget/chat/index'
+import { GuestBubble, HostBubble } from '../../../src/widget/ui/bubbles'
 import { settle, startResponse, text, textInput } from '../chat/fake-client'
 import { renderApp } from './render-app'
 

@@ -1,4 +1,4 @@
-import type { ChatInput, ChoiceItem } from '../../protocol/index'
+import type { ChatInput, ChoiceItem } from '../../../protocol/index'
 import { safeImageUrl } from '../../content/url'
 import { ChoiceList } from './choice-list'
 

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { useRef, useState } from 'preact/hooks'
-import type { ChoiceItem } from '../../protocol/index'
+import type { ChoiceItem } from '../../../protocol/index'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 export interface ChoiceListProps {

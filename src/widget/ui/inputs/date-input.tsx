@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks'
-import type { ChatInput } from '../../protocol/index'
+import type { ChatInput } from '../../../protocol/index'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 /** A date (or date and time); a range sends `from to to`, as the service expects. */

@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { ChatInput } from '../../protocol/index'
+import type { ChatInput } from '../../../protocol/index'
 import { widgetWarning, type ActiveInput } from '../../chat/index'
 import { useWidget } from '../widget-context'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'preact/hooks'
-import type { ChatInput } from '../../protocol/index'
+import type { ChatInput } from '../../../protocol/index'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 const int = (value: unknown, fallback: number, min: number, max: number) =>

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks'
-import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../protocol/index'
+import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../../protocol/index'
 import { isComposing, useAnswer, useAutoFocus } from './use-answer'
 
 export type TextKind = 'text' | 'number' | 'email' | 'url' | 'phone'

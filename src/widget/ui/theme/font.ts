@@ -1,4 +1,4 @@
-import type { Theme } from '../../protocol/index'
+import type { Theme } from '../../../protocol/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
 
 export const SYSTEM_FONT_STACK =

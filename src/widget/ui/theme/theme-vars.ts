@@ -1,4 +1,4 @@
-import type { StyleBox, Theme } from '../../protocol/index'
+import type { StyleBox, Theme } from '../../../protocol/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
 import { clampNumber, cssValue, withOpacity, type CssValidator } from './css-values'
 import { fontFamilyValue, fontRequest } from './font'

@@ -7,8 +7,8 @@ import {
   type PublishedFlow,
   type Settings,
   type Theme,
-} from '../../../../../src/protocol/index'
-import { createEngine, type Engine, type StartOptions, type StepOutcome } from '../../../../../demo/server/engine/index'
+} from '../../../../src/protocol/index'
+import { createEngine, type Engine, type StartOptions, type StepOutcome } from '../../../../src/service/engine/index'
 
 /** Test flows: small graphs written inline, published the way the service publishes them. */
 

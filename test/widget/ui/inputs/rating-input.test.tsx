@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatInput } from '../../../src/protocol/index'
+import type { ChatInput } from '../../../../src/protocol/index'
 import { settle, startResponse, textInput } from '../../chat/fake-client'
 import { renderApp } from '../render-app'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fontFamilyValue, fontRequest } from '../../../src/ui/theme/font'
+import { fontFamilyValue, fontRequest } from '../../../../src/widget/ui/theme/font'
 
 describe('fontRequest', () => {
   it('treats a plain name as a Google font, asking for bold weights first', () => {

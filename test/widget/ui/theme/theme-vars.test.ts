@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Theme } from '../../../src/protocol/index'
-import { themeLayout, themeVars } from '../../../src/ui/theme/theme-vars'
+import type { Theme } from '../../../../src/protocol/index'
+import { themeLayout, themeVars } from '../../../../src/widget/ui/theme/theme-vars'
 
 /** Stands in for CSS.supports: colors are hex, named or color-mix(); lengths end in px or %. */
 const isValid = (property: string, value: string) => {
