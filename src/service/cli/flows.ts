@@ -4,6 +4,7 @@ import { importFlowSchema, readableIssues } from '../../protocol/index'
 import { loadConfig } from '../config'
 import { DEMO_WORKSPACE_ID } from '../env-tokens'
 import { toFlow } from '../flows/flow-document'
+import { migrateToV6 } from '../flows/flow-migration'
 import { importFlow, publishFlow } from '../flows/flow-service'
 import { HttpError } from '../http/errors'
 import { hashToken, newId, newToken, type TokenKind } from '../ids'
@@ -91,7 +92,7 @@ async function importCommand({ store, io, now, args, rest }: Run): Promise<void>
   const [file] = rest
   if (file === undefined || rest.length > 1) throw new UsageError('import takes exactly one FILE')
   const workspaceId = await workspaceFrom(store, args, now)
-  const parsed = importFlowSchema.safeParse(await readJsonFile(file))
+  const parsed = importFlowSchema.safeParse(migrateToV6(await readJsonFile(file)))
   if (!parsed.success) {
     throw new HttpError('invalid_body', `${file} is not a flow export.`, readableIssues(parsed.error))
   }

@@ -1,5 +1,6 @@
 import type { Flow, ImportFlow, PublishedFlow, UpdateFlow } from '../../protocol/index'
 import type { FlowRecord } from '../store/flows-repository'
+import { migrateToV6 } from './flow-migration'
 
 /**
  * The shape work between request bodies, stored flow content and responses. Server-owned fields
@@ -71,7 +72,7 @@ export function migrateVersion(version: unknown, toLatest: boolean): string | nu
 
 /** The API form of a stored flow: every Flow field present, unset ones as null. */
 export function toFlow(record: FlowRecord, options: { migrateToLatestVersion?: boolean } = {}): Flow {
-  const c = record.content
+  const c = options.migrateToLatestVersion ? migrateToV6(record.content) : record.content
   const field = (name: string) => (c[name] === undefined ? null : c[name])
   return {
     ...c,
@@ -100,12 +101,15 @@ export function toFlow(record: FlowRecord, options: { migrateToLatestVersion?: b
   } as Flow
 }
 
-/** What publishing freezes: the runnable part of the flow, and nothing about its owner. */
+/**
+ * What publishing freezes: the runnable part of the flow, and nothing about its owner. Content an
+ * update left in an older schema version is migrated, so the engine only ever runs version 6.
+ */
 export function toPublishedSnapshot(
   record: FlowRecord,
   ids: { publishedFlowId: string; createdAt: string; updatedAt: string },
 ): PublishedFlow {
-  const c = record.content
+  const c = migrateToV6(record.content)
   return {
     id: ids.publishedFlowId,
     version: migrateVersion(c.version, false),
@@ -122,7 +126,8 @@ export function toPublishedSnapshot(
 }
 
 export function withMigratedVersion(flow: PublishedFlow, toLatest: boolean): PublishedFlow {
-  return { ...flow, version: migrateVersion(flow.version, toLatest) }
+  const migrated = toLatest ? migrateToV6(flow) : flow
+  return { ...migrated, version: migrateVersion(migrated.version, toLatest) }
 }
 
 function arrayField(value: unknown): unknown[] {

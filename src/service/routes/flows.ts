@@ -6,6 +6,7 @@ import {
 } from '../../protocol/index'
 import { isResourceRef, type AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
+import { migrateImportBody } from '../flows/flow-migration'
 import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'
 import { assertSameWorkspace, authenticate, type Caller } from '../http/auth'
 import { parseBody, readJsonBody } from '../http/body'
@@ -35,7 +36,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
 
   app.post('/v1/flows/import', async (c) => {
     const caller = await authorizeSecret(c)
-    const body = parseBody(importFlowRequestSchema, await readBody(c), ['workspaceId', 'flow'])
+    const body = parseBody(importFlowRequestSchema, migrateImportBody(await readBody(c)), ['workspaceId', 'flow'])
     if (body.workspaceId !== caller.workspaceId) {
       throw new HttpError('forbidden', "workspaceId must be the token's own workspace.")
     }
