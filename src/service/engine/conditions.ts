@@ -1,5 +1,6 @@
 import type { VariableValue } from '../../protocol/index'
 import { asFields, type Fields, readArray, readBoolean, readString, toFiniteNumber } from './field-readers'
+import { compilePattern, testPattern } from './regex-match'
 import { formatValue, isSet, type Variables } from './variables'
 
 /** Operators a comparison may use; exports omit `comparisonOperator` when it is the default. */
@@ -9,11 +10,15 @@ export const COMPARISON_OPERATORS = [
   'Contains',
   'Does not contain',
   'Greater than',
+  'Greater or equal to',
   'Less than',
+  'Less or equal to',
   'Is set',
   'Is empty',
   'Starts with',
   'Ends with',
+  'Matches regex',
+  'Does not match regex',
 ] as const
 const DEFAULT_OPERATOR = 'Equal to'
 
@@ -58,8 +63,12 @@ export function compare(left: VariableValue | undefined, operator: string, right
       return !contains(left, target)
     case 'Greater than':
       return order(left, right) > 0
+    case 'Greater or equal to':
+      return order(left, right) >= 0
     case 'Less than':
       return order(left, right) < 0
+    case 'Less or equal to':
+      return order(left, right) <= 0
     case 'Is set':
       return isSet(left)
     case 'Is empty':
@@ -68,6 +77,10 @@ export function compare(left: VariableValue | undefined, operator: string, right
       return isSet(left) && leftText.startsWith(target)
     case 'Ends with':
       return isSet(left) && leftText.endsWith(target)
+    case 'Matches regex':
+      return matchesPattern(left, right, 'some')
+    case 'Does not match regex':
+      return matchesPattern(left, right, 'none')
     default:
       return false
   }
@@ -89,6 +102,19 @@ function contains(left: VariableValue | undefined, target: string): boolean {
   if (!isSet(left)) return false
   if (Array.isArray(left)) return left.some((item) => normalize(item).includes(target))
   return normalize(formatValue(left)).includes(target)
+}
+
+/**
+ * A list matches when one of its items does, and "does not match" when none does. The pattern is
+ * case-sensitive unless written `/…/i`; an empty, unset or invalid side makes both false.
+ */
+function matchesPattern(left: VariableValue | undefined, source: string, mode: 'some' | 'none'): boolean {
+  if (!isSet(left)) return false
+  const pattern = compilePattern(source.trim())
+  if (!pattern) return false
+  const items = Array.isArray(left) ? left : [formatValue(left)]
+  const found = items.some((item) => testPattern(pattern, item))
+  return mode === 'some' ? found : !found
 }
 
 /** Sign of left − right: numeric when both are numbers, else text order; NaN when unset. */

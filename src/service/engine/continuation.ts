@@ -7,6 +7,8 @@ export type Continuation =
   /** Leave by this edge; without one, go on with the next block of the group. */
   | { kind: 'follow'; edgeId?: string }
   | { kind: 'jump'; position: Position }
+  /** This path ends here, whatever follows the block. */
+  | { kind: 'end' }
   /** Stop and wait for the visitor (an input) or the widget (a client reply). */
   | { kind: 'wait'; awaiting: Awaiting; input?: ChatInput }
 

@@ -44,6 +44,8 @@ export async function walk(step: Step, position: Position | undefined): Promise<
       case 'jump':
         current = continuation.position
         break
+      case 'end':
+        return ENDED
       case 'follow':
         current = leave(location, continuation.edgeId, step)
     }
@@ -81,8 +83,9 @@ async function runBlock(location: BlockLocation, step: Step): Promise<Continuati
       return runSetVariable(location, step)
     case 'Condition': {
       const matched = firstMatchingItem(block.items ?? [], step.conditionScope)
-      // A matching branch without a link goes on with the next block, as in the editor.
-      return matched ? follow(matched.outgoingEdgeId) : follow(block.outgoingEdgeId)
+      if (!matched) return follow(block.outgoingEdgeId)
+      // A matching branch without a link ends that path, as builders run it.
+      return matched.outgoingEdgeId ? follow(matched.outgoingEdgeId) : { kind: 'end' }
     }
     case 'Redirect':
       return runRedirect(block, step)

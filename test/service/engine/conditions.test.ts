@@ -18,6 +18,17 @@ describe('compare: every operator, true and false', () => {
     ['Greater than', 25, '8', true],
     ['Less than', '9', '21', true],
     ['Less than', '30', '21', false],
+    ['Greater or equal to', '21', '21', true],
+    ['Greater or equal to', '22', '21.5', true],
+    ['Greater or equal to', '20', '21', false],
+    ['Less or equal to', '21', '21.0', true],
+    ['Less or equal to', '2026-01-01', '2026-01-02', true],
+    ['Less or equal to', '22', '21', false],
+    ['Matches regex', 'ada@example.com', '^[^@]+@example\\.com$', true],
+    ['Matches regex', 'ADA', '/^ada$/i', true],
+    ['Matches regex', 'ADA', '^ada$', false],
+    ['Does not match regex', 'hello', '^\\d+$', true],
+    ['Does not match regex', '123', '/^\\d+$/', false],
     ['Starts with', 'Hello world', 'hello', true],
     ['Starts with', 'Hello world', 'world', false],
     ['Ends with', 'Hello world', 'WORLD', true],
@@ -59,8 +70,22 @@ describe('compare: every operator, true and false', () => {
   })
 
   it('an unknown operator never matches', () => {
-    expect(compare('x', 'Matches regex', '.*')).toBe(false)
+    expect(compare('x', 'Matches soundex', 'x')).toBe(false)
   })
+
+  it('regex on a list: one item matching is a match, "does not match" needs every item to miss', () => {
+    expect(compare(['red', 'blue'], 'Matches regex', '^bl')).toBe(true)
+    expect(compare(['red', 'blue'], 'Does not match regex', '^bl')).toBe(false)
+    expect(compare(['red', 'green'], 'Does not match regex', '^bl')).toBe(true)
+  })
+
+  it('an unset subject, an empty or an invalid pattern (backreferences, lookaheads) matches neither way', () => {
+    for (const [left, pattern] of [[undefined, '.*'], ['x', ''], ['aa', '(a)\\1'], ['ab', '(?=a)ab'], ['x', '(']] as const) {
+      expect(compare(left, 'Matches regex', pattern)).toBe(false)
+      expect(compare(left, 'Does not match regex', pattern)).toBe(false)
+    }
+  })
+
 })
 
 describe('evaluateCondition', () => {

@@ -133,8 +133,12 @@ describe('Condition blocks', () => {
   it('takes the first matching item’s edge', async () => {
     expect(await route('30', true)).toEqual(['Adult'])
   })
-  it('a matching item without an edge goes on with the next block', async () => {
-    expect(await route('15', true)).toEqual(['Next block'])
+  it('a matching item without an edge ends that path: neither the next block nor the block’s edge', async () => {
+    const conversation = new Conversation(conditionFlow(true))
+    await conversation.start()
+    const outcome = await conversation.answer('15')
+    expect(texts(outcome)).toEqual([])
+    expect(outcome.ended).toBe(true)
   })
   it('without a match, takes the block’s own edge', async () => {
     expect(await route('5', true)).toEqual(['Else'])
