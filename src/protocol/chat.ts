@@ -139,9 +139,31 @@ export type ChatStepResult = z.infer<typeof chatStepResultSchema>
 /** Longest answer a visitor can send in one message (characters). */
 export const MAX_MESSAGE_LENGTH = 10_000
 
-export const continueChatRequestSchema = z.looseObject({
-  message: z.string().check(z.maxLength(MAX_MESSAGE_LENGTH)),
+/** Longest command name a host page can send (`sendCommand`). */
+export const MAX_COMMAND_LENGTH = 200
+/** Most file addresses one answer may attach, and the longest address. */
+export const MAX_ATTACHED_FILES = 20
+export const MAX_URL_LENGTH = 2048
+
+const answerText = () => z.string().check(z.maxLength(MAX_MESSAGE_LENGTH))
+
+/** An answer: `replyId` names the chosen item (cards), `attachedFileUrls` the uploaded files. */
+export const textReplySchema = z.looseObject({
+  type: z.literal('text'),
+  text: answerText(),
+  replyId: opt(z.string().check(z.maxLength(200))),
+  attachedFileUrls: opt(z.array(z.string().check(z.maxLength(MAX_URL_LENGTH))).check(z.maxLength(MAX_ATTACHED_FILES))),
 })
+/** A command the host page sent; the flow's matching `command` event runs. */
+export const commandReplySchema = z.looseObject({
+  type: z.literal('command'),
+  command: z.string().check(z.minLength(1), z.maxLength(MAX_COMMAND_LENGTH)),
+})
+/** A bare string means `{type: "text", text}`, so older clients keep working. */
+export const chatReplyMessageSchema = z.union([answerText(), textReplySchema, commandReplySchema])
+export type ChatReplyMessage = z.infer<typeof chatReplyMessageSchema>
+
+export const continueChatRequestSchema = z.looseObject({ message: chatReplyMessageSchema })
 export type ContinueChatRequest = z.infer<typeof continueChatRequestSchema>
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 128

@@ -4,6 +4,8 @@ import {
   clientActionSchema,
   continueChatRequestSchema,
   errorBodySchema,
+  MAX_ATTACHED_FILES,
+  MAX_COMMAND_LENGTH,
   MAX_MESSAGE_LENGTH,
   startChatRequestSchema,
   startChatResponseSchema,
@@ -79,6 +81,23 @@ describe('startChat and continueChat', () => {
     expect(continueChatRequestSchema.safeParse({ message: 3 }).success).toBe(false)
     expect(continueChatRequestSchema.safeParse({}).success).toBe(false)
     expect(continueChatRequestSchema.safeParse({ message: 'x'.repeat(MAX_MESSAGE_LENGTH + 1) }).success).toBe(false)
+  })
+
+  test('continue request: a text or command object, each bounded', () => {
+    const text = { type: 'text', text: 'hi', replyId: 'item-1', attachedFileUrls: ['https://example.com/a.png'] }
+    expect(continueChatRequestSchema.parse({ message: text }).message).toEqual(text)
+    expect(continueChatRequestSchema.parse({ message: { type: 'command', command: 'wizz' } }).message).toEqual({ type: 'command', command: 'wizz' })
+    for (const message of [
+      { type: 'command', command: '' },
+      { type: 'command', command: 'x'.repeat(MAX_COMMAND_LENGTH + 1) },
+      { type: 'command' },
+      { type: 'text' },
+      { type: 'text', text: 'x'.repeat(MAX_MESSAGE_LENGTH + 1) },
+      { type: 'text', text: 'a', attachedFileUrls: Array.from({ length: MAX_ATTACHED_FILES + 1 }, () => 'https://e.x/') },
+      { type: 'audio', url: 'https://example.com/a.mp3' },
+    ]) {
+      expect(continueChatRequestSchema.safeParse({ message }).success).toBe(false)
+    }
   })
 })
 

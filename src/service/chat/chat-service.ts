@@ -1,11 +1,12 @@
-import type { ChatStepResult, StartChatRequest, StartChatResponse } from '../../protocol/index'
-import { SessionEndedError, type Engine, type StepOutcome } from '../engine/types'
+import type { ChatReplyMessage, ChatStepResult, StartChatRequest, StartChatResponse } from '../../protocol/index'
+import { SessionEndedError, UnknownCommandError, type Engine, type StepOutcome } from '../engine/types'
 import { HttpError } from '../http/errors'
 import { newId, sha256 } from '../ids'
 import type { FlowRecord } from '../store/flows-repository'
 import type { PublishedVersion } from '../store/published-flows-repository'
 import type { ResultRecord } from '../store/results-repository'
 import type { Repositories, Store } from '../store/store'
+import { recordLinkedResults, workspaceFlowLoader } from './linked-flows-loader'
 
 /**
  * Starting and advancing chats. The engine computes; this module decides what is allowed and
@@ -33,15 +34,19 @@ export async function startChat(
   const resumed = input.request.resultId
     ? await store.results.findForFlow(input.request.resultId, flow.id)
     : undefined
-  const outcome = await deps.engine.start(published.snapshot, {
-    prefilledVariables: input.request.prefilledVariables ?? undefined,
-    restoredVariables: resumed?.variables,
-  })
+  const resultId = resumed?.id ?? newId()
+  const outcome = await deps.engine.start(
+    published.snapshot,
+    {
+      prefilledVariables: input.request.prefilledVariables ?? undefined,
+      restoredVariables: resumed?.variables,
+    },
+    { resultId, flows: workspaceFlowLoader(store, flow.workspaceId) },
+  )
 
   const now = deps.now()
   const timestamp = now.toISOString()
   const sessionId = newId()
-  const resultId = resumed?.id ?? newId()
   await store.transaction(async (tx) => {
     if (!resumed) {
       const result: ResultRecord = {
@@ -82,9 +87,9 @@ export async function startChat(
 
 export async function continueChat(
   deps: ChatDeps,
-  input: { sessionId: string; message: string; idempotencyKey?: string },
+  input: { sessionId: string; message: ChatReplyMessage; idempotencyKey?: string },
 ): Promise<ChatStepResult> {
-  const requestHash = sha256(input.message)
+  const requestHash = sha256(typeof input.message === 'string' ? input.message : JSON.stringify(input.message))
   return deps.store.transaction(async (tx) => {
     // The row lock serialises concurrent answers to one session until this transaction ends.
     const session = await tx.sessions.findById(input.sessionId, { lock: true })
@@ -117,10 +122,16 @@ export async function continueChat(
     const version = (await tx.publishedFlows.findVersion(session.publishedVersionId)) as PublishedVersion
     let outcome: StepOutcome
     try {
-      outcome = await deps.engine.continue(version.snapshot, session.state, input.message)
+      outcome = await deps.engine.continue(version.snapshot, session.state, input.message, {
+        resultId: session.resultId,
+        flows: workspaceFlowLoader(tx, flow.workspaceId),
+      })
     } catch (error) {
       if (error instanceof SessionEndedError) {
         throw new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')
+      }
+      if (error instanceof UnknownCommandError) {
+        throw new HttpError('invalid_body', error.message, [{ path: 'message.command', message: 'Unknown command' }])
       }
       throw error
     }
@@ -151,12 +162,14 @@ async function recordOutcome(
   tx: Repositories,
   input: { resultId: string; sessionId: string; outcome: StepOutcome; timestamp: string },
 ): Promise<void> {
-  await tx.results.addAnswers(input.resultId, input.sessionId, input.outcome.answers, input.timestamp)
+  const ownAnswers = input.outcome.answers.filter((answer) => answer.resultId === undefined)
+  await tx.results.addAnswers(input.resultId, input.sessionId, ownAnswers, input.timestamp)
   await tx.results.update(input.resultId, {
     variables: input.outcome.state.variables,
     isCompleted: input.outcome.ended,
     updatedAt: input.timestamp,
   })
+  await recordLinkedResults(tx, input)
 }
 
 function expiry(now: Date, ttlSeconds: number): string {

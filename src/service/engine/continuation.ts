@@ -1,5 +1,6 @@
 import type { ChatInput } from '../../protocol/index'
-import type { Position } from './flow-index'
+import { type BlockLocation, edgeTarget, type Position } from './flow-index'
+import type { Step } from './step'
 import type { Awaiting } from './types'
 
 /** What the walk does after a block ran. */
@@ -14,3 +15,14 @@ export type Continuation =
 
 export const follow = (edgeId: string | null | undefined): Continuation =>
   edgeId ? { kind: 'follow', edgeId } : { kind: 'follow' }
+
+/** Where the walk goes after a block: along the edge when there is one, else to the next block. */
+export function leave(location: BlockLocation, edgeId: string | undefined, step: Step): Position | undefined {
+  if (edgeId) {
+    const target = edgeTarget(step.index, edgeId)
+    if (!target) step.log('warning', 'A link of the flow leads nowhere; the conversation ends here', { blockId: location.block.id })
+    return target
+  }
+  const nextIndex = location.index + 1
+  return nextIndex < location.group.blocks.length ? { groupId: location.group.id, blockIndex: nextIndex } : undefined
+}

@@ -1,101 +1,91 @@
-import type { ChatMessage, ChatStepResult, PublishedFlow } from '../../protocol/index'
-import { edgeTarget, type FlowIndex, indexFlow } from './flow-index'
-import { acceptAnswer } from './input-answer'
-import { buildInputView } from './input-view'
+import type { ChatReplyMessage, ChatStepResult, PublishedFlow } from '../../protocol/index'
+import { startCommand } from './events'
+import { indexFlow, startPosition } from './flow-index'
+import { linkedResults, restoreLinks, savedLinks } from './linked-flows'
 import { estimateProgress } from './progress'
+import { submitAnswer } from './replies'
 import type { SandboxLimits } from './sandbox'
 import { Step } from './step'
-import type { Answer, Engine, SessionState, StartOptions, StepOutcome } from './types'
+import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './types'
 import { SessionEndedError } from './types'
 import { initialVariables } from './variables'
-import { leave, type WalkResult, walk } from './walker'
+import { type WalkResult, walk } from './walker'
 
 /** Runs published flows. Holds no session data: every call gets and returns the whole state. */
 export function createFlowEngine(limits: SandboxLimits): Engine {
   return {
-    async start(flow: PublishedFlow, options?: StartOptions): Promise<StepOutcome> {
+    async start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome> {
       const index = indexFlow(flow)
-      const step = new Step(index, initialVariables(index, options), limits)
-      const first = index.startEdgeId ? edgeTarget(index, index.startEdgeId) : undefined
+      const step = new Step(index, initialVariables(index, options), limits, context)
+      if (index.usesTranscript) step.transcript = []
+      const first = startPosition(index)
       if (!first) step.log('warning', 'The flow has no start: there is nothing to show')
       return finish(step, await walk(step, first), 0)
     },
 
-    async continue(flow: PublishedFlow, state: SessionState, message: string): Promise<StepOutcome> {
+    async continue(
+      flow: PublishedFlow,
+      state: SessionState,
+      message: ChatReplyMessage,
+      context?: StepContext,
+    ): Promise<StepOutcome> {
       const awaiting = state.awaiting
       if (!awaiting) throw new SessionEndedError()
       const index = indexFlow(flow)
-      const step = new Step(index, { ...state.variables }, limits)
-      const location = index.blocks.get(awaiting.blockId)
-      if (!location || location.group.id !== awaiting.groupId) {
-        // The session points into a version of the flow this one no longer contains.
-        step.log('error', 'The conversation cannot continue: this part of the flow no longer exists', {
-          blockId: awaiting.blockId,
-        })
+      const step = new Step(index, { ...state.variables }, limits, context)
+      step.root.queue.push(...(state.queue ?? []))
+      step.returnMark = state.returnMark
+      if (state.transcript || index.usesTranscript) step.transcript = [...(state.transcript ?? [])]
+      if (!(await restoreLinks(step, state.links ?? [], flow))) {
+        step.log('error', 'The conversation cannot continue: a linked flow it was in is no longer published')
         return finish(step, { awaiting: null }, state.visitedBlockCount)
       }
-      if (awaiting.kind === 'clientReply') {
-        if (awaiting.variableId && index.variablesById.has(awaiting.variableId)) {
-          step.variables[awaiting.variableId] = message === '' ? null : message
-        }
-        const next = leave(location, location.block.outgoingEdgeId ?? undefined, step)
-        return finish(step, await walk(step, next), state.visitedBlockCount)
+      const reply = typeof message === 'string' ? { type: 'text' as const, text: message } : message
+      if (reply.type === 'command') {
+        const target = startCommand(step, awaiting, reply.command)
+        return finish(step, await walk(step, target), state.visitedBlockCount)
       }
-      const outcome = acceptAnswer(location.block, message, step)
-      if (!outcome.ok) {
-        step.addMessage(retryBubble(location.block.id, outcome.retryMessage))
-        const input = buildInputView(location.block, step)
-        return finish(step, { awaiting, input }, state.visitedBlockCount)
+      let result = await submitAnswer(step, awaiting, reply.text, true)
+      // A reply event's detour came back to its input: the answer it held is submitted now.
+      const mark = step.returnMark
+      if (
+        result.awaiting?.kind === 'input' &&
+        mark?.status === 'called' &&
+        mark.autoResumeMessage !== undefined &&
+        mark.blockId === result.awaiting.blockId
+      ) {
+        step.returnMark = undefined
+        result = await submitAnswer(step, result.awaiting, mark.autoResumeMessage, false)
       }
-      const variableId = inputVariableId(index, location.block.options)
-      if (variableId) step.variables[variableId] = outcome.stored
-      const answer: Answer = {
-        blockId: location.block.id,
-        groupId: location.group.id,
-        ...(variableId ? { variableId } : {}),
-        value: outcome.answer,
-      }
-      const display = outcome.display !== message.trim() ? outcome.display : undefined
-      const next = leave(location, outcome.edgeId, step)
-      return finish(step, await walk(step, next), state.visitedBlockCount, [answer], display)
+      return finish(step, result, state.visitedBlockCount)
     },
   }
 }
 
-function inputVariableId(index: FlowIndex, options: unknown): string | undefined {
-  const id = (options as { variableId?: unknown } | null | undefined)?.variableId
-  return typeof id === 'string' && index.variablesById.has(id) ? id : undefined
-}
-
-function retryBubble(blockId: string, text: string): ChatMessage {
-  return {
-    id: `${blockId}-retry`,
-    type: 'text',
-    content: { richText: [{ type: 'p', children: [{ text }] }], plainText: text },
-  }
-}
-
-function finish(
-  step: Step,
-  result: WalkResult,
-  visitedBefore: number,
-  answers: Answer[] = [],
-  lastMessageNewFormat?: string,
-): StepOutcome {
+function finish(step: Step, result: WalkResult, visitedBefore: number): StepOutcome {
   const ended = result.awaiting === null
   const visitedBlockCount = visitedBefore + step.executedBlocks
   const response: ChatStepResult = { messages: step.messages }
-  if (lastMessageNewFormat !== undefined) response.lastMessageNewFormat = lastMessageNewFormat
+  if (step.lastMessageNewFormat !== undefined) response.lastMessageNewFormat = step.lastMessageNewFormat
   if (result.input) response.input = result.input
   if (step.actions.length > 0) response.clientSideActions = step.actions
   if (step.logs.length > 0) response.logs = step.logs
-  if (step.index.progressEnabled) {
-    response.progress = estimateProgress(step.index, visitedBlockCount, result.awaiting?.blockId, ended)
+  const root = step.root
+  if (root.index.progressEnabled) {
+    // Progress is measured on the session's own flow; inside a linked flow the path ahead is unknown.
+    const stoppedAt = step.frames.length === 1 ? result.awaiting?.blockId : undefined
+    response.progress = estimateProgress(root.index, visitedBlockCount, stoppedAt, ended)
   }
-  return {
-    state: { variables: step.variables, awaiting: result.awaiting, visitedBlockCount },
-    response,
-    answers,
-    ended,
+  const state: SessionState = { variables: root.variables, awaiting: result.awaiting, visitedBlockCount }
+  if (!ended) {
+    const links = savedLinks(step)
+    if (links.length > 0) state.links = links
+    if (root.queue.length > 0) state.queue = root.queue
+    if (step.returnMark) state.returnMark = step.returnMark
   }
+  if (step.transcript && step.transcript.length > 0) state.transcript = step.transcript
+  const outcome: StepOutcome = { state, response, answers: step.answers, ended }
+  const results = linkedResults(step, ended)
+  if (results.length > 0) outcome.linkedResults = results
+  return outcome
 }

@@ -22,6 +22,10 @@ export interface FlowIndex {
   readonly variablesByName: ReadonlyMap<string, Variable>
   readonly startEdgeId: string | undefined
   readonly progressEnabled: boolean
+  /** Groups by title (first of each title), for links and jumps that name a group by title. */
+  readonly groupsByTitle: ReadonlyMap<string, Group>
+  /** A `Transcript` Set variable needs the session to keep what was said. */
+  readonly usesTranscript: boolean
   /** Longest remaining path (in blocks) from each block, filled on first use by progress.ts. */
   longestPaths?: ReadonlyMap<string, number>
 }
@@ -71,6 +75,14 @@ function buildIndex(flow: PublishedFlow): FlowIndex {
       if (!blocks.has(block.id)) blocks.set(block.id, { group, index, block })
     })
   }
+  const groupsByTitle = new Map<string, Group>()
+  for (const group of groups.values()) {
+    const title = group.title?.trim()
+    if (title && !groupsByTitle.has(title)) groupsByTitle.set(title, group)
+  }
+  const usesTranscript = flow.groups.some((group) =>
+    group.blocks.some((block) => block.type === 'Set variable' && (block.options as { type?: unknown } | null)?.type === 'Transcript'),
+  )
   const edges = new Map<string, Edge>()
   for (const edge of flow.edges) if (!edges.has(edge.id)) edges.set(edge.id, edge)
   const variablesById = new Map<string, Variable>()
@@ -90,6 +102,8 @@ function buildIndex(flow: PublishedFlow): FlowIndex {
     variablesByName,
     startEdgeId: start?.outgoingEdgeId ?? undefined,
     progressEnabled: flow.theme?.general?.progressBar?.isEnabled === true,
+    groupsByTitle,
+    usesTranscript,
   }
 }
 
@@ -106,4 +120,17 @@ export function groupTarget(index: FlowIndex, groupId: string, blockId?: string)
   const located = blockId ? index.blocks.get(blockId) : undefined
   const blockIndex = located && located.group.id === groupId ? located.index : 0
   return { groupId, blockIndex }
+}
+
+/** Where the flow begins: the target of its start event's edge. */
+export function startPosition(index: FlowIndex): Position | undefined {
+  return index.startEdgeId ? edgeTarget(index, index.startEdgeId) : undefined
+}
+
+/** The block right after a block: the next one in its group, else the one behind its edge. */
+export function nextBlockId(index: FlowIndex, location: BlockLocation): string | undefined {
+  const next = location.group.blocks[location.index + 1]
+  if (next) return next.id
+  const target = location.block.outgoingEdgeId ? edgeTarget(index, location.block.outgoingEdgeId) : undefined
+  return target ? index.groups.get(target.groupId)?.blocks[target.blockIndex]?.id : undefined
 }

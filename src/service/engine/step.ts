@@ -1,8 +1,10 @@
 import type { ChatLog, ChatMessage, ClientAction } from '../../protocol/index'
 import type { Substitute } from './bubbles'
 import type { ConditionScope } from './conditions'
-import type { FlowIndex } from './flow-index'
+import type { FlowIndex, Position } from './flow-index'
 import { runInSandbox, type SandboxLimits, type SandboxOutcome, type SandboxProgram } from './sandbox'
+import { recordBotLine } from './transcript'
+import type { Answer, LinkFrame, ReturnMark, StepContext, TranscriptLine } from './types'
 import { substitute, type Variables } from './variables'
 
 /** A request may spend this many single-run timeouts in the sandbox in total. */
@@ -10,14 +12,27 @@ const CODE_BUDGET_TIMEOUTS = 4
 
 export type LogStatus = 'info' | 'warning' | 'error' | 'success'
 
+/** A flow the walk is in: the session's own (the root) or a linked one, with its variables. */
+export interface Frame {
+  index: FlowIndex
+  variables: Variables
+  /** Where this flow goes on when its current path ends (a command's `resumeAfter`). */
+  queue: Position[]
+  /** What a linked flow keeps in the session; absent for the root. */
+  link?: Omit<LinkFrame, 'variables' | 'queue'>
+}
+
 /**
- * What one request to the engine accumulates while it walks: the variables it changes and
- * the messages, client actions and logs of the response, in order.
+ * What one request to the engine accumulates while it walks: the variables it changes, the
+ * flows it is in, and the messages, client actions, logs and answers of the response, in order.
  */
 export class Step {
   readonly messages: ChatMessage[] = []
   readonly actions: ClientAction[] = []
   readonly logs: ChatLog[] = []
+  readonly answers: Answer[] = []
+  /** The visitor's answer as the service formatted it, when that differs from what was sent. */
+  lastMessageNewFormat: string | undefined
   /** Id of the last bubble block emitted in this response: client actions run right after it. */
   lastBubbleBlockId: string | undefined
   /** Blocks executed in this request (the endless-loop guard counts these). */
@@ -28,20 +43,54 @@ export class Step {
    */
   private codeTimeLeftMs: number
 
-  readonly index: FlowIndex
-  readonly variables: Variables
+  /** The session's own flow first, then each linked flow entered; the walk is in the last. */
+  readonly frames: Frame[]
+  /** Linked flows left during this step that keep their own result. */
+  readonly leftFrames: Frame[] = []
+  returnMark: ReturnMark | undefined
+  transcript: TranscriptLine[] | undefined
   readonly limits: SandboxLimits
+  readonly context: StepContext
   /** Fills `{{Name}}` placeholders with the current values (bound: safe to pass around). */
   readonly substitute: Substitute
   readonly conditionScope: ConditionScope
 
-  constructor(index: FlowIndex, variables: Variables, limits: SandboxLimits) {
-    this.index = index
-    this.variables = variables
+  constructor(index: FlowIndex, variables: Variables, limits: SandboxLimits, context: StepContext = {}) {
+    this.frames = [{ index, variables, queue: [] }]
     this.limits = limits
-    this.substitute = (text, escape) => substitute(text, index, variables, escape)
-    this.conditionScope = { variables, substitute: (text) => substitute(text, index, variables) }
+    this.context = context
+    this.substitute = (text, escape) => substitute(text, this.index, this.variables, escape)
+    const step = this
+    this.conditionScope = {
+      get variables() {
+        return step.variables
+      },
+      substitute: (text) => substitute(text, this.index, this.variables),
+    }
     this.codeTimeLeftMs = limits.timeoutMs * CODE_BUDGET_TIMEOUTS
+  }
+
+  /** The flow the walk is in. */
+  get frame(): Frame {
+    return this.frames[this.frames.length - 1]!
+  }
+  get index(): FlowIndex {
+    return this.frame.index
+  }
+  get variables(): Variables {
+    return this.frame.variables
+  }
+  get root(): Frame {
+    return this.frames[0]!
+  }
+
+  /** The result answers and ids of the current flow belong to. */
+  get resultId(): string | undefined {
+    for (let i = this.frames.length - 1; i > 0; i--) {
+      const link = this.frames[i]!.link
+      if (link && !link.merge) return link.resultId
+    }
+    return this.context.resultId
   }
 
   /** Runs code in the sandbox within both the per-run limit and what is left of the step's budget. */
@@ -58,6 +107,7 @@ export class Step {
   addMessage(message: ChatMessage): void {
     this.messages.push(message)
     this.lastBubbleBlockId = message.id
+    if (this.transcript) recordBotLine(this.transcript, message)
   }
 
   addAction(action: ClientAction): void {

@@ -1,4 +1,5 @@
-import type { ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
+import type { ChatReplyMessage, ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
+import type { Position } from './flow-index'
 
 /**
  * The contract between the flow engine and the service around it. The engine is pure with
@@ -14,6 +15,44 @@ export interface SessionState {
   awaiting: Awaiting | null
   /** Blocks executed so far (for `progress`). */
   visitedBlockCount: number
+  /** Linked flows entered and not yet left, outermost first: the walk is in the last one. */
+  links?: LinkFrame[]
+  /** Where the session's own flow goes on when its current path ends (a command's `resumeAfter`). */
+  queue?: Position[]
+  /** The detour a `Return` block closes (integrations.md 2.3). */
+  returnMark?: ReturnMark
+  /** What was said so far, kept only for flows that have a `Transcript` Set variable. */
+  transcript?: TranscriptLine[]
+}
+
+/** A linked flow the walk entered (`Typebot link`), with its own variables. */
+export interface LinkFrame {
+  /** The flow it runs (results of an unmerged link belong to it). */
+  flowId: string
+  /** Its published version; absent for the session's own flow (a `current` link). */
+  versionId?: string
+  variables: Record<string, VariableValue>
+  /** Share the caller's result and hand variables back by name when it ends. */
+  merge: boolean
+  /** Its own result when not merging. */
+  resultId?: string
+  /** Where the caller goes on when this flow ends; absent: the caller's path ends too. */
+  resume?: Position
+  /** Where this flow goes on when its current path ends, before returning to the caller. */
+  queue?: Position[]
+}
+
+export interface ReturnMark {
+  status: 'pending' | 'called'
+  /** Block of the active flow a `Return` jumps back to. */
+  blockId: string
+  /** A reply event's answer, re-submitted to that block when the walk is back there. */
+  autoResumeMessage?: string
+}
+
+export interface TranscriptLine {
+  role: 'bot' | 'user'
+  text: string
 }
 
 export type Awaiting =
@@ -28,6 +67,15 @@ export interface Answer {
   variableId?: string
   /** The answer as stored (after formatting). */
   value: string
+  /** The result it belongs to when not the session's own (an unmerged linked flow's). */
+  resultId?: string
+}
+
+export interface LinkedResult {
+  id: string
+  flowId: string
+  variables: Record<string, VariableValue>
+  isCompleted: boolean
 }
 
 export interface StepOutcome {
@@ -36,6 +84,8 @@ export interface StepOutcome {
   response: ChatStepResult
   /** Answers accepted by this step (empty on a retry). */
   answers: Answer[]
+  /** Results of linked flows that do not merge with their caller, as they stand after this step. */
+  linkedResults?: LinkedResult[]
   /** True when the walk reached the end of the flow. */
   ended: boolean
 }
@@ -55,15 +105,51 @@ export interface EngineOptions {
   codeMemoryBytes?: number
 }
 
+/** A published flow another one links to, loaded for the engine by the service. */
+export interface LinkedFlow {
+  flowId: string
+  versionId: string
+  flow: PublishedFlow
+}
+
+/**
+ * Published flows of the session's workspace, and of it only: the engine never reads storage
+ * itself, so whoever runs it decides what a `Typebot link` can reach.
+ */
+export interface LinkedFlowLoader {
+  /** The live published version of a flow, by id or public id. */
+  current(ref: string): Promise<LinkedFlow | undefined>
+  /** A version loaded earlier by `current`: a session keeps running the version it entered. */
+  version(versionId: string): Promise<PublishedFlow | undefined>
+}
+
+/** What the service knows about the request the engine runs for. */
+export interface StepContext {
+  /** The session's result (Set variable "Result ID"). */
+  resultId?: string
+  flows?: LinkedFlowLoader
+}
+
 export interface Engine {
-  start(flow: PublishedFlow, options?: StartOptions): Promise<StepOutcome>
-  /** `message` is the visitor's answer to `state.awaiting`. Throws `SessionEndedError` when nothing is awaited. */
-  continue(flow: PublishedFlow, state: SessionState, message: string): Promise<StepOutcome>
+  start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome>
+  /**
+   * `message` answers `state.awaiting`, or is a command. Throws `SessionEndedError` when nothing
+   * is awaited and `UnknownCommandError` for a command the flow has no event for.
+   */
+  continue(flow: PublishedFlow, state: SessionState, message: ChatReplyMessage, context?: StepContext): Promise<StepOutcome>
 }
 
 export class SessionEndedError extends Error {
   constructor() {
     super('The conversation has already ended')
     this.name = 'SessionEndedError'
+  }
+}
+
+/** A command no event of the flow handles: the request is refused and nothing changes. */
+export class UnknownCommandError extends Error {
+  constructor(readonly command: string) {
+    super(`This flow has no command event named "${command}"`)
+    this.name = 'UnknownCommandError'
   }
 }

@@ -3,10 +3,11 @@ import { isBubbleType, isInputType } from './block-kinds'
 import { buildBubbleMessage } from './bubbles'
 import { runRedirect, runScript, runWait } from './client-actions'
 import { firstMatchingItem } from './conditions'
-import { type Continuation, follow } from './continuation'
-import { asFields, readString } from './field-readers'
-import { type BlockLocation, edgeTarget, groupTarget, type Position } from './flow-index'
+import { type Continuation, follow, leave } from './continuation'
+import { runJump, runReturn } from './detours'
+import type { BlockLocation, Position } from './flow-index'
 import { buildInputView } from './input-view'
+import { afterPathEnd, runTypebotLink } from './linked-flows'
 import { runSetVariable } from './set-variable'
 import type { Step } from './step'
 import type { Awaiting } from './types'
@@ -22,10 +23,15 @@ export interface WalkResult {
 
 const ENDED: WalkResult = { awaiting: null }
 
-/** Runs blocks from `position` until an input or a client reply is awaited, or the flow ends. */
+/**
+ * Runs blocks from `position` until an input or a client reply is awaited, or the flow ends.
+ * When a path ends, a queued position or the caller of a linked flow takes over.
+ */
 export async function walk(step: Step, position: Position | undefined): Promise<WalkResult> {
   let current = position
-  while (current) {
+  for (;;) {
+    current ??= afterPathEnd(step)
+    if (!current) return ENDED
     const group = step.index.groups.get(current.groupId)
     const block = group?.blocks[current.blockIndex]
     if (!group || !block) return ENDED
@@ -45,23 +51,12 @@ export async function walk(step: Step, position: Position | undefined): Promise<
         current = continuation.position
         break
       case 'end':
-        return ENDED
+        current = undefined
+        break
       case 'follow':
         current = leave(location, continuation.edgeId, step)
     }
   }
-  return ENDED
-}
-
-/** Where the walk goes after a block: along the edge when there is one, else to the next block. */
-export function leave(location: BlockLocation, edgeId: string | undefined, step: Step): Position | undefined {
-  if (edgeId) {
-    const target = edgeTarget(step.index, edgeId)
-    if (!target) step.log('warning', 'A link of the flow leads nowhere; the conversation ends here', { blockId: location.block.id })
-    return target
-  }
-  const nextIndex = location.index + 1
-  return nextIndex < location.group.blocks.length ? { groupId: location.group.id, blockIndex: nextIndex } : undefined
 }
 
 async function runBlock(location: BlockLocation, step: Step): Promise<Continuation> {
@@ -95,19 +90,12 @@ async function runBlock(location: BlockLocation, step: Step): Promise<Continuati
       return runScript(block, step)
     case 'Jump':
       return runJump(location, step)
+    case 'Return':
+      return runReturn(location, step)
+    case 'Typebot link':
+      return runTypebotLink(location, step)
     default:
       step.log('info', `Block type ${block.type} is not supported`, { blockId: block.id })
       return follow(block.outgoingEdgeId)
   }
-}
-
-function runJump(location: BlockLocation, step: Step): Continuation {
-  const options = asFields(location.block.options)
-  const groupId = readString(options, 'groupId')
-  const target = groupId ? groupTarget(step.index, groupId, readString(options, 'blockId')) : undefined
-  if (!target) {
-    step.log('warning', 'Jump skipped: its target group does not exist', { blockId: location.block.id })
-    return follow(location.block.outgoingEdgeId)
-  }
-  return { kind: 'jump', position: target }
 }

@@ -23,8 +23,10 @@ export function isLegacyVersion(version: unknown): boolean {
  */
 export function migrateToV6<T>(flow: T): T {
   if (!isObject(flow) || !isLegacyVersion(flow.version)) return flow
-  const groups = Array.isArray(flow.groups) ? flow.groups.map(withBlockList) : []
-  const edges = Array.isArray(flow.edges) ? flow.edges.filter(isWellFormedEdge) : []
+  // Lists of the wrong type are left for the schema to refuse with their path; missing ones are empty.
+  if (!isListOrMissing(flow.groups) || !isListOrMissing(flow.edges)) return flow
+  const groups = (flow.groups ?? []).map(withBlockList)
+  const edges = (flow.edges ?? []).filter(isWellFormedEdge)
   const start = findStartBlock(groups)
   const events: unknown[] = Array.isArray(flow.events) ? [...flow.events] : []
   let migratedEdges = edges
@@ -46,6 +48,10 @@ export function migrateToV6<T>(flow: T): T {
     groups: groups.flatMap(withoutStartBlocks),
     edges: migratedEdges,
   } as T
+}
+
+function isListOrMissing(value: unknown): value is unknown[] | undefined | null {
+  return value === undefined || value === null || Array.isArray(value)
 }
 
 /** Old exports may omit a group's block list; block ids and types stay for the schema to check. */

@@ -37,7 +37,7 @@ describe('test-chat-main.json', () => {
     expect(texts(end!)).toEqual(['Ok, you are solid 👏', "Let's trigger a webhook..."])
     expect(end!.ended).toBe(true)
     expect(logsOf(conversation).map((log) => log.description)).toEqual([
-      'Block type Typebot link is not supported',
+      'Linked flow skipped: no published flow "chat-sub-bot" in this workspace',
       'Block type Webhook is not supported',
     ])
     expect(conversation.variables).toMatchObject({ vclauuklnc000b3b6q7xchq4yf: 'Ada', vclauulfjk000i3b6qmujooweu: '30', vclauuohyp000w3b6qbqrs6c6w: 42 })

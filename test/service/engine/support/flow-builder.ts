@@ -8,7 +8,15 @@ import {
   type Settings,
   type Theme,
 } from '../../../../src/protocol/index'
-import { createEngine, type Engine, type StartOptions, type StepOutcome } from '../../../../src/service/engine/index'
+import {
+  createEngine,
+  type Engine,
+  type LinkedFlowLoader,
+  type StartOptions,
+  type StepContext,
+  type StepOutcome,
+} from '../../../../src/service/engine/index'
+import type { ChatReplyMessage } from '../../../../src/protocol/index'
 
 /** Test flows: small graphs written inline, published the way the service publishes them. */
 
@@ -18,13 +26,15 @@ let published = 0
 export const varId = (name: string) => `v${name.replace(/\W/g, '')}`
 
 export interface FlowSpec {
-  groups: { id: string; blocks: Block[] }[]
+  groups: { id: string; title?: string; blocks: Block[] }[]
   edges?: Edge[]
   variables?: string[]
   theme?: Theme
   settings?: Settings
   /** Group the start event leads to; the first group by default. */
   startGroupId?: string
+  /** Events besides the start event. */
+  events?: PublishedFlow['events']
 }
 
 export function buildFlow(spec: FlowSpec): PublishedFlow {
@@ -36,8 +46,8 @@ export function buildFlow(spec: FlowSpec): PublishedFlow {
     version: '6',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
-    events: [{ id: 'start', type: 'start', outgoingEdgeId: 'edge-start' }],
-    groups: spec.groups.map((group) => ({ ...group, title: group.id })),
+    events: [{ id: 'start', type: 'start', outgoingEdgeId: 'edge-start' }, ...(spec.events ?? [])],
+    groups: spec.groups.map((group) => ({ ...group, title: group.title ?? group.id })),
     edges: [{ id: 'edge-start', from: { eventId: 'start' }, to: { groupId: first } }, ...(spec.edges ?? [])],
     variables: (spec.variables ?? []).map((name) => ({ id: varId(name), name })),
     theme: spec.theme,
@@ -92,6 +102,21 @@ export function texts(outcome: StepOutcome): string[] {
     .map((message) => (message.content as { plainText: string }).plainText)
 }
 
+/**
+ * The published flows of one workspace, as the service's loader serves them: by flow id, each
+ * published version by its id (`version-` + the flow id).
+ */
+export function flowLoader(...flows: PublishedFlow[]): LinkedFlowLoader {
+  const byFlowId = new Map(flows.map((flow) => [flow.flowId, flow]))
+  return {
+    current: async (ref) => {
+      const flow = byFlowId.get(ref)
+      return flow && { flowId: flow.flowId, versionId: `version-${flow.flowId}`, flow }
+    },
+    version: async (versionId) => byFlowId.get(versionId.replace(/^version-/, '')),
+  }
+}
+
 /** Drives one session through the engine, checking every response against the contract. */
 export class Conversation {
   outcome!: StepOutcome
@@ -100,16 +125,17 @@ export class Conversation {
   constructor(
     readonly flow: PublishedFlow,
     readonly engine: Engine = createEngine(),
+    readonly context: StepContext = { resultId: 'result-1' },
   ) {}
 
   async start(options?: StartOptions): Promise<StepOutcome> {
-    return this.record(await this.engine.start(this.flow, options))
+    return this.record(await this.engine.start(this.flow, options, this.context))
   }
 
-  async answer(message: string): Promise<StepOutcome> {
+  async answer(message: ChatReplyMessage): Promise<StepOutcome> {
     // Round-trip the state through JSON, as the service stores it.
     const state = JSON.parse(JSON.stringify(this.outcome.state))
-    return this.record(await this.engine.continue(this.flow, state, message))
+    return this.record(await this.engine.continue(this.flow, state, message, this.context))
   }
 
   get variables() {
