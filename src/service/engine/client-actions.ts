@@ -1,5 +1,5 @@
 import type { Block } from '../../protocol/index'
-import { parameterize } from './code-params'
+import { codeProgram, parameterize } from './code-params'
 import { type Continuation, follow } from './continuation'
 import { asFields, readBoolean, readString, toFiniteNumber } from './field-readers'
 import { describeFailure } from './set-variable'
@@ -60,11 +60,7 @@ export async function runScript(block: Block, step: Step): Promise<Continuation>
   if (content.trim() !== '') {
     const { code, args } = parameterize(content, step.index, step.variables)
     if (readBoolean(options, 'isExecutedOnClient') === false) {
-      const outcome = await step.runCode({
-        body: code,
-        params: args.map((arg) => arg.id),
-        args: args.map((arg) => arg.value),
-      })
+      const outcome = await step.runCode(codeProgram(code, args))
       if (outcome.status !== 'ok' && outcome.status !== 'not-a-value') {
         step.log('error', describeFailure(outcome, step.limits.timeoutMs), { blockId: block.id })
       }

@@ -1,4 +1,5 @@
 import type { FlowIndex } from './flow-index'
+import type { SandboxProgram } from './sandbox'
 import { replacePlaceholders, valueForCode, type Variables, variableIdByName } from './variables'
 
 /**
@@ -49,4 +50,21 @@ function uniqueName(base: string, used: Set<string>): string {
   for (let n = 2; used.has(name); n++) name = `${base}_${n}`
   used.add(name)
   return name
+}
+
+/**
+ * A list answer (several choices) is a list in code, yet flows written for builders that store it
+ * as text call text methods on it (`{{Topics}}.split(', ')`). Each list parameter therefore also
+ * answers every String method Array lacks, applied to its items joined with ", ".
+ */
+const LISTS_READ_AS_TEXT =
+  '((...lists) => { for (const list of lists) for (const name of Object.getOwnPropertyNames(String.prototype)) ' +
+  "if (!(name in Array.prototype) && typeof String.prototype[name] === 'function') " +
+  "Object.defineProperty(list, name, { value(...args) { return String.prototype[name].apply(this.join(', '), args) } }) })"
+
+/** The sandbox program for a function body over parameterized variables. */
+export function codeProgram(body: string, args: ParameterizedCode['args']): SandboxProgram {
+  const lists = args.filter((arg) => Array.isArray(arg.value)).map((arg) => arg.id)
+  const prelude = lists.length > 0 ? `${LISTS_READ_AS_TEXT}(${lists.join(', ')})\n` : ''
+  return { body: prelude + body, params: args.map((arg) => arg.id), args: args.map((arg) => arg.value) }
 }

@@ -3,19 +3,16 @@ import { type Continuation, follow } from './continuation'
 import { asFields, readString } from './field-readers'
 import { type BlockLocation, type FlowIndex, groupTarget, nextBlockId } from './flow-index'
 import type { Step } from './step'
-import { formatValue, valueByName } from './variables'
-
-/** `{{Name}}` and nothing else: the text names a variable whose value is what counts. */
-const SINGLE_VARIABLE = /^\{\{([^{}]+)\}\}$/
+import { formatValue, singleVariableName, valueByName } from './variables'
 
 /**
  * A group of `target` named by id, or by title through a single `{{Var}}` whose value (read in
  * the flow running the block) is the title: links and jumps the flow computes.
  */
 export function findGroup(target: FlowIndex, ref: string, step: Step): Group | undefined {
-  const named = SINGLE_VARIABLE.exec(ref.trim())
-  if (!named) return target.groups.get(ref)
-  return target.groupsByTitle.get(formatValue(valueByName(step.index, step.variables, named[1]!)).trim())
+  const named = singleVariableName(ref)
+  if (named === undefined) return target.groups.get(ref)
+  return target.groupsByTitle.get(formatValue(valueByName(step.index, step.variables, named)).trim())
 }
 
 /**

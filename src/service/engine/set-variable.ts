@@ -1,19 +1,24 @@
-import { randomUUID } from 'node:crypto'
 import type { Block, VariableValue } from '../../protocol/index'
-import { parameterize } from './code-params'
+import { codeProgram, parameterize } from './code-params'
 import { toVariableValue } from './code-results'
 import { type Continuation, follow } from './continuation'
 import { asFields, type Fields, readBoolean, readString } from './field-readers'
 import type { BlockLocation } from './flow-index'
 import type { SandboxOutcome } from './sandbox'
+import { presetValue } from './set-variable-types'
 import type { Step } from './step'
+import { singleVariableName, valueByName } from './variables'
 
 const LITERAL_NUMBER = /^-?\d+(?:\.\d+)?$/
+const LEADING_ZERO = /^0\d+$/
 
 /**
- * `Set variable`: `expressionToEvaluate` is JavaScript when it runs as an expression
- * (`{{Lead Score}} + 10`, `42`) and plain text otherwise (`Promoter`, `Hello {{Name}}`).
- * Code runs in the sandbox, or in the visitor's browser with `isExecutedOnClient`.
+ * `Set variable`. A preset type computes its value (set-variable-types.ts). `Custom` (or no type)
+ * runs its expression as code in the sandbox, as builders do: `return` is added when missing and
+ * each `{{Var}}` is passed as a value. A single `{{Var}}` copies that value unchanged; an
+ * expression that does not run is its text with variables filled in (`Hello {{Name}}`), and
+ * `isCode` only decides whether that failure is logged. `isExecutedOnClient` runs it in the
+ * visitor's browser instead.
  */
 export async function runSetVariable(location: BlockLocation, step: Step): Promise<Continuation> {
   const { block } = location
@@ -26,9 +31,10 @@ export async function runSetVariable(location: BlockLocation, step: Step): Promi
   }
   const type = readString(options, 'type') ?? 'Custom'
   if (type !== 'Custom') {
-    const value = presetValue(type)
-    if (value === undefined) step.log('info', `Set variable type ${type} is not supported`, { blockId: block.id })
-    else step.variables[variableId] = value
+    const preset = presetValue(type, options, variableId, step)
+    if (preset.kind === 'client') return runOnClient(location, variableId, preset.code, step)
+    if (preset.kind === 'value') step.variables[variableId] = preset.value
+    else step.log('info', `Set variable type ${type} is not supported`, { blockId: block.id })
     return next
   }
   const expression = readString(options, 'expressionToEvaluate') ?? ''
@@ -38,21 +44,6 @@ export async function runSetVariable(location: BlockLocation, step: Step): Promi
   const value = await evaluate(block, options, expression, step)
   if (value !== undefined) step.variables[variableId] = value
   return next
-}
-
-function presetValue(type: string): VariableValue | undefined {
-  switch (type) {
-    case 'Empty':
-      return null
-    case 'Now':
-      return new Date().toISOString()
-    case 'Today':
-      return new Date().toISOString().slice(0, 10)
-    case 'Random ID':
-      return randomUUID()
-    default:
-      return undefined
-  }
 }
 
 /** The function body code runs as: an expression is returned, a body with `return` is kept. */
@@ -77,27 +68,24 @@ function runOnClient(location: BlockLocation, variableId: string, expression: st
 async function evaluate(block: Block, options: Fields, expression: string, step: Step): Promise<VariableValue | undefined> {
   const trimmed = expression.trim()
   if (trimmed === '') return null
+  const single = singleVariableName(trimmed)
+  if (single !== undefined) return valueByName(step.index, step.variables, single) ?? null
+  // A number written with a leading zero is an identifier (a phone number, a code), not octal.
+  if (LEADING_ZERO.test(trimmed)) return trimmed
   // Plain literals need no interpreter.
   if (LITERAL_NUMBER.test(trimmed)) return Number(trimmed)
   if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true'
-  const isCode = readBoolean(options, 'isCode') === true
   const { code, args } = parameterize(expression, step.index, step.variables)
-  const outcome = await step.runCode({
-    body: functionBody(code),
-    params: args.map((arg) => arg.id),
-    args: args.map((arg) => arg.value),
-  })
-  const isNotCode =
-    outcome.status === 'syntax-error' || outcome.status === 'reference-error' || outcome.status === 'not-a-value'
-  // Text that does not run as JavaScript is the value itself, unless the author said it is code.
-  if (isNotCode && !isCode) return step.substitute(expression)
+  const outcome = await step.runCode(codeProgram(functionBody(code), args))
   if (outcome.status === 'ok') {
     const value = toVariableValue(outcome.value)
     if (value === undefined) step.log('error', 'Set variable result is too large to store', { blockId: block.id })
     return value
   }
-  step.log('error', describeFailure(outcome, step.limits.timeoutMs), { blockId: block.id })
-  return undefined
+  if (readBoolean(options, 'isCode') === true) {
+    step.log('error', describeFailure(outcome, step.limits.timeoutMs), { blockId: block.id })
+  }
+  return step.substitute(expression)
 }
 
 export function describeFailure(outcome: Exclude<SandboxOutcome, { status: 'ok' }>, timeoutMs: number): string {

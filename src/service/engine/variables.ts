@@ -48,6 +48,13 @@ export function substitute(
   })
 }
 
+const SINGLE_PLACEHOLDER = /^\{\{([^{}]+)\}\}$/
+
+/** The name when `text` is exactly one `{{Name}}` (then the value itself counts, not its text). */
+export function singleVariableName(text: string): string | undefined {
+  return SINGLE_PLACEHOLDER.exec(text.trim())?.[1]?.trim()
+}
+
 /** Calls `replacer` with each placeholder's trimmed name and puts its result in its place. */
 export function replacePlaceholders(text: string, replacer: (name: string) => string): string {
   if (!text.includes('{{')) return text

@@ -77,7 +77,7 @@ describe('createEngine', () => {
   it('uses the configured code limits', async () => {
     const flow = buildFlow({
       variables: ['X'],
-      groups: [{ id: 'g', blocks: [{ id: 'set', type: 'Set variable', options: { variableId: varId('X'), expressionToEvaluate: '(() => { for (;;) {} })()' } }] }],
+      groups: [{ id: 'g', blocks: [{ id: 'set', type: 'Set variable', options: { variableId: varId('X'), expressionToEvaluate: '(() => { for (;;) {} })()', isCode: true } }] }],
     })
     const outcome = await createEngine({ codeTimeoutMs: 50 }).start(flow)
     expect(outcome.response.logs).toEqual([{ status: 'error', description: 'Code was stopped after 50 ms', details: { blockId: 'set' } }])

@@ -77,32 +77,62 @@ describe('Set variable', () => {
     expect((await evaluate('({ total: 3 })')).value).toBe('{"total":3}')
   })
 
-  it('stops code that loops forever, leaves the variable unchanged and logs an error', async () => {
-    const { outcome, value } = await evaluate('(() => { while (true) {} })()', { Result: 'before' })
-    expect(value).toBe('before')
-    expect(outcome.response.logs).toEqual([{ status: 'error', description: 'Code was stopped after 300 ms', details: { blockId: 'set' } }])
-    expect(texts(outcome)).toEqual(['Result: before'])
+  it('code stopped by the time limit falls back to its text; only isCode logs it', async () => {
+    const loop = '(() => { while (true) {} })()'
+    const quiet = await evaluate(loop, { Result: 'before' })
+    expect(quiet.value).toBe(loop)
+    expect(quiet.outcome.response.logs).toBeUndefined()
+    const loud = await evaluate(loop, { Result: 'before' }, { isCode: true })
+    expect(loud.value).toBe(loop)
+    expect(loud.outcome.response.logs).toEqual([{ status: 'error', description: 'Code was stopped after 300 ms', details: { blockId: 'set' } }])
   })
 
-  it('stops code that allocates too much, leaving the variable unchanged', async () => {
+  it('code stopped by the memory cap is logged with isCode', async () => {
     // A generous deadline, so only the memory cap can stop this run.
     const memoryOnly = { codeTimeoutMs: 20_000, codeMemoryBytes: 8 * 1024 * 1024 }
     const grow = '(() => { const a = []; while (true) a.push("x".repeat(1 << 16)) })()'
-    const { outcome, value } = await evaluate(grow, { Result: 'before' }, {}, memoryOnly)
-    expect(value).toBe('before')
+    const { outcome } = await evaluate(grow, { Result: 'before' }, { isCode: true }, memoryOnly)
     expect(outcome.response.logs?.[0]).toMatchObject({ status: 'error', description: 'Code was stopped: it used too much memory' })
   })
 
-  it('logs other runtime errors without falling back to text', async () => {
-    const { outcome, value } = await evaluate('null.length', { Result: 'before' })
-    expect(value).toBe('before')
-    expect(outcome.response.logs?.[0]?.description).toMatch(/^Code failed: TypeError/)
+  it('an expression that throws is its text with variables filled in; isCode logs the error', async () => {
+    const quiet = await evaluate('{{Name}}.length.nope.x', { Name: 'Ada' })
+    expect(quiet.value).toBe('Ada.length.nope.x')
+    expect(quiet.outcome.response.logs).toBeUndefined()
+    const loud = await evaluate('Hello there {{Name}}', { Name: 'Ada' }, { isCode: true })
+    expect(loud.value).toBe('Hello there Ada')
+    expect(loud.outcome.response.logs?.[0]).toMatchObject({ status: 'error', description: expect.stringMatching(/^Code failed: /) })
   })
 
-  it('with isCode, a syntax error is an error, not text', async () => {
-    const { outcome, value } = await evaluate('Hello there', { Result: 'before' }, { isCode: true })
-    expect(value).toBe('before')
-    expect(outcome.response.logs?.[0]?.description).toMatch(/^Code failed: /)
+  it('a single {{Var}} copies the value unchanged, a list stays a list', async () => {
+    const conversation = new Conversation(
+      buildFlow({
+        variables: ['Tags', 'Copy'],
+        groups: [{ id: 'g', blocks: [{ id: 's', type: 'Set variable', options: { variableId: varId('Copy'), expressionToEvaluate: ' {{Tags}} ' } }] }],
+      }),
+    )
+    const outcome = await conversation.start({ restoredVariables: { [varId('Tags')]: ['a', 'b'] } })
+    expect(outcome.state.variables[varId('Copy')]).toEqual(['a', 'b'])
+  })
+
+  it('keeps numbers with a leading zero as text (phone numbers, codes)', async () => {
+    expect((await evaluate('0612345678')).value).toBe('0612345678')
+  })
+
+  it('a list answer also reads as its text: split, length and list methods all work', async () => {
+    const run = async (expression: string) => {
+      const flow = buildFlow({
+        variables: ['Topics', 'Score'],
+        groups: [{ id: 'g', blocks: [{ id: 's', type: 'Set variable', options: { variableId: varId('Score'), expressionToEvaluate: expression } }] }],
+      })
+      const outcome = await new Conversation(flow, createEngine(quickLimits)).start({ restoredVariables: { [varId('Topics')]: ['Theming', 'Security'] } })
+      return outcome.state.variables[varId('Score')]
+    }
+    // The showcase's own rating question.
+    expect(await run("{{Topics}}.split(', ').length * 10")).toBe(20)
+    expect(await run('{{Topics}}.length')).toBe(2)
+    expect(await run("{{Topics}}.map((t) => t[0]).join('')")).toBe('TS')
+    expect(await run('{{Topics}}.toUpperCase()')).toBe('THEMING, SECURITY')
   })
 
   it('sets the empty value and clears with type "Empty"', async () => {
@@ -110,10 +140,10 @@ describe('Set variable', () => {
     expect((await evaluate('ignored', { Result: 'x' }, { type: 'Empty' })).value).toBeNull()
   })
 
-  it('logs unsupported preset types and leaves the variable alone', async () => {
-    const { outcome, value } = await evaluate('', { Result: 'x' }, { type: 'Transcript' })
+  it('logs unknown preset types and leaves the variable alone', async () => {
+    const { outcome, value } = await evaluate('', { Result: 'x' }, { type: 'Weather' })
     expect(value).toBe('x')
-    expect(outcome.response.logs).toEqual([{ status: 'info', description: 'Set variable type Transcript is not supported', details: { blockId: 'set' } }])
+    expect(outcome.response.logs).toEqual([{ status: 'info', description: 'Set variable type Weather is not supported', details: { blockId: 'set' } }])
   })
 
   it('warns when the block names no variable of the flow', async () => {
