@@ -67,11 +67,13 @@ async function runBlock(location: BlockLocation, step: Step): Promise<Continuati
     return follow(block.outgoingEdgeId)
   }
   if (isInputType(block.type)) {
-    return {
-      kind: 'wait',
-      awaiting: { kind: 'input', groupId: group.id, blockId: block.id },
-      input: buildInputView(block, step),
+    const input = buildInputView(block, step)
+    if (input.items && input.items.length === 0) {
+      // Nothing to pick would leave the visitor stuck: the flow goes on as if it were skipped.
+      step.log('warning', 'Choice skipped: it has no items to show', { blockId: block.id, type: block.type })
+      return follow(block.outgoingEdgeId)
     }
+    return { kind: 'wait', awaiting: { kind: 'input', groupId: group.id, blockId: block.id }, input }
   }
   switch (block.type) {
     case 'Set variable':
