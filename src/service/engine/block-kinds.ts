@@ -1,7 +1,7 @@
 import { INPUT_TYPES, MESSAGE_TYPES } from '../../protocol/index'
 
 /** Block types the engine runs itself; every other type is skipped with an info log. */
-export const LOGIC_TYPES = ['Set variable', 'Condition', 'Redirect', 'Script', 'Wait', 'Jump'] as const
+export const LOGIC_TYPES = ['Set variable', 'Condition', 'Redirect', 'Script', 'Wait', 'Jump', 'Return', 'Typebot link'] as const
 export type LogicType = (typeof LOGIC_TYPES)[number]
 export type BubbleType = (typeof MESSAGE_TYPES)[number]
 export type InputType = (typeof INPUT_TYPES)[number]

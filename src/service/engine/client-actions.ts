@@ -14,7 +14,7 @@ export function runRedirect(block: Block, step: Step): Continuation {
   const options = asFields(block.options)
   const url = safeRedirectUrl(step.substitute(readString(options, 'url') ?? ''))
   if (url === undefined) {
-    step.log('warning', 'Redirect skipped: its URL is missing or not allowed', { blockId: block.id })
+    step.skip(block, 'warning', 'Redirect skipped: its URL is missing or not allowed')
   } else {
     step.addAction({ type: 'redirect', redirect: { url, isNewTab: readBoolean(options, 'isNewTab') === true } })
   }
@@ -43,7 +43,7 @@ export function runWait(block: Block, step: Step): Continuation {
   const raw = asFields(block.options).secondsToWaitFor
   const seconds = toFiniteNumber(typeof raw === 'string' ? step.substitute(raw) : raw)
   if (seconds === undefined || seconds < 0) {
-    step.log('warning', 'Wait skipped: its duration is not a number of seconds', { blockId: block.id })
+    step.skip(block, 'warning', 'Wait skipped: its duration is not a number of seconds')
   } else if (seconds > 0) {
     step.addAction({ type: 'wait', wait: { secondsToWaitFor: seconds } })
   }

@@ -25,7 +25,7 @@ export function runJump(location: BlockLocation, step: Step): Continuation {
   const group = groupRef ? findGroup(step.index, groupRef, step) : undefined
   const target = group ? groupTarget(step.index, group.id, readString(options, 'blockId')) : undefined
   if (!target) {
-    step.log('warning', 'Jump skipped: its target group does not exist', { blockId: location.block.id })
+    step.skip(location.block, 'warning', 'Jump skipped: its target group does not exist')
     return follow(location.block.outgoingEdgeId)
   }
   const comeBackTo = nextBlockId(step.index, location)

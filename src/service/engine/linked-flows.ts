@@ -22,19 +22,19 @@ export async function runTypebotLink(location: BlockLocation, step: Step): Promi
   const next = follow(block.outgoingEdgeId)
   const ref = readString(options, 'typebotId')?.trim()
   if (!ref) {
-    step.log('error', 'Linked flow skipped: it names no flow', { blockId: block.id })
+    step.skip(block, 'error', 'Linked flow skipped: it names no flow')
     return next
   }
   const target = await loadTarget(ref, step)
   if (!target) {
-    step.log('error', `Linked flow skipped: no published flow "${ref}" in this workspace`, { blockId: block.id, flowId: ref })
+    step.skip(block, 'error', `Linked flow skipped: no published flow "${ref}" in this workspace`, { flowId: ref })
     return next
   }
   const index = indexFlow(target.flow)
   const groupRef = readString(options, 'groupId')?.trim()
   const entry = groupRef ? entryGroup(index, groupRef, step) : startPosition(index)
   if (!entry) {
-    step.log('error', `Linked flow skipped: group "${groupRef ?? 'start'}" not found in it`, { blockId: block.id, flowId: target.flowId })
+    step.skip(block, 'error', `Linked flow skipped: group "${groupRef ?? 'start'}" not found in it`, { flowId: target.flowId })
     return next
   }
   // A copy of the current flow always shares its result; another flow only when asked to.
@@ -43,7 +43,7 @@ export async function runTypebotLink(location: BlockLocation, step: Step): Promi
   // Nothing to come back to in the same flow: a plain jump, so "restart" loops do not pile up.
   if (target.isCurrent && !resume) return { kind: 'jump', position: entry }
   if (step.frames.length > MAX_LINK_DEPTH) {
-    step.log('error', `Linked flow skipped: more than ${MAX_LINK_DEPTH} linked flows are open`, { blockId: block.id })
+    step.skip(block, 'error', `Linked flow skipped: more than ${MAX_LINK_DEPTH} linked flows are open`)
     return next
   }
   step.frames.push({

@@ -116,6 +116,11 @@ export class Step {
     )
   }
 
+  /** A block the walk passes over without running it: the log names its id and type. */
+  skip(block: { id: string; type: string }, status: LogStatus, description: string, details: Record<string, unknown> = {}): void {
+    this.log(status, description, { blockId: block.id, type: block.type, ...details })
+  }
+
   log(status: LogStatus, description: string, details?: Record<string, unknown>): void {
     this.logs.push(details === undefined ? { status, description } : { status, description, details })
   }

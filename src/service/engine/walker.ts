@@ -70,7 +70,7 @@ async function runBlock(location: BlockLocation, step: Step): Promise<Continuati
     const input = buildInputView(block, step)
     if (input.items && input.items.length === 0) {
       // Nothing to pick would leave the visitor stuck: the flow goes on as if it were skipped.
-      step.log('warning', 'Choice skipped: it has no items to show', { blockId: block.id, type: block.type })
+      step.skip(block, 'warning', 'Choice skipped: it has no items to show')
       return follow(block.outgoingEdgeId)
     }
     return { kind: 'wait', awaiting: { kind: 'input', groupId: group.id, blockId: block.id }, input }
@@ -97,7 +97,9 @@ async function runBlock(location: BlockLocation, step: Step): Promise<Continuati
     case 'Typebot link':
       return runTypebotLink(location, step)
     default:
-      step.log('info', `Block type ${block.type} is not supported`, { blockId: block.id })
+      // Integrations and inputs the service cannot run yet (HTTP requests, e-mail, AI, files,
+      // payments, cards): named in the logs, and the walk goes on along the block's edge.
+      step.skip(block, 'info', `Block type ${block.type} is not supported`)
       return follow(block.outgoingEdgeId)
   }
 }

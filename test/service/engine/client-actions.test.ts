@@ -35,7 +35,7 @@ describe('Redirect', () => {
     const outcome = await start([{ id: 'r', type: 'Redirect', options: { url: '{{Site}}' } }], { Site: 'javascript:alert(document.cookie)' })
     expect(outcome.response.clientSideActions).toBeUndefined()
     expect(outcome.response.logs).toEqual([
-      { status: 'warning', description: 'Redirect skipped: its URL is missing or not allowed', details: { blockId: 'r' } },
+      { status: 'warning', description: 'Redirect skipped: its URL is missing or not allowed', details: { blockId: 'r', type: 'Redirect' } },
     ])
   })
 })

@@ -45,10 +45,27 @@ describe('walking a flow', () => {
     const outcome = await new Conversation(flow).start()
     expect(texts(outcome)).toEqual(['A', 'B'])
     expect(outcome.response.logs).toEqual([
-      { status: 'info', description: 'Block type Webhook is not supported', details: { blockId: 'hook' } },
-      { status: 'info', description: 'Block type Something new is not supported', details: { blockId: 'mystery' } },
+      { status: 'info', description: 'Block type Webhook is not supported', details: { blockId: 'hook', type: 'Webhook' } },
+      { status: 'info', description: 'Block type Something new is not supported', details: { blockId: 'mystery', type: 'Something new' } },
     ])
   })
+
+  it.each(['file input', 'payment input', 'cards', 'Email', 'webhook', 'openai', 'mistral', 'OpenAI'])(
+    'an unsupported %s block is logged with its id and type and never strands the visitor',
+    async (type) => {
+      const flow = buildFlow({
+        groups: [
+          { id: 'g1', blocks: [{ id: 'x', type, outgoingEdgeId: 'e1', options: {} }, text('never', 'Not next in group')] },
+          { id: 'g2', blocks: [text('b', 'After it')] },
+        ],
+        edges: [edge('e1', 'x', 'g2')],
+      })
+      const outcome = await new Conversation(flow).start()
+      expect(texts(outcome)).toEqual(['After it'])
+      expect(outcome.response.input).toBeUndefined()
+      expect(outcome.response.logs).toEqual([expect.objectContaining({ details: { blockId: 'x', type } })])
+    },
+  )
 
   it('Jump continues at the target group or block', async () => {
     const flow = buildFlow({
