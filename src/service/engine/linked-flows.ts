@@ -13,6 +13,7 @@ import { initialVariables, type Variables } from './variables'
  * the current one) and comes back after the link block when that flow's path ends
  * (integrations.md 2.2). Entered flows form a stack kept in the session; variables pass by name.
  */
+
 /** Linked flows open at once; deeper links are skipped so a session's state stays small. */
 export const MAX_LINK_DEPTH = 32
 

@@ -3,10 +3,11 @@ import type { TranscriptLine } from './types'
 
 /**
  * The conversation so far as text, for Set variable "Transcript" (typically fed to an AI block).
- * Kept in the session only for flows that use it, and bounded: the latest lines win.
+ * Kept in the session only for flows that use it, and bounded (about the size of one variable
+ * value at most): the latest lines win.
  */
-export const MAX_TRANSCRIPT_LINES = 200
-export const MAX_TRANSCRIPT_LINE_LENGTH = 2_000
+export const MAX_TRANSCRIPT_LINES = 100
+export const MAX_TRANSCRIPT_LINE_LENGTH = 1_000
 
 export function recordBotLine(transcript: TranscriptLine[], message: ChatMessage): void {
   const text = messageText(message)
