@@ -3,6 +3,7 @@
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
 import { tokenKindOf } from './ids'
+import { AllowList } from './outbound/address-policy'
 
 export interface RateLimitConfig {
   /** Tokens refilled per minute; 0 disables the limit. */
@@ -26,6 +27,14 @@ export interface ServiceConfig {
   bodyLimits: { managementBytes: number; chatBytes: number }
   /** Take the client address from `X-Forwarded-For` (only behind a proxy you control). */
   trustProxy: boolean
+  /** Hosts, addresses and ranges flows may call although the outbound guard refuses them. */
+  outboundAllowHosts: string[]
+  /** Service-wide SMTP server (`smtp://` or `smtps://`), used when a block names no credentials. */
+  smtpUrl: string | undefined
+  /** Sender of e-mails sent through `smtpUrl` (`Name <address>` or an address). */
+  smtpFrom: string | undefined
+  /** Key encrypting stored credentials (32 bytes, base64 or hex); generated into DATA_DIR when unset. */
+  credentialsKey: string | undefined
 }
 
 export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
@@ -44,6 +53,10 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   },
   bodyLimits: { managementBytes: 2 * 1024 * 1024, chatBytes: 64 * 1024 },
   trustProxy: false,
+  outboundAllowHosts: [],
+  smtpUrl: undefined,
+  smtpFrom: undefined,
+  credentialsKey: undefined,
 }
 
 export class ConfigError extends Error {
@@ -88,6 +101,10 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       chatBytes: read.integer('BODY_LIMIT_CHAT_BYTES', d.bodyLimits.chatBytes, 1024, 1 << 30),
     },
     trustProxy: read.boolean('TRUST_PROXY', d.trustProxy),
+    outboundAllowHosts: read.list('OUTBOUND_ALLOW_HOSTS'),
+    smtpUrl: read.string('SMTP_URL'),
+    smtpFrom: read.string('SMTP_FROM'),
+    credentialsKey: read.string('CREDENTIALS_KEY'),
   }
 
   if (config.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
@@ -102,8 +119,22 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   if (config.publishableToken !== undefined && tokenKindOf(config.publishableToken) !== 'publishable') {
     problems.push('FLOW_PUBLISHABLE_TOKEN must look like fs_pk_ followed by 43 base64url characters')
   }
+  for (const problem of AllowList.parse(config.outboundAllowHosts.join(',')).problems) {
+    problems.push(`OUTBOUND_ALLOW_HOSTS: ${problem}`)
+  }
+  if (config.smtpUrl !== undefined && !/^smtps?:\/\/[^/?#]/.test(config.smtpUrl)) {
+    problems.push('SMTP_URL must start with smtp:// or smtps:// and name a host')
+  }
+  if (config.credentialsKey !== undefined && !isCredentialsKey(config.credentialsKey)) {
+    problems.push('CREDENTIALS_KEY must be 32 bytes written as 64 hexadecimal or 44 base64 characters')
+  }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
+}
+
+/** 32 bytes as 64 hexadecimal characters or as (url-safe) base64. */
+export function isCredentialsKey(text: string): boolean {
+  return /^[0-9a-f]{64}$/i.test(text) || (/^[A-Za-z0-9+/_-]{43}=?$/.test(text) && Buffer.from(text, 'base64').length === 32)
 }
 
 class EnvReader {
@@ -116,6 +147,11 @@ class EnvReader {
   string(name: string): string | undefined {
     const value = this.env[name]?.trim()
     return value === undefined || value === '' ? undefined : value
+  }
+
+  /** Comma-separated entries, blanks dropped. */
+  list(name: string): string[] {
+    return (this.string(name) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean)
   }
 
   integer(name: string, fallback: number, min: number, max: number): number {

@@ -43,6 +43,10 @@ describe('loadConfig', () => {
       BODY_LIMIT_MANAGEMENT_BYTES: '4096',
       BODY_LIMIT_CHAT_BYTES: '2048',
       TRUST_PROXY: 'true',
+      OUTBOUND_ALLOW_HOSTS: 'api.internal, 10.0.0.0/8',
+      SMTP_URL: 'smtps://user:pass@mail.example:465',
+      SMTP_FROM: 'Flows <flows@example.com>',
+      CREDENTIALS_KEY: 'ab'.repeat(32),
     })
     expect(config).toEqual({
       port: 9000,
@@ -55,6 +59,10 @@ describe('loadConfig', () => {
       rateLimits: { chat: { perMinute: 0, burst: 5 }, management: { perMinute: 100, burst: 10 } },
       bodyLimits: { managementBytes: 4096, chatBytes: 2048 },
       trustProxy: true,
+      outboundAllowHosts: ['api.internal', '10.0.0.0/8'],
+      smtpUrl: 'smtps://user:pass@mail.example:465',
+      smtpFrom: 'Flows <flows@example.com>',
+      credentialsKey: 'ab'.repeat(32),
     })
   })
 
@@ -72,6 +80,9 @@ describe('loadConfig', () => {
       FLOW_PUBLISHABLE_TOKEN: 'pk_123',
       TRUST_PROXY: 'maybe',
       RATE_LIMIT_CHAT_BURST: '1.5',
+      OUTBOUND_ALLOW_HOSTS: 'ok.example, not a host',
+      SMTP_URL: 'mail.example',
+      CREDENTIALS_KEY: 'short',
     })
     expect(problems.map((p) => p.split(' ')[0])).toEqual([
       'PORT',
@@ -82,6 +93,9 @@ describe('loadConfig', () => {
       'DATABASE_SCHEMA',
       'FLOW_SECRET_TOKEN',
       'FLOW_PUBLISHABLE_TOKEN',
+      'OUTBOUND_ALLOW_HOSTS:',
+      'SMTP_URL',
+      'CREDENTIALS_KEY',
     ])
     expect(problems[0]).toContain('"eighty"')
   })
