@@ -4,6 +4,8 @@ import type { AppContext } from './context'
 import type { Engine } from './engine/types'
 import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
+import { createIntegrations, type Integrations } from './integrations'
+import { registerCredentialRoutes } from './routes/credentials'
 import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
@@ -18,6 +20,8 @@ export interface AppDeps {
   now?: () => Date
   /** The folder holding the script sandbox document and its scripts; defaults to the widget's. */
   sandboxDocumentDir?: string
+  /** Credentials, outbound HTTP and mail (startServer builds them with the configured key). */
+  integrations?: Integrations
   /** Extra routes (the demo pages, the widget bundle); they win over the share page's `/:publicId`. */
   mount?: (app: Hono) => void
 }
@@ -34,6 +38,7 @@ export function createApp(deps: AppDeps): Hono {
       chat: new RateLimiter(deps.config.rateLimits.chat, now),
       management: new RateLimiter(deps.config.rateLimits.management, now),
     },
+    integrations: deps.integrations ?? createIntegrations({ config: deps.config, store: deps.store, now }),
   }
 
   const app = new Hono()
@@ -54,6 +59,7 @@ export function createApp(deps: AppDeps): Hono {
 
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
+  registerCredentialRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   deps.mount?.(app)
   // Last: `/:publicId` would otherwise shadow other one-segment routes.

@@ -2,6 +2,7 @@
  * Service configuration from environment variables, validated up front so a typo fails at start
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
+import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
 import { AllowList } from './outbound/address-policy'
 
@@ -132,9 +133,13 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   return config
 }
 
-/** 32 bytes as 64 hexadecimal characters or as (url-safe) base64. */
-export function isCredentialsKey(text: string): boolean {
-  return /^[0-9a-f]{64}$/i.test(text) || (/^[A-Za-z0-9+/_-]{43}=?$/.test(text) && Buffer.from(text, 'base64').length === 32)
+function isCredentialsKey(text: string): boolean {
+  try {
+    credentialsKeyFrom(text)
+    return true
+  } catch {
+    return false
+  }
 }
 
 class EnvReader {

@@ -1,6 +1,7 @@
 import type { ServiceConfig } from './config'
 import type { Engine } from './engine/types'
 import type { RateLimiter } from './http/rate-limit'
+import type { Integrations } from './integrations'
 import type { Store } from './store/store'
 
 /** What every route handler needs, built once per app. */
@@ -10,6 +11,7 @@ export interface AppContext {
   config: ServiceConfig
   now: () => Date
   limiters: { chat: RateLimiter; management: RateLimiter }
+  integrations: Integrations
 }
 
 /** Ids and public ids are URL-safe; anything else cannot name a stored resource. */

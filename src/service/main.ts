@@ -7,7 +7,9 @@ import { createApp } from './app'
 import { loadConfig, type ServiceConfig } from './config'
 import { createEngine } from './engine/index'
 import type { Engine } from './engine/types'
+import { loadCredentialsKey } from './credentials/credentials-key'
 import { ensureEnvTokens } from './env-tokens'
+import { createIntegrations, type Integrations } from './integrations'
 import { openStore, storeOptionsFrom } from './store/open-store'
 import type { Store } from './store/store'
 
@@ -34,22 +36,27 @@ const SHUTDOWN_GRACE_MS = 5_000
 export async function startServer(config: ServiceConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const store = await openStore(storeOptionsFrom(config))
   let server: Server | undefined
+  let integrations: Integrations | undefined
   try {
     const now = options.now ?? (() => new Date())
     await ensureEnvTokens(store, config, now())
+    integrations = await startIntegrations(config, store, now)
     const mount = options.mount
     const app = createApp({
       store,
       engine: options.engine ?? createEngine(),
       config,
       now,
+      integrations,
       mount: mount && ((app) => mount(app, store)),
     })
     server = await listen(app, config.port, options.hostname)
   } catch (error) {
+    await integrations?.close()
     await store.close()
     throw error
   }
+  const started = integrations
 
   const { port } = server.address() as AddressInfo
   const listening = server
@@ -77,6 +84,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
         })
         listening.closeIdleConnections()
       })
+      await started.close()
       await store.close()
     })()
     return closing
@@ -86,6 +94,25 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     process.on('SIGTERM', onSignal)
   }
   return { url: `http://localhost:${port}`, store, close }
+}
+
+/**
+ * The credentials key (from CREDENTIALS_KEY or made once in DATA_DIR) and what uses it. Stored
+ * credentials this key cannot open are a warning now and a log entry when a block needs them.
+ */
+async function startIntegrations(config: ServiceConfig, store: Store, now: () => Date): Promise<Integrations> {
+  const loaded = await loadCredentialsKey(config)
+  if (loaded.source === 'generated') {
+    console.log(`[service] No CREDENTIALS_KEY set: made one in ${loaded.file} (keep it with the data; every process sharing this database needs the same key).`)
+  }
+  const integrations = createIntegrations({ config, store, now, key: loaded.key })
+  const unreadable = await integrations.vault.countUnreadable()
+  if (unreadable > 0) {
+    console.warn(
+      `[service] WARNING: ${unreadable} stored credential(s) were encrypted with another key than this CREDENTIALS_KEY and cannot be used until the original key is restored or they are entered again.`,
+    )
+  }
+  return integrations
 }
 
 function listen(app: Hono, port: number, hostname?: string): Promise<Server> {

@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { loadConfig, type ServiceConfig } from '../../src/service/config'
 import { newToken } from '../../src/service/ids'
 import { startServer } from '../../src/service/main'
@@ -86,6 +86,39 @@ describe('startServer', () => {
       expect(tokens.map((t) => t.kind).sort()).toEqual(['publishable', 'secret'])
     } finally {
       await again.close()
+    }
+  })
+
+  it('keeps credentials across restarts with the key it made, and only warns when the key changed', async () => {
+    const smtp = { type: 'smtp', id: 'mail', data: { host: 'mail.example.com', port: 587, password: 'pw', from: { email: 'a@b.co' } } }
+    const first = await startServer(config, { handleSignals: false })
+    try {
+      expect((await fetch(`${first.url}/v1/credentials`, json(secret, smtp))).status).toBe(200)
+    } finally {
+      await first.close()
+    }
+    const keyFile = join(dataDir, 'credentials.key')
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600)
+
+    const restarted = await startServer(config, { handleSignals: false })
+    try {
+      const { credential } = (await (await fetch(`${restarted.url}/v1/credentials/mail`, json(secret))).json()) as { credential: { data: object } }
+      expect(credential.data).toMatchObject({ host: 'mail.example.com', password: '••••' })
+    } finally {
+      await restarted.close()
+    }
+
+    const warnings: string[] = []
+    const warn = vi.spyOn(console, 'warn').mockImplementation((line: string) => void warnings.push(line))
+    const otherKey = await startServer({ ...config, credentialsKey: '77'.repeat(32) }, { handleSignals: false })
+    try {
+      expect(warnings.join('\n')).toMatch(/1 stored credential\(s\) were encrypted with another key/)
+      const listed = await fetch(`${otherKey.url}/v1/credentials`, json(secret))
+      expect(listed.status).toBe(200)
+      expect(((await listed.json()) as { credentials: unknown[] }).credentials).toEqual([expect.objectContaining({ id: 'mail', unreadable: true })])
+    } finally {
+      warn.mockRestore()
+      await otherKey.close()
     }
   })
 

@@ -10,7 +10,9 @@ import { HttpError } from '../http/errors'
 import { hashToken, newId, newToken, type TokenKind } from '../ids'
 import { openStore, storeOptionsFrom } from '../store/open-store'
 import type { Store } from '../store/store'
+import type { CredentialsKey } from '../credentials/credentials-key'
 import { assertKnownOptions, parseArgs, stringOption, UsageError, type ParsedArgs } from './args'
+import { CREDENTIALS_USAGE, credentialsCommand } from './credentials-command'
 
 /**
  * `npm run flows -- <command>`: manage flows and tokens directly in the service's database
@@ -24,6 +26,7 @@ export const USAGE = `Usage: npm run flows -- <command>
   token create --kind secret|publishable [--workspace ID] [--label TEXT]
                                               create an API token; it is printed once, store it now
   list [--workspace ID]                       list flows
+${CREDENTIALS_USAGE}
 
 The workspace defaults to "${DEMO_WORKSPACE_ID}" and is created when missing.
 Database: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded, default ./.data), DATABASE_SCHEMA.`
@@ -38,6 +41,8 @@ export interface CliOptions {
   /** An open store to use (tests); by default one is opened from the environment and closed after. */
   store?: Store
   now?: () => Date
+  /** The credentials key (tests); by default the service's, from CREDENTIALS_KEY or DATA_DIR. */
+  credentialsKey?: CredentialsKey
 }
 
 /** Runs one command; returns the process exit code. */
@@ -52,15 +57,24 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
       io.out(USAGE)
       return command === undefined && !args.options.has('help') ? 2 : 0
     }
-    if (!['import', 'publish', 'token', 'list'].includes(command)) throw new UsageError(`Unknown command "${command}"`)
+    if (!['import', 'publish', 'token', 'list', 'credentials'].includes(command)) throw new UsageError(`Unknown command "${command}"`)
+    const config = loadConfig()
     if (!store) {
-      store = await openStore(storeOptionsFrom(loadConfig()))
+      store = await openStore(storeOptionsFrom(config))
     }
     const run = { store, io, now, args, rest }
     if (command === 'import') await importCommand(run)
     else if (command === 'publish') await publishCommand(run)
     else if (command === 'token') await tokenCommand(run)
-    else await listCommand(run)
+    else if (command === 'credentials') {
+      const opened = store
+      await credentialsCommand({
+        ...run,
+        config,
+        ...(options.credentialsKey ? { key: options.credentialsKey } : {}),
+        workspaceId: () => workspaceFrom(opened, args, now),
+      })
+    } else await listCommand(run)
     return 0
   } catch (error) {
     if (error instanceof UsageError) {

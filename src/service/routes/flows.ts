@@ -15,6 +15,7 @@ import { PUBLISHED_FLOW_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { booleanQuery } from '../http/query'
 import type { FlowRecord } from '../store/flows-repository'
+import { secretCaller } from './secret-caller'
 
 /** What the published-flow response calls its format version (flow-service.md, "Versioning"). */
 export const PUBLISHED_FLOW_RESPONSE_VERSION = '3'
@@ -26,11 +27,7 @@ export const PUBLISHED_FLOW_RESPONSE_VERSION = '3'
 export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
   const { store, config, limiters } = ctx
 
-  const authorizeSecret = async (c: Context): Promise<Caller> => {
-    const caller = await authenticate(c, store.tokens, ['secret'])
-    limiters.management.consume(`token:${caller.tokenId}`)
-    return caller
-  }
+  const authorizeSecret = secretCaller(ctx)
   const readBody = (c: Context) => readJsonBody(c, { limitBytes: config.bodyLimits.managementBytes })
   const ownedBy = (caller: Caller) => (flow: FlowRecord) => assertSameWorkspace(caller, flow.workspaceId)
 

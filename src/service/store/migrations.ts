@@ -101,6 +101,47 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'integrations: credentials, result logs, e-mail outbox',
+    statements: (t) => [
+      // Ids are the owner's (an imported flow names them), so they are unique per workspace only.
+      // `sealed` is AES-256-GCM ciphertext; `key_id` names the key, never the key itself.
+      `CREATE TABLE ${t.credentials} (
+        workspace_id text NOT NULL REFERENCES ${t.workspaces}(id) ON DELETE CASCADE,
+        id text NOT NULL,
+        type text NOT NULL,
+        name text NOT NULL,
+        key_id text NOT NULL,
+        sealed text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (workspace_id, id)
+      )`,
+      `CREATE INDEX ON ${t.credentials} (key_id)`,
+      // Every log a step wrote, sensitive ones included (those never reach the widget).
+      `CREATE TABLE ${t.resultLogs} (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        result_id text NOT NULL REFERENCES ${t.results}(id) ON DELETE CASCADE,
+        session_id text,
+        status text NOT NULL,
+        description text NOT NULL,
+        details jsonb,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX ON ${t.resultLogs} (result_id)`,
+      // E-mails a flow sent while no SMTP server was configured, to read instead of receive.
+      `CREATE TABLE ${t.outbox} (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL REFERENCES ${t.workspaces}(id) ON DELETE CASCADE,
+        flow_id text,
+        result_id text,
+        message jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX ON ${t.outbox} (workspace_id, created_at)`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

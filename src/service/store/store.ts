@@ -1,7 +1,10 @@
+import { CredentialsRepository } from './credentials-repository'
 import type { Database, Queryable } from './database'
 import { FlowsRepository } from './flows-repository'
 import { migrate } from './migrations'
+import { OutboxRepository } from './outbox-repository'
 import { PublishedFlowsRepository } from './published-flows-repository'
+import { ResultLogsRepository } from './result-logs-repository'
 import { ResultsRepository } from './results-repository'
 import { SessionsRepository } from './sessions-repository'
 import { tablesFor, type Tables } from './tables'
@@ -15,6 +18,9 @@ export interface Repositories {
   publishedFlows: PublishedFlowsRepository
   sessions: SessionsRepository
   results: ResultsRepository
+  resultLogs: ResultLogsRepository
+  credentials: CredentialsRepository
+  outbox: OutboxRepository
 }
 
 export interface Store extends Repositories {
@@ -35,6 +41,9 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     publishedFlows: new PublishedFlowsRepository(db, tables),
     sessions: new SessionsRepository(db, tables),
     results: new ResultsRepository(db, tables),
+    resultLogs: new ResultLogsRepository(db, tables),
+    credentials: new CredentialsRepository(db, tables),
+    outbox: new OutboxRepository(db, tables),
   }
 }
 

@@ -16,6 +16,9 @@ export interface Tables {
   answers: string
   sessions: string
   idempotencyKeys: string
+  credentials: string
+  resultLogs: string
+  outbox: string
 }
 
 export function tablesFor(schema: string): Tables {
@@ -35,6 +38,9 @@ export function tablesFor(schema: string): Tables {
     answers: q('answers'),
     sessions: q('sessions'),
     idempotencyKeys: q('idempotency_keys'),
+    credentials: q('credentials'),
+    resultLogs: q('result_logs'),
+    outbox: q('outbox'),
   }
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runFlowsCli } from '../../../src/service/cli/flows'
+import { credentialsKeyFrom } from '../../../src/service/credentials/credentials-key'
 import { hashToken } from '../../../src/service/ids'
 import { openPgDatabase } from '../../../src/service/store/pg-database'
 import { createStore, type Store } from '../../../src/service/store/store'
@@ -27,8 +28,9 @@ afterEach(async () => {
   await dropSchema(db.database, schema)
 })
 
+const credentialsKey = credentialsKeyFrom('5a'.repeat(32))
 const run = (...argv: string[]) =>
-  runFlowsCli(argv, { store, io: { out: (l) => out.push(l), err: (l) => err.push(l) } })
+  runFlowsCli(argv, { store, credentialsKey, io: { out: (l) => out.push(l), err: (l) => err.push(l) } })
 
 describe('flows CLI', () => {
   it('imports and publishes a flow file, printing its id, publicId and published state', async () => {
@@ -69,6 +71,37 @@ describe('flows CLI', () => {
     expect(record).toMatchObject({ workspaceId: 'acme', kind: 'publishable' })
     const rows = await store.database.query(`SELECT * FROM ${store.tables.apiTokens}`)
     expect(JSON.stringify(rows)).not.toContain(token)
+  })
+
+  it('adds, lists (masked) and removes credentials, encrypted with the service key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flows-cli-'))
+    try {
+      const file = join(dir, 'smtp.json')
+      const data = { host: 'mail.example.com', port: 465, isTlsEnabled: true, username: 'u', password: 'p4ssw0rd-from-file', from: { email: 'bot@example.com' } }
+      await writeFile(file, JSON.stringify(data))
+      expect(await run('credentials', 'add', '--type', 'smtp', '--id', 'mail', '--data-file', file, '--workspace', 'acme')).toBe(0)
+      expect(await run('credentials', 'add', '--type', 'openai', '--data', '{"apiKey":"sk-inline-0123456789abcd"}', '--workspace', 'acme')).toBe(0)
+      out = []
+      expect(await run('credentials', 'list', '--workspace', 'acme')).toBe(0)
+      const listed = out.join('\n')
+      expect(listed).toContain('mail\tsmtp')
+      expect(listed).toContain('"password":"••••file"')
+      expect(listed).toContain('"apiKey":"••••abcd"')
+      expect(listed).not.toContain('p4ssw0rd')
+      const rows = await store.database.query(`SELECT * FROM ${store.tables.credentials}`)
+      expect(JSON.stringify(rows)).not.toContain('p4ssw0rd-from-file')
+      expect(JSON.stringify(rows)).not.toContain('sk-inline')
+      expect(await run('credentials', 'remove', 'mail', '--workspace', 'acme')).toBe(0)
+      expect(await store.credentials.find('acme', 'mail')).toBeUndefined()
+
+      expect(await run('credentials', 'add', '--type', 'smtp', '--data', '{"host":"h"}')).toBe(1)
+      expect(err.join('\n')).toContain('data.port')
+      expect(await run('credentials', 'add', '--type', 'smtp')).toBe(2)
+      expect(await run('credentials', 'remove', 'missing')).toBe(1)
+      expect(await run('credentials', 'rotate')).toBe(2)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('explains usage mistakes with exit code 2', async () => {

@@ -3,6 +3,7 @@ import { createApp } from '../../../src/service/app'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
 import type { Engine } from '../../../src/service/engine/types'
 import { hashToken, newId, newToken, type TokenKind } from '../../../src/service/ids'
+import { createIntegrations, type Integrations, type IntegrationsInput } from '../../../src/service/integrations'
 import { createStore, type Store } from '../../../src/service/store/store'
 import { TestClock } from './clock'
 import { dropSchema, freshSchema, type TestDatabase } from './database'
@@ -32,6 +33,7 @@ export interface TestService {
   store: Store
   config: ServiceConfig
   clock: TestClock
+  integrations: Integrations
   schema: string
   tokens: { secret: string; publishable: string; otherSecret: string; otherPublishable: string }
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>
@@ -47,14 +49,15 @@ export const TEST_CONFIG: ServiceConfig = {
 
 export async function createTestService(
   db: TestDatabase,
-  options: { config?: Partial<ServiceConfig>; engine?: Engine; schema?: string } = {},
+  options: { config?: Partial<ServiceConfig>; engine?: Engine; schema?: string; resolve?: IntegrationsInput['resolve'] } = {},
 ): Promise<TestService> {
   const schema = options.schema ?? freshSchema()
   const store = await createStore(db.database, { schema, closeDatabase: false })
   const clock = new TestClock()
   const config = { ...TEST_CONFIG, ...options.config }
   const engine = options.engine ?? (await loadEngine())
-  const app = createApp({ store, engine, config, now: clock.now })
+  const integrations = createIntegrations({ config, store, now: clock.now, ...(options.resolve ? { resolve: options.resolve } : {}) })
+  const app = createApp({ store, engine, config, now: clock.now, integrations })
 
   await store.workspaces.ensure(WORKSPACE, 'Demo', clock.now())
   await store.workspaces.ensure(OTHER_WORKSPACE, 'Other', clock.now())
@@ -70,10 +73,12 @@ export async function createTestService(
     store,
     config,
     clock,
+    integrations,
     schema,
     tokens,
     call: (method, path, callOptions) => call(app, method, path, callOptions),
     async close() {
+      await integrations.close()
       await store.close()
       await dropSchema(db.database, schema)
     },

@@ -22,10 +22,13 @@ describe('createStore', () => {
     expect((await tablesIn(schema)).map((t) => t.table_name)).toEqual([
       'answers',
       'api_tokens',
+      'credentials',
       'flows',
       'idempotency_keys',
+      'outbox',
       'published_flow_versions',
       'published_flows',
+      'result_logs',
       'results',
       'schema_migrations',
       'sessions',
@@ -35,7 +38,7 @@ describe('createStore', () => {
     await store.close()
 
     const again = await createStore(db.database, { schema, closeDatabase: false })
-    expect(await again.database.query(`SELECT version FROM ${again.tables.migrations}`)).toEqual([{ version: 1 }])
+    expect(await again.database.query(`SELECT version FROM ${again.tables.migrations}`)).toEqual([{ version: 1 }, { version: 2 }])
     await again.close()
   })
 

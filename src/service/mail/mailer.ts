@@ -1,0 +1,168 @@
+import { createTransport } from 'nodemailer'
+import type { SmtpCredentialData } from '../../protocol/credentials'
+import type { CredentialsVault } from '../credentials/credentials-vault'
+import { newId } from '../ids'
+import type { OutboundHttp } from '../outbound/outbound-http'
+import type { OutboxMessage, OutboxRepository } from '../store/outbox-repository'
+
+/**
+ * Sends the e-mails flows write: through the SMTP server of the workspace credentials a block
+ * names, else through the service-wide `SMTP_URL`, else into the outbox table (no SMTP server
+ * configured at all: `npm start` out of the box), where the demo index shows them.
+ */
+
+/** An e-mail as an `Email` block wrote it, before a sender is chosen. */
+export interface OutgoingEmail {
+  to: string[]
+  cc: string[]
+  bcc: string[]
+  replyTo?: string
+  subject: string
+  text?: string
+  html?: string
+}
+
+export interface MailRequest {
+  workspaceId: string
+  flowId: string | null
+  resultId: string | null
+  /** Workspace credentials to send with; absent or `default`: the service's own SMTP or the outbox. */
+  credentialsId?: string
+  email: OutgoingEmail
+}
+
+export type MailOutcome =
+  | { via: 'smtp'; server: string; from: string; messageId: string }
+  | { via: 'outbox'; id: string; from: string }
+
+export interface SmtpServer {
+  host: string
+  port: number
+  secure: boolean
+  username?: string
+  password?: string
+  from: string
+  /** The operator's own server (SMTP_URL) is trusted; a workspace's goes through the outbound guard. */
+  trusted: boolean
+}
+
+export interface MailerOptions {
+  vault: CredentialsVault
+  outbound: OutboundHttp
+  outbox: OutboxRepository
+  smtpUrl?: string
+  smtpFrom?: string
+  now: () => Date
+  /** Longest wait for the server to accept a connection, greet, or answer a command. */
+  timeoutMs?: number
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000
+
+export class Mailer {
+  private readonly serviceSmtp: SmtpServer | undefined
+
+  constructor(private readonly options: MailerOptions) {
+    this.serviceSmtp = options.smtpUrl === undefined ? undefined : smtpServerFromUrl(options.smtpUrl, options.smtpFrom)
+  }
+
+  /** Whether e-mails leave the machine at all without workspace credentials. */
+  get hasServiceSmtp(): boolean {
+    return this.serviceSmtp !== undefined
+  }
+
+  /** Throws (credentials missing or unreadable, server refused or down) with a message for the logs. */
+  async send(request: MailRequest): Promise<MailOutcome> {
+    const named = request.credentialsId !== undefined && request.credentialsId !== 'default'
+    const server = named
+      ? smtpServerFromCredentials(await this.options.vault.use(request.workspaceId, request.credentialsId!, 'smtp'))
+      : this.serviceSmtp
+    const from = withDisplayName(server?.from ?? 'Flow Chat <no-reply@localhost>', request.email.replyTo)
+    if (!server) {
+      const id = newId()
+      await this.options.outbox.add({
+        id,
+        workspaceId: request.workspaceId,
+        flowId: request.flowId,
+        resultId: request.resultId,
+        message: { ...request.email, from } satisfies OutboxMessage,
+        createdAt: this.options.now().toISOString(),
+      })
+      return { via: 'outbox', id, from }
+    }
+    const address = server.trusted ? server.host : await this.options.outbound.resolveHost(server.host)
+    const timeout = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    const transport = createTransport(
+      {
+        host: address,
+        port: server.port,
+        secure: server.secure,
+        // The certificate is checked against the name, while the connection goes to the checked address.
+        tls: { servername: server.host },
+        ...(server.username ? { auth: { user: server.username, pass: server.password ?? '' } } : {}),
+        connectionTimeout: timeout,
+        greetingTimeout: timeout,
+        socketTimeout: timeout * 2,
+        dnsTimeout: timeout,
+        // A flow's text never makes the mailer read a file or fetch a URL.
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      },
+    )
+    try {
+      const email = request.email
+      const info = await transport.sendMail({
+        from,
+        to: email.to,
+        cc: email.cc,
+        bcc: email.bcc,
+        ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+        subject: email.subject,
+        ...(email.text !== undefined ? { text: email.text } : {}),
+        ...(email.html !== undefined ? { html: email.html } : {}),
+      })
+      return { via: 'smtp', server: `${server.host}:${server.port}`, from, messageId: String(info.messageId ?? '') }
+    } finally {
+      transport.close()
+    }
+  }
+}
+
+export function smtpServerFromCredentials(data: SmtpCredentialData): SmtpServer {
+  return {
+    host: data.host,
+    port: data.port,
+    secure: data.isTlsEnabled === true,
+    ...(data.username ? { username: data.username } : {}),
+    ...(data.password ? { password: data.password } : {}),
+    from: data.from.name ? `${quoteName(data.from.name)} <${data.from.email}>` : data.from.email,
+    trusted: false,
+  }
+}
+
+/** `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465` (TLS from the start). */
+export function smtpServerFromUrl(url: string, from: string | undefined): SmtpServer {
+  const parsed = new URL(url)
+  const secure = parsed.protocol === 'smtps:'
+  const username = decodeURIComponent(parsed.username)
+  return {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: parsed.port === '' ? (secure ? 465 : 587) : Number(parsed.port),
+    secure,
+    ...(username ? { username, password: decodeURIComponent(parsed.password) } : {}),
+    from: from ?? (username.includes('@') ? username : `Flow Chat <no-reply@${parsed.hostname}>`),
+    trusted: true,
+  }
+}
+
+/** The reply-to's display name, when it has one, names the sender (as builders do). */
+function withDisplayName(from: string, replyTo: string | undefined): string {
+  const name = replyTo ? /^\s*"?([^"<]*?)"?\s*</.exec(replyTo)?.[1]?.trim() : undefined
+  if (!name) return from
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from
+  return `${quoteName(name)} <${address}>`
+}
+
+function quoteName(name: string): string {
+  return `"${name.replace(/["\\\r\n]/g, '')}"`
+}
