@@ -46,6 +46,7 @@ async function main() {
         assetsDir: join(repoRoot, 'demo/assets'),
         flows: () => flows,
         context: (requestUrl) => ({ apiHost: new URL(requestUrl).origin, publishableToken: tokens.publishable }),
+        secretToken: tokens.secret,
       }),
   })
   flows = await seedFlows({
@@ -63,6 +64,7 @@ async function main() {
 Flow Chat is running at ${server.url}
 
   Demo pages        ${server.url}/
+  Outbox            ${server.url}/demo/outbox   ${config.smtpUrl ? '(unused: SMTP_URL is set)' : '(e-mails flows send, kept here: no SMTP_URL set)'}
   Widget bundle     ${server.url}/dist/flow-chat.js
   API               ${server.url}/v1/…   (workspace "${WORKSPACE}")
   Secret token      ${tokens.secret}

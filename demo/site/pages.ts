@@ -41,6 +41,7 @@ export function indexPage(flows: SeededFlow[]): string {
 <p>The reference flow service, the widget and these pages are served together from one port.</p></header>
 <main>
 <p><a href="/demo/several">Several instances on one page</a> (two inline chats, a bubble and a popup, each with its own flow, session and commands)</p>
+<p><a href="/demo/outbox">Outbox</a>: the e-mails flows sent, kept here while no SMTP server is configured</p>
 <section aria-labelledby="demo-flows"><h2 id="demo-flows">Demo flows</h2>
 <ul class="flows">${flows.filter((f) => f.source === 'demo').map(row)}</ul></section>
 <section aria-labelledby="shared-flows"><h2 id="shared-flows">Real flow exports</h2>

@@ -1,8 +1,10 @@
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
 import { relative } from 'node:path'
+import { outboxResponseSchema } from '../../src/protocol/results'
 import { HttpError } from '../../src/service/http/errors'
 import { bubblePage, popupPage, severalInstancesPage } from './embed-pages'
+import { outboxPage } from './outbox-page'
 import { indexPage, inlinePage, type PageContext } from './pages'
 import type { SeededFlow } from './seed'
 
@@ -26,6 +28,8 @@ export interface DemoSiteOptions {
   assetsDir: string
   flows: () => SeededFlow[]
   context: (requestUrl: string) => PageContext
+  /** The demo workspace's secret token, used on the server to read the outbox. */
+  secretToken?: string
 }
 
 export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
@@ -53,6 +57,15 @@ export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
       return c.html(page(flow, options.context(c.req.url)))
     })
   }
+  app.get('/demo/outbox', async (c) => {
+    let emails
+    if (options.secretToken) {
+      const response = await app.request('/v1/outbox?limit=50', { headers: { authorization: `Bearer ${options.secretToken}` } })
+      emails = outboxResponseSchema.parse(await response.json()).emails
+    }
+    c.header('Content-Security-Policy', DEMO_PAGE_CSP)
+    return c.html(outboxPage(emails))
+  })
   app.get('/demo/several', (c) => {
     c.header('Content-Security-Policy', DEMO_PAGE_CSP)
     return c.html(severalInstancesPage(options.flows(), options.context(c.req.url)))

@@ -6,6 +6,7 @@ import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
 import { createIntegrations, type Integrations } from './integrations'
 import { registerCredentialRoutes } from './routes/credentials'
+import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): Hono {
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
+  registerResultRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   deps.mount?.(app)
   // Last: `/:publicId` would otherwise shadow other one-segment routes.

@@ -1,17 +1,9 @@
+import type { OutboxEmail } from '../../protocol/results'
 import type { Queryable } from './database'
 import { isoTimestamp, type Tables } from './tables'
 
 /** An e-mail as it would have been sent. */
-export interface OutboxMessage {
-  from: string
-  to: string[]
-  cc: string[]
-  bcc: string[]
-  replyTo?: string
-  subject: string
-  text?: string
-  html?: string
-}
+export type OutboxMessage = OutboxEmail['message']
 
 export interface OutboxEntry {
   id: string
