@@ -1,0 +1,65 @@
+import { toVariableValue } from '../code-results'
+import { asFields, readString } from '../field-readers'
+import { describeFailure } from '../set-variable'
+import type { Step } from '../step'
+
+/** An HTTP answer as flows see it: `statusCode` and `data` (parsed JSON, or the text). */
+export interface HttpResponseData {
+  statusCode: number
+  data: unknown
+}
+
+/**
+ * Every `{bodyPath}` of `responseVariableMapping` is a JavaScript expression over `statusCode`
+ * and `data` (`data.results[0].title`, `data.genres.flatMap(g => g.name)`), run in the code
+ * sandbox, never in the service: all of a block's expressions in one run, each on its own, so one
+ * that throws (skipped, as builders do) does not stop the others. Runs for error answers too.
+ */
+export async function applyResponseMapping(step: Step, options: unknown, response: HttpResponseData, blockId: string): Promise<void> {
+  const targets: string[] = []
+  const expressions: string[] = []
+  for (const item of asArray(asFields(options).responseVariableMapping)) {
+    const fields = asFields(item)
+    const variableId = readString(fields, 'variableId')
+    const bodyPath = step.substitute(readString(fields, 'bodyPath') ?? '').trim()
+    if (!variableId || !step.index.variablesById.has(variableId) || bodyPath === '') continue
+    targets.push(variableId)
+    expressions.push(bodyPath)
+  }
+  if (expressions.length === 0) return
+  const outcome = await step.runCode({
+    body: MAPPING_PROGRAM,
+    params: ['statusCode', 'data', 'expressions'],
+    args: [response.statusCode, response.data ?? null, expressions],
+  })
+  if (outcome.status !== 'ok' || !Array.isArray(outcome.value)) {
+    const why = outcome.status === 'ok' ? 'unexpected result' : describeFailure(outcome, step.limits.timeoutMs)
+    step.log('error', `The response could not be mapped to variables: ${why}`, { blockId })
+    return
+  }
+  const results = outcome.value as unknown[]
+  targets.forEach((variableId, i) => {
+    const result = results[i]
+    if (!Array.isArray(result) || result[0] !== true) return
+    const value = toVariableValue(result[1])
+    if (value === undefined) {
+      step.log('warning', 'A mapped value is too long to keep in a variable', { blockId, variableId })
+      return
+    }
+    step.variables[variableId] = value
+  })
+}
+
+// Direct `eval` sees `statusCode` and `data`; each expression is data, never spliced into code.
+const MAPPING_PROGRAM = `return expressions.map(function (expression) {
+  try {
+    var value = eval(expression)
+    return [true, value === undefined ? null : value]
+  } catch (error) {
+    return [false]
+  }
+})`
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : []
+}
