@@ -13,7 +13,7 @@ export const INPUT_TYPES = [
   'picture choice input',
   'rating input',
 ] as const
-export const CLIENT_ACTION_TYPES = ['scriptToExecute', 'redirect', 'wait'] as const
+export const CLIENT_ACTION_TYPES = ['scriptToExecute', 'redirect', 'wait', 'httpRequestToExecute', 'listenForWebhook'] as const
 
 /** Any message: its `type` decides the shape of `content` (see the content schemas below). */
 export const chatMessageSchema = z.looseObject({
@@ -104,6 +104,28 @@ export type ChatInput = z.infer<typeof chatInputSchema>
 
 export const scriptArgSchema = z.looseObject({ id: z.string(), value: opt(variableValue) })
 
+/**
+ * An HTTP request block run from the visitor's browser (`isExecutedOnClient`). The widget sends
+ * it with `fetch` (body as JSON text when it is not a string; none for GET and HEAD), then posts
+ * `{"statusCode": <status>, "data": <JSON body, or the text>}` as the next continueChat text
+ * (`{"statusCode": 500, "data": "…"}` when the call fails). The action has `expectsDedicatedReply`.
+ */
+export const httpRequestToExecuteSchema = z.looseObject({
+  url: z.string(),
+  method: str(),
+  headers: opt(z.record(z.string(), z.string())),
+  body: opt(z.unknown()),
+})
+export type HttpRequestToExecute = z.infer<typeof httpRequestToExecuteSchema>
+
+/**
+ * A wait-for-webhook block: the flow goes on when an outside system calls the flow's result
+ * webhook. The widget shows the chat as waiting and long-polls `LISTEN_FOR_WEBHOOK_PATH` with
+ * this `waitId` until the answer is `continued` (see `webhookWaitResponseSchema`). The action
+ * has `expectsDedicatedReply`: no answer is typed meanwhile (commands still work).
+ */
+export const listenForWebhookSchema = z.looseObject({ waitId: z.string() })
+
 export const clientActionSchema = z.looseObject({
   type: z.string(),
   scriptToExecute: opt(
@@ -111,6 +133,8 @@ export const clientActionSchema = z.looseObject({
   ),
   redirect: opt(z.looseObject({ url: str(), isNewTab: bool() })),
   wait: opt(z.looseObject({ secondsToWaitFor: numeric() })),
+  httpRequestToExecute: opt(httpRequestToExecuteSchema),
+  listenForWebhook: opt(listenForWebhookSchema),
   lastBubbleBlockId: str(),
   expectsDedicatedReply: bool(),
 })
@@ -184,3 +208,20 @@ export const startChatResponseSchema = z.looseObject({
   publishedAt: z.string(),
 })
 export type StartChatResponse = z.infer<typeof startChatResponseSchema>
+
+/**
+ * `GET {chat_base_url}/v1/sessions/{sessionId}/listenForWebhook?waitId=…[&timeoutSeconds=0…25]`,
+ * no authorization (the session id is the secret, as for continueChat). Answers within the
+ * timeout (25 s by default): `waiting` (ask again), or `continued` with the chat step the flow
+ * produced when the webhook came (messages, input, actions; show it like a continueChat answer).
+ * The same `continued` answer comes back on every later request for that `waitId`, so a reloaded
+ * page or a retried request catches up; errors are those of continueChat (404 unknown session or
+ * wait, 410 ended or expired session).
+ */
+export const LISTEN_FOR_WEBHOOK_PATH = '/v1/sessions/{sessionId}/listenForWebhook'
+export const MAX_LISTEN_SECONDS = 25
+export const webhookWaitResponseSchema = z.union([
+  z.looseObject({ status: z.literal('waiting') }),
+  z.looseObject({ status: z.literal('continued'), step: chatStepResultSchema }),
+])
+export type WebhookWaitResponse = z.infer<typeof webhookWaitResponseSchema>

@@ -6,8 +6,10 @@ import { estimateProgress } from './progress'
 import { submitAnswer } from './replies'
 import type { SandboxLimits } from './sandbox'
 import { Step } from './step'
+import { leave } from './continuation'
+import { acceptWebhook } from './http-request/wait-for-webhook'
 import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './types'
-import { SessionEndedError } from './types'
+import { NotWaitingForWebhookError, SessionEndedError } from './types'
 import { initialVariables } from './variables'
 import { type WalkResult, walk } from './walker'
 
@@ -31,15 +33,8 @@ export function createFlowEngine(limits: SandboxLimits): Engine {
     ): Promise<StepOutcome> {
       const awaiting = state.awaiting
       if (!awaiting) throw new SessionEndedError()
-      const index = indexFlow(flow)
-      const step = new Step(index, { ...state.variables }, limits, context)
-      step.root.queue.push(...(state.queue ?? []))
-      step.returnMark = state.returnMark
-      if (state.transcript || index.usesTranscript) step.transcript = [...(state.transcript ?? [])]
-      if (!(await restoreLinks(step, state.links ?? [], flow))) {
-        step.log('error', 'The conversation cannot continue: a linked flow it was in is no longer published')
-        return finish(step, { awaiting: null }, state.visitedBlockCount)
-      }
+      const { step, restored } = await resumeStep(flow, state, limits, context)
+      if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
       const reply = typeof message === 'string' ? { type: 'text' as const, text: message } : message
       if (reply.type === 'command') {
         const target = startCommand(step, awaiting, reply.command)
@@ -59,7 +54,40 @@ export function createFlowEngine(limits: SandboxLimits): Engine {
       }
       return finish(step, result, state.visitedBlockCount)
     },
+
+    async deliverWebhook(flow, state, delivery, context) {
+      const awaiting = state.awaiting
+      if (awaiting?.kind !== 'webhook' || awaiting.waitId !== delivery.waitId) throw new NotWaitingForWebhookError()
+      const { step, restored } = await resumeStep(flow, state, limits, context)
+      if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
+      const location = step.index.blocks.get(awaiting.blockId)
+      if (!location) {
+        step.log('error', 'The conversation cannot continue: this part of the flow no longer exists', { blockId: awaiting.blockId })
+        return finish(step, { awaiting: null }, state.visitedBlockCount)
+      }
+      await acceptWebhook(step, location, delivery)
+      return finish(step, await walk(step, leave(location, location.block.outgoingEdgeId ?? undefined, step)), state.visitedBlockCount)
+    },
   }
+}
+
+/** The step that goes on from a stored state; `restored` is false when its linked flows are gone. */
+async function resumeStep(
+  flow: PublishedFlow,
+  state: SessionState,
+  limits: SandboxLimits,
+  context: StepContext | undefined,
+): Promise<{ step: Step; restored: boolean }> {
+  const index = indexFlow(flow)
+  const step = new Step(index, { ...state.variables }, limits, context)
+  step.root.queue.push(...(state.queue ?? []))
+  step.returnMark = state.returnMark
+  if (state.transcript || index.usesTranscript) step.transcript = [...(state.transcript ?? [])]
+  if (!(await restoreLinks(step, state.links ?? [], flow))) {
+    step.log('error', 'The conversation cannot continue: a linked flow it was in is no longer published')
+    return { step, restored: false }
+  }
+  return { step, restored: true }
 }
 
 function finish(step: Step, result: WalkResult, visitedBefore: number): StepOutcome {
@@ -69,7 +97,10 @@ function finish(step: Step, result: WalkResult, visitedBefore: number): StepOutc
   if (step.lastMessageNewFormat !== undefined) response.lastMessageNewFormat = step.lastMessageNewFormat
   if (result.input) response.input = result.input
   if (step.actions.length > 0) response.clientSideActions = step.actions
-  if (step.logs.length > 0) response.logs = step.logs
+  // Sensitive logs (what an HTTP request or an e-mail sent and got) are stored, never shown.
+  const logs = step.logs.map(({ sensitive: _, ...log }) => log)
+  const shown = logs.filter((_, i) => !step.logs[i]!.sensitive)
+  if (shown.length > 0) response.logs = shown
   const root = step.root
   if (root.index.progressEnabled) {
     // Progress is measured on the session's own flow; inside a linked flow the path ahead is unknown.
@@ -84,7 +115,7 @@ function finish(step: Step, result: WalkResult, visitedBefore: number): StepOutc
     if (step.returnMark) state.returnMark = step.returnMark
   }
   if (step.transcript && step.transcript.length > 0) state.transcript = step.transcript
-  const outcome: StepOutcome = { state, response, answers: step.answers, ended }
+  const outcome: StepOutcome = { state, response, logs, answers: step.answers, ended }
   const results = linkedResults(step, ended)
   if (results.length > 0) outcome.linkedResults = results
   return outcome

@@ -6,7 +6,8 @@ import { acceptAnswer } from './input-answer'
 import { buildInputView } from './input-view'
 import type { Step } from './step'
 import { recordUserLine } from './transcript'
-import type { Answer, Awaiting } from './types'
+import { acceptHttpReply } from './http-request/http-request-block'
+import { type Answer, type Awaiting, WaitingForWebhookError } from './types'
 import { type WalkResult, walk } from './walker'
 
 /**
@@ -22,6 +23,11 @@ export async function submitAnswer(step: Step, awaiting: Awaiting, message: stri
       blockId: awaiting.blockId,
     })
     return { awaiting: null }
+  }
+  if (awaiting.kind === 'webhook') throw new WaitingForWebhookError()
+  if (awaiting.kind === 'httpReply') {
+    await acceptHttpReply(step, location, message)
+    return walk(step, leave(location, location.block.outgoingEdgeId ?? undefined, step))
   }
   if (awaiting.kind === 'clientReply') {
     if (awaiting.variableId && step.index.variablesById.has(awaiting.variableId)) {

@@ -1,14 +1,16 @@
-import type { ChatLog, ChatMessage, ClientAction } from '../../protocol/index'
+import type { ChatMessage, ClientAction } from '../../protocol/index'
 import type { Substitute } from './bubbles'
 import type { ConditionScope } from './conditions'
 import type { FlowIndex, Position } from './flow-index'
 import { runInSandbox, type SandboxLimits, type SandboxOutcome, type SandboxProgram } from './sandbox'
 import { recordBotLine } from './transcript'
-import type { Answer, LinkFrame, ReturnMark, StepContext, TranscriptLine } from './types'
+import type { Answer, LinkFrame, ReturnMark, StepContext, StepLog, TranscriptLine } from './types'
 import { substitute, type Variables } from './variables'
 
 /** A request may spend this many single-run timeouts in the sandbox in total. */
 const CODE_BUDGET_TIMEOUTS = 4
+/** Longest a step may wait on outgoing calls in total, whatever each block's own timeout. */
+export const OUTBOUND_BUDGET_MS = 120_000
 
 export type LogStatus = 'info' | 'warning' | 'error' | 'success'
 
@@ -29,7 +31,7 @@ export interface Frame {
 export class Step {
   readonly messages: ChatMessage[] = []
   readonly actions: ClientAction[] = []
-  readonly logs: ChatLog[] = []
+  readonly logs: StepLog[] = []
   readonly answers: Answer[] = []
   /** The visitor's answer as the service formatted it, when that differs from what was sent. */
   lastMessageNewFormat: string | undefined
@@ -42,6 +44,11 @@ export class Step {
    * (and the sandbox queue) waiting for blocks × timeout, so the whole step shares a budget.
    */
   private codeTimeLeftMs: number
+  /** Time left for outgoing calls (HTTP requests, e-mail) in this step. */
+  outboundTimeLeftMs = OUTBOUND_BUDGET_MS
+  /** E-mails sent in this step, and the last one (builders refuse a sixth, or the same one twice). */
+  emailsSent = 0
+  lastEmailKey: string | undefined
 
   /** The session's own flow first, then each linked flow entered; the walk is in the last. */
   readonly frames: Frame[]
@@ -121,7 +128,14 @@ export class Step {
     this.log(status, description, { blockId: block.id, type: block.type, ...details })
   }
 
-  log(status: LogStatus, description: string, details?: Record<string, unknown>): void {
-    this.logs.push(details === undefined ? { status, description } : { status, description, details })
+  log(status: LogStatus, description: string, details?: Record<string, unknown>, options: { sensitive?: boolean } = {}): void {
+    const entry: StepLog = details === undefined ? { status, description } : { status, description, details }
+    if (options.sensitive) entry.sensitive = true
+    this.logs.push(entry)
+  }
+
+  /** The clock of the request (tests pin it). */
+  now(): Date {
+    return this.context.now?.() ?? new Date()
   }
 }

@@ -1,5 +1,9 @@
-import type { ChatReplyMessage, ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
+import type { ChatLog, ChatReplyMessage, ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
+import type { MailOutcome, OutgoingEmail } from '../mail/mailer'
+import type { OutboundHttp } from '../outbound/outbound-http'
 import type { Position } from './flow-index'
+import type { SnapshotAnswer } from './http-request/answers-snapshot'
+import type { HttpResponseData } from './http-request/response-mapping'
 
 /**
  * The contract between the flow engine and the service around it. The engine is pure with
@@ -59,6 +63,10 @@ export type Awaiting =
   | { kind: 'input'; groupId: string; blockId: string }
   /** A `scriptToExecute` client action with `expectsDedicatedReply`; the reply sets `variableId`. */
   | { kind: 'clientReply'; groupId: string; blockId: string; variableId?: string }
+  /** An `httpRequestToExecute` client action: the reply is `{statusCode, data}` as JSON text. */
+  | { kind: 'httpReply'; groupId: string; blockId: string }
+  /** A wait-for-webhook block: an outside system's call (`deliverWebhook`) goes on. */
+  | { kind: 'webhook'; groupId: string; blockId: string; waitId: string }
 
 /** One answer to store in the result, in the order given. */
 export interface Answer {
@@ -78,10 +86,15 @@ export interface LinkedResult {
   isCompleted: boolean
 }
 
+/** A log the step wrote; `sensitive` ones are stored with the result but never sent to the widget. */
+export type StepLog = ChatLog & { sensitive?: boolean }
+
 export interface StepOutcome {
   state: SessionState
   /** The response body for the widget (startChat adds its own ids around it). */
   response: ChatStepResult
+  /** Every log of the step, sensitive ones included, to store with the result. */
+  logs: ChatLog[]
   /** Answers accepted by this step (empty on a retry). */
   answers: Answer[]
   /** Results of linked flows that do not merge with their caller, as they stand after this step. */
@@ -123,11 +136,23 @@ export interface LinkedFlowLoader {
   version(versionId: string): Promise<PublishedFlow | undefined>
 }
 
-/** What the service knows about the request the engine runs for. */
+/** What the service knows about the request the engine runs for, and what the step may use. */
 export interface StepContext {
   /** The session's result (Set variable "Result ID"). */
   resultId?: string
   flows?: LinkedFlowLoader
+  now?: () => Date
+  /** Outgoing HTTP through the outbound guard; without it HTTP request blocks are skipped with a log. */
+  http?: OutboundHttp
+  /** Sends an `Email` block's e-mail for the session's workspace; without it they are skipped with a log. */
+  mail?: (request: { credentialsId?: string; email: OutgoingEmail }) => Promise<MailOutcome>
+  /** Answers the result held before this step (the default body of HTTP requests and e-mails). */
+  resultAnswers?: () => Promise<SnapshotAnswer[]>
+}
+
+/** An outside system's call to the result webhook, for a session waiting on a `webhook` block. */
+export interface WebhookDelivery extends HttpResponseData {
+  waitId: string
 }
 
 export interface Engine {
@@ -137,6 +162,34 @@ export interface Engine {
    * is awaited and `UnknownCommandError` for a command the flow has no event for.
    */
   continue(flow: PublishedFlow, state: SessionState, message: ChatReplyMessage, context?: StepContext): Promise<StepOutcome>
+  /**
+   * The webhook a `webhook` block waits for has been called: its mapping runs and the walk goes
+   * on. Throws `NotWaitingForWebhookError` when the session waits for something else.
+   */
+  deliverWebhook(flow: PublishedFlow, state: SessionState, delivery: WebhookDelivery, context?: StepContext): Promise<StepOutcome>
+}
+
+/** A reply the session cannot take (a client action's result that is not what it sent). */
+export class InvalidReplyError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'InvalidReplyError'
+  }
+}
+
+/** The session waits for an outside system's webhook; only commands are taken meanwhile. */
+export class WaitingForWebhookError extends Error {
+  constructor() {
+    super('This conversation is waiting for an outside system; it goes on when that system calls back')
+    this.name = 'WaitingForWebhookError'
+  }
+}
+
+export class NotWaitingForWebhookError extends Error {
+  constructor() {
+    super('No conversation of this result is waiting for a webhook')
+    this.name = 'NotWaitingForWebhookError'
+  }
 }
 
 export class SessionEndedError extends Error {

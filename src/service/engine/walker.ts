@@ -5,7 +5,10 @@ import { runRedirect, runScript, runWait } from './client-actions'
 import { firstMatchingItem } from './conditions'
 import { type Continuation, follow, leave } from './continuation'
 import { runJump, runReturn } from './detours'
+import { runEmailBlock } from './email/email-block'
 import type { BlockLocation, Position } from './flow-index'
+import { runHttpRequestBlock } from './http-request/http-request-block'
+import { runWaitForWebhook } from './http-request/wait-for-webhook'
 import { buildInputView } from './input-view'
 import { afterPathEnd, runTypebotLink } from './linked-flows'
 import { runSetVariable } from './set-variable'
@@ -96,9 +99,15 @@ async function runBlock(location: BlockLocation, step: Step): Promise<Continuati
       return runReturn(location, step)
     case 'Typebot link':
       return runTypebotLink(location, step)
+    case 'Webhook':
+      return runHttpRequestBlock(location, step)
+    case 'webhook':
+      return runWaitForWebhook(location, step)
+    case 'Email':
+      return runEmailBlock(block, step)
     default:
-      // Integrations and inputs the service cannot run yet (HTTP requests, e-mail, AI, files,
-      // payments, cards): named in the logs, and the walk goes on along the block's edge.
+      // Blocks the service cannot run yet (AI, files, payments, cards) or does not know: named
+      // in the logs, and the walk goes on along the block's edge.
       step.skip(block, 'info', `Block type ${block.type} is not supported`)
       return follow(block.outgoingEdgeId)
   }

@@ -38,7 +38,7 @@ describe('test-chat-main.json', () => {
     expect(end!.ended).toBe(true)
     expect(logsOf(conversation).map((log) => log.description)).toEqual([
       'Linked flow skipped: no published flow "chat-sub-bot" in this workspace',
-      'Block type Webhook is not supported',
+      "Couldn't parse webhook attributes",
     ])
     expect(conversation.variables).toMatchObject({ vclauuklnc000b3b6q7xchq4yf: 'Ada', vclauulfjk000i3b6qmujooweu: '30', vclauuohyp000w3b6qbqrs6c6w: 42 })
   })

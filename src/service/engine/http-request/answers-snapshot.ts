@@ -31,3 +31,16 @@ export function answersSnapshot(
   }
   return { ...snapshot }
 }
+
+/** The snapshot of the step's result: answers stored before this step, then this step's own. */
+export async function resultSnapshot(step: {
+  index: FlowIndex
+  variables: Variables
+  answers: readonly (SnapshotAnswer & { resultId?: string })[]
+  context: { resultAnswers?: () => Promise<SnapshotAnswer[]> }
+  now(): Date
+}): Promise<Record<string, string>> {
+  const stored = (await step.context.resultAnswers?.()) ?? []
+  const own = step.answers.filter((answer) => answer.resultId === undefined)
+  return answersSnapshot(step.index, step.variables, [...stored, ...own], step.now())
+}
