@@ -51,7 +51,7 @@ export async function runEmailBlock(block: Block, step: Step): Promise<Continuat
     step.emailsSent++
     step.lastEmailKey = key
     logIntegration(step, block, { status: 'success', description: 'Email successfully sent', details: { ...outcome, ...summary } })
-    if (outcome.via === 'outbox') step.skip(block, 'info', 'E-mail kept in the outbox: no SMTP server is configured')
+    if (outcome.via === 'outbox') step.log('info', 'E-mail kept in the outbox: no SMTP server is configured', { blockId: block.id })
   } catch (error) {
     logIntegration(step, block, {
       status: 'error',

@@ -105,7 +105,7 @@ describe('Email blocks against a real SMTP server', () => {
 
   it('keeps the e-mail in the outbox when no SMTP server is configured', async () => {
     const outcome = await run([planEmail], mailContext(undefined))
-    expect(outcome.response.logs).toEqual([{ status: 'info', description: 'E-mail kept in the outbox: no SMTP server is configured', details: { blockId: 'mail', type: 'Email' } }])
+    expect(outcome.response.logs).toEqual([{ status: 'info', description: 'E-mail kept in the outbox: no SMTP server is configured', details: { blockId: 'mail' } }])
     const [kept] = await store.outbox.list('acme', 1)
     expect(kept!.message).toMatchObject({ to: ['ada@example.com'], subject: 'Your plan, Ada' })
   })
