@@ -4,6 +4,8 @@ import type { AppContext } from './context'
 import type { Engine } from './engine/types'
 import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
+import { SessionQueue } from './chat/session-queue'
+import { WebhookWaits } from './chat/webhook-waits'
 import { createIntegrations, type Integrations } from './integrations'
 import { registerCredentialRoutes } from './routes/credentials'
 import { registerResultRoutes } from './routes/results'
@@ -40,6 +42,8 @@ export function createApp(deps: AppDeps): Hono {
       management: new RateLimiter(deps.config.rateLimits.management, now),
     },
     integrations: deps.integrations ?? createIntegrations({ config: deps.config, store: deps.store, now }),
+    sessions: new SessionQueue(),
+    webhookWaits: new WebhookWaits(),
   }
 
   const app = new Hono()

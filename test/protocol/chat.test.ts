@@ -12,6 +12,7 @@ import {
   textContentSchema,
   videoContentSchema,
   chatInputSchema,
+  webhookWaitResponseSchema,
 } from '../../src/protocol/index'
 
 describe('chat step result', () => {
@@ -106,5 +107,28 @@ describe('error body', () => {
     expect(errorBodySchema.parse({ error: { code: 'flow_not_found', message: 'No flow' } }).error.code).toBe('flow_not_found')
     expect(errorBodySchema.safeParse({ error: { code: 'x' } }).success).toBe(false)
     expect(errorBodySchema.safeParse({ message: 'x' }).success).toBe(false)
+  })
+})
+
+describe('integration client actions and the webhook wait', () => {
+  test('httpRequestToExecute and listenForWebhook parse, and a malformed one is refused', () => {
+    const http = {
+      type: 'httpRequestToExecute',
+      httpRequestToExecute: { url: 'https://api.example.com/x', method: 'POST', headers: { 'content-type': 'application/json' }, body: { a: 1 } },
+      expectsDedicatedReply: true,
+    }
+    const listen = { type: 'listenForWebhook', listenForWebhook: { waitId: 'w-1' }, expectsDedicatedReply: true }
+    expect(clientActionSchema.parse(http)).toEqual(http)
+    expect(clientActionSchema.parse(listen)).toEqual(listen)
+    expect(clientActionSchema.safeParse({ type: 'httpRequestToExecute', httpRequestToExecute: { method: 'GET' } }).success).toBe(false)
+    expect(clientActionSchema.safeParse({ type: 'listenForWebhook', listenForWebhook: {} }).success).toBe(false)
+  })
+
+  test('the long-poll answer is waiting, or continued with a chat step', () => {
+    expect(webhookWaitResponseSchema.parse({ status: 'waiting' })).toEqual({ status: 'waiting' })
+    const continued = { status: 'continued', step: { messages: [{ id: 'm', type: 'text', content: { plainText: 'Paid' } }] } }
+    expect(webhookWaitResponseSchema.parse(continued)).toEqual(continued)
+    expect(webhookWaitResponseSchema.safeParse({ status: 'continued' }).success).toBe(false)
+    expect(webhookWaitResponseSchema.safeParse({ status: 'done' }).success).toBe(false)
   })
 })

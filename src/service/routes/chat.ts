@@ -2,14 +2,17 @@ import type { Context, Hono } from 'hono'
 import {
   continueChatRequestSchema,
   MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_LISTEN_SECONDS,
   startChatRequestSchema,
 } from '../../protocol/index'
-import { continueChat, sessionNotFound, startChat, type ChatDeps } from '../chat/chat-service'
-import { isResourceRef, type AppContext } from '../context'
+import { continueChat, sessionNotFound, startChat } from '../chat/chat-service'
+import { listenForWebhook } from '../chat/webhook-service'
+import { chatDeps, isResourceRef, type AppContext } from '../context'
 import { parseBody, readJsonBody } from '../http/body'
 import { clientAddress } from '../http/client-address'
 import { allowedOriginsOf, applyChatOrigin, CHAT_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
+import { integerQuery } from '../http/query'
 
 /**
  * The visitor-facing chat API: no token; sessions are identified by their unguessable id.
@@ -21,12 +24,7 @@ import { HttpError } from '../http/errors'
  */
 export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   const { store, config, limiters } = ctx
-  const deps: ChatDeps = {
-    store,
-    engine: ctx.engine,
-    now: ctx.now,
-    sessionTtlSeconds: config.sessionTtlSeconds,
-  }
+  const deps = chatDeps(ctx)
   const throttle = (c: Context) => limiters.chat.consume(`chat:${clientAddress(c, config.trustProxy)}`)
   const readBody = (c: Context, optional: boolean) =>
     readJsonBody(c, { limitBytes: config.bodyLimits.chatBytes, optional })
@@ -75,7 +73,26 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
     const request = parseBody(continueChatRequestSchema, await readBody(c, false), ['message'])
     return c.json(await continueChat(deps, { sessionId, message: request.message, idempotencyKey }))
   })
+
+  app.options('/v1/sessions/:sessionId/listenForWebhook', async (c) => {
+    await resolveSession(c, c.req.param('sessionId'))
+    const origin = c.req.header('origin')
+    return origin === undefined ? c.body(null, 204) : preflightResponse(c, origin, LISTEN_CORS)
+  })
+
+  // A widget waiting for a wait-for-webhook block asks here until the flow went on (long poll).
+  app.get('/v1/sessions/:sessionId/listenForWebhook', async (c) => {
+    const { sessionId, session } = await resolveSession(c, c.req.param('sessionId'))
+    throttle(c)
+    if (!session) throw sessionNotFound(isResourceRef(sessionId) ? sessionId : '(invalid id)')
+    const waitId = c.req.query('waitId') ?? ''
+    if (!isResourceRef(waitId)) throw new HttpError('invalid_query', 'waitId is the one of the listenForWebhook action.', [{ path: 'waitId', message: 'Missing or malformed' }])
+    const timeoutSeconds = integerQuery(c, 'timeoutSeconds', MAX_LISTEN_SECONDS, 0, MAX_LISTEN_SECONDS)
+    return c.json(await listenForWebhook(deps, ctx.webhookWaits, { sessionId, waitId, timeoutSeconds, signal: c.req.raw.signal }))
+  })
 }
+
+const LISTEN_CORS = { methods: 'GET, OPTIONS', headers: 'Content-Type' }
 
 function preflight(c: Context): Response {
   const origin = c.req.header('origin')

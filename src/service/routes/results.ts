@@ -1,44 +1,49 @@
 import type { Context, Hono } from 'hono'
 import { MAX_OUTBOX_PAGE, type OutboxEmail } from '../../protocol/results'
-import { isResourceRef, type AppContext } from '../context'
+import { deliverResultWebhook } from '../chat/webhook-service'
+import { chatDeps, isResourceRef, type AppContext } from '../context'
 import { flowNotFound } from '../flows/flow-service'
 import { assertSameWorkspace } from '../http/auth'
+import { readJsonBody } from '../http/body'
 import { HttpError } from '../http/errors'
+import { integerQuery } from '../http/query'
 import { secretCaller } from './secret-caller'
 
-/** Results of the caller's flows (secret token): stored logs, and the e-mail outbox. */
+/** Results of the caller's flows (secret token): stored logs, the result webhook, the e-mail outbox. */
 export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   const { store } = ctx
   const caller = secretCaller(ctx)
 
-  app.get('/v1/flows/:flowId/results/:resultId/logs', async (c) => {
+  /** The result the path names, of a flow of the caller's workspace. */
+  const ownedResult = async (c: Context) => {
     const who = await caller(c)
-    const flowId = c.req.param('flowId')
+    const flowId = c.req.param('flowId') ?? ''
     const flow = isResourceRef(flowId) ? await store.flows.findById(flowId) : undefined
     if (!flow) throw flowNotFound(flowId)
     assertSameWorkspace(who, flow.workspaceId)
-    const resultId = c.req.param('resultId')
+    const resultId = c.req.param('resultId') ?? ''
     const result = isResourceRef(resultId) ? await store.results.findForFlow(resultId, flow.id) : undefined
     if (!result) throw new HttpError('not_found', 'This flow has no result with this id.')
+    return result
+  }
+
+  app.get('/v1/flows/:flowId/results/:resultId/logs', async (c) => {
+    const result = await ownedResult(c)
     return c.json({ logs: await store.resultLogs.list(result.id) })
+  })
+
+  // An outside system tells a waiting conversation to go on; its JSON body is the block's `data`.
+  app.post('/v1/flows/:flowId/results/:resultId/webhook', async (c) => {
+    const result = await ownedResult(c)
+    const body = await readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes, optional: true })
+    const delivered = await deliverResultWebhook(chatDeps(ctx), ctx.webhookWaits, { resultId: result.id, body })
+    return c.json({ status: 'continued', ...delivered })
   })
 
   app.get('/v1/outbox', async (c) => {
     const { workspaceId } = await caller(c)
-    const entries = await store.outbox.list(workspaceId, pageSize(c))
+    const entries = await store.outbox.list(workspaceId, integerQuery(c, 'limit', 50, 1, MAX_OUTBOX_PAGE))
     const emails: OutboxEmail[] = entries.map(({ workspaceId: _, ...email }) => email)
     return c.json({ emails })
   })
-}
-
-function pageSize(c: Context): number {
-  const raw = c.req.query('limit')
-  if (raw === undefined) return 50
-  const limit = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN
-  if (!(limit >= 1 && limit <= MAX_OUTBOX_PAGE)) {
-    throw new HttpError('invalid_query', `limit must be a whole number from 1 to ${MAX_OUTBOX_PAGE}.`, [
-      { path: 'limit', message: `Got ${JSON.stringify(raw)}` },
-    ])
-  }
-  return limit
 }

@@ -96,6 +96,17 @@ export class SessionsRepository {
     return rows[0] && toRecord(rows[0])
   }
 
+  /** The latest running session of a result that waits for its webhook (a `webhook` block). */
+  async findWaitingForWebhook(resultId: string): Promise<SessionRecord | undefined> {
+    const rows = await this.db.query<SessionRow>(
+      `SELECT ${COLUMNS} FROM ${this.t.sessions}
+       WHERE result_id = $1 AND completed_at IS NULL AND state -> 'awaiting' ->> 'kind' = 'webhook'
+       ORDER BY last_activity_at DESC, id LIMIT 1`,
+      [resultId],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
   async update(
     id: string,
     changes: Pick<SessionRecord, 'state' | 'step' | 'lastActivityAt' | 'expiresAt' | 'completedAt'>,

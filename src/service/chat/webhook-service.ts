@@ -1,0 +1,67 @@
+import { type ChatStepResult, MAX_LISTEN_SECONDS, type WebhookWaitResponse } from '../../protocol/index'
+import { NotWaitingForWebhookError } from '../engine/types'
+import { HttpError } from '../http/errors'
+import { sha256 } from '../ids'
+import { advanceSession, type ChatDeps, sessionNotFound } from './chat-service'
+import type { WebhookWaits } from './webhook-waits'
+
+/**
+ * Wait-for-webhook blocks, service side. An outside system's call runs the waiting session's
+ * next step right away and stores that step with the session (under an idempotency key of the
+ * wait that no client can send), so the widget, whenever and from whichever process it asks,
+ * gets the very step the flow produced.
+ */
+
+/** Idempotency keys sent by clients are visible ASCII: this one has a space, so it is ours only. */
+const stepKey = (waitId: string) => `webhook ${waitId}`
+
+export async function deliverResultWebhook(
+  deps: ChatDeps,
+  waits: WebhookWaits,
+  input: { resultId: string; body: unknown },
+): Promise<{ sessionId: string; waitId: string }> {
+  const waiting = await deps.store.sessions.findWaitingForWebhook(input.resultId)
+  const awaiting = waiting?.state.awaiting
+  if (!waiting || awaiting?.kind !== 'webhook') throw notWaiting()
+  const { waitId } = awaiting
+  await advanceSession(deps, waiting.id, { key: stepKey(waitId), requestHash: sha256(waitId) }, async ({ version, session, context }) => {
+    try {
+      return await deps.engine.deliverWebhook(version.snapshot, session.state, { waitId, statusCode: 200, data: input.body ?? null }, context)
+    } catch (error) {
+      if (error instanceof NotWaitingForWebhookError) throw notWaiting()
+      throw error
+    }
+  })
+  waits.notify(waiting.id, waitId)
+  return { sessionId: waiting.id, waitId }
+}
+
+/** The long poll of a waiting widget: `continued` with the stored step, or `waiting` after the timeout. */
+export async function listenForWebhook(
+  deps: ChatDeps,
+  waits: WebhookWaits,
+  input: { sessionId: string; waitId: string; timeoutSeconds: number; signal?: AbortSignal },
+): Promise<WebhookWaitResponse> {
+  const lookup = async (): Promise<WebhookWaitResponse | undefined> => {
+    const stored = await deps.store.sessions.findIdempotentResponse(input.sessionId, stepKey(input.waitId))
+    return stored && { status: 'continued', step: stored.response as ChatStepResult }
+  }
+  const found = await lookup()
+  if (found) return found
+  const session = await deps.store.sessions.findById(input.sessionId)
+  if (!session) throw sessionNotFound(input.sessionId)
+  const awaiting = session.state.awaiting
+  if (awaiting?.kind !== 'webhook' || awaiting.waitId !== input.waitId) {
+    if (session.completedAt !== null) {
+      throw new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')
+    }
+    throw new HttpError('not_found', 'This conversation is not waiting for this webhook.')
+  }
+  const timeoutMs = Math.min(Math.max(input.timeoutSeconds, 0), MAX_LISTEN_SECONDS) * 1000
+  const answer = await waits.wait(input, lookup, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) })
+  return answer ?? { status: 'waiting' }
+}
+
+function notWaiting(): HttpError {
+  return new HttpError('conflict', 'No conversation of this result is waiting for a webhook.')
+}
