@@ -45,13 +45,6 @@ export class WebhookWaits {
       })
     }
   }
-
-  /** Requests waiting in this process (for tests and shutdown). */
-  get size(): number {
-    let count = 0
-    for (const set of this.waiting.values()) count += set.size
-    return count
-  }
 }
 
 function key(sessionId: string, waitId: string): string {

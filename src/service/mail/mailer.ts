@@ -66,11 +66,6 @@ export class Mailer {
     this.serviceSmtp = options.smtpUrl === undefined ? undefined : smtpServerFromUrl(options.smtpUrl, options.smtpFrom)
   }
 
-  /** Whether e-mails leave the machine at all without workspace credentials. */
-  get hasServiceSmtp(): boolean {
-    return this.serviceSmtp !== undefined
-  }
-
   /** Throws (credentials missing or unreadable, server refused or down) with a message for the logs. */
   async send(request: MailRequest): Promise<MailOutcome> {
     const named = request.credentialsId !== undefined && request.credentialsId !== 'default'

@@ -23,7 +23,6 @@ export type BuildOutcome = { ok: true; request: BuiltRequest } | { ok: false; re
 
 export const DEFAULT_TIMEOUT_SECONDS = 10
 export const MAX_TIMEOUT_SECONDS = 120
-export const HTTP_METHODS = ['POST', 'GET', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const
 /** Methods builders list that no HTTP client sends on a flow's behalf (fetch forbids them too). */
 const REFUSED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
