@@ -7,7 +7,7 @@ import type { SandboxLimits } from './sandbox'
 import { Step } from './step'
 import type { Answer, Engine, SessionState, StartOptions, StepOutcome } from './types'
 import { SessionEndedError } from './types'
-import { initialVariables } from './variables'
+import { initialVariables, variableMap } from './variables'
 import { leave, type WalkResult, walk } from './walker'
 
 /** Runs published flows. Holds no session data: every call gets and returns the whole state. */
@@ -25,7 +25,7 @@ export function createFlowEngine(limits: SandboxLimits): Engine {
       const awaiting = state.awaiting
       if (!awaiting) throw new SessionEndedError()
       const index = indexFlow(flow)
-      const step = new Step(index, { ...state.variables }, limits)
+      const step = new Step(index, variableMap(state.variables), limits)
       const location = index.blocks.get(awaiting.blockId)
       if (!location || location.group.id !== awaiting.groupId) {
         // The session points into a version of the flow this one no longer contains.

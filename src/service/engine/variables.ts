@@ -6,6 +6,15 @@ import type { StartOptions } from './types'
 /** Variable values by variable id, as kept in the session state. */
 export type Variables = Record<string, VariableValue>
 
+/**
+ * A variables object without a prototype. Variable ids come from the flow, so `constructor`,
+ * `toString` or `__proto__` are ordinary ids: on a plain object the first two would read
+ * Object.prototype's members as values and the last would set the prototype instead of a value.
+ */
+export function variableMap(values: Readonly<Record<string, VariableValue>> = {}): Variables {
+  return Object.assign(Object.create(null) as Variables, values)
+}
+
 /** `{{Name}}`: the name may not contain braces; surrounding spaces are ignored. */
 const PLACEHOLDER = /\{\{([^{}]+)\}\}/g
 
@@ -80,7 +89,7 @@ export function valueForCode(value: VariableValue | undefined): string | number 
 
 /** Flow defaults, then a resumed result's values, then prefilled values (by name) on top. */
 export function initialVariables(index: FlowIndex, options: StartOptions = {}): Variables {
-  const variables: Variables = {}
+  const variables = variableMap()
   for (const variable of index.variablesById.values()) {
     if (variable.value !== undefined && variable.value !== null) variables[variable.id] = variable.value
   }
