@@ -24,9 +24,15 @@ export interface ServiceConfig {
   sessionTtlSeconds: number
   rateLimits: { chat: RateLimitConfig; management: RateLimitConfig }
   bodyLimits: { managementBytes: number; chatBytes: number }
-  /** Take the client address from `X-Forwarded-For` (only behind a proxy you control). */
-  trustProxy: boolean
+  /**
+   * How many proxies you run in front of the service. The client address is then the entry that
+   * many places from the right of `X-Forwarded-For` (what the outermost of your proxies saw);
+   * entries further left were written by the client and are never believed. 0: the header is ignored.
+   */
+  trustProxyHops: number
 }
+
+const MAX_PROXY_HOPS = 16
 
 export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
@@ -43,7 +49,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
     management: { perMinute: 600, burst: 120 },
   },
   bodyLimits: { managementBytes: 2 * 1024 * 1024, chatBytes: 64 * 1024 },
-  trustProxy: false,
+  trustProxyHops: 0,
 }
 
 export class ConfigError extends Error {
@@ -87,7 +93,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       managementBytes: read.integer('BODY_LIMIT_MANAGEMENT_BYTES', d.bodyLimits.managementBytes, 1024, 1 << 30),
       chatBytes: read.integer('BODY_LIMIT_CHAT_BYTES', d.bodyLimits.chatBytes, 1024, 1 << 30),
     },
-    trustProxy: read.boolean('TRUST_PROXY', d.trustProxy),
+    trustProxyHops: read.hops('TRUST_PROXY', d.trustProxyHops),
   }
 
   if (config.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
@@ -129,12 +135,14 @@ class EnvReader {
     return value
   }
 
-  boolean(name: string, fallback: boolean): boolean {
+  /** `false`/`true` (no proxy / one proxy) or the number of trusted proxy hops. */
+  hops(name: string, fallback: number): number {
     const raw = this.string(name)?.toLowerCase()
     if (raw === undefined) return fallback
-    if (['1', 'true', 'yes', 'on'].includes(raw)) return true
-    if (['0', 'false', 'no', 'off'].includes(raw)) return false
-    this.problems.push(`${name} must be true or false (got "${raw}")`)
+    if (/^\d{1,2}$/.test(raw) && Number(raw) <= MAX_PROXY_HOPS) return Number(raw)
+    if (['true', 'yes', 'on'].includes(raw)) return 1
+    if (['false', 'no', 'off'].includes(raw)) return 0
+    this.problems.push(`${name} must be false, true or a number of proxies from 0 to ${MAX_PROXY_HOPS} (got "${raw}")`)
     return fallback
   }
 }

@@ -54,7 +54,7 @@ describe('loadConfig', () => {
       sessionTtlSeconds: 600,
       rateLimits: { chat: { perMinute: 0, burst: 5 }, management: { perMinute: 100, burst: 10 } },
       bodyLimits: { managementBytes: 4096, chatBytes: 2048 },
-      trustProxy: true,
+      trustProxyHops: 1,
     })
   })
 
@@ -84,5 +84,14 @@ describe('loadConfig', () => {
       'FLOW_PUBLISHABLE_TOKEN',
     ])
     expect(problems[0]).toContain('"eighty"')
+  })
+})
+
+describe('TRUST_PROXY', () => {
+  it('reads false, true and a number of proxies', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxyHops).toBe(0)
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1)
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2)
+    expect(problemsOf({ TRUST_PROXY: '99' })[0]).toMatch(/^TRUST_PROXY/)
   })
 })

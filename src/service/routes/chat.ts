@@ -27,7 +27,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
     now: ctx.now,
     sessionTtlSeconds: config.sessionTtlSeconds,
   }
-  const throttle = (c: Context) => limiters.chat.consume(`chat:${clientAddress(c, config.trustProxy)}`)
+  const throttle = (c: Context) => limiters.chat.consume(`chat:${clientAddress(c, config.trustProxyHops)}`)
   const readBody = (c: Context, optional: boolean) =>
     readJsonBody(c, { limitBytes: config.bodyLimits.chatBytes, optional })
 

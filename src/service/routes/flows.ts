@@ -74,7 +74,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const caller = await authenticate(c, store.tokens, ['secret', 'publishable'])
     // A publishable token is shared by every visitor of the pages embedding it: limit those
     // reads per visitor like chats, or one busy site would exhaust its own token.
-    if (caller.kind === 'publishable') limiters.chat.consume(`published:${clientAddress(c, config.trustProxy)}`)
+    if (caller.kind === 'publishable') limiters.chat.consume(`published:${clientAddress(c, config.trustProxyHops)}`)
     else limiters.management.consume(`token:${caller.tokenId}`)
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
     const ref = c.req.param('flowId')

@@ -34,7 +34,7 @@ const DEFAULT_ASSETS_DIR = join(import.meta.dirname, '../share/assets')
 /** An `AppContext` fits as it is; tests and other hosts pass just these parts. */
 export interface ShareRouteOptions {
   store: Pick<Store, 'flows' | 'publishedFlows' | 'tokens'>
-  config: Pick<ServiceConfig, 'publishableToken' | 'trustProxy'>
+  config: Pick<ServiceConfig, 'publishableToken' | 'trustProxyHops'>
   now?: () => Date
   /** Page views count against the chat limit, per visitor address, when given. */
   limiters?: { chat: RateLimiter }
@@ -92,7 +92,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
   app.get('/:publicId', async (c, next) => {
     const ref = c.req.param('publicId')
     if (!isResourceRef(ref)) return next()
-    const limited = throttle(c, options.limiters?.chat, config.trustProxy)
+    const limited = throttle(c, options.limiters?.chat, config.trustProxyHops)
     if (limited) {
       for (const [name, value] of Object.entries(limited.headers)) c.header(name, value)
       return status(c, rateLimitedPage(Number(limited.headers['Retry-After'] ?? 1)))
@@ -101,7 +101,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
     const found = await lookup(ref)
     if ('page' in found) return status(c, found.page)
     const { flow, settings } = found
-    const origin = pageOrigin(c, config.trustProxy)
+    const origin = pageOrigin(c, config.trustProxyHops)
     // The page's chat calls carry this origin, and the chat routes refuse it when the flow's
     // allowed origins do not list it: say so plainly instead of serving a chat that cannot start.
     if (!isOriginAllowed(origin, settings.allowedOrigins)) return status(c, ORIGIN_REFUSED_PAGE)
@@ -137,9 +137,9 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
 }
 
 /** The 429 a page view would cause, as an error carrying `Retry-After`, or undefined. */
-function throttle(c: Context, limiter: RateLimiter | undefined, trustProxy: boolean): HttpError | undefined {
+function throttle(c: Context, limiter: RateLimiter | undefined, trustProxyHops: number): HttpError | undefined {
   try {
-    limiter?.consume(`share:${clientAddress(c, trustProxy)}`)
+    limiter?.consume(`share:${clientAddress(c, trustProxyHops)}`)
     return undefined
   } catch (error) {
     if (error instanceof HttpError && error.code === 'rate_limited') return error

@@ -42,7 +42,7 @@ export interface TestService {
 export const TEST_CONFIG: ServiceConfig = {
   ...DEFAULT_CONFIG,
   rateLimits: { chat: { perMinute: 0, burst: 1 }, management: { perMinute: 0, burst: 1 } },
-  trustProxy: true,
+  trustProxyHops: 1,
 }
 
 export async function createTestService(

@@ -58,8 +58,9 @@ describe('429 over HTTP', () => {
     svc = await limited({ perMinute: 6, burst: 2 })
     const flow = await importOverHttp(svc, greetingFlow())
     await publishOverHttp(svc, flow.id)
+    // One trusted proxy (the test config): it appends the address it saw; what the client sent stays on the left.
     const startFrom = (ip: string) =>
-      svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } })
+      svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': `10.9.9.9, ${ip}` } })
 
     expect((await startFrom('203.0.113.1')).status).toBe(200)
     expect((await startFrom('203.0.113.1')).status).toBe(200)
@@ -75,9 +76,25 @@ describe('429 over HTTP', () => {
     expect((await startFrom('203.0.113.1')).status).toBe(200)
   })
 
+  it('never believes the entries a client writes into X-Forwarded-For', async () => {
+    svc = await createTestService(db, {
+      config: { trustProxyHops: 2, rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 1 } } },
+    })
+    const flow = await importOverHttp(svc, greetingFlow())
+    await publishOverHttp(svc, flow.id)
+    // Behind a CDN and a load balancer: "<client's own entries>, <client as the CDN saw it>, <CDN>".
+    const startAs = (spoofed: string) =>
+      svc.call('POST', `/v1/flows/${flow.id}/startChat`, {
+        headers: { 'x-forwarded-for': `${spoofed}, 203.0.113.7, 198.51.100.250` },
+      })
+    expect((await startAs('1.1.1.1')).status).toBe(200)
+    expect((await startAs('2.2.2.2')).status).toBe(429)
+    expect((await startAs('3.3.3.3, 4.4.4.4')).status).toBe(429)
+  })
+
   it('ignores X-Forwarded-For unless a trusted proxy is configured', async () => {
     svc = await createTestService(db, {
-      config: { trustProxy: false, rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 1 } } },
+      config: { trustProxyHops: 0, rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 1 } } },
     })
     const flow = await importOverHttp(svc, greetingFlow())
     await publishOverHttp(svc, flow.id)

@@ -301,7 +301,7 @@ describe('allowed origins', () => {
     expect(res.status).toBe(200)
     const doc = parsePage(await res.text())
     expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`https://chat.example/${flow.publicId}`)
-    const untrusting = shareApp({ config: { ...svc.config, trustProxy: false } })
+    const untrusting = shareApp({ config: { ...svc.config, trustProxyHops: 0 } })
     expect((await get(`/${flow.publicId}`, forwarded, untrusting)).status).toBe(403)
   })
 })
