@@ -102,6 +102,7 @@ export async function continueChat(
     }
 
     const now = deps.now()
+    if (flow.isArchived) throw flowArchived()
     if (flow.isClosed) throw flowClosed()
     if (session.completedAt !== null) {
       throw new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')
@@ -161,6 +162,10 @@ async function recordOutcome(
 
 function expiry(now: Date, ttlSeconds: number): string {
   return new Date(now.getTime() + ttlSeconds * 1000).toISOString()
+}
+
+function flowArchived(): HttpError {
+  return new HttpError('flow_closed', 'This flow is no longer available; the conversation cannot go on.')
 }
 
 function flowClosed(): HttpError {

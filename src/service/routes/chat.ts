@@ -33,7 +33,9 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
 
   /** The flow a startChat path names, with its live published version. */
   const resolveFlow = async (c: Context, ref: string) => {
-    const flow = isResourceRef(ref) ? await store.flows.findByIdOrPublicId(ref) : undefined
+    const found = isResourceRef(ref) ? await store.flows.findByIdOrPublicId(ref) : undefined
+    // An archived flow is out of service: it answers like one that never existed.
+    const flow = found?.isArchived ? undefined : found
     const published = flow && (await store.publishedFlows.findCurrent(flow.id))
     applyChatOrigin(c, allowedOriginsOf(published?.snapshot.settings))
     return { flow, published }

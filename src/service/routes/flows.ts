@@ -7,7 +7,7 @@ import {
 import { isResourceRef, type AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'
-import { assertSameWorkspace, authenticate, type Caller } from '../http/auth'
+import { authenticate, type Caller } from '../http/auth'
 import { parseBody, readJsonBody } from '../http/body'
 import { clientAddress } from '../http/client-address'
 import { PUBLISHED_FLOW_CORS, preflightResponse } from '../http/cors'
@@ -31,7 +31,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     return caller
   }
   const readBody = (c: Context) => readJsonBody(c, { limitBytes: config.bodyLimits.managementBytes })
-  const ownedBy = (caller: Caller) => (flow: FlowRecord) => assertSameWorkspace(caller, flow.workspaceId)
+  const ownedBy = (caller: Caller, ref: string) => (flow: FlowRecord) => assertVisible(caller, flow, ref)
 
   app.post('/v1/flows/import', async (c) => {
     const caller = await authorizeSecret(c)
@@ -54,14 +54,14 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const caller = await authorizeSecret(c)
     const flowId = requireRef(c.req.param('flowId'))
     const body = parseBody(updateFlowRequestSchema, await readBody(c), ['flow'])
-    const flow = await updateFlow(store, { flowId, update: body.flow, now: ctx.now(), authorize: ownedBy(caller) })
+    const flow = await updateFlow(store, { flowId, update: body.flow, now: ctx.now(), authorize: ownedBy(caller, flowId) })
     return c.json({ flow: toFlow(flow) })
   })
 
   app.post('/v1/flows/:flowId/publish', async (c) => {
     const caller = await authorizeSecret(c)
     const flowId = requireRef(c.req.param('flowId'))
-    const published = await publishFlow(store, { flowId, now: ctx.now(), authorize: ownedBy(caller) })
+    const published = await publishFlow(store, { flowId, now: ctx.now(), authorize: ownedBy(caller, flowId) })
     return c.json({ publishedFlow: published.snapshot })
   })
 
@@ -79,8 +79,9 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
     const ref = c.req.param('flowId')
     const flow = await store.flows.findByIdOrPublicId(requireRef(ref))
-    if (!flow) throw flowNotFound(ref)
-    assertSameWorkspace(caller, flow.workspaceId)
+    // An archived flow is no longer live: nothing of it is served to pages.
+    if (!flow || flow.isArchived) throw flowNotFound(ref)
+    assertVisible(caller, flow, ref)
     const published = await store.publishedFlows.findCurrent(flow.id)
     if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
     const body: PublishedFlowResponse = {
@@ -93,9 +94,17 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
   async function findOwnedFlow(flowId: string, caller: Caller): Promise<FlowRecord> {
     const flow = await store.flows.findById(requireRef(flowId))
     if (!flow) throw flowNotFound(flowId)
-    assertSameWorkspace(caller, flow.workspaceId)
+    assertVisible(caller, flow, flowId)
     return flow
   }
+}
+
+/**
+ * Another workspace's flow is answered exactly like one that does not exist (404, same body): a
+ * 403 would confirm to any token holder that the id is in use.
+ */
+function assertVisible(caller: Caller, flow: FlowRecord, ref: string): void {
+  if (flow.workspaceId !== caller.workspaceId) throw flowNotFound(ref)
 }
 
 function requireRef(flowId: string): string {

@@ -123,7 +123,7 @@ describe('429 over HTTP', () => {
     expect(await svc.store.flows.listByWorkspace()).toHaveLength(1)
 
     const other = await svc.call('GET', `/v1/flows/${flow.id}/publishedFlow`, { token: svc.tokens.otherSecret })
-    expect(other.status).toBe(403) // its own bucket: refused for the workspace, not for the rate
+    expect(other.status).toBe(404) // its own bucket: refused as unknown to that workspace, not for the rate
   })
 
   it('limits publishedFlow reads with a publishable token per visitor, not per token', async () => {
