@@ -13,6 +13,11 @@ export interface RateLimitConfig {
 
 export interface ServiceConfig {
   port: number
+  /**
+   * Where visitors reach the service (`https://chat.example.com`, no trailing slash): share pages
+   * name their canonical address from it, never from the request's `Host`. Unset: no canonical.
+   */
+  publicUrl: string | undefined
   /** PGlite data directory, used when `databaseUrl` is not set. */
   dataDir: string
   databaseUrl: string | undefined
@@ -38,6 +43,7 @@ export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   port: 8787,
+  publicUrl: undefined,
   dataDir: './.data',
   databaseUrl: undefined,
   databaseSchema: 'flow_service',
@@ -68,6 +74,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
 
   const config: ServiceConfig = {
     port: read.integer('PORT', d.port, 0, 65_535),
+    publicUrl: read.baseUrl('PUBLIC_URL'),
     dataDir: read.string('DATA_DIR') ?? d.dataDir,
     databaseUrl: read.string('DATABASE_URL'),
     databaseSchema: read.string('DATABASE_SCHEMA') ?? d.databaseSchema,
@@ -133,6 +140,23 @@ class EnvReader {
       return fallback
     }
     return value
+  }
+
+  /** An absolute http(s) base address without credentials, query or fragment; no trailing slash. */
+  baseUrl(name: string): string | undefined {
+    const raw = this.string(name)
+    if (raw === undefined) return undefined
+    let url: URL | undefined
+    try {
+      url = new URL(raw)
+    } catch {
+      url = undefined
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
+      this.problems.push(`${name} must be an http(s) address such as https://chat.example.com (got "${raw}")`)
+      return undefined
+    }
+    return url.href.replace(/\/+$/, '')
   }
 
   /** `false`/`true` (no proxy / one proxy) or the number of trusted proxy hops. */

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
     const publishable = newToken('publishable')
     const config = loadConfig({
       PORT: '9000',
+      PUBLIC_URL: 'https://chat.example.com/flows/',
       DATA_DIR: '/var/lib/flows',
       DATABASE_URL: 'postgres://u:p@db:5432/flows',
       DATABASE_SCHEMA: 'tenant_a',
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
     })
     expect(config).toEqual({
       port: 9000,
+      publicUrl: 'https://chat.example.com/flows',
       dataDir: '/var/lib/flows',
       databaseUrl: 'postgres://u:p@db:5432/flows',
       databaseSchema: 'tenant_a',
@@ -84,6 +86,14 @@ describe('loadConfig', () => {
       'FLOW_PUBLISHABLE_TOKEN',
     ])
     expect(problems[0]).toContain('"eighty"')
+  })
+})
+
+describe('PUBLIC_URL', () => {
+  it('must be an http(s) address without credentials, query or fragment', () => {
+    for (const bad of ['chat.example.com', 'ftp://chat.example.com', 'https://u:p@chat.example.com', 'https://chat.example.com/?a=1']) {
+      expect(problemsOf({ PUBLIC_URL: bad })[0]).toMatch(/^PUBLIC_URL/)
+    }
   })
 })
 

@@ -34,7 +34,7 @@ const DEFAULT_ASSETS_DIR = join(import.meta.dirname, '../share/assets')
 /** An `AppContext` fits as it is; tests and other hosts pass just these parts. */
 export interface ShareRouteOptions {
   store: Pick<Store, 'flows' | 'publishedFlows' | 'tokens'>
-  config: Pick<ServiceConfig, 'publishableToken' | 'trustProxyHops'>
+  config: Pick<ServiceConfig, 'publishableToken' | 'trustProxyHops' | 'publicUrl'>
   now?: () => Date
   /** Page views count against the chat limit, per visitor address, when given. */
   limiters?: { chat: RateLimiter }
@@ -101,7 +101,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
     const found = await lookup(ref)
     if ('page' in found) return status(c, found.page)
     const { flow, settings } = found
-    const origin = pageOrigin(c, config.trustProxyHops)
+    const origin = config.publicUrl ? new URL(config.publicUrl).origin : pageOrigin(c, config.trustProxyHops)
     // The page's chat calls carry this origin, and the chat routes refuse it when the flow's
     // allowed origins do not list it: say so plainly instead of serving a chat that cannot start.
     if (!isOriginAllowed(origin, settings.allowedOrigins)) return status(c, ORIGIN_REFUSED_PAGE)
@@ -126,7 +126,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
       sharePage({
         flow: flow.publicId,
         token: await tokens.tokenFor(flow.workspaceId),
-        meta: pageMetadata(settings, `${origin}/${encodeURIComponent(flow.publicId)}`),
+        meta: pageMetadata(settings, config.publicUrl && `${config.publicUrl}/${encodeURIComponent(flow.publicId)}`),
         tagManagerId: containerId,
         customHeadCode,
         hideQueryParams: settings.isHideQueryParamsEnabled,

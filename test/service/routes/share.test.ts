@@ -19,12 +19,16 @@ beforeEach(async () => {
 })
 afterEach(() => svc.close())
 
+/** Where the test service says visitors reach it (PUBLIC_URL). */
+const PUBLIC_URL = 'https://chat.example'
+
 /** The share routes on their own app over the test service's store (requests use http://localhost). */
 function shareApp(overrides: Partial<ShareRouteOptions> = {}): Hono {
   const app = new Hono()
   app.onError(handleError)
   app.notFound(handleNotFound)
-  registerShareRoutes(app, { store: svc.store, config: svc.config, now: svc.clock.now, ...overrides })
+  const config = { ...svc.config, publicUrl: PUBLIC_URL }
+  registerShareRoutes(app, { store: svc.store, config, now: svc.clock.now, ...overrides })
   return app
 }
 
@@ -67,11 +71,11 @@ describe('GET /{publicId}: the share page', () => {
     expect(metaContent(doc, 'property="og:title"')).toBe('Book a demo')
     expect(metaContent(doc, 'property="og:description"')).toBe('Answer three questions and pick a slot.')
     expect(metaContent(doc, 'property="og:image"')).toBe('https://cdn.example/preview.png')
-    expect(metaContent(doc, 'property="og:url"')).toBe(`http://localhost/${flow.publicId}`)
+    expect(metaContent(doc, 'property="og:url"')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
     expect(metaContent(doc, 'name="twitter:card"')).toBe('summary_large_image')
     expect(metaContent(doc, 'name="twitter:image"')).toBe('https://cdn.example/preview.png')
     expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('https://cdn.example/favicon.png')
-    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`http://localhost/${flow.publicId}`)
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
 
     // The body is the chat and nothing else; the page script runs before the widget bundle.
     expect([...doc.body.children].map((el) => el.tagName.toLowerCase())).toEqual(['noscript', 'flow-chat'])
@@ -110,7 +114,7 @@ describe('GET /{publicId}: the share page', () => {
     const flow = await sharedFlow(shareOn())
     const { doc } = await page(`/${flow.id}`)
     expect(doc.querySelector('flow-chat')?.getAttribute('flow')).toBe(flow.publicId)
-    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`http://localhost/${flow.publicId}`)
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
   })
 
   it("gives the widget a token of the flow's workspace, which reads that flow", async () => {
@@ -128,6 +132,28 @@ describe('GET /{publicId}: the share page', () => {
     const pageScript = async (ref: string) => (await page(`/${ref}`)).doc.querySelector('script[src="/share/v1/share.js"]')!
     expect((await pageScript(hiding.publicId)).hasAttribute('data-hide-query-params')).toBe(true)
     expect((await pageScript(keeping.publicId)).hasAttribute('data-hide-query-params')).toBe(false)
+  })
+})
+
+describe('canonical address', () => {
+  it('comes from PUBLIC_URL, never from the Host the request names', async () => {
+    const flow = await sharedFlow(shareOn())
+    const res = await share.request(`http://evil.example/${flow.publicId}`, { headers: { 'x-forwarded-host': 'evil.example' } })
+    const html = await res.text()
+    const doc = parsePage(html)
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
+    expect(metaContent(doc, 'property="og:url"')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
+    expect(html).not.toContain('evil.example')
+  })
+
+  it('is left out when PUBLIC_URL is not configured', async () => {
+    const flow = await sharedFlow(shareOn())
+    const app = shareApp({ config: { ...svc.config, publicUrl: undefined } })
+    const html = await (await app.request(`http://evil.example/${flow.publicId}`)).text()
+    const doc = parsePage(html)
+    expect(doc.querySelector('link[rel="canonical"]')).toBeNull()
+    expect(metaContent(doc, 'property="og:url"')).toBeUndefined()
+    expect(html).not.toContain('evil.example')
   })
 })
 
@@ -287,21 +313,20 @@ describe('allowed origins', () => {
   })
 
   it('serves it when its origin is listed, and lets only the listed sites frame it', async () => {
-    const allowedOrigins = ['https://shop.example', 'http://localhost', 'https://a.example; script-src *']
+    const allowedOrigins = ['https://shop.example', PUBLIC_URL, 'https://a.example; script-src *']
     const flow = await sharedFlow(shareOn({ security: { allowedOrigins } }))
     const { csp } = await page(`/${flow.publicId}`)
-    expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'self' https://shop.example http://localhost")
+    expect(directive(csp, 'frame-ancestors')).toBe(`frame-ancestors 'self' https://shop.example ${PUBLIC_URL}`)
     expect(directive(csp, 'script-src')).toBe("script-src 'self'")
   })
 
   it('judges the origin a trusted proxy forwards', async () => {
-    const flow = await sharedFlow(shareOn({ security: { allowedOrigins: ['https://chat.example'] } }))
-    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'chat.example' }
-    const res = await get(`/${flow.publicId}`, forwarded)
-    expect(res.status).toBe(200)
-    const doc = parsePage(await res.text())
-    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`https://chat.example/${flow.publicId}`)
-    const untrusting = shareApp({ config: { ...svc.config, trustProxyHops: 0 } })
+    // Without PUBLIC_URL the page's origin is the request's, as the trusted proxy forwards it.
+    const flow = await sharedFlow(shareOn({ security: { allowedOrigins: ['https://proxied.example'] } }))
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'proxied.example' }
+    const trusting = shareApp({ config: { ...svc.config, publicUrl: undefined } })
+    expect((await get(`/${flow.publicId}`, forwarded, trusting)).status).toBe(200)
+    const untrusting = shareApp({ config: { ...svc.config, publicUrl: undefined, trustProxyHops: 0 } })
     expect((await get(`/${flow.publicId}`, forwarded, untrusting)).status).toBe(403)
   })
 })
