@@ -7,6 +7,7 @@ import { isOriginAllowed } from '../http/cors'
 import { HttpError } from '../http/errors'
 import type { RateLimiter } from '../http/rate-limit'
 import { sharePagePolicy, STATUS_PAGE_POLICY } from '../share/csp'
+import { HEAD_FRAME_POLICY, headFrameHtml, headFramePath, needsHeadFrame } from '../share/head-frame'
 import { pageMetadata } from '../share/head-tags'
 import { pageOrigin } from '../share/page-origin'
 import { sharePage } from '../share/share-page'
@@ -89,16 +90,33 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
     return { flow, settings }
   }
 
+  /** The flow a page request names, or the status page to answer instead (rate limit included). */
+  const resolve = async (c: Context, ref: string, scope: string): Promise<Lookup> => {
+    const limited = throttle(c, options.limiters?.chat, config.trustProxyHops, scope)
+    if (limited) {
+      for (const [name, value] of Object.entries(limited.headers)) c.header(name, value)
+      return { page: rateLimitedPage(Number(limited.headers['Retry-After'] ?? 1)) }
+    }
+    return lookup(ref)
+  }
+
+  // The owner's head code and tag manager, in a sandboxed document of their own (head-frame.ts).
+  app.get(`${SHARE_ASSETS_PATH}/head/:publicId`, async (c) => {
+    const ref = c.req.param('publicId')
+    const found = isResourceRef(ref) ? await resolve(c, ref, 'share-head') : { page: NOT_FOUND_PAGE }
+    if ('page' in found) return status(c, found.page)
+    const { metadata } = found.settings
+    c.header('Content-Security-Policy', HEAD_FRAME_POLICY)
+    c.header('Cache-Control', 'no-cache')
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', 'no-referrer')
+    return c.html(headFrameHtml({ tagManagerId: tagManagerId(metadata.tagManagerId), customHeadCode: metadata.customHeadCode }))
+  })
+
   app.get('/:publicId', async (c, next) => {
     const ref = c.req.param('publicId')
     if (!isResourceRef(ref)) return next()
-    const limited = throttle(c, options.limiters?.chat, config.trustProxyHops)
-    if (limited) {
-      for (const [name, value] of Object.entries(limited.headers)) c.header(name, value)
-      return status(c, rateLimitedPage(Number(limited.headers['Retry-After'] ?? 1)))
-    }
-
-    const found = await lookup(ref)
+    const found = await resolve(c, ref, 'share')
     if ('page' in found) return status(c, found.page)
     const { flow, settings } = found
     const origin = config.publicUrl ? new URL(config.publicUrl).origin : pageOrigin(c, config.trustProxyHops)
@@ -106,16 +124,10 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
     // allowed origins do not list it: say so plainly instead of serving a chat that cannot start.
     if (!isOriginAllowed(origin, settings.allowedOrigins)) return status(c, ORIGIN_REFUSED_PAGE)
 
-    const containerId = tagManagerId(settings.metadata.tagManagerId)
-    const customHeadCode = settings.metadata.customHeadCode
+    const headFrame = { tagManagerId: tagManagerId(settings.metadata.tagManagerId), customHeadCode: settings.metadata.customHeadCode }
     c.header(
       'Content-Security-Policy',
-      sharePagePolicy({
-        tagManager: containerId !== undefined,
-        customHeadCode: customHeadCode !== undefined,
-        scriptOrigins: widgetOrigin ? [widgetOrigin] : [],
-        allowedOrigins: settings.allowedOrigins,
-      }),
+      sharePagePolicy({ scriptOrigins: widgetOrigin ? [widgetOrigin] : [], allowedOrigins: settings.allowedOrigins }),
     )
     // Revalidated on every visit: a republished or unshared flow shows at once.
     c.header('Cache-Control', 'no-cache')
@@ -127,8 +139,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
         flow: flow.publicId,
         token: await tokens.tokenFor(flow.workspaceId),
         meta: pageMetadata(settings, config.publicUrl && `${config.publicUrl}/${encodeURIComponent(flow.publicId)}`),
-        tagManagerId: containerId,
-        customHeadCode,
+        headFrameUrl: needsHeadFrame(headFrame) ? headFramePath(SHARE_ASSETS_PATH, flow.publicId) : undefined,
         hideQueryParams: settings.isHideQueryParamsEnabled,
         assets,
       }),
@@ -137,9 +148,9 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
 }
 
 /** The 429 a page view would cause, as an error carrying `Retry-After`, or undefined. */
-function throttle(c: Context, limiter: RateLimiter | undefined, trustProxyHops: number): HttpError | undefined {
+function throttle(c: Context, limiter: RateLimiter | undefined, trustProxyHops: number, scope: string): HttpError | undefined {
   try {
-    limiter?.consume(`share:${clientAddress(c, trustProxyHops)}`)
+    limiter?.consume(`${scope}:${clientAddress(c, trustProxyHops)}`)
     return undefined
   } catch (error) {
     if (error instanceof HttpError && error.code === 'rate_limited') return error
