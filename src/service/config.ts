@@ -2,6 +2,7 @@
  * Service configuration from environment variables, validated up front so a typo fails at start
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
+import { DEFAULT_BYTE_LIMITS } from './engine/byte-budget'
 import { tokenKindOf } from './ids'
 
 export interface RateLimitConfig {
@@ -29,6 +30,8 @@ export interface ServiceConfig {
   sessionTtlSeconds: number
   rateLimits: { chat: RateLimitConfig; management: RateLimitConfig }
   bodyLimits: { managementBytes: number; chatBytes: number }
+  /** What one chat step may produce and send (see engine/byte-budget.ts). */
+  stepBudgets: { stepBytes: number; responseBytes: number }
   /**
    * How many proxies you run in front of the service. The client address is then the entry that
    * many places from the right of `X-Forwarded-For` (what the outermost of your proxies saw);
@@ -55,6 +58,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
     management: { perMinute: 600, burst: 120 },
   },
   bodyLimits: { managementBytes: 2 * 1024 * 1024, chatBytes: 64 * 1024 },
+  stepBudgets: { ...DEFAULT_BYTE_LIMITS },
   trustProxyHops: 0,
 }
 
@@ -99,6 +103,10 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     bodyLimits: {
       managementBytes: read.integer('BODY_LIMIT_MANAGEMENT_BYTES', d.bodyLimits.managementBytes, 1024, 1 << 30),
       chatBytes: read.integer('BODY_LIMIT_CHAT_BYTES', d.bodyLimits.chatBytes, 1024, 1 << 30),
+    },
+    stepBudgets: {
+      stepBytes: read.integer('STEP_BYTE_BUDGET', d.stepBudgets.stepBytes, 64 * 1024, 1 << 30),
+      responseBytes: read.integer('RESPONSE_BYTE_BUDGET', d.stepBudgets.responseBytes, 16 * 1024, 1 << 30),
     },
     trustProxyHops: read.hops('TRUST_PROXY', d.trustProxyHops),
   }

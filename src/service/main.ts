@@ -40,7 +40,9 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     const mount = options.mount
     const app = createApp({
       store,
-      engine: options.engine ?? createEngine(),
+      engine:
+        options.engine ??
+        createEngine({ stepByteBudget: config.stepBudgets.stepBytes, responseByteBudget: config.stepBudgets.responseBytes }),
       config,
       now,
       mount: mount && ((app) => mount(app, store)),

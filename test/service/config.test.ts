@@ -43,6 +43,8 @@ describe('loadConfig', () => {
       RATE_LIMIT_MANAGEMENT_BURST: '10',
       BODY_LIMIT_MANAGEMENT_BYTES: '4096',
       BODY_LIMIT_CHAT_BYTES: '2048',
+      STEP_BYTE_BUDGET: '1048576',
+      RESPONSE_BYTE_BUDGET: '65536',
       TRUST_PROXY: 'true',
     })
     expect(config).toEqual({
@@ -56,6 +58,7 @@ describe('loadConfig', () => {
       sessionTtlSeconds: 600,
       rateLimits: { chat: { perMinute: 0, burst: 5 }, management: { perMinute: 100, burst: 10 } },
       bodyLimits: { managementBytes: 4096, chatBytes: 2048 },
+      stepBudgets: { stepBytes: 1_048_576, responseBytes: 65_536 },
       trustProxyHops: 1,
     })
   })

@@ -1,18 +1,18 @@
 import type { ChatMessage, ChatStepResult, PublishedFlow } from '../../protocol/index'
+import { ByteBudgetExceeded } from './byte-budget'
 import { edgeTarget, type FlowIndex, indexFlow } from './flow-index'
 import { acceptAnswer } from './input-answer'
 import { buildInputView } from './input-view'
 import { estimateProgress } from './progress'
-import type { SandboxLimits } from './sandbox'
-import { Step } from './step'
+import { Step, type StepLimits } from './step'
 import type { Answer, Engine, SessionState, StartOptions, StepOutcome } from './types'
 import { SessionEndedError } from './types'
 import { initialVariables, variableMap } from './variables'
 import { leave, type WalkResult, walk } from './walker'
 
 /** Runs published flows. Holds no session data: every call gets and returns the whole state. */
-export function createFlowEngine(limits: SandboxLimits): Engine {
-  return {
+export function createFlowEngine(limits: StepLimits): Engine {
+  const engine: Engine = {
     async start(flow: PublishedFlow, options?: StartOptions): Promise<StepOutcome> {
       const index = indexFlow(flow)
       const step = new Step(index, initialVariables(index, options), limits)
@@ -55,10 +55,35 @@ export function createFlowEngine(limits: SandboxLimits): Engine {
         ...(variableId ? { variableId } : {}),
         value: outcome.answer,
       }
+      step.answers.push(answer)
       const display = outcome.display !== message.trim() ? outcome.display : undefined
       const next = leave(location, outcome.edgeId, step)
-      return finish(step, await walk(step, next), state.visitedBlockCount, [answer], display)
+      return finish(step, await walk(step, next), state.visitedBlockCount, step.answers, display)
     },
+  }
+  return {
+    start: (flow, options) => withinBudget(() => engine.start(flow, options), 0),
+    continue: (flow, state, message) => withinBudget(() => engine.continue(flow, state, message), state.visitedBlockCount),
+  }
+}
+
+/**
+ * A step that goes over its byte budget ends the conversation where it is: what was sent so far
+ * stays, an accepted answer is kept, and the stop is logged in the response and for the operator.
+ */
+async function withinBudget(run: () => Promise<StepOutcome>, visitedBefore: number): Promise<StepOutcome> {
+  try {
+    return await run()
+  } catch (error) {
+    if (!(error instanceof ByteBudgetExceeded) || !(error.step instanceof Step)) throw error
+    const step = error.step
+    const variable = error.budget === 'step' ? 'STEP_BYTE_BUDGET' : 'RESPONSE_BYTE_BUDGET'
+    step.log('error', `The flow produced more than ${error.limitBytes} bytes in one step and was stopped`)
+    console.warn(
+      `[engine] flow ${step.index.flow.flowId ?? step.index.flow.id}: a step went over its ${error.budget} budget ` +
+        `of ${error.limitBytes} bytes (${variable}); the conversation was ended`,
+    )
+    return finish(step, { awaiting: null }, visitedBefore, step.answers)
   }
 }
 
@@ -84,6 +109,9 @@ function finish(
 ): StepOutcome {
   const ended = result.awaiting === null
   const visitedBlockCount = visitedBefore + step.executedBlocks
+  // What the step stores and sends counts against its budget too (the walk already stopped if over).
+  if (result.input) step.bytes.respond(result.input)
+  if (!ended) step.bytes.produce(JSON.stringify(step.variables))
   const response: ChatStepResult = { messages: step.messages }
   if (lastMessageNewFormat !== undefined) response.lastMessageNewFormat = lastMessageNewFormat
   if (result.input) response.input = result.input

@@ -53,6 +53,10 @@ export interface EngineOptions {
   codeTimeoutMs?: number
   /** Most memory a single evaluation may allocate. */
   codeMemoryBytes?: number
+  /** Bytes one step may produce (filled-in text, code results, the state it stores). */
+  stepByteBudget?: number
+  /** Bytes of JSON one step's response may carry. */
+  responseByteBudget?: number
 }
 
 export interface Engine {

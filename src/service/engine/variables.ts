@@ -43,17 +43,21 @@ export function valueByName(index: FlowIndex, variables: Variables, name: string
 /**
  * Replaces every `{{Name}}` with the variable's value. One pass only: a value that itself
  * contains `{{…}}` stays as it is, so a visitor's answer can never pull in other variables.
- * `escape` encodes values for the target format (HTML) without touching the template.
+ * `escape` encodes values for the target format (HTML) without touching the template; `count`
+ * sees each filled-in value before the result is built (the step's byte budget).
  */
 export function substitute(
   text: string,
   index: FlowIndex,
   variables: Variables,
   escape?: (value: string) => string,
+  count?: (value: string) => void,
 ): string {
   return replacePlaceholders(text, (name) => {
     const value = formatValue(valueByName(index, variables, name))
-    return escape ? escape(value) : value
+    const filled = escape ? escape(value) : value
+    count?.(filled)
+    return filled
   })
 }
 
