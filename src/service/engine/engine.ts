@@ -5,7 +5,7 @@ import { acceptAnswer } from './input-answer'
 import { buildInputView } from './input-view'
 import { estimateProgress } from './progress'
 import { Step, type StepLimits } from './step'
-import type { Answer, Engine, SessionState, StartOptions, StepOutcome } from './types'
+import type { Answer, Engine, SessionState, StartOptions, StepOptions, StepOutcome } from './types'
 import { SessionEndedError } from './types'
 import { initialVariables, variableMap } from './variables'
 import { leave, type WalkResult, walk } from './walker'
@@ -15,17 +15,17 @@ export function createFlowEngine(limits: StepLimits): Engine {
   const engine: Engine = {
     async start(flow: PublishedFlow, options?: StartOptions): Promise<StepOutcome> {
       const index = indexFlow(flow)
-      const step = new Step(index, initialVariables(index, options), limits)
+      const step = new Step(index, initialVariables(index, options), limits, options?.context)
       const first = index.startEdgeId ? edgeTarget(index, index.startEdgeId) : undefined
       if (!first) step.log('warning', 'The flow has no start: there is nothing to show')
       return finish(step, await walk(step, first), 0)
     },
 
-    async continue(flow: PublishedFlow, state: SessionState, message: string): Promise<StepOutcome> {
+    async continue(flow: PublishedFlow, state: SessionState, message: string, options?: StepOptions): Promise<StepOutcome> {
       const awaiting = state.awaiting
       if (!awaiting) throw new SessionEndedError()
       const index = indexFlow(flow)
-      const step = new Step(index, variableMap(state.variables), limits)
+      const step = new Step(index, variableMap(state.variables), limits, options?.context)
       const location = index.blocks.get(awaiting.blockId)
       if (!location || location.group.id !== awaiting.groupId) {
         // The session points into a version of the flow this one no longer contains.
@@ -63,7 +63,8 @@ export function createFlowEngine(limits: StepLimits): Engine {
   }
   return {
     start: (flow, options) => withinBudget(() => engine.start(flow, options), 0),
-    continue: (flow, state, message) => withinBudget(() => engine.continue(flow, state, message), state.visitedBlockCount),
+    continue: (flow, state, message, options) =>
+      withinBudget(() => engine.continue(flow, state, message, options), state.visitedBlockCount),
   }
 }
 
@@ -79,10 +80,7 @@ async function withinBudget(run: () => Promise<StepOutcome>, visitedBefore: numb
     const step = error.step
     const variable = error.budget === 'step' ? 'STEP_BYTE_BUDGET' : 'RESPONSE_BYTE_BUDGET'
     step.log('error', `The flow produced more than ${error.limitBytes} bytes in one step and was stopped`)
-    console.warn(
-      `[engine] flow ${step.index.flow.flowId ?? step.index.flow.id}: a step went over its ${error.budget} budget ` +
-        `of ${error.limitBytes} bytes (${variable}); the conversation was ended`,
-    )
+    step.context.report(`a step went over its ${error.budget} budget of ${error.limitBytes} bytes (${variable}); the conversation was ended`)
     return finish(step, { awaiting: null }, visitedBefore, step.answers)
   }
 }

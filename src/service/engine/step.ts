@@ -3,7 +3,8 @@ import type { Substitute } from './bubbles'
 import { type ByteLimits, ByteMeter, DEFAULT_BYTE_LIMITS, resultText } from './byte-budget'
 import type { ConditionScope } from './conditions'
 import type { FlowIndex } from './flow-index'
-import { runInSandbox, type SandboxLimits, type SandboxOutcome, type SandboxProgram } from './sandbox'
+import type { SandboxLimits, SandboxOutcome, SandboxProgram } from './sandbox'
+import { type StepContext, standaloneStepContext } from './step-context'
 import type { Answer } from './types'
 import { substitute, type Variables } from './variables'
 
@@ -38,16 +39,19 @@ export class Step {
   readonly index: FlowIndex
   readonly variables: Variables
   readonly limits: SandboxLimits
+  /** Who the step runs for, and the services it may use. */
+  readonly context: StepContext
   /** Bytes produced and responded so far; throws `ByteBudgetExceeded` past the budget. */
   readonly bytes: ByteMeter
   /** Fills `{{Name}}` placeholders with the current values (bound: safe to pass around). */
   readonly substitute: Substitute
   readonly conditionScope: ConditionScope
 
-  constructor(index: FlowIndex, variables: Variables, limits: StepLimits) {
+  constructor(index: FlowIndex, variables: Variables, limits: StepLimits, context: StepContext = standaloneStepContext()) {
     this.index = index
     this.variables = variables
     this.limits = limits
+    this.context = context
     this.bytes = new ByteMeter(
       {
         stepBytes: limits.stepBytes ?? DEFAULT_BYTE_LIMITS.stepBytes,
@@ -71,7 +75,7 @@ export class Step {
       return { status: 'error', message: 'not run, this step already used its time for code' }
     }
     const timeoutMs = Math.min(this.limits.timeoutMs, this.codeTimeLeftMs)
-    const { outcome, runMs } = await runInSandbox(program, { timeoutMs, memoryBytes: this.limits.memoryBytes })
+    const { outcome, runMs } = await this.context.runCode(program, { timeoutMs, memoryBytes: this.limits.memoryBytes })
     this.codeTimeLeftMs -= Math.max(1, runMs)
     if (outcome.status === 'ok') this.bytes.produce(resultText(outcome.value))
     return outcome

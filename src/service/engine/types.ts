@@ -1,4 +1,5 @@
 import type { ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
+import type { StepContext } from './step-context'
 
 /**
  * The contract between the flow engine and the service around it. The engine is pure with
@@ -40,7 +41,13 @@ export interface StepOutcome {
   ended: boolean
 }
 
-export interface StartOptions {
+/** What every step may be given besides its inputs; open for more. */
+export interface StepOptions {
+  /** Who the step runs for and the services it may use (a standalone context when left out). */
+  context?: StepContext
+}
+
+export interface StartOptions extends StepOptions {
   /** Prefilled variables by variable *name*; names not in the flow are ignored. */
   prefilledVariables?: Record<string, string | number | boolean>
   /** Variable values by id to start from (a resumed result). Prefilled values win over them. */
@@ -62,7 +69,7 @@ export interface EngineOptions {
 export interface Engine {
   start(flow: PublishedFlow, options?: StartOptions): Promise<StepOutcome>
   /** `message` is the visitor's answer to `state.awaiting`. Throws `SessionEndedError` when nothing is awaited. */
-  continue(flow: PublishedFlow, state: SessionState, message: string): Promise<StepOutcome>
+  continue(flow: PublishedFlow, state: SessionState, message: string, options?: StepOptions): Promise<StepOutcome>
 }
 
 export class SessionEndedError extends Error {
