@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { createApp } from './app'
+import { purgeSettingsFor, schedulePurge } from './chat/session-purge'
 import { loadConfig, type ServiceConfig } from './config'
 import { createEngine } from './engine/index'
 import type { Engine } from './engine/types'
@@ -52,6 +53,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     await store.close()
     throw error
   }
+  const stopPurge = schedulePurge(store, options.now ?? (() => new Date()), purgeSettingsFor(config))
 
   const { port } = server.address() as AddressInfo
   const listening = server
@@ -70,6 +72,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     closing ??= (async () => {
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
+      stopPurge()
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => listening.closeAllConnections(), SHUTDOWN_GRACE_MS)
         force.unref()

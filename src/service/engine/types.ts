@@ -4,7 +4,7 @@ import type { StepContext } from './step-context'
 /**
  * The contract between the flow engine and the service around it. The engine is pure with
  * respect to storage: it takes a published flow and a session state, and returns the next state
- * and the response; the service persists both in one transaction.
+ * and the response; the service persists both in one statement, outside which the engine runs.
  */
 
 /** Where a session stands between two requests. Stored as JSON: keep it plain data. */

@@ -27,7 +27,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
 
   const authorizeSecret = async (c: Context): Promise<Caller> => {
     const caller = await authenticate(c, store.tokens, ['secret'])
-    limiters.management.consume(`token:${caller.tokenId}`)
+    await limiters.management.consume(`token:${caller.tokenId}`)
     return caller
   }
   const readBody = (c: Context) => readJsonBody(c, { limitBytes: config.bodyLimits.managementBytes })
@@ -74,15 +74,16 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const caller = await authenticate(c, store.tokens, ['secret', 'publishable'])
     // A publishable token is shared by every visitor of the pages embedding it: limit those
     // reads per visitor like chats, or one busy site would exhaust its own token.
-    if (caller.kind === 'publishable') limiters.chat.consume(`published:${clientAddress(c, config.trustProxyHops)}`)
-    else limiters.management.consume(`token:${caller.tokenId}`)
+    if (caller.kind === 'publishable') await limiters.chat.consume(`published:${clientAddress(c, config.trustProxyHops)}`)
+    else await limiters.management.consume(`token:${caller.tokenId}`)
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
     const ref = c.req.param('flowId')
     const flow = await store.flows.findByIdOrPublicId(requireRef(ref))
     // An archived flow is no longer live: nothing of it is served to pages.
     if (!flow || flow.isArchived) throw flowNotFound(ref)
     assertVisible(caller, flow, ref)
-    const published = await store.publishedFlows.findCurrent(flow.id)
+    const versionId = await store.publishedFlows.currentVersionId(flow.id)
+    const published = versionId && (await ctx.versions.get(versionId))
     if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
     const body: PublishedFlowResponse = {
       publishedFlow: withMigratedVersion(published.snapshot, migrate),

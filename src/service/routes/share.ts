@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { ServiceConfig } from '../config'
+import { PublishedVersions } from '../chat/published-versions'
 import { isResourceRef } from '../context'
 import { clientAddress } from '../http/client-address'
 import { isOriginAllowed } from '../http/cors'
@@ -23,7 +24,7 @@ import {
   type StatusPage,
 } from '../share/status-page'
 import { tagManagerId } from '../share/tag-manager'
-import type { FlowRecord } from '../store/flows-repository'
+import type { FlowHead } from '../store/chat-steps-repository'
 import type { Store } from '../store/store'
 
 /** Where the share page's own script and stylesheet are served; `v1` versions their contract. */
@@ -34,7 +35,7 @@ const DEFAULT_ASSETS_DIR = join(import.meta.dirname, '../share/assets')
 
 /** An `AppContext` fits as it is; tests and other hosts pass just these parts. */
 export interface ShareRouteOptions {
-  store: Pick<Store, 'flows' | 'publishedFlows' | 'tokens'>
+  store: Pick<Store, 'chatSteps' | 'publishedFlows' | 'tokens'>
   config: Pick<ServiceConfig, 'publishableToken' | 'trustProxyHops' | 'publicUrl'>
   now?: () => Date
   /** Page views count against the chat limit, per visitor address, when given. */
@@ -44,9 +45,11 @@ export interface ShareRouteOptions {
   /** The widget's classic bundle; the host serving this app serves it (npm start: /dist/). */
   widgetScriptUrl?: string
   shareTokens?: ShareTokenSource
+  /** Parsed published versions (shared with the chat routes in an app). */
+  versions?: PublishedVersions
 }
 
-type Lookup = { page: StatusPage } | { flow: FlowRecord; settings: ShareSettings }
+type Lookup = { page: StatusPage } | { flow: FlowHead; settings: ShareSettings }
 
 /**
  * `GET /{publicId}` (or the flow's id): the flow's full-page chat when its live published version
@@ -66,6 +69,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
     widgetScript: options.widgetScriptUrl ?? DEFAULT_WIDGET_SCRIPT_URL,
   }
   const widgetOrigin = absoluteOrigin(assets.widgetScript)
+  const versions = options.versions ?? new PublishedVersions(store.publishedFlows)
   const tokens =
     options.shareTokens ?? createShareTokens({ tokens: store.tokens, configuredToken: config.publishableToken, now })
 
@@ -81,10 +85,10 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
 
   const lookup = async (ref: string): Promise<Lookup> => {
     // Unknown, archived, unpublished and unshared flows look the same from outside.
-    const flow = await store.flows.findByIdOrPublicId(ref)
+    const { flow } = await store.chatSteps.findFlowHead(ref, { withName: true })
     if (!flow || flow.isArchived) return { page: NOT_FOUND_PAGE }
-    const published = await store.publishedFlows.findCurrent(flow.id)
-    const settings = published && readShareSettings(published.snapshot, flow.content.name)
+    const published = flow.currentVersionId ? await versions.get(flow.currentVersionId) : undefined
+    const settings = published && readShareSettings(published.snapshot, flow.name)
     if (!settings?.isEnabled) return { page: NOT_FOUND_PAGE }
     if (flow.isClosed) return { page: CLOSED_PAGE }
     return { flow, settings }
@@ -92,7 +96,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
 
   /** The flow a page request names, or the status page to answer instead (rate limit included). */
   const resolve = async (c: Context, ref: string, scope: string): Promise<Lookup> => {
-    const limited = throttle(c, options.limiters?.chat, config.trustProxyHops, scope)
+    const limited = await throttle(c, options.limiters?.chat, config.trustProxyHops, scope)
     if (limited) {
       for (const [name, value] of Object.entries(limited.headers)) c.header(name, value)
       return { page: rateLimitedPage(Number(limited.headers['Retry-After'] ?? 1)) }
@@ -148,9 +152,14 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
 }
 
 /** The 429 a page view would cause, as an error carrying `Retry-After`, or undefined. */
-function throttle(c: Context, limiter: RateLimiter | undefined, trustProxyHops: number, scope: string): HttpError | undefined {
+async function throttle(
+  c: Context,
+  limiter: RateLimiter | undefined,
+  trustProxyHops: number,
+  scope: string,
+): Promise<HttpError | undefined> {
   try {
-    limiter?.consume(`${scope}:${clientAddress(c, trustProxyHops)}`)
+    await limiter?.consume(`${scope}:${clientAddress(c, trustProxyHops)}`)
     return undefined
   } catch (error) {
     if (error instanceof HttpError && error.code === 'rate_limited') return error

@@ -101,6 +101,29 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'session leases, shared rate limits, purgeable sessions',
+    statements: (t) => [
+      // A step holds its session by a lease (owner token, expiry) instead of a row lock, so the
+      // flow runs outside any transaction and a crashed holder's lease simply expires.
+      `ALTER TABLE ${t.sessions} ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz`,
+      `CREATE INDEX ON ${t.sessions} (expires_at)`,
+      // Answers belong to results and outlive the sessions that collected them (sessions are purged).
+      `ALTER TABLE ${t.answers} DROP CONSTRAINT IF EXISTS answers_session_id_fkey`,
+      `ALTER TABLE ${t.answers} ALTER COLUMN session_id DROP NOT NULL`,
+      `ALTER TABLE ${t.answers} ADD FOREIGN KEY (session_id) REFERENCES ${t.sessions}(id) ON DELETE SET NULL`,
+      `CREATE INDEX ON ${t.answers} (session_id)`,
+      // Token buckets every service process shares.
+      `CREATE TABLE ${t.rateLimits} (
+        key text PRIMARY KEY,
+        tokens double precision NOT NULL,
+        allowed boolean NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX ON ${t.rateLimits} (updated_at)`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -8,9 +8,9 @@ import { useTestDatabase } from '../helpers/database'
 import { snapshotTables } from '../helpers/snapshot'
 import { createTestService, TEST_CONFIG, type TestService } from '../helpers/service'
 
-function refusal(fn: () => void): HttpError | undefined {
+async function refusal(attempt: Promise<void>): Promise<HttpError | undefined> {
   try {
-    fn()
+    await attempt
     return undefined
   } catch (error) {
     if (error instanceof HttpError) return error
@@ -18,39 +18,54 @@ function refusal(fn: () => void): HttpError | undefined {
   }
 }
 
+const db = useTestDatabase()
+let svc: TestService
+afterEach(() => svc.close())
+
 describe('RateLimiter', () => {
-  it('allows a burst, then refuses with the wait until the next token', () => {
+  const limiterOf = (config: { perMinute: number; burst: number }, clock = new TestClock()) =>
+    new RateLimiter(config, clock.now, svc.store.rateLimits)
+
+  it('allows a burst, then refuses with the wait until the next token', async () => {
+    svc = await createTestService(db)
     const clock = new TestClock()
-    const limiter = new RateLimiter({ perMinute: 6, burst: 2 }, clock.now)
-    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
-    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
-    const refused = refusal(() => limiter.consume('a'))
+    const limiter = limiterOf({ perMinute: 6, burst: 2 }, clock)
+    expect(await refusal(limiter.consume('a'))).toBeUndefined()
+    expect(await refusal(limiter.consume('a'))).toBeUndefined()
+    const refused = await refusal(limiter.consume('a'))
     expect(refused?.code).toBe('rate_limited')
     expect(refused?.headers['Retry-After']).toBe('10')
     clock.advance(4_000)
-    expect(refusal(() => limiter.consume('a'))?.headers['Retry-After']).toBe('6')
+    expect((await refusal(limiter.consume('a')))?.headers['Retry-After']).toBe('6')
     clock.advance(6_000)
-    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
+    expect(await refusal(limiter.consume('a'))).toBeUndefined()
   })
 
-  it('keeps one bucket per key', () => {
-    const limiter = new RateLimiter({ perMinute: 1, burst: 1 }, new TestClock().now)
-    limiter.consume('a')
-    expect(refusal(() => limiter.consume('a'))).toBeDefined()
-    expect(refusal(() => limiter.consume('b'))).toBeUndefined()
+  it('keeps one bucket per key', async () => {
+    svc = await createTestService(db)
+    const limiter = limiterOf({ perMinute: 1, burst: 1 })
+    await limiter.consume('a')
+    expect(await refusal(limiter.consume('a'))).toBeDefined()
+    expect(await refusal(limiter.consume('b'))).toBeUndefined()
   })
 
-  it('never refuses when the limit is 0 (off)', () => {
-    const limiter = new RateLimiter({ perMinute: 0, burst: 1 }, new TestClock().now)
-    for (let i = 0; i < 1000; i++) limiter.consume('a')
+  it('shares its buckets with every limiter on the same database (other processes)', async () => {
+    svc = await createTestService(db)
+    const clock = new TestClock()
+    const [here, elsewhere] = [limiterOf({ perMinute: 60, burst: 3 }, clock), limiterOf({ perMinute: 60, burst: 3 }, clock)]
+    const verdicts = await Promise.all([here, elsewhere, here, elsewhere, here, elsewhere].map((l) => refusal(l.consume('shared'))))
+    expect(verdicts.filter((v) => v === undefined)).toHaveLength(3)
+  })
+
+  it('never refuses when the limit is 0 (off), and stores nothing then', async () => {
+    svc = await createTestService(db)
+    const limiter = limiterOf({ perMinute: 0, burst: 1 })
+    for (let i = 0; i < 100; i++) await limiter.consume('a')
+    expect(await svc.store.database.query(`SELECT * FROM ${svc.store.tables.rateLimits}`)).toEqual([])
   })
 })
 
 describe('429 over HTTP', () => {
-  const db = useTestDatabase()
-  let svc: TestService
-  afterEach(() => svc.close())
-
   const limited = (chat: { perMinute: number; burst: number }, management = { perMinute: 0, burst: 1 }) =>
     createTestService(db, { config: { rateLimits: { chat, management } } })
 

@@ -314,7 +314,7 @@ describe('when there is no page to show', () => {
 
   it('answers 429 with Retry-After when one visitor reloads too fast', async () => {
     const flow = await sharedFlow(shareOn())
-    const limiter = new RateLimiter({ perMinute: 60, burst: 1 }, svc.clock.now)
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1 }, svc.clock.now, svc.store.rateLimits)
     const app = shareApp({ limiters: { chat: limiter } })
     expect((await get(`/${flow.publicId}`, {}, app)).status).toBe(200)
     const res = await get(`/${flow.publicId}`, {}, app)
