@@ -64,10 +64,11 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound(handleNotFound)
 
   app.use('/v1/*', async (c, next) => {
-    await next()
     // API answers are per caller and per moment: never cache them, never sniff them as HTML.
+    // Set before the handler, so the response is built with them once rather than copied after.
     c.header('Cache-Control', 'no-store')
     c.header('X-Content-Type-Options', 'nosniff')
+    await next()
   })
 
   app.get('/v1/health', async (c) => {

@@ -3,6 +3,7 @@
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
 import { DEFAULT_BYTE_LIMITS } from './engine/byte-budget'
+import { defaultCodeWorkers } from './engine/sandbox'
 import { tokenKindOf } from './ids'
 
 export interface RateLimitConfig {
@@ -14,6 +15,13 @@ export interface RateLimitConfig {
 
 export interface ServiceConfig {
   port: number
+  /**
+   * Service processes sharing the port (node:cluster). More than one needs DATABASE_URL: the
+   * embedded database lives inside one process.
+   */
+  workers: number
+  /** Worker threads per process running flow code (the sandbox pool). */
+  codeWorkers: number
   /**
    * Where visitors reach the service (`https://chat.example.com`, no trailing slash): share pages
    * name their canonical address from it, never from the request's `Host`. Unset: no canonical.
@@ -46,6 +54,8 @@ export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   port: 8787,
+  workers: 1,
+  codeWorkers: defaultCodeWorkers(1),
   publicUrl: undefined,
   dataDir: './.data',
   databaseUrl: undefined,
@@ -78,6 +88,8 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
 
   const config: ServiceConfig = {
     port: read.integer('PORT', d.port, 0, 65_535),
+    workers: read.integer('WORKERS', d.workers, 1, 64),
+    codeWorkers: 0, // below: its default depends on WORKERS
     publicUrl: read.baseUrl('PUBLIC_URL'),
     dataDir: read.string('DATA_DIR') ?? d.dataDir,
     databaseUrl: read.string('DATABASE_URL'),
@@ -111,6 +123,13 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     trustProxyHops: read.hops('TRUST_PROXY', d.trustProxyHops),
   }
 
+  config.codeWorkers = read.integer('CODE_WORKERS', defaultCodeWorkers(config.workers), 1, 64)
+  if (config.workers > 1 && config.databaseUrl === undefined) {
+    problems.push(
+      `WORKERS=${config.workers} needs DATABASE_URL: the embedded database (PGlite) lives inside one process and ` +
+        'cannot be shared by several. Point DATABASE_URL at a PostgreSQL server, or run one process (WORKERS=1).',
+    )
+  }
   if (config.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql://')
   }

@@ -30,6 +30,8 @@ describe('loadConfig', () => {
     const publishable = newToken('publishable')
     const config = loadConfig({
       PORT: '9000',
+      WORKERS: '3',
+      CODE_WORKERS: '2',
       PUBLIC_URL: 'https://chat.example.com/flows/',
       DATA_DIR: '/var/lib/flows',
       DATABASE_URL: 'postgres://u:p@db:5432/flows',
@@ -49,6 +51,8 @@ describe('loadConfig', () => {
     })
     expect(config).toEqual({
       port: 9000,
+      workers: 3,
+      codeWorkers: 2,
       publicUrl: 'https://chat.example.com/flows',
       dataDir: '/var/lib/flows',
       databaseUrl: 'postgres://u:p@db:5432/flows',
@@ -89,6 +93,14 @@ describe('loadConfig', () => {
       'FLOW_PUBLISHABLE_TOKEN',
     ])
     expect(problems[0]).toContain('"eighty"')
+  })
+})
+
+describe('WORKERS', () => {
+  it('refuses more than one process without DATABASE_URL, saying why', () => {
+    const [problem] = problemsOf({ WORKERS: '2' })
+    expect(problem).toMatch(/^WORKERS=2 needs DATABASE_URL: the embedded database \(PGlite\) lives inside one process/)
+    expect(loadConfig({ WORKERS: '2', DATABASE_URL: 'postgres://db/flows' }).workers).toBe(2)
   })
 })
 

@@ -35,9 +35,12 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 /** Code of no particular tenant (tests, tools) shares one turn. */
 const ANONYMOUS: FairnessKey = { tenant: '', session: '' }
 
-/** Workers for flow code: one core is left to the service's own event loop (and the database). */
-export function defaultCodeWorkers(): number {
-  return Math.max(1, Math.min(4, availableParallelism() - 1))
+/**
+ * Workers for flow code in each of `processes` service processes: the cores left once every
+ * process has its event loop, at least one, at most four.
+ */
+export function defaultCodeWorkers(processes = 1): number {
+  return Math.max(1, Math.min(4, Math.floor((availableParallelism() - processes) / processes)))
 }
 
 let shared: SandboxPool | undefined
