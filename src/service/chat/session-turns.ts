@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
 import { HttpError } from '../http/errors'
+import { newId } from '../ids'
 import type { ChatStepsRepository } from '../store/chat-steps-repository'
 
 /**
@@ -18,7 +18,7 @@ export interface LeaseTiming {
 
 export const DEFAULT_LEASE_TIMING: LeaseTiming = { leaseMs: 30_000, waitMs: 60_000 }
 
-export const newLeaseOwner = () => randomBytes(12).toString('base64url')
+export const newLeaseOwner = newId
 
 /** Runs calls for one key one after another, in the order they came, within this process. */
 export class LocalQueue {
