@@ -86,15 +86,19 @@ export function minimalRequests(sessions: number): Requests {
   ]
 }
 
-/** Latency of `count` calls made one after the other, in ms. */
-export async function sequentialLatency(call: () => Promise<void>, count: number): Promise<{ p50: number; p99: number }> {
+/** Latencies of `count` calls made one after the other, in ms. */
+export async function sequentialLatencies(call: () => Promise<void>, count: number): Promise<number[]> {
   const samples: number[] = []
   for (let i = 0; i < count; i++) {
     const started = performance.now()
     await call()
     samples.push(performance.now() - started)
   }
-  samples.sort((a, b) => a - b)
-  const at = (q: number) => Math.round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]! * 10) / 10
+  return samples
+}
+
+export function percentiles(samples: readonly number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10
   return { p50: at(0.5), p99: at(0.99) }
 }

@@ -21,12 +21,23 @@ import { importFlowSchema } from '../../protocol/index'
 import { importFlow, publishFlow } from '../flows/flow-service'
 import { openStore, type OpenStoreOptions } from '../store/open-store'
 import { benchFlow, noisyFlow } from './bench-flow'
-import { bareRequests, chatRequests, type Figures, measure, MINIMAL_SESSIONS, minimalRequests, sequentialLatency } from './load'
+import {
+  bareRequests,
+  chatRequests,
+  type Figures,
+  measure,
+  MINIMAL_SESSIONS,
+  minimalRequests,
+  percentiles,
+  sequentialLatencies,
+} from './load'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = [10, 64]
 const NOISY_CONNECTIONS = 10
-const LATENCY_SAMPLES = 100
+/** Quiet and noisy samples alternate, so load elsewhere on the machine weighs on both alike. */
+const LATENCY_ROUNDS = 3
+const LATENCY_SAMPLES_PER_ROUND = 50
 const databaseUrl = process.env.DATABASE_URL || undefined
 const TARGETS = join(import.meta.dirname, 'targets.ts')
 const MAIN = join(import.meta.dirname, '../main.ts')
@@ -173,16 +184,21 @@ export async function benchNoisyNeighbour(kind: 'embedded' | 'postgres', label: 
       if (response.status !== 200) throw new Error(`quiet startChat answered ${response.status}`)
       await response.arrayBuffer()
     }
-    await sequentialLatency(startQuiet, 20) // warm-up
-    const quiet = await sequentialLatency(startQuiet, LATENCY_SAMPLES)
-    // Ten visitors of one tenant, each answering a step whose code never ends.
-    let stopped!: () => void
-    const done = new Promise<void>((resolve) => (stopped = resolve))
-    const noise = autocannon({ url, connections: NOISY_CONNECTIONS, duration: 3600, requests: chatRequests(flows.noisy) }, () => stopped())
-    await new Promise((resolve) => setTimeout(resolve, 2_000))
-    const noisy = await sequentialLatency(startQuiet, LATENCY_SAMPLES)
-    noise.stop()
-    await done
+    await sequentialLatencies(startQuiet, 20) // warm-up
+    const quietSamples: number[] = []
+    const noisySamples: number[] = []
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
+      quietSamples.push(...(await sequentialLatencies(startQuiet, LATENCY_SAMPLES_PER_ROUND)))
+      // Ten visitors of one tenant, each answering a step whose code never ends.
+      let stopped!: () => void
+      const done = new Promise<void>((resolve) => (stopped = resolve))
+      const noise = autocannon({ url, connections: NOISY_CONNECTIONS, duration: 3600, requests: chatRequests(flows.noisy) }, () => stopped())
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
+      noisySamples.push(...(await sequentialLatencies(startQuiet, LATENCY_SAMPLES_PER_ROUND)))
+      noise.stop()
+      await done
+    }
+    const [quiet, noisy] = [percentiles(quietSamples), percentiles(noisySamples)]
     const ratio = (noisy.p50 / quiet.p50).toFixed(2)
     return (
       `${label}: another tenant's startChat p50/p99 ${quiet.p50}/${quiet.p99} ms quiet, ` +
