@@ -1,6 +1,7 @@
 import type { Answer, SessionState } from '../engine/types'
 import type { Queryable } from './database'
 import type { VerdictRow } from './rate-limits-repository'
+import type { SessionRecord } from './sessions-repository'
 import { isoTimestamp, isoTimestampOrNull, type Tables } from './tables'
 
 /**
@@ -65,14 +66,7 @@ export interface AnswerCommit {
 }
 
 export interface StartCommit {
-  session: {
-    id: string
-    flowId: string
-    resultId: string
-    publishedFlowId: string
-    publishedVersionId: string
-    publishedAt: string
-  }
+  session: Pick<SessionRecord, 'id' | 'flowId' | 'resultId' | 'publishedFlowId' | 'publishedVersionId' | 'publishedAt'>
   /** True when the result is new; false when the start resumes an earlier result. */
   newResult: boolean
   stateJson: string
@@ -115,14 +109,11 @@ export class ChatStepsRepository {
           ? undefined
           : {
               id: String(row.id),
-              workspaceId: String(row.workspace_id),
               publicId: String(row.public_id),
-              isClosed: row.is_closed === true,
-              isArchived: row.is_archived === true,
-              currentVersionId: (row.current_version_id as string | null) ?? undefined,
+              ...flowState(row),
               ...(options.withName ? { name: typeof row.name === 'string' ? row.name : '' } : {}),
             },
-      rateLimit: rl ? { allowed: row.allowed === true, tokens: Number(row.tokens) } : undefined,
+      rateLimit: rl ? verdictRow(row) : undefined,
     }
   }
 
@@ -172,10 +163,7 @@ export class ChatStepsRepository {
             flowId: String(row.flow_id),
             resultId: String(row.result_id),
             publishedVersionId: String(row.published_version_id),
-            workspaceId: String(row.workspace_id),
-            isClosed: row.is_closed === true,
-            isArchived: row.is_archived === true,
-            currentVersionId: (row.current_version_id as string | null) ?? undefined,
+            ...flowState(row),
           }
         : undefined,
       leased: leased
@@ -189,7 +177,7 @@ export class ChatStepsRepository {
       movedMeanwhile: leased && Number(row.step) !== Number(row.seen_step),
       idempotent:
         typeof row.request_hash === 'string' ? { requestHash: row.request_hash, response: String(row.response) } : undefined,
-      rateLimit: rl ? { allowed: row.allowed === true, tokens: Number(row.tokens) } : undefined,
+      rateLimit: rl ? verdictRow(row) : undefined,
     }
   }
 
@@ -290,6 +278,18 @@ export class ChatStepsRepository {
     )
   }
 }
+
+/** What a request needs of the flow it reaches, from a row joining flows and published_flows. */
+function flowState(row: Record<string, unknown>) {
+  return {
+    workspaceId: String(row.workspace_id),
+    isClosed: row.is_closed === true,
+    isArchived: row.is_archived === true,
+    currentVersionId: (row.current_version_id as string | null) ?? undefined,
+  }
+}
+
+const verdictRow = (row: Record<string, unknown>): VerdictRow => ({ allowed: row.allowed === true, tokens: Number(row.tokens) })
 
 function answersJson(answers: readonly Answer[]): string {
   return JSON.stringify(

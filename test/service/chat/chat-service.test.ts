@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/service/app'
+import { noisyFlow } from '../../../src/service/bench/bench-flow'
 import { createEngine } from '../../../src/service/engine/index'
 import { SandboxPool } from '../../../src/service/engine/sandbox-pool'
 import { useTestDatabase } from '../helpers/database'
@@ -33,26 +34,6 @@ const secondProcess = () => createApp({ store: svc.store, engine: createEngine()
 
 const textBlock = (id: string, text: string) => ({ id, type: 'text', content: { richText: [{ type: 'p', children: [{ text }] }] } })
 
-/** A question, then code that never ends, looping: every answer costs its step's whole code budget. */
-const endlessAfterAnswer = greetingFlow({
-  name: 'Endless',
-  groups: [
-    { id: 'g1', title: 'Ask', blocks: [{ id: 'q', type: 'text input', outgoingEdgeId: 'e2', options: { variableId: 'vName' } }] },
-    {
-      id: 'g2',
-      title: 'Spin',
-      blocks: [
-        { id: 'spin', type: 'Set variable', options: { variableId: 'vAge', expressionToEvaluate: '(() => { for (;;) {} })()', isCode: true } },
-        { id: 'again', type: 'Jump', options: { groupId: 'g2', blockId: 'spin' } },
-      ],
-    },
-  ],
-  edges: [
-    { id: 'e1', from: { eventId: 'ev1' }, to: { groupId: 'g1' } },
-    { id: 'e2', from: { blockId: 'q' }, to: { groupId: 'g2' } },
-  ],
-})
-
 /** A flow of the other workspace running a little code on start. */
 const quickCode = greetingFlow({
   name: 'Quick code',
@@ -80,7 +61,7 @@ async function publishedIn(workspaceId: string, token: string, flow: unknown) {
 
 describe("one tenant's endless code", () => {
   it("costs only that tenant: another tenant's chat with code starts while its loops still run", async () => {
-    const noisy = await publishedIn('demo', svc.tokens.secret, endlessAfterAnswer)
+    const noisy = await publishedIn('demo', svc.tokens.secret, noisyFlow)
     const quiet = await publishedIn(OTHER_WORKSPACE, svc.tokens.otherSecret, quickCode)
     const sessions = await Promise.all([1, 2, 3, 4, 5].map(async () => (await start(noisy.id)).body.sessionId as string))
 
