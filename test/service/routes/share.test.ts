@@ -1,56 +1,14 @@
 import { Hono } from 'hono'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { handleError, handleNotFound } from '../../../src/service/http/errors'
+import { describe, expect, it } from 'vitest'
 import { RateLimiter } from '../../../src/service/http/rate-limit'
-import { registerShareRoutes, type ShareRouteOptions } from '../../../src/service/routes/share'
+import { registerShareRoutes } from '../../../src/service/routes/share'
 import { escapeHtml } from '../../../demo/site/html'
-import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
-import { createTestService, type TestService } from '../helpers/service'
 import { HOSTILE_METADATA, QUOTED_URLS } from '../share/hostile-metadata'
 import { eventHandlerAttributes, metaContent, parsePage, scriptSources } from '../share/page-dom'
+import { directive, PUBLIC_URL, shareOn, useShareHarness } from '../share/share-harness'
 
-const db = useTestDatabase()
-let svc: TestService
-let share: Hono
-beforeEach(async () => {
-  svc = await createTestService(db)
-  share = shareApp()
-})
-afterEach(() => svc.close())
-
-/** Where the test service says visitors reach it (PUBLIC_URL). */
-const PUBLIC_URL = 'https://chat.example'
-
-/** The share routes on their own app over the test service's store (requests use http://localhost). */
-function shareApp(overrides: Partial<ShareRouteOptions> = {}): Hono {
-  const app = new Hono()
-  app.onError(handleError)
-  app.notFound(handleNotFound)
-  const config = { ...svc.config, publicUrl: PUBLIC_URL }
-  registerShareRoutes(app, { store: svc.store, config, now: svc.clock.now, ...overrides })
-  return app
-}
-
-const get = (path: string, headers: Record<string, string> = {}, app = share) => app.request(path, { headers })
-
-async function sharedFlow(settings: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
-  const flow = await importOverHttp(svc, greetingFlow({ settings, ...overrides }))
-  await publishOverHttp(svc, flow.id)
-  return flow as { id: string; publicId: string }
-}
-
-const shareOn = (extra: Record<string, unknown> = {}) => ({ publicShare: { isEnabled: true }, ...extra })
-
-async function page(path: string) {
-  const res = await get(path)
-  expect(res.status).toBe(200)
-  const html = await res.text()
-  return { res, html, doc: parsePage(html), csp: res.headers.get('content-security-policy') ?? '' }
-}
-
-const directive = (csp: string, name: string) =>
-  csp.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `)) ?? ''
+const { state, shareApp, get, sharedFlow, page } = useShareHarness()
 
 describe('GET /{publicId}: the share page', () => {
   it('turns the metadata into title, description, previews and favicon, with the widget full-page', async () => {
@@ -121,7 +79,7 @@ describe('GET /{publicId}: the share page', () => {
     const flow = await sharedFlow(shareOn())
     const { doc } = await page(`/${flow.publicId}`)
     const token = doc.querySelector('flow-chat')!.getAttribute('token')!
-    const read = await svc.call('GET', `/v1/flows/${flow.publicId}/publishedFlow`, { token })
+    const read = await state.svc.call('GET', `/v1/flows/${flow.publicId}/publishedFlow`, { token })
     expect(read.status).toBe(200)
     expect(read.body.publishedFlow.flowId).toBe(flow.id)
   })
@@ -132,28 +90,6 @@ describe('GET /{publicId}: the share page', () => {
     const pageScript = async (ref: string) => (await page(`/${ref}`)).doc.querySelector('script[src="/share/v1/share.js"]')!
     expect((await pageScript(hiding.publicId)).hasAttribute('data-hide-query-params')).toBe(true)
     expect((await pageScript(keeping.publicId)).hasAttribute('data-hide-query-params')).toBe(false)
-  })
-})
-
-describe('canonical address', () => {
-  it('comes from PUBLIC_URL, never from the Host the request names', async () => {
-    const flow = await sharedFlow(shareOn())
-    const res = await share.request(`http://evil.example/${flow.publicId}`, { headers: { 'x-forwarded-host': 'evil.example' } })
-    const html = await res.text()
-    const doc = parsePage(html)
-    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
-    expect(metaContent(doc, 'property="og:url"')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
-    expect(html).not.toContain('evil.example')
-  })
-
-  it('is left out when PUBLIC_URL is not configured', async () => {
-    const flow = await sharedFlow(shareOn())
-    const app = shareApp({ config: { ...svc.config, publicUrl: undefined } })
-    const html = await (await app.request(`http://evil.example/${flow.publicId}`)).text()
-    const doc = parsePage(html)
-    expect(doc.querySelector('link[rel="canonical"]')).toBeNull()
-    expect(metaContent(doc, 'property="og:url"')).toBeUndefined()
-    expect(html).not.toContain('evil.example')
   })
 })
 
@@ -192,76 +128,6 @@ describe('hostile metadata', () => {
   })
 })
 
-/** The head frame the page names, fetched the way the browser would. */
-async function headFrame(doc: Document) {
-  const frame = doc.querySelector('iframe.share-head-frame')
-  expect(frame).not.toBeNull()
-  const res = await get(frame!.getAttribute('src')!)
-  expect(res.status).toBe(200)
-  const html = await res.text()
-  return { frame: frame!, res, html, doc: parsePage(html), csp: res.headers.get('content-security-policy') ?? '' }
-}
-
-const sandboxTokens = (value: string | null | undefined) => (value ?? '').trim().split(/\s+/)
-
-describe('code set by the flow owner (head code, tag manager)', () => {
-  const code = '<meta name="owner-verification" content="abc123"><script>window.ownerSnippet = 1</script>'
-
-  it('never runs in the page: it is served raw in a frame sandboxed to an opaque origin', async () => {
-    const flow = await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
-    const { html, doc, csp } = await page(`/${flow.publicId}`)
-    expect(html).not.toContain('ownerSnippet')
-    expect(html).not.toContain('owner-verification')
-    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
-    expect(directive(csp, 'script-src')).toBe("script-src 'self'")
-    expect(directive(csp, 'style-src')).toBe("style-src 'self'")
-
-    const head = await headFrame(doc)
-    expect(head.frame.getAttribute('src')).toBe(`/share/v1/head/${flow.publicId}`)
-    expect(head.frame.hasAttribute('hidden')).toBe(true)
-    expect(head.frame.getAttribute('referrerpolicy')).toBe('no-referrer')
-    // Sandboxed by the element and by the frame's own policy, never with allow-same-origin.
-    const attribute = sandboxTokens(head.frame.getAttribute('sandbox'))
-    const header = sandboxTokens(directive(head.csp, 'sandbox').replace(/^sandbox/, ''))
-    for (const tokens of [attribute, header]) {
-      expect(tokens).toContain('allow-scripts')
-      expect(tokens).not.toContain('allow-same-origin')
-      expect(tokens).not.toContain('allow-top-navigation')
-    }
-    expect(directive(head.csp, 'frame-ancestors')).toBe("frame-ancestors 'self'")
-    expect(metaContent(head.doc, 'name="owner-verification"')).toBe('abc123')
-    const inline = [...head.doc.querySelectorAll('script')].filter((s) => !s.hasAttribute('src'))
-    expect(inline.map((s) => s.textContent)).toEqual(['window.ownerSnippet = 1'])
-  })
-
-  it('loads a valid tag manager container with its data layer in the frame, never in the page', async () => {
-    const tagged = await sharedFlow(shareOn({ metadata: { tagManagerId: ' gtm-ab12cd ' } }))
-    const { doc, csp } = await page(`/${tagged.publicId}`)
-    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
-    expect(csp).not.toContain('googletagmanager')
-    const head = await headFrame(doc)
-    expect(scriptSources(head.doc)).toEqual([null, 'https://www.googletagmanager.com/gtm.js?id=GTM-AB12CD'])
-    expect(head.html).toContain("event: 'gtm.js'")
-  })
-
-  it('has no frame, and a strict policy, on pages whose owner set none (blank counts as none)', async () => {
-    for (const metadata of [{}, { customHeadCode: '   \n ' }, { customHeadCode: null }, { tagManagerId: 'UA-1-1' }]) {
-      const flow = await sharedFlow(shareOn({ metadata }))
-      const { doc, csp } = await page(`/${flow.publicId}`)
-      expect(doc.querySelector('iframe')).toBeNull()
-      expect(csp).not.toContain("'unsafe-inline'")
-    }
-  })
-
-  it('is not served for flows that have no page', async () => {
-    const unshared = await sharedFlow({ metadata: { customHeadCode: code } })
-    const res = await get(`/share/v1/head/${unshared.publicId}`)
-    expect(res.status).toBe(404)
-    expect(await res.text()).not.toContain('ownerSnippet')
-    expect((await get('/share/v1/head/no-such-flow')).status).toBe(404)
-  })
-})
-
 async function expectStatusPage(path: string, status: number, text: RegExp) {
   const res = await get(path)
   expect(res.status).toBe(status)
@@ -278,7 +144,7 @@ async function expectStatusPage(path: string, status: number, text: RegExp) {
 describe('when there is no page to show', () => {
   it('answers 404 with a friendly page for unknown, unpublished and unshared flows', async () => {
     await expectStatusPage('/no-such-flow', 404, /not found/i)
-    const unpublished = await importOverHttp(svc, greetingFlow({ settings: shareOn() }))
+    const unpublished = await importOverHttp(state.svc, greetingFlow({ settings: shareOn() }))
     await expectStatusPage(`/${unpublished.publicId}`, 404, /not found/i)
     for (const settings of [{}, { publicShare: { isEnabled: false } }, { publicShare: null }]) {
       const flow = await sharedFlow(settings)
@@ -288,33 +154,33 @@ describe('when there is no page to show', () => {
 
   it('follows the live published version, not the draft', async () => {
     const flow = await sharedFlow({ publicShare: { isEnabled: false } })
-    const enable = await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { settings: shareOn() } } })
+    const enable = await state.svc.call('PATCH', `/v1/flows/${flow.id}`, { token: state.svc.tokens.secret, json: { flow: { settings: shareOn() } } })
     expect(enable.status).toBe(200)
     await expectStatusPage(`/${flow.publicId}`, 404, /not found/i)
-    await publishOverHttp(svc, flow.id)
+    await publishOverHttp(state.svc, flow.id)
     expect((await get(`/${flow.publicId}`)).status).toBe(200)
 
-    await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { settings: {} } } })
-    await publishOverHttp(svc, flow.id)
+    await state.svc.call('PATCH', `/v1/flows/${flow.id}`, { token: state.svc.tokens.secret, json: { flow: { settings: {} } } })
+    await publishOverHttp(state.svc, flow.id)
     await expectStatusPage(`/${flow.publicId}`, 404, /not found/i)
   })
 
   it('answers 410 for a closed flow', async () => {
     const flow = await sharedFlow(shareOn())
-    await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { isClosed: true } } })
+    await state.svc.call('PATCH', `/v1/flows/${flow.id}`, { token: state.svc.tokens.secret, json: { flow: { isClosed: true } } })
     await expectStatusPage(`/${flow.publicId}`, 410, /closed/i)
   })
 
   it('leaves paths that cannot name a flow to later routes', async () => {
     const app = new Hono()
-    registerShareRoutes(app, { store: svc.store, config: svc.config })
+    registerShareRoutes(app, { store: state.svc.store, config: state.svc.config })
     app.get('/favicon.ico', (c) => c.body(null, 204))
     expect((await app.request('/favicon.ico')).status).toBe(204)
   })
 
   it('answers 429 with Retry-After when one visitor reloads too fast', async () => {
     const flow = await sharedFlow(shareOn())
-    const limiter = new RateLimiter({ perMinute: 60, burst: 1 }, svc.clock.now, svc.store.rateLimits)
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1 }, state.svc.clock.now, state.svc.store.rateLimits)
     const app = shareApp({ limiters: { chat: limiter } })
     expect((await get(`/${flow.publicId}`, {}, app)).status).toBe(200)
     const res = await get(`/${flow.publicId}`, {}, app)
@@ -342,9 +208,9 @@ describe('allowed origins', () => {
     // Without PUBLIC_URL the page's origin is the request's, as the trusted proxy forwards it.
     const flow = await sharedFlow(shareOn({ security: { allowedOrigins: ['https://proxied.example'] } }))
     const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'proxied.example' }
-    const trusting = shareApp({ config: { ...svc.config, publicUrl: undefined } })
+    const trusting = shareApp({ config: { ...state.svc.config, publicUrl: undefined } })
     expect((await get(`/${flow.publicId}`, forwarded, trusting)).status).toBe(200)
-    const untrusting = shareApp({ config: { ...svc.config, publicUrl: undefined, trustProxyHops: 0 } })
+    const untrusting = shareApp({ config: { ...state.svc.config, publicUrl: undefined, trustProxyHops: 0 } })
     expect((await get(`/${flow.publicId}`, forwarded, untrusting)).status).toBe(403)
   })
 })
