@@ -25,7 +25,7 @@ export function purgeSettingsFor(config: Pick<ServiceConfig, 'rateLimits'>): Pur
   const refillMs = Object.values(config.rateLimits).map((bucket) =>
     bucket.perMinute > 0 ? (bucket.burst / bucket.perMinute) * 60_000 : 0,
   )
-  return { graceMs: SESSION_PURGE_GRACE_MS, idleBucketMs: Math.max(60 * 60 * 1000, ...refillMs), batch: 1_000 }
+  return { graceMs: SESSION_PURGE_GRACE_MS, idleBucketMs: Math.max(60 * 60 * 1000, ...refillMs), batch: 5_000 }
 }
 
 export async function purgeExpired(store: Store, now: Date, settings: PurgeSettings): Promise<{ sessions: number; buckets: number }> {

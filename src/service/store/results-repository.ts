@@ -15,8 +15,8 @@ export interface ResultRecord {
 }
 
 export interface StoredAnswer extends Answer {
-  /** The session that collected it; null once that session was purged. */
-  sessionId: string | null
+  /** The session (visit) that collected it; it may have been purged since. */
+  sessionId: string
   createdAt: string
 }
 
@@ -58,7 +58,7 @@ export class ResultsRepository {
   /** Answers in the order they were given. */
   async listAnswers(resultId: string): Promise<StoredAnswer[]> {
     const rows = await this.db.query<{
-      session_id: string | null
+      session_id: string
       block_id: string
       group_id: string
       variable_id: string | null

@@ -66,7 +66,8 @@ export class SessionsRepository {
 
   /**
    * Deletes sessions that expired before `before` (their idempotent responses go with them; their
-   * answers stay with their results), skipping any a step still holds. At most `limit` per call.
+   * answers stay with their results), skipping any a step still holds. At most `limit` per call;
+   * it scans the table (see migrations.ts), which a purge every ten minutes affords.
    */
   async purgeExpired(before: Date, limit: number): Promise<number> {
     const rows = await this.db.query<{ n: number }>(

@@ -36,7 +36,7 @@ describe('purgeExpired', () => {
       expect(await svc.store.sessions.findById(session.sessionId)).toBeUndefined()
       expect((await answer(session.sessionId, 'again')).status).toBe(404)
       const answers = await svc.store.results.listAnswers(session.resultId)
-      expect(answers).toMatchObject([{ value: 'Ada', sessionId: null }])
+      expect(answers).toMatchObject([{ value: 'Ada', sessionId: session.sessionId }])
     }
     const keys = await svc.store.database.query(`SELECT * FROM ${svc.store.tables.idempotencyKeys}`)
     expect(keys).toEqual([])
