@@ -1,3 +1,5 @@
+import type { ChatDeps } from './chat/chat-service'
+import type { PublishedVersions } from './chat/published-versions'
 import type { ServiceConfig } from './config'
 import type { Engine } from './engine/types'
 import type { RateLimiter } from './http/rate-limit'
@@ -10,6 +12,9 @@ export interface AppContext {
   config: ServiceConfig
   now: () => Date
   limiters: { chat: RateLimiter; management: RateLimiter }
+  /** Published versions, parsed once per process. */
+  versions: PublishedVersions
+  chat: ChatDeps
 }
 
 /** Ids and public ids are URL-safe; anything else cannot name a stored resource. */

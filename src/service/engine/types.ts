@@ -1,10 +1,13 @@
 import type { ChatReplyMessage, ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
 import type { Position } from './flow-index'
+import type { StepContext } from './step-context'
+
+export type { StepContext }
 
 /**
  * The contract between the flow engine and the service around it. The engine is pure with
  * respect to storage: it takes a published flow and a session state, and returns the next state
- * and the response; the service persists both in one transaction.
+ * and the response; the service persists both in one statement, outside which the engine runs.
  */
 
 /** Where a session stands between two requests. Stored as JSON: keep it plain data. */
@@ -103,6 +106,10 @@ export interface EngineOptions {
   codeTimeoutMs?: number
   /** Most memory a single evaluation may allocate. */
   codeMemoryBytes?: number
+  /** Bytes one step may produce (filled-in text, code results, the state it stores). */
+  stepByteBudget?: number
+  /** Bytes of JSON one step's response may carry. */
+  responseByteBudget?: number
 }
 
 /** A published flow another one links to, loaded for the engine by the service. */
@@ -121,13 +128,6 @@ export interface LinkedFlowLoader {
   current(ref: string): Promise<LinkedFlow | undefined>
   /** A version loaded earlier by `current`: a session keeps running the version it entered. */
   version(versionId: string): Promise<PublishedFlow | undefined>
-}
-
-/** What the service knows about the request the engine runs for. */
-export interface StepContext {
-  /** The session's result (Set variable "Result ID"). */
-  resultId?: string
-  flows?: LinkedFlowLoader
 }
 
 export interface Engine {

@@ -1,7 +1,9 @@
+import { ChatStepsRepository } from './chat-steps-repository'
 import type { Database, Queryable } from './database'
 import { FlowsRepository } from './flows-repository'
 import { migrate } from './migrations'
 import { PublishedFlowsRepository } from './published-flows-repository'
+import { RateLimitsRepository } from './rate-limits-repository'
 import { ResultsRepository } from './results-repository'
 import { SessionsRepository } from './sessions-repository'
 import { tablesFor, type Tables } from './tables'
@@ -15,6 +17,8 @@ export interface Repositories {
   publishedFlows: PublishedFlowsRepository
   sessions: SessionsRepository
   results: ResultsRepository
+  rateLimits: RateLimitsRepository
+  chatSteps: ChatStepsRepository
 }
 
 export interface Store extends Repositories {
@@ -35,6 +39,8 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     publishedFlows: new PublishedFlowsRepository(db, tables),
     sessions: new SessionsRepository(db, tables),
     results: new ResultsRepository(db, tables),
+    rateLimits: new RateLimitsRepository(db, tables),
+    chatSteps: new ChatStepsRepository(db, tables),
   }
 }
 

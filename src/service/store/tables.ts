@@ -16,6 +16,7 @@ export interface Tables {
   answers: string
   sessions: string
   idempotencyKeys: string
+  rateLimits: string
 }
 
 export function tablesFor(schema: string): Tables {
@@ -35,6 +36,7 @@ export function tablesFor(schema: string): Tables {
     answers: q('answers'),
     sessions: q('sessions'),
     idempotencyKeys: q('idempotency_keys'),
+    rateLimits: q('rate_limits'),
   }
 }
 

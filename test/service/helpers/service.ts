@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import { createApp } from '../../../src/service/app'
+import { type AppDeps, createApp } from '../../../src/service/app'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
 import type { Engine } from '../../../src/service/engine/types'
 import { hashToken, newId, newToken, type TokenKind } from '../../../src/service/ids'
@@ -42,19 +42,25 @@ export interface TestService {
 export const TEST_CONFIG: ServiceConfig = {
   ...DEFAULT_CONFIG,
   rateLimits: { chat: { perMinute: 0, burst: 1 }, management: { perMinute: 0, burst: 1 } },
-  trustProxy: true,
+  trustProxyHops: 1,
 }
 
 export async function createTestService(
   db: TestDatabase,
-  options: { config?: Partial<ServiceConfig>; engine?: Engine; schema?: string } = {},
+  options: {
+    config?: Partial<ServiceConfig>
+    engine?: Engine
+    schema?: string
+    /** More of the app's dependencies (a sandbox pool, lease timing). */
+    app?: Pick<AppDeps, 'sandbox' | 'leaseTiming'>
+  } = {},
 ): Promise<TestService> {
   const schema = options.schema ?? freshSchema()
   const store = await createStore(db.database, { schema, closeDatabase: false })
   const clock = new TestClock()
   const config = { ...TEST_CONFIG, ...options.config }
   const engine = options.engine ?? (await loadEngine())
-  const app = createApp({ store, engine, config, now: clock.now })
+  const app = createApp({ store, engine, config, now: clock.now, ...options.app })
 
   await store.workspaces.ensure(WORKSPACE, 'Demo', clock.now())
   await store.workspaces.ensure(OTHER_WORKSPACE, 'Other', clock.now())

@@ -73,7 +73,7 @@ describe('restart durability', () => {
       expect(answers.map((a) => a.value)).toEqual(['Ada', '36'])
       // Reopening applied no migration twice.
       const migrations = await second.database.query(`SELECT version FROM ${second.tables.migrations}`)
-      expect(migrations).toEqual([{ version: 1 }])
+      expect(migrations).toEqual([{ version: 1 }, { version: 2 }])
     } finally {
       await second.close()
     }

@@ -26,6 +26,7 @@ describe('createStore', () => {
       'idempotency_keys',
       'published_flow_versions',
       'published_flows',
+      'rate_limits',
       'results',
       'schema_migrations',
       'sessions',
@@ -35,7 +36,7 @@ describe('createStore', () => {
     await store.close()
 
     const again = await createStore(db.database, { schema, closeDatabase: false })
-    expect(await again.database.query(`SELECT version FROM ${again.tables.migrations}`)).toEqual([{ version: 1 }])
+    expect(await again.database.query(`SELECT version FROM ${again.tables.migrations}`)).toEqual([{ version: 1 }, { version: 2 }])
     await again.close()
   })
 
