@@ -6,7 +6,8 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
-import { loadConfig } from '../src/service/config'
+import { forkWorkers, isClusterWorker, onPrimaryMessage } from '../src/service/cluster'
+import { loadConfig, type ServiceConfig } from '../src/service/config'
 import { newToken } from '../src/service/ids'
 import { startServer } from '../src/service/main'
 import { mountDemoSite } from './site/routes'
@@ -29,15 +30,8 @@ async function demoTokens(dataDir: string): Promise<{ secret: string; publishabl
   return { secret: env.secret || saved.secret, publishable: env.publishable || saved.publishable }
 }
 
-async function main() {
-  const base = loadConfig()
-  mkdirSync(base.dataDir, { recursive: true })
-  const tokens = await demoTokens(base.dataDir)
-  const config = { ...base, secretToken: tokens.secret, publishableToken: tokens.publishable }
-
-  console.log('Building the widget…')
-  await build({ root: repoRoot, configFile: join(repoRoot, 'vite.config.ts'), logLevel: 'warn' })
-
+/** The service with the demo site; `flows` is filled in once the primary has seeded them. */
+async function serveDemo(config: ServiceConfig, tokens: { publishable: string; secret: string }) {
   let flows: SeededFlow[] = []
   const server = await startServer(config, {
     mount: (app) =>
@@ -49,8 +43,37 @@ async function main() {
         secretToken: tokens.secret,
       }),
   })
-  flows = await seedFlows({
-    baseUrl: server.url,
+  // With WORKERS > 1 the primary seeds the flows and tells every worker about them.
+  onPrimaryMessage((message) => {
+    const seeded = (message as { demoFlows?: SeededFlow[] }).demoFlows
+    if (seeded) flows = seeded
+  })
+  return { url: server.url, setFlows: (seeded: SeededFlow[]) => (flows = seeded) }
+}
+
+async function main() {
+  const base = loadConfig()
+  mkdirSync(base.dataDir, { recursive: true })
+  const tokens = await demoTokens(base.dataDir)
+  const config = { ...base, secretToken: tokens.secret, publishableToken: tokens.publishable }
+  if (isClusterWorker()) return void (await serveDemo(config, tokens))
+
+  console.log('Building the widget…')
+  await build({ root: repoRoot, configFile: join(repoRoot, 'vite.config.ts'), logLevel: 'warn' })
+
+  let service: { url: string; setFlows: (flows: SeededFlow[]) => void }
+  if (config.workers > 1) {
+    // WORKERS=N: N processes on one port over PostgreSQL (loadConfig refuses it without DATABASE_URL).
+    const workers = await forkWorkers(config.workers)
+    const stop = () => workers.close().then(() => process.exit(0))
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    service = { url: `http://localhost:${workers.port}`, setFlows: (flows) => workers.broadcast({ demoFlows: flows }) }
+  } else {
+    service = await serveDemo(config, tokens)
+  }
+  const flows = await seedFlows({
+    baseUrl: service.url,
     secretToken: tokens.secret,
     workspaceId: WORKSPACE,
     stateFile: join(config.databaseUrl ? repoRoot : config.dataDir, 'demo-seed.json'),
@@ -59,20 +82,21 @@ async function main() {
       { dir: join(repoRoot, '../shared/flows'), source: 'shared' },
     ]),
   })
+  service.setFlows(flows)
 
   console.log(`
-Flow Chat is running at ${server.url}
+Flow Chat is running at ${service.url}${config.workers > 1 ? ` (${config.workers} processes)` : ''}
 
-  Demo pages        ${server.url}/
-  Outbox            ${server.url}/demo/outbox   ${config.smtpUrl ? '(unused: SMTP_URL is set)' : '(e-mails flows send, kept here: no SMTP_URL set)'}
-  Widget bundle     ${server.url}/dist/flow-chat.js
-  API               ${server.url}/v1/…   (workspace "${WORKSPACE}")
+  Demo pages        ${service.url}/
+  Outbox            ${service.url}/demo/outbox   ${config.smtpUrl ? '(unused: SMTP_URL is set)' : '(e-mails flows send, kept here: no SMTP_URL set)'}
+  Widget bundle     ${service.url}/dist/flow-chat.js
+  API               ${service.url}/v1/…   (workspace "${WORKSPACE}")
   Secret token      ${tokens.secret}
   Publishable token ${tokens.publishable}
   Data              ${config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : resolve(config.dataDir)}
 
 Flows (inline demo pages):
-${flows.map((f) => `  ${server.url}/demo/inline/${f.publicId}  ${f.name}`).join('\n')}
+${flows.map((f) => `  ${service.url}/demo/inline/${f.publicId}  ${f.name}`).join('\n')}
 
 Press Ctrl+C to stop.`)
 }

@@ -1,10 +1,12 @@
 import { Hono } from 'hono'
+import { PublishedVersions } from './chat/published-versions'
+import { DEFAULT_LEASE_TIMING, type LeaseTiming, LocalQueue } from './chat/session-turns'
 import type { ServiceConfig } from './config'
 import type { AppContext } from './context'
+import type { SandboxPool } from './engine/sandbox-pool'
 import type { Engine } from './engine/types'
 import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
-import { SessionQueue } from './chat/session-queue'
 import { WebhookWaits } from './chat/webhook-waits'
 import { createIntegrations, type Integrations } from './integrations'
 import { registerCredentialRoutes } from './routes/credentials'
@@ -27,23 +29,44 @@ export interface AppDeps {
   integrations?: Integrations
   /** Extra routes (the demo pages, the widget bundle); they win over the share page's `/:publicId`. */
   mount?: (app: Hono) => void
+  /** Workers for flow code; the process's shared pool when left out. */
+  sandbox?: SandboxPool
+  /** How long a step's session lease lasts, and how long an answer waits for one (tests shorten them). */
+  leaseTiming?: LeaseTiming
 }
 
 /** The service as a Hono app: mount it in a server, or call `app.request()` in process. */
 export function createApp(deps: AppDeps): Hono {
   const now = deps.now ?? (() => new Date())
+  const { store, config } = deps
+  const limiters = {
+    chat: new RateLimiter(config.rateLimits.chat, now, store.rateLimits),
+    management: new RateLimiter(config.rateLimits.management, now, store.rateLimits),
+  }
+  const versions = new PublishedVersions(store.publishedFlows)
+  const integrations = deps.integrations ?? createIntegrations({ config, store, now })
   const ctx: AppContext = {
-    store: deps.store,
+    store,
     engine: deps.engine,
-    config: deps.config,
+    config,
     now,
-    limiters: {
-      chat: new RateLimiter(deps.config.rateLimits.chat, now),
-      management: new RateLimiter(deps.config.rateLimits.management, now),
+    limiters,
+    versions,
+    chat: {
+      store,
+      steps: store.chatSteps,
+      engine: deps.engine,
+      now,
+      sessionTtlSeconds: config.sessionTtlSeconds,
+      versions,
+      limiter: limiters.chat,
+      turns: new LocalQueue(),
+      lease: deps.leaseTiming ?? DEFAULT_LEASE_TIMING,
+      sandbox: deps.sandbox,
+      integrations,
+      webhookWaits: new WebhookWaits(),
     },
-    integrations: deps.integrations ?? createIntegrations({ config: deps.config, store: deps.store, now }),
-    sessions: new SessionQueue(),
-    webhookWaits: new WebhookWaits(),
+    integrations,
   }
 
   const app = new Hono()
@@ -51,10 +74,11 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound(handleNotFound)
 
   app.use('/v1/*', async (c, next) => {
-    await next()
     // API answers are per caller and per moment: never cache them, never sniff them as HTML.
+    // Set before the handler, so the response is built with them once rather than copied after.
     c.header('Cache-Control', 'no-store')
     c.header('X-Content-Type-Options', 'nosniff')
+    await next()
   })
 
   app.get('/v1/health', async (c) => {

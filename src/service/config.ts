@@ -2,6 +2,8 @@
  * Service configuration from environment variables, validated up front so a typo fails at start
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
+import { DEFAULT_BYTE_LIMITS } from './engine/byte-budget'
+import { defaultCodeWorkers } from './engine/sandbox'
 import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
 import { AllowList } from './outbound/address-policy'
@@ -15,6 +17,18 @@ export interface RateLimitConfig {
 
 export interface ServiceConfig {
   port: number
+  /**
+   * Service processes sharing the port (node:cluster). More than one needs DATABASE_URL: the
+   * embedded database lives inside one process.
+   */
+  workers: number
+  /** Worker threads per process running flow code (the sandbox pool). */
+  codeWorkers: number
+  /**
+   * Where visitors reach the service (`https://chat.example.com`, no trailing slash): share pages
+   * name their canonical address from it, never from the request's `Host`. Unset: no canonical.
+   */
+  publicUrl: string | undefined
   /** PGlite data directory, used when `databaseUrl` is not set. */
   dataDir: string
   databaseUrl: string | undefined
@@ -26,8 +40,14 @@ export interface ServiceConfig {
   sessionTtlSeconds: number
   rateLimits: { chat: RateLimitConfig; management: RateLimitConfig }
   bodyLimits: { managementBytes: number; chatBytes: number }
-  /** Take the client address from `X-Forwarded-For` (only behind a proxy you control). */
-  trustProxy: boolean
+  /** What one chat step may produce and send (see engine/byte-budget.ts). */
+  stepBudgets: { stepBytes: number; responseBytes: number }
+  /**
+   * How many proxies you run in front of the service. The client address is then the entry that
+   * many places from the right of `X-Forwarded-For` (what the outermost of your proxies saw);
+   * entries further left were written by the client and are never believed. 0: the header is ignored.
+   */
+  trustProxyHops: number
   /** Hosts, addresses and ranges flows may call although the outbound guard refuses them. */
   outboundAllowHosts: string[]
   /** Service-wide SMTP server (`smtp://` or `smtps://`), used when a block names no credentials. */
@@ -38,10 +58,15 @@ export interface ServiceConfig {
   credentialsKey: string | undefined
 }
 
+const MAX_PROXY_HOPS = 16
+
 export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   port: 8787,
+  workers: 1,
+  codeWorkers: defaultCodeWorkers(1),
+  publicUrl: undefined,
   dataDir: './.data',
   databaseUrl: undefined,
   databaseSchema: 'flow_service',
@@ -53,7 +78,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
     management: { perMinute: 600, burst: 120 },
   },
   bodyLimits: { managementBytes: 2 * 1024 * 1024, chatBytes: 64 * 1024 },
-  trustProxy: false,
+  stepBudgets: { ...DEFAULT_BYTE_LIMITS },
+  trustProxyHops: 0,
   outboundAllowHosts: [],
   smtpUrl: undefined,
   smtpFrom: undefined,
@@ -76,6 +102,9 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
 
   const config: ServiceConfig = {
     port: read.integer('PORT', d.port, 0, 65_535),
+    workers: read.integer('WORKERS', d.workers, 1, 64),
+    codeWorkers: 0, // below: its default depends on WORKERS
+    publicUrl: read.baseUrl('PUBLIC_URL'),
     dataDir: read.string('DATA_DIR') ?? d.dataDir,
     databaseUrl: read.string('DATABASE_URL'),
     databaseSchema: read.string('DATABASE_SCHEMA') ?? d.databaseSchema,
@@ -101,13 +130,24 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       managementBytes: read.integer('BODY_LIMIT_MANAGEMENT_BYTES', d.bodyLimits.managementBytes, 1024, 1 << 30),
       chatBytes: read.integer('BODY_LIMIT_CHAT_BYTES', d.bodyLimits.chatBytes, 1024, 1 << 30),
     },
-    trustProxy: read.boolean('TRUST_PROXY', d.trustProxy),
+    stepBudgets: {
+      stepBytes: read.integer('STEP_BYTE_BUDGET', d.stepBudgets.stepBytes, 64 * 1024, 1 << 30),
+      responseBytes: read.integer('RESPONSE_BYTE_BUDGET', d.stepBudgets.responseBytes, 16 * 1024, 1 << 30),
+    },
+    trustProxyHops: read.hops('TRUST_PROXY', d.trustProxyHops),
     outboundAllowHosts: read.list('OUTBOUND_ALLOW_HOSTS'),
     smtpUrl: read.string('SMTP_URL'),
     smtpFrom: read.string('SMTP_FROM'),
     credentialsKey: read.string('CREDENTIALS_KEY'),
   }
 
+  config.codeWorkers = read.integer('CODE_WORKERS', defaultCodeWorkers(config.workers), 1, 64)
+  if (config.workers > 1 && config.databaseUrl === undefined) {
+    problems.push(
+      `WORKERS=${config.workers} needs DATABASE_URL: the embedded database (PGlite) lives inside one process and ` +
+        'cannot be shared by several. Point DATABASE_URL at a PostgreSQL server, or run one process (WORKERS=1).',
+    )
+  }
   if (config.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql://')
   }
@@ -170,12 +210,31 @@ class EnvReader {
     return value
   }
 
-  boolean(name: string, fallback: boolean): boolean {
+  /** An absolute http(s) base address without credentials, query or fragment; no trailing slash. */
+  baseUrl(name: string): string | undefined {
+    const raw = this.string(name)
+    if (raw === undefined) return undefined
+    let url: URL | undefined
+    try {
+      url = new URL(raw)
+    } catch {
+      url = undefined
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
+      this.problems.push(`${name} must be an http(s) address such as https://chat.example.com (got "${raw}")`)
+      return undefined
+    }
+    return url.href.replace(/\/+$/, '')
+  }
+
+  /** `false`/`true` (no proxy / one proxy) or the number of trusted proxy hops. */
+  hops(name: string, fallback: number): number {
     const raw = this.string(name)?.toLowerCase()
     if (raw === undefined) return fallback
-    if (['1', 'true', 'yes', 'on'].includes(raw)) return true
-    if (['0', 'false', 'no', 'off'].includes(raw)) return false
-    this.problems.push(`${name} must be true or false (got "${raw}")`)
+    if (/^\d{1,2}$/.test(raw) && Number(raw) <= MAX_PROXY_HOPS) return Number(raw)
+    if (['true', 'yes', 'on'].includes(raw)) return 1
+    if (['false', 'no', 'off'].includes(raw)) return 0
+    this.problems.push(`${name} must be false, true or a number of proxies from 0 to ${MAX_PROXY_HOPS} (got "${raw}")`)
     return fallback
   }
 }

@@ -1,9 +1,8 @@
+import type { ChatDeps } from './chat/chat-service'
+import type { PublishedVersions } from './chat/published-versions'
 import type { ServiceConfig } from './config'
 import type { Engine } from './engine/types'
 import type { RateLimiter } from './http/rate-limit'
-import type { ChatDeps } from './chat/chat-service'
-import type { SessionQueue } from './chat/session-queue'
-import type { WebhookWaits } from './chat/webhook-waits'
 import type { Integrations } from './integrations'
 import type { Store } from './store/store'
 
@@ -14,23 +13,11 @@ export interface AppContext {
   config: ServiceConfig
   now: () => Date
   limiters: { chat: RateLimiter; management: RateLimiter }
+  /** Published versions, parsed once per process. */
+  versions: PublishedVersions
+  chat: ChatDeps
+  /** Credentials, the guarded outbound HTTP client and the mailer. */
   integrations: Integrations
-  /** Steps of one session in this process, one at a time. */
-  sessions: SessionQueue
-  /** Widgets waiting for a wait-for-webhook block, woken when this process ran the step. */
-  webhookWaits: WebhookWaits
-}
-
-/** What the chat services need, from the app's context. */
-export function chatDeps(ctx: AppContext): ChatDeps {
-  return {
-    store: ctx.store,
-    engine: ctx.engine,
-    now: ctx.now,
-    sessionTtlSeconds: ctx.config.sessionTtlSeconds,
-    integrations: ctx.integrations,
-    sessions: ctx.sessions,
-  }
 }
 
 /** Ids and public ids are URL-safe; anything else cannot name a stored resource. */

@@ -1,11 +1,21 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, randomBytes, randomFillSync } from 'node:crypto'
+
+const ID_BYTES = 18
+/** Random bytes drawn from the system a few kilobytes at a time (every chat request needs ids); never reused. */
+const pool = Buffer.alloc(ID_BYTES * 256)
+let used = pool.length
 
 /**
  * Opaque identifiers: 18 random bytes as base64url give 24 URL-safe characters (144 bits), so
  * collisions are not a practical concern and ids reveal nothing about order or volume.
  */
 export function newId(): string {
-  return randomBytes(18).toString('base64url')
+  if (used + ID_BYTES > pool.length) {
+    randomFillSync(pool)
+    used = 0
+  }
+  used += ID_BYTES
+  return pool.toString('base64url', used - ID_BYTES, used)
 }
 
 export type TokenKind = 'secret' | 'publishable'

@@ -4,8 +4,11 @@ import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { createApp } from './app'
+import { purgeSettingsFor, schedulePurge } from './chat/session-purge'
+import { forkWorkers, isClusterPrimary, isClusterWorker } from './cluster'
 import { loadConfig, type ServiceConfig } from './config'
 import { createEngine } from './engine/index'
+import { SandboxPool } from './engine/sandbox-pool'
 import type { Engine } from './engine/types'
 import { loadCredentialsKey } from './credentials/credentials-key'
 import { ensureEnvTokens } from './env-tokens'
@@ -35,6 +38,8 @@ const SHUTDOWN_GRACE_MS = 5_000
 
 export async function startServer(config: ServiceConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const store = await openStore(storeOptionsFrom(config))
+  const sandbox = new SandboxPool({ size: config.codeWorkers })
+  const inFlight = new InFlight()
   let server: Server | undefined
   let integrations: Integrations | undefined
   try {
@@ -44,19 +49,24 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     const mount = options.mount
     const app = createApp({
       store,
-      engine: options.engine ?? createEngine(),
+      engine:
+        options.engine ??
+        createEngine({ stepByteBudget: config.stepBudgets.stepBytes, responseByteBudget: config.stepBudgets.responseBytes }),
       config,
       now,
+      sandbox,
       integrations,
       mount: mount && ((app) => mount(app, store)),
     })
-    server = await listen(app, config.port, options.hostname)
+    server = await listen(app, config.port, options.hostname, inFlight)
   } catch (error) {
     await integrations?.close()
+    await sandbox.close()
     await store.close()
     throw error
   }
   const started = integrations
+  const stopPurge = schedulePurge(store, options.now ?? (() => new Date()), purgeSettingsFor(config))
 
   const { port } = server.address() as AddressInfo
   const listening = server
@@ -75,6 +85,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     closing ??= (async () => {
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
+      stopPurge()
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => listening.closeAllConnections(), SHUTDOWN_GRACE_MS)
         force.unref()
@@ -84,7 +95,10 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
         })
         listening.closeIdleConnections()
       })
+      // A handler may still be running for a client that went away: let it finish its writes.
+      await inFlight.settled(SHUTDOWN_GRACE_MS)
       await started.close()
+      await sandbox.close()
       await store.close()
     })()
     return closing
@@ -92,6 +106,8 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
   if (options.handleSignals !== false) {
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
+    // A cluster worker whose primary is gone stops too.
+    if (isClusterWorker()) process.once('disconnect', () => onSignal('SIGTERM'))
   }
   return { url: `http://localhost:${port}`, store, close }
 }
@@ -115,17 +131,53 @@ async function startIntegrations(config: ServiceConfig, store: Store, now: () =>
   return integrations
 }
 
-function listen(app: Hono, port: number, hostname?: string): Promise<Server> {
+function listen(app: Hono, port: number, hostname: string | undefined, inFlight: InFlight): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, () => resolve(server as Server)) as Server
+    const fetch = (request: Request, env: unknown) => inFlight.track(() => app.fetch(request, env))
+    const server = serve({ fetch, port, hostname }, () => resolve(server as Server)) as Server
     server.once('error', reject)
   })
 }
 
+/** Counts requests being handled, so shutdown closes the database only after the last one. */
+class InFlight {
+  private count = 0
+  private idle: (() => void) | undefined
+
+  async track(handle: () => Response | Promise<Response>): Promise<Response> {
+    this.count++
+    try {
+      return await handle()
+    } finally {
+      if (--this.count === 0) this.idle?.()
+    }
+  }
+
+  settled(timeoutMs: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve()
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs)
+      this.idle = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig()
-  const running = await startServer(config)
   const where = config.databaseUrl ? `PostgreSQL (schema ${config.databaseSchema})` : `PGlite in ${config.dataDir}`
+  if (config.workers > 1 && isClusterPrimary()) {
+    const workers = await forkWorkers(config.workers)
+    console.log(`Flow service listening on http://localhost:${workers.port} with ${config.workers} processes — data: ${where}`)
+    const stop = () => workers.close().then(() => process.exit(0))
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    return
+  }
+  const running = await startServer(config)
+  if (isClusterWorker()) return
   console.log(`Flow service listening on ${running.url} — data: ${where}`)
   if (!config.secretToken) {
     console.log('No FLOW_SECRET_TOKEN set: create one with `npm run flows -- token create --kind secret`.')

@@ -30,6 +30,9 @@ describe('loadConfig', () => {
     const publishable = newToken('publishable')
     const config = loadConfig({
       PORT: '9000',
+      WORKERS: '3',
+      CODE_WORKERS: '2',
+      PUBLIC_URL: 'https://chat.example.com/flows/',
       DATA_DIR: '/var/lib/flows',
       DATABASE_URL: 'postgres://u:p@db:5432/flows',
       DATABASE_SCHEMA: 'tenant_a',
@@ -42,6 +45,8 @@ describe('loadConfig', () => {
       RATE_LIMIT_MANAGEMENT_BURST: '10',
       BODY_LIMIT_MANAGEMENT_BYTES: '4096',
       BODY_LIMIT_CHAT_BYTES: '2048',
+      STEP_BYTE_BUDGET: '1048576',
+      RESPONSE_BYTE_BUDGET: '65536',
       TRUST_PROXY: 'true',
       OUTBOUND_ALLOW_HOSTS: 'api.internal, 10.0.0.0/8',
       SMTP_URL: 'smtps://user:pass@mail.example:465',
@@ -50,6 +55,9 @@ describe('loadConfig', () => {
     })
     expect(config).toEqual({
       port: 9000,
+      workers: 3,
+      codeWorkers: 2,
+      publicUrl: 'https://chat.example.com/flows',
       dataDir: '/var/lib/flows',
       databaseUrl: 'postgres://u:p@db:5432/flows',
       databaseSchema: 'tenant_a',
@@ -58,7 +66,8 @@ describe('loadConfig', () => {
       sessionTtlSeconds: 600,
       rateLimits: { chat: { perMinute: 0, burst: 5 }, management: { perMinute: 100, burst: 10 } },
       bodyLimits: { managementBytes: 4096, chatBytes: 2048 },
-      trustProxy: true,
+      stepBudgets: { stepBytes: 1_048_576, responseBytes: 65_536 },
+      trustProxyHops: 1,
       outboundAllowHosts: ['api.internal', '10.0.0.0/8'],
       smtpUrl: 'smtps://user:pass@mail.example:465',
       smtpFrom: 'Flows <flows@example.com>',
@@ -98,5 +107,30 @@ describe('loadConfig', () => {
       'CREDENTIALS_KEY',
     ])
     expect(problems[0]).toContain('"eighty"')
+  })
+})
+
+describe('WORKERS', () => {
+  it('refuses more than one process without DATABASE_URL, saying why', () => {
+    const [problem] = problemsOf({ WORKERS: '2' })
+    expect(problem).toMatch(/^WORKERS=2 needs DATABASE_URL: the embedded database \(PGlite\) lives inside one process/)
+    expect(loadConfig({ WORKERS: '2', DATABASE_URL: 'postgres://db/flows' }).workers).toBe(2)
+  })
+})
+
+describe('PUBLIC_URL', () => {
+  it('must be an http(s) address without credentials, query or fragment', () => {
+    for (const bad of ['chat.example.com', 'ftp://chat.example.com', 'https://u:p@chat.example.com', 'https://chat.example.com/?a=1']) {
+      expect(problemsOf({ PUBLIC_URL: bad })[0]).toMatch(/^PUBLIC_URL/)
+    }
+  })
+})
+
+describe('TRUST_PROXY', () => {
+  it('reads false, true and a number of proxies', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxyHops).toBe(0)
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1)
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2)
+    expect(problemsOf({ TRUST_PROXY: '99' })[0]).toMatch(/^TRUST_PROXY/)
   })
 })

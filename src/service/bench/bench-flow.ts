@@ -32,3 +32,34 @@ export const benchFlow = {
   theme: { general: { progressBar: { isEnabled: true } } },
   settings: {},
 }
+
+/**
+ * The noisy tenant: every answer runs code that never ends, again and again, until the step's
+ * code budget is spent, then asks again. Ten visitors answering it keep the code workers busy.
+ */
+export const noisyFlow = {
+  version: '6.1',
+  name: 'Benchmark endless code',
+  events: [{ id: 'start', type: 'start', outgoingEdgeId: 'e-start' }],
+  edges: [
+    { id: 'e-start', from: { eventId: 'start' }, to: { groupId: 'ask' } },
+    { id: 'e-answer', from: { blockId: 'answer' }, to: { groupId: 'spin' } },
+  ],
+  variables: [
+    { id: 'vanswer', name: 'Answer' },
+    { id: 'vspin', name: 'Spin' },
+  ],
+  groups: [
+    { id: 'ask', title: 'Ask', blocks: [{ id: 'answer', type: 'text input', outgoingEdgeId: 'e-answer', options: { variableId: 'vanswer' } }] },
+    {
+      id: 'spin',
+      title: 'Spin',
+      blocks: [
+        { id: 'loop', type: 'Set variable', options: { variableId: 'vspin', expressionToEvaluate: '(() => { while (true) {} })()', isCode: true } },
+        { id: 'again', type: 'Jump', options: { groupId: 'ask', blockId: 'answer' } },
+      ],
+    },
+  ],
+  theme: {},
+  settings: {},
+}

@@ -3,13 +3,12 @@ import { NotWaitingForWebhookError } from '../engine/types'
 import { HttpError } from '../http/errors'
 import { sha256 } from '../ids'
 import { advanceSession, type ChatDeps, sessionNotFound } from './chat-service'
-import type { WebhookWaits } from './webhook-waits'
 
 /**
  * Wait-for-webhook blocks, service side. An outside system's call runs the waiting session's
- * next step right away and stores that step with the session (under an idempotency key of the
- * wait that no client can send), so the widget, whenever and from whichever process it asks,
- * gets the very step the flow produced.
+ * next step right away (a step like any other: its lease, its one write) and stores that step's
+ * response with the session under an idempotency key of the wait that no client can send, so
+ * the widget, whenever and from whichever process it asks, gets the very step the flow produced.
  */
 
 /** Idempotency keys sent by clients are visible ASCII: this one has a space, so it is ours only. */
@@ -17,34 +16,39 @@ const stepKey = (waitId: string) => `webhook ${waitId}`
 
 export async function deliverResultWebhook(
   deps: ChatDeps,
-  waits: WebhookWaits,
   input: { resultId: string; body: unknown },
 ): Promise<{ sessionId: string; waitId: string }> {
   const waiting = await deps.store.sessions.findWaitingForWebhook(input.resultId)
   const awaiting = waiting?.state.awaiting
   if (!waiting || awaiting?.kind !== 'webhook') throw notWaiting()
   const { waitId } = awaiting
-  await advanceSession(deps, waiting.id, { key: stepKey(waitId), requestHash: sha256(waitId) }, async ({ version, session, context }) => {
-    try {
-      return await deps.engine.deliverWebhook(version.snapshot, session.state, { waitId, statusCode: 200, data: input.body ?? null }, context)
-    } catch (error) {
-      if (error instanceof NotWaitingForWebhookError) throw notWaiting()
-      throw error
-    }
+  await advanceSession(deps, {
+    sessionId: waiting.id,
+    idempotencyKey: stepKey(waitId),
+    admit: async () => ({
+      requestHash: sha256(waitId),
+      run: async ({ version, state, context }) => {
+        try {
+          return await deps.engine.deliverWebhook(version.snapshot, state, { waitId, statusCode: 200, data: input.body ?? null }, context)
+        } catch (error) {
+          if (error instanceof NotWaitingForWebhookError) throw notWaiting()
+          throw error
+        }
+      },
+    }),
   })
-  waits.notify(waiting.id, waitId)
+  deps.webhookWaits.notify(waiting.id, waitId)
   return { sessionId: waiting.id, waitId }
 }
 
 /** The long poll of a waiting widget: `continued` with the stored step, or `waiting` after the timeout. */
 export async function listenForWebhook(
   deps: ChatDeps,
-  waits: WebhookWaits,
   input: { sessionId: string; waitId: string; timeoutSeconds: number; signal?: AbortSignal },
 ): Promise<WebhookWaitResponse> {
   const lookup = async (): Promise<WebhookWaitResponse | undefined> => {
-    const stored = await deps.store.sessions.findIdempotentResponse(input.sessionId, stepKey(input.waitId))
-    return stored && { status: 'continued', step: stored.response as ChatStepResult }
+    const stored = await deps.steps.findIdempotentResponse(input.sessionId, stepKey(input.waitId))
+    return stored && { status: 'continued', step: JSON.parse(stored.response) as ChatStepResult }
   }
   const found = await lookup()
   if (found) return found
@@ -58,7 +62,7 @@ export async function listenForWebhook(
     throw new HttpError('not_found', 'This conversation is not waiting for this webhook.')
   }
   const timeoutMs = Math.min(Math.max(input.timeoutSeconds, 0), MAX_LISTEN_SECONDS) * 1000
-  const answer = await waits.wait(input, lookup, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) })
+  const answer = await deps.webhookWaits.wait(input, lookup, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) })
   return answer ?? { status: 'waiting' }
 }
 

@@ -9,6 +9,7 @@ import { importFlow, publishFlow } from '../flows/flow-service'
 import { HttpError } from '../http/errors'
 import { hashToken, newId, newToken, type TokenKind } from '../ids'
 import { openStore, storeOptionsFrom } from '../store/open-store'
+import type { FlowRecord } from '../store/flows-repository'
 import type { Store } from '../store/store'
 import type { CredentialsKey } from '../credentials/credentials-key'
 import { assertKnownOptions, parseArgs, stringOption, UsageError, type ParsedArgs } from './args'
@@ -23,6 +24,7 @@ export const USAGE = `Usage: npm run flows -- <command>
 
   import FILE [--publish] [--workspace ID]   import a flow export (JSON); prints its id and publicId
   publish FLOW                                publish a flow (id or publicId)
+  archive FLOW | unarchive FLOW               take a flow out of service (no chats, no share page) or back
   token create --kind secret|publishable [--workspace ID] [--label TEXT]
                                               create an API token; it is printed once, store it now
   list [--workspace ID]                       list flows
@@ -57,7 +59,9 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
       io.out(USAGE)
       return command === undefined && !args.options.has('help') ? 2 : 0
     }
-    if (!['import', 'publish', 'token', 'list', 'credentials'].includes(command)) throw new UsageError(`Unknown command "${command}"`)
+    if (!['import', 'publish', 'archive', 'unarchive', 'token', 'list', 'credentials'].includes(command)) {
+      throw new UsageError(`Unknown command "${command}"`)
+    }
     const config = loadConfig()
     if (!store) {
       store = await openStore(storeOptionsFrom(config))
@@ -65,6 +69,7 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
     const run = { store, io, now, args, rest }
     if (command === 'import') await importCommand(run)
     else if (command === 'publish') await publishCommand(run)
+    else if (command === 'archive' || command === 'unarchive') await archiveCommand(run, command === 'archive')
     else if (command === 'token') await tokenCommand(run)
     else if (command === 'credentials') {
       const opened = store
@@ -123,14 +128,26 @@ async function importCommand({ store, io, now, args, rest }: Run): Promise<void>
   }
 }
 
-async function publishCommand({ store, io, now, args, rest }: Run): Promise<void> {
-  assertKnownOptions(args, [])
-  const [ref] = rest
-  if (ref === undefined || rest.length > 1) throw new UsageError('publish takes exactly one FLOW (id or publicId)')
-  const flow = await store.flows.findByIdOrPublicId(ref)
-  if (!flow) throw new Error(`No flow with id or publicId "${ref}"`)
+async function publishCommand(run: Run): Promise<void> {
+  const { store, io, now } = run
+  const flow = await flowArgument(run, 'publish')
   const published = await publishFlow(store, { flowId: flow.id, now: now(), authorize: () => {} })
   io.out(`Published ${flow.id} (publicId ${flow.publicId}) at ${published.publishedAt}`)
+}
+
+async function archiveCommand(run: Run, archived: boolean): Promise<void> {
+  const flow = await flowArgument(run, archived ? 'archive' : 'unarchive')
+  await run.store.flows.setArchived(flow.id, archived, run.now().toISOString())
+  run.io.out(`${archived ? 'Archived' : 'Unarchived'} ${flow.id} (publicId ${flow.publicId})`)
+}
+
+async function flowArgument({ store, args, rest }: Run, command: string): Promise<FlowRecord> {
+  assertKnownOptions(args, [])
+  const [ref] = rest
+  if (ref === undefined || rest.length > 1) throw new UsageError(`${command} takes exactly one FLOW (id or publicId)`)
+  const flow = await store.flows.findByIdOrPublicId(ref)
+  if (!flow) throw new Error(`No flow with id or publicId "${ref}"`)
+  return flow
 }
 
 async function tokenCommand({ store, io, now, args, rest }: Run): Promise<void> {

@@ -94,7 +94,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 function htmlToPlainText(html: string): string {
   return html
     .replace(/<br\s*\/?>|<\/(?:p|div|li|h[1-6])>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
+    // `[^<>]`, not `[^>]`: from each `<` the scan stops at the next one, so a run of `<` stays linear.
+    .replace(/<[^<>]*>/g, '')
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, name: string) => ENTITIES[name] ?? '')
     .trim()
 }

@@ -1,21 +1,21 @@
 import type { ChatReplyMessage, ChatStepResult, PublishedFlow } from '../../protocol/index'
+import { ByteBudgetExceeded } from './byte-budget'
+import { leave } from './continuation'
 import { startCommand } from './events'
 import { indexFlow, startPosition } from './flow-index'
+import { acceptWebhook } from './http-request/wait-for-webhook'
 import { linkedResults, restoreLinks, savedLinks } from './linked-flows'
 import { estimateProgress } from './progress'
 import { submitAnswer } from './replies'
-import type { SandboxLimits } from './sandbox'
-import { Step } from './step'
-import { leave } from './continuation'
-import { acceptWebhook } from './http-request/wait-for-webhook'
+import { Step, type StepLimits } from './step'
 import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './types'
 import { NotWaitingForWebhookError, SessionEndedError } from './types'
-import { initialVariables } from './variables'
+import { initialVariables, variableMap } from './variables'
 import { type WalkResult, walk } from './walker'
 
 /** Runs published flows. Holds no session data: every call gets and returns the whole state. */
-export function createFlowEngine(limits: SandboxLimits): Engine {
-  return {
+export function createFlowEngine(limits: StepLimits): Engine {
+  const engine: Engine = {
     async start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome> {
       const index = indexFlow(flow)
       const step = new Step(index, initialVariables(index, options), limits, context)
@@ -69,17 +69,24 @@ export function createFlowEngine(limits: SandboxLimits): Engine {
       return finish(step, await walk(step, leave(location, location.block.outgoingEdgeId ?? undefined, step)), state.visitedBlockCount)
     },
   }
+  return {
+    start: (flow, options, context) => withinBudget(() => engine.start(flow, options, context), 0),
+    continue: (flow, state, message, context) =>
+      withinBudget(() => engine.continue(flow, state, message, context), state.visitedBlockCount),
+    deliverWebhook: (flow, state, delivery, context) =>
+      withinBudget(() => engine.deliverWebhook(flow, state, delivery, context), state.visitedBlockCount),
+  }
 }
 
 /** The step that goes on from a stored state; `restored` is false when its linked flows are gone. */
 async function resumeStep(
   flow: PublishedFlow,
   state: SessionState,
-  limits: SandboxLimits,
+  limits: StepLimits,
   context: StepContext | undefined,
 ): Promise<{ step: Step; restored: boolean }> {
   const index = indexFlow(flow)
-  const step = new Step(index, { ...state.variables }, limits, context)
+  const step = new Step(index, variableMap(state.variables), limits, context)
   step.root.queue.push(...(state.queue ?? []))
   step.returnMark = state.returnMark
   if (state.transcript || index.usesTranscript) step.transcript = [...(state.transcript ?? [])]
@@ -90,9 +97,29 @@ async function resumeStep(
   return { step, restored: true }
 }
 
+/**
+ * A step that goes over its byte budget ends the conversation where it is: what was sent so far
+ * stays, an accepted answer is kept, and the stop is logged in the response and for the operator.
+ */
+async function withinBudget(run: () => Promise<StepOutcome>, visitedBefore: number): Promise<StepOutcome> {
+  try {
+    return await run()
+  } catch (error) {
+    if (!(error instanceof ByteBudgetExceeded) || !(error.step instanceof Step)) throw error
+    const step = error.step
+    const variable = error.budget === 'step' ? 'STEP_BYTE_BUDGET' : 'RESPONSE_BYTE_BUDGET'
+    step.log('error', `The flow produced more than ${error.limitBytes} bytes in one step and was stopped`)
+    step.context.report(`a step went over its ${error.budget} budget of ${error.limitBytes} bytes (${variable}); the conversation was ended`)
+    return finish(step, { awaiting: null }, visitedBefore)
+  }
+}
+
 function finish(step: Step, result: WalkResult, visitedBefore: number): StepOutcome {
   const ended = result.awaiting === null
   const visitedBlockCount = visitedBefore + step.executedBlocks
+  // What the step stores and sends counts against its budget too (the walk already stopped if over).
+  if (result.input) step.bytes.respond(result.input)
+  if (!ended) step.bytes.produce(JSON.stringify(step.variables))
   const response: ChatStepResult = { messages: step.messages }
   if (step.lastMessageNewFormat !== undefined) response.lastMessageNewFormat = step.lastMessageNewFormat
   if (result.input) response.input = result.input

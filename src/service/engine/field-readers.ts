@@ -28,8 +28,12 @@ export function toFiniteNumber(value: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined
 }
 
-/** Plain decimal notation only: `Number()` alone would also accept "0x1f", "" and " ". */
-export const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i
+/**
+ * Plain decimal notation only: `Number()` alone would also accept "0x1f", "" and " ". Written so
+ * each character has one way to match (no `\d+\.?\d*`, which backtracks quadratically on a long
+ * run of digits that does not match in the end).
+ */
+export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
 
 export function readArray(fields: Fields, key: string): unknown[] {
   const value = fields[key]

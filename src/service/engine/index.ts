@@ -9,6 +9,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   return createFlowEngine({
     timeoutMs: positive(options.codeTimeoutMs) ?? DEFAULT_CODE_TIMEOUT_MS,
     memoryBytes: positive(options.codeMemoryBytes) ?? DEFAULT_CODE_MEMORY_BYTES,
+    stepBytes: positive(options.stepByteBudget),
+    responseBytes: positive(options.responseByteBudget),
   })
 }
 

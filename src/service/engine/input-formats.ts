@@ -59,13 +59,16 @@ export function parsePhone(text: string): string | undefined {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/
 
+const DATE_RANGE = /^(\S+)\s+to\s+(\S+)$/i
+
 /** ISO date or date-time; a range is `A to B` with A not after B. */
 export function parseDate(text: string, isRange: boolean): string | undefined {
   const trimmed = text.trim()
   if (!isRange) return isIsoDate(trimmed) ? trimmed : undefined
-  const parts = trimmed.split(/\s+to\s+/i)
-  if (parts.length !== 2) return undefined
-  const [from, to] = parts as [string, string]
+  // Anchored, with no overlap between the parts: splitting on /\s+to\s+/ rescans every run of spaces.
+  const match = DATE_RANGE.exec(trimmed)
+  if (!match) return undefined
+  const [, from, to] = match as unknown as [string, string, string]
   if (!isIsoDate(from) || !isIsoDate(to)) return undefined
   if (Date.parse(from) > Date.parse(to)) return undefined
   return `${from} to ${to}`

@@ -6,7 +6,7 @@ import { asFields, readBoolean, readString } from './field-readers'
 import { type BlockLocation, type FlowIndex, groupTarget, indexFlow, type Position, startPosition } from './flow-index'
 import type { Frame, Step } from './step'
 import type { LinkedResult, LinkFrame } from './types'
-import { initialVariables, type Variables } from './variables'
+import { initialVariables, type Variables, variableMap } from './variables'
 
 /**
  * `Typebot link`: the walk enters another published flow of the same workspace (or a copy of
@@ -145,7 +145,7 @@ export async function restoreLinks(step: Step, links: readonly LinkFrame[], root
   for (const { variables, queue, ...link } of links) {
     const flow = link.versionId ? await step.context.flows?.version(link.versionId) : rootFlow
     if (!flow) return false
-    step.frames.push({ index: indexFlow(flow), variables: { ...variables }, queue: [...(queue ?? [])], link })
+    step.frames.push({ index: indexFlow(flow), variables: variableMap(variables), queue: [...(queue ?? [])], link })
   }
   return true
 }

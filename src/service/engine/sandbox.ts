@@ -1,4 +1,6 @@
-import { SandboxHost, type SandboxRun } from './sandbox-host'
+import { availableParallelism } from 'node:os'
+import type { SandboxRun } from './sandbox-host'
+import { type FairnessKey, SandboxPool } from './sandbox-pool'
 
 /**
  * Runs flow code (Set variable expressions, server-side Scripts) in a QuickJS WebAssembly
@@ -30,19 +32,43 @@ export type { SandboxRun }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
-let host: SandboxHost | undefined
+/** Code of no particular tenant (tests, tools) shares one turn. */
+const ANONYMOUS: FairnessKey = { tenant: '', session: '' }
 
-export async function runInSandbox(program: SandboxProgram, limits: SandboxLimits): Promise<SandboxRun> {
+/**
+ * Workers for flow code in each of `processes` service processes: the cores left once every
+ * process has its event loop, at least one, at most four.
+ */
+export function defaultCodeWorkers(processes = 1): number {
+  return Math.max(1, Math.min(4, Math.floor((availableParallelism() - processes) / processes)))
+}
+
+let shared: SandboxPool | undefined
+
+/** The process's default pool, started on first use. */
+export function sharedSandboxPool(): SandboxPool {
+  shared ??= new SandboxPool({ size: defaultCodeWorkers() })
+  return shared
+}
+
+export async function runInSandbox(
+  program: SandboxProgram,
+  limits: SandboxLimits,
+  options: { key?: FairnessKey; pool?: SandboxPool } = {},
+): Promise<SandboxRun> {
   for (const param of program.params) {
     if (!IDENTIFIER.test(param)) throw new Error(`Invalid sandbox parameter name: ${param}`)
   }
-  host ??= new SandboxHost()
-  return host.run({ source: source(program), timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes })
+  const pool = options.pool ?? sharedSandboxPool()
+  const job = { source: source(program), timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes }
+  return pool.run(job, options.key ?? ANONYMOUS)
 }
 
-/** Stops the sandbox worker; the next run starts a new one. */
+/** Stops the default pool's workers; the next run starts a new pool. */
 export async function closeSandbox(): Promise<void> {
-  await host?.close()
+  const pool = shared
+  shared = undefined
+  await pool?.close()
 }
 
 function source(program: SandboxProgram): string {

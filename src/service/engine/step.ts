@@ -1,10 +1,12 @@
 import type { ChatMessage, ClientAction } from '../../protocol/index'
 import type { Substitute } from './bubbles'
+import { type ByteLimits, ByteMeter, DEFAULT_BYTE_LIMITS, resultText } from './byte-budget'
 import type { ConditionScope } from './conditions'
 import type { FlowIndex, Position } from './flow-index'
-import { runInSandbox, type SandboxLimits, type SandboxOutcome, type SandboxProgram } from './sandbox'
+import type { SandboxLimits, SandboxOutcome, SandboxProgram } from './sandbox'
+import { type StepContext, standaloneStepContext } from './step-context'
 import { recordBotLine } from './transcript'
-import type { Answer, LinkFrame, ReturnMark, StepContext, StepLog, TranscriptLine } from './types'
+import type { Answer, LinkFrame, ReturnMark, StepLog, TranscriptLine } from './types'
 import { substitute, type Variables } from './variables'
 
 /** A request may spend this many single-run timeouts in the sandbox in total. */
@@ -13,6 +15,9 @@ const CODE_BUDGET_TIMEOUTS = 4
 export const OUTBOUND_BUDGET_MS = 120_000
 
 export type LogStatus = 'info' | 'warning' | 'error' | 'success'
+
+/** Per-run sandbox limits, and the step's byte budget (defaults when left out). */
+export type StepLimits = SandboxLimits & Partial<ByteLimits>
 
 /** A flow the walk is in: the session's own (the root) or a linked one, with its variables. */
 export interface Frame {
@@ -32,6 +37,7 @@ export class Step {
   readonly messages: ChatMessage[] = []
   readonly actions: ClientAction[] = []
   readonly logs: StepLog[] = []
+  /** Answers accepted in this request, in order. */
   readonly answers: Answer[] = []
   /** The visitor's answer as the service formatted it, when that differs from what was sent. */
   lastMessageNewFormat: string | undefined
@@ -57,22 +63,38 @@ export class Step {
   returnMark: ReturnMark | undefined
   transcript: TranscriptLine[] | undefined
   readonly limits: SandboxLimits
+  /** Who the step runs for, and the services it may use. */
   readonly context: StepContext
+  /** Bytes produced and responded so far; throws `ByteBudgetExceeded` past the budget. */
+  readonly bytes: ByteMeter
   /** Fills `{{Name}}` placeholders with the current values (bound: safe to pass around). */
   readonly substitute: Substitute
   readonly conditionScope: ConditionScope
 
-  constructor(index: FlowIndex, variables: Variables, limits: SandboxLimits, context: StepContext = {}) {
+  constructor(index: FlowIndex, variables: Variables, limits: StepLimits, context: StepContext = standaloneStepContext()) {
     this.frames = [{ index, variables, queue: [] }]
     this.limits = limits
     this.context = context
-    this.substitute = (text, escape) => substitute(text, this.index, this.variables, escape)
+    this.bytes = new ByteMeter(
+      {
+        stepBytes: limits.stepBytes ?? DEFAULT_BYTE_LIMITS.stepBytes,
+        responseBytes: limits.responseBytes ?? DEFAULT_BYTE_LIMITS.responseBytes,
+      },
+      this,
+    )
+    const count = (text: string) => this.bytes.produce(text)
+    // The walk may enter a linked flow: always fill from the flow it is in now.
+    const fill = (text: string, escape?: (value: string) => string) => {
+      count(text)
+      return substitute(text, this.index, this.variables, escape, count)
+    }
+    this.substitute = fill
     const step = this
     this.conditionScope = {
       get variables() {
         return step.variables
       },
-      substitute: (text) => substitute(text, this.index, this.variables),
+      substitute: (text) => fill(text),
     }
     this.codeTimeLeftMs = limits.timeoutMs * CODE_BUDGET_TIMEOUTS
   }
@@ -97,7 +119,7 @@ export class Step {
       const link = this.frames[i]!.link
       if (link && !link.merge) return link.resultId
     }
-    return this.context.resultId
+    return this.context.resultId || undefined
   }
 
   /** Runs code in the sandbox within both the per-run limit and what is left of the step's budget. */
@@ -106,21 +128,23 @@ export class Step {
       return { status: 'error', message: 'not run, this step already used its time for code' }
     }
     const timeoutMs = Math.min(this.limits.timeoutMs, this.codeTimeLeftMs)
-    const { outcome, runMs } = await runInSandbox(program, { timeoutMs, memoryBytes: this.limits.memoryBytes })
+    const { outcome, runMs } = await this.context.runCode(program, { timeoutMs, memoryBytes: this.limits.memoryBytes })
     this.codeTimeLeftMs -= Math.max(1, runMs)
+    if (outcome.status === 'ok') this.bytes.produce(resultText(outcome.value))
     return outcome
   }
 
   addMessage(message: ChatMessage): void {
+    this.bytes.respond(message)
     this.messages.push(message)
     this.lastBubbleBlockId = message.id
     if (this.transcript) recordBotLine(this.transcript, message)
   }
 
   addAction(action: ClientAction): void {
-    this.actions.push(
-      this.lastBubbleBlockId === undefined ? action : { ...action, lastBubbleBlockId: this.lastBubbleBlockId },
-    )
+    const tagged = this.lastBubbleBlockId === undefined ? action : { ...action, lastBubbleBlockId: this.lastBubbleBlockId }
+    this.bytes.respond(tagged)
+    this.actions.push(tagged)
   }
 
   /** A block the walk passes over without running it: the log names its id and type. */
@@ -136,6 +160,6 @@ export class Step {
 
   /** The clock of the request (tests pin it). */
   now(): Date {
-    return this.context.now?.() ?? new Date()
+    return this.context.now()
   }
 }

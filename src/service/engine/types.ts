@@ -1,14 +1,14 @@
 import type { ChatLog, ChatReplyMessage, ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
-import type { MailOutcome, OutgoingEmail } from '../mail/mailer'
-import type { OutboundHttp } from '../outbound/outbound-http'
 import type { Position } from './flow-index'
-import type { SnapshotAnswer } from './http-request/answers-snapshot'
 import type { HttpResponseData } from './http-request/response-mapping'
+import type { StepContext } from './step-context'
+
+export type { StepContext }
 
 /**
  * The contract between the flow engine and the service around it. The engine is pure with
  * respect to storage: it takes a published flow and a session state, and returns the next state
- * and the response; the service persists both in one transaction.
+ * and the response; the service persists both in one statement, outside which the engine runs.
  */
 
 /** Where a session stands between two requests. Stored as JSON: keep it plain data. */
@@ -116,6 +116,10 @@ export interface EngineOptions {
   codeTimeoutMs?: number
   /** Most memory a single evaluation may allocate. */
   codeMemoryBytes?: number
+  /** Bytes one step may produce (filled-in text, code results, the state it stores). */
+  stepByteBudget?: number
+  /** Bytes of JSON one step's response may carry. */
+  responseByteBudget?: number
 }
 
 /** A published flow another one links to, loaded for the engine by the service. */
@@ -134,20 +138,6 @@ export interface LinkedFlowLoader {
   current(ref: string): Promise<LinkedFlow | undefined>
   /** A version loaded earlier by `current`: a session keeps running the version it entered. */
   version(versionId: string): Promise<PublishedFlow | undefined>
-}
-
-/** What the service knows about the request the engine runs for, and what the step may use. */
-export interface StepContext {
-  /** The session's result (Set variable "Result ID"). */
-  resultId?: string
-  flows?: LinkedFlowLoader
-  now?: () => Date
-  /** Outgoing HTTP through the outbound guard; without it HTTP request blocks are skipped with a log. */
-  http?: OutboundHttp
-  /** Sends an `Email` block's e-mail for the session's workspace; without it they are skipped with a log. */
-  mail?: (request: { credentialsId?: string; email: OutgoingEmail }) => Promise<MailOutcome>
-  /** Answers the result held before this step (the default body of HTTP requests and e-mails). */
-  resultAnswers?: () => Promise<SnapshotAnswer[]>
 }
 
 /** An outside system's call to the result webhook, for a session waiting on a `webhook` block. */

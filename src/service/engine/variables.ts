@@ -6,6 +6,15 @@ import type { StartOptions } from './types'
 /** Variable values by variable id, as kept in the session state. */
 export type Variables = Record<string, VariableValue>
 
+/**
+ * A variables object without a prototype. Variable ids come from the flow, so `constructor`,
+ * `toString` or `__proto__` are ordinary ids: on a plain object the first two would read
+ * Object.prototype's members as values and the last would set the prototype instead of a value.
+ */
+export function variableMap(values: Readonly<Record<string, VariableValue>> = {}): Variables {
+  return Object.assign(Object.create(null) as Variables, values)
+}
+
 /** `{{Name}}`: the name may not contain braces; surrounding spaces are ignored. */
 const PLACEHOLDER = /\{\{([^{}]+)\}\}/g
 
@@ -34,17 +43,21 @@ export function valueByName(index: FlowIndex, variables: Variables, name: string
 /**
  * Replaces every `{{Name}}` with the variable's value. One pass only: a value that itself
  * contains `{{…}}` stays as it is, so a visitor's answer can never pull in other variables.
- * `escape` encodes values for the target format (HTML) without touching the template.
+ * `escape` encodes values for the target format (HTML) without touching the template; `count`
+ * sees each filled-in value before the result is built (the step's byte budget).
  */
 export function substitute(
   text: string,
   index: FlowIndex,
   variables: Variables,
   escape?: (value: string) => string,
+  count?: (value: string) => void,
 ): string {
   return replacePlaceholders(text, (name) => {
     const value = formatValue(valueByName(index, variables, name))
-    return escape ? escape(value) : value
+    const filled = escape ? escape(value) : value
+    count?.(filled)
+    return filled
   })
 }
 
@@ -87,7 +100,7 @@ export function valueForCode(value: VariableValue | undefined): string | number 
 
 /** Flow defaults, then a resumed result's values, then prefilled values (by name) on top. */
 export function initialVariables(index: FlowIndex, options: StartOptions = {}): Variables {
-  const variables: Variables = {}
+  const variables = variableMap()
   for (const variable of index.variablesById.values()) {
     if (variable.value !== undefined && variable.value !== null) variables[variable.id] = variable.value
   }

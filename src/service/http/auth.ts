@@ -46,10 +46,3 @@ export async function authenticate(
   }
   return { tokenId: record.id, workspaceId: record.workspaceId, kind: record.kind }
 }
-
-/** The flow belongs to another workspace than the caller's. */
-export function assertSameWorkspace(caller: Caller, workspaceId: string): void {
-  if (caller.workspaceId !== workspaceId) {
-    throw new HttpError('forbidden', "This token's workspace does not own this flow.")
-  }
-}

@@ -1,15 +1,14 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Context } from 'hono'
+import { trustedForwardedValue } from './forwarded'
 
 /**
- * The caller's network address, the key for per-client rate limits. `X-Forwarded-For` is only
- * believed when the operator says a trusted proxy sets it; otherwise anyone could pick a key.
+ * The caller's network address, the key for per-client rate limits: the socket's peer, or behind
+ * `trustProxyHops` proxies the `X-Forwarded-For` entry the outermost of them wrote (see forwarded.ts).
  */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
+export function clientAddress(c: Context, trustProxyHops: number): string {
+  const forwarded = trustedForwardedValue(c.req.header('x-forwarded-for'), trustProxyHops)
+  if (forwarded) return forwarded
   try {
     return getConnInfo(c).remote.address ?? 'unknown'
   } catch {

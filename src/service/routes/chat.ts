@@ -5,12 +5,20 @@ import {
   MAX_LISTEN_SECONDS,
   startChatRequestSchema,
 } from '../../protocol/index'
-import { continueChat, sessionNotFound, startChat } from '../chat/chat-service'
+import {
+  allowedOriginsOfFlow,
+  allowedOriginsOfSession,
+  type ChatDeps,
+  type ChatGate,
+  continueChat,
+  sessionNotFound,
+  startChat,
+} from '../chat/chat-service'
 import { listenForWebhook } from '../chat/webhook-service'
-import { chatDeps, isResourceRef, type AppContext } from '../context'
+import { isResourceRef, type AppContext } from '../context'
 import { parseBody, readJsonBody } from '../http/body'
 import { clientAddress } from '../http/client-address'
-import { allowedOriginsOf, applyChatOrigin, CHAT_CORS, preflightResponse } from '../http/cors'
+import { applyChatOrigin, CHAT_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
 
@@ -21,78 +29,92 @@ import { integerQuery } from '../http/query'
  * later answer — including 400, 404 and 429 with Retry-After — carries CORS headers the widget
  * can read, while a refused origin learns nothing more. Unknown flows and sessions impose no
  * origin rule: the real request then fails with a readable 404 rather than an opaque CORS error.
+ * The origin, the rate limit and the flow or session come from one database round trip; the
+ * chat service asks `admit` to rule on them before the body is read.
  */
 export function registerChatRoutes(app: Hono, ctx: AppContext): void {
-  const { store, config, limiters } = ctx
-  const deps = chatDeps(ctx)
-  const throttle = (c: Context) => limiters.chat.consume(`chat:${clientAddress(c, config.trustProxy)}`)
+  const { config } = ctx
+  const deps: ChatDeps = ctx.chat
+  const rateKey = (c: Context) => `chat:${clientAddress(c, config.trustProxyHops)}`
   const readBody = (c: Context, optional: boolean) =>
     readJsonBody(c, { limitBytes: config.bodyLimits.chatBytes, optional })
-
-  /** The flow a startChat path names, with its live published version. */
-  const resolveFlow = async (c: Context, ref: string) => {
-    const flow = isResourceRef(ref) ? await store.flows.findByIdOrPublicId(ref) : undefined
-    const published = flow && (await store.publishedFlows.findCurrent(flow.id))
-    applyChatOrigin(c, allowedOriginsOf(published?.snapshot.settings))
-    return { flow, published }
+  /** Origin first, then the rate limit, then existence: see the note above. */
+  const admit = (c: Context, gate: ChatGate, notFound: () => HttpError) => {
+    applyChatOrigin(c, gate.allowedOrigins)
+    if (gate.rateLimited) throw gate.rateLimited
+    if (!gate.found) throw notFound()
   }
-
-  /** The session a continueChat path names; origin rules come from its flow's live version. */
-  const resolveSession = async (c: Context, sessionId: string) => {
-    const session = isResourceRef(sessionId) ? await store.sessions.findById(sessionId) : undefined
-    const published = session && (await store.publishedFlows.findCurrent(session.flowId))
-    applyChatOrigin(c, allowedOriginsOf(published?.snapshot.settings))
-    return { sessionId, session }
-  }
+  // Paths that cannot name anything are looked up as a name nothing has.
+  const ref = (value: string) => (isResourceRef(value) ? value : '')
 
   app.options('/v1/flows/:flowId/startChat', async (c) => {
-    await resolveFlow(c, c.req.param('flowId'))
+    applyChatOrigin(c, await allowedOriginsOfFlow(deps, ref(c.req.param('flowId'))))
     return preflight(c)
   })
 
   app.post('/v1/flows/:flowId/startChat', async (c) => {
-    const { flow, published } = await resolveFlow(c, c.req.param('flowId'))
-    throttle(c)
-    if (!flow) throw new HttpError('flow_not_found', 'No flow has this id or public id.')
-    const raw = await readBody(c, true)
-    // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
-    const request = parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId'])
-    return c.json(await startChat(deps, { flow, published, request }))
+    const json = await startChat(deps, {
+      ref: ref(c.req.param('flowId')),
+      rateKey: rateKey(c),
+      admit: async (gate) => {
+        admit(c, gate, () => new HttpError('flow_not_found', 'No flow has this id or public id.'))
+        const raw = await readBody(c, true)
+        // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
+        return parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId'])
+      },
+    })
+    return jsonText(c, json)
   })
 
   app.options('/v1/sessions/:sessionId/continueChat', async (c) => {
-    await resolveSession(c, c.req.param('sessionId'))
+    const sessionId = ref(c.req.param('sessionId'))
+    applyChatOrigin(c, sessionId ? await allowedOriginsOfSession(deps, sessionId) : [])
     return preflight(c)
   })
 
   app.post('/v1/sessions/:sessionId/continueChat', async (c) => {
-    const { sessionId, session } = await resolveSession(c, c.req.param('sessionId'))
-    throttle(c)
-    if (!session) throw sessionNotFound(isResourceRef(sessionId) ? sessionId : '(invalid id)')
-    const idempotencyKey = readIdempotencyKey(c)
-    const request = parseBody(continueChatRequestSchema, await readBody(c, false), ['message'])
-    return c.json(await continueChat(deps, { sessionId, message: request.message, idempotencyKey }))
+    const sessionId = ref(c.req.param('sessionId'))
+    const key = readIdempotencyKey(c)
+    const json = await continueChat(deps, {
+      sessionId,
+      rateKey: rateKey(c),
+      idempotencyKey: key instanceof HttpError ? undefined : key,
+      admit: async (gate) => {
+        admit(c, gate, () => sessionNotFound(sessionId || '(invalid id)'))
+        if (key instanceof HttpError) throw key
+        return parseBody(continueChatRequestSchema, await readBody(c, false), ['message']).message
+      },
+    })
+    return jsonText(c, json)
   })
 
   app.options('/v1/sessions/:sessionId/listenForWebhook', async (c) => {
-    await resolveSession(c, c.req.param('sessionId'))
+    const sessionId = ref(c.req.param('sessionId'))
+    applyChatOrigin(c, sessionId ? await allowedOriginsOfSession(deps, sessionId) : [])
     const origin = c.req.header('origin')
     return origin === undefined ? c.body(null, 204) : preflightResponse(c, origin, LISTEN_CORS)
   })
 
   // A widget waiting for a wait-for-webhook block asks here until the flow went on (long poll).
   app.get('/v1/sessions/:sessionId/listenForWebhook', async (c) => {
-    const { sessionId, session } = await resolveSession(c, c.req.param('sessionId'))
-    throttle(c)
-    if (!session) throw sessionNotFound(isResourceRef(sessionId) ? sessionId : '(invalid id)')
+    const sessionId = ref(c.req.param('sessionId'))
+    applyChatOrigin(c, sessionId ? await allowedOriginsOfSession(deps, sessionId) : [])
+    await ctx.limiters.chat.consume(rateKey(c))
+    if (!sessionId) throw sessionNotFound('(invalid id)')
     const waitId = c.req.query('waitId') ?? ''
-    if (!isResourceRef(waitId)) throw new HttpError('invalid_query', 'waitId is the one of the listenForWebhook action.', [{ path: 'waitId', message: 'Missing or malformed' }])
+    if (!isResourceRef(waitId)) {
+      throw new HttpError('invalid_query', 'waitId is the one of the listenForWebhook action.', [{ path: 'waitId', message: 'Missing or malformed' }])
+    }
     const timeoutSeconds = integerQuery(c, 'timeoutSeconds', MAX_LISTEN_SECONDS, 0, MAX_LISTEN_SECONDS)
-    return c.json(await listenForWebhook(deps, ctx.webhookWaits, { sessionId, waitId, timeoutSeconds, signal: c.req.raw.signal }))
+    return c.json(await listenForWebhook(deps, { sessionId, waitId, timeoutSeconds, signal: c.req.raw.signal }))
   })
 }
 
 const LISTEN_CORS = { methods: 'GET, OPTIONS', headers: 'Content-Type' }
+
+function jsonText(c: Context, json: string): Response {
+  return c.body(json, 200, { 'Content-Type': 'application/json' })
+}
 
 function preflight(c: Context): Response {
   const origin = c.req.header('origin')
@@ -102,11 +124,12 @@ function preflight(c: Context): Response {
 // Visible ASCII only: keys are opaque tokens the client generates (UUIDs and the like).
 const IDEMPOTENCY_KEY = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`)
 
-function readIdempotencyKey(c: Context): string | undefined {
+/** The key, or the 400 to answer once origin, rate limit and existence have been ruled on. */
+function readIdempotencyKey(c: Context): string | HttpError | undefined {
   const key = c.req.header('idempotency-key')
   if (key === undefined) return undefined
   if (!IDEMPOTENCY_KEY.test(key)) {
-    throw new HttpError(
+    return new HttpError(
       'invalid_body',
       `The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
       [{ path: 'Idempotency-Key', message: `Got ${key.length} characters` }],

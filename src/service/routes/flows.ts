@@ -8,7 +8,7 @@ import { isResourceRef, type AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
 import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'
-import { assertSameWorkspace, authenticate, type Caller } from '../http/auth'
+import { authenticate, type Caller } from '../http/auth'
 import { parseBody, readJsonBody } from '../http/body'
 import { clientAddress } from '../http/client-address'
 import { PUBLISHED_FLOW_CORS, preflightResponse } from '../http/cors'
@@ -29,7 +29,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
 
   const authorizeSecret = secretCaller(ctx)
   const readBody = (c: Context) => readJsonBody(c, { limitBytes: config.bodyLimits.managementBytes })
-  const ownedBy = (caller: Caller) => (flow: FlowRecord) => assertSameWorkspace(caller, flow.workspaceId)
+  const ownedBy = (caller: Caller, ref: string) => (flow: FlowRecord) => assertVisible(caller, flow, ref)
 
   app.post('/v1/flows/import', async (c) => {
     const caller = await authorizeSecret(c)
@@ -52,14 +52,14 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const caller = await authorizeSecret(c)
     const flowId = requireRef(c.req.param('flowId'))
     const body = parseBody(updateFlowRequestSchema, await readBody(c), ['flow'])
-    const flow = await updateFlow(store, { flowId, update: body.flow, now: ctx.now(), authorize: ownedBy(caller) })
+    const flow = await updateFlow(store, { flowId, update: body.flow, now: ctx.now(), authorize: ownedBy(caller, flowId) })
     return c.json({ flow: toFlow(flow) })
   })
 
   app.post('/v1/flows/:flowId/publish', async (c) => {
     const caller = await authorizeSecret(c)
     const flowId = requireRef(c.req.param('flowId'))
-    const published = await publishFlow(store, { flowId, now: ctx.now(), authorize: ownedBy(caller) })
+    const published = await publishFlow(store, { flowId, now: ctx.now(), authorize: ownedBy(caller, flowId) })
     return c.json({ publishedFlow: published.snapshot })
   })
 
@@ -72,14 +72,16 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const caller = await authenticate(c, store.tokens, ['secret', 'publishable'])
     // A publishable token is shared by every visitor of the pages embedding it: limit those
     // reads per visitor like chats, or one busy site would exhaust its own token.
-    if (caller.kind === 'publishable') limiters.chat.consume(`published:${clientAddress(c, config.trustProxy)}`)
-    else limiters.management.consume(`token:${caller.tokenId}`)
+    if (caller.kind === 'publishable') await limiters.chat.consume(`published:${clientAddress(c, config.trustProxyHops)}`)
+    else await limiters.management.consume(`token:${caller.tokenId}`)
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
     const ref = c.req.param('flowId')
     const flow = await store.flows.findByIdOrPublicId(requireRef(ref))
-    if (!flow) throw flowNotFound(ref)
-    assertSameWorkspace(caller, flow.workspaceId)
-    const published = await store.publishedFlows.findCurrent(flow.id)
+    // An archived flow is no longer live: nothing of it is served to pages.
+    if (!flow || flow.isArchived) throw flowNotFound(ref)
+    assertVisible(caller, flow, ref)
+    const versionId = await store.publishedFlows.currentVersionId(flow.id)
+    const published = versionId && (await ctx.versions.get(versionId))
     if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
     const body: PublishedFlowResponse = {
       publishedFlow: withMigratedVersion(published.snapshot, migrate),
@@ -91,9 +93,17 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
   async function findOwnedFlow(flowId: string, caller: Caller): Promise<FlowRecord> {
     const flow = await store.flows.findById(requireRef(flowId))
     if (!flow) throw flowNotFound(flowId)
-    assertSameWorkspace(caller, flow.workspaceId)
+    assertVisible(caller, flow, flowId)
     return flow
   }
+}
+
+/**
+ * Another workspace's flow is answered exactly like one that does not exist (404, same body): a
+ * 403 would confirm to any token holder that the id is in use.
+ */
+function assertVisible(caller: Caller, flow: FlowRecord, ref: string): void {
+  if (flow.workspaceId !== caller.workspaceId) throw flowNotFound(ref)
 }
 
 function requireRef(flowId: string): string {

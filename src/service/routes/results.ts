@@ -1,9 +1,8 @@
 import type { Context, Hono } from 'hono'
 import { MAX_OUTBOX_PAGE, type OutboxEmail } from '../../protocol/results'
 import { deliverResultWebhook } from '../chat/webhook-service'
-import { chatDeps, isResourceRef, type AppContext } from '../context'
+import { isResourceRef, type AppContext } from '../context'
 import { flowNotFound } from '../flows/flow-service'
-import { assertSameWorkspace } from '../http/auth'
 import { readJsonBody } from '../http/body'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
@@ -19,8 +18,8 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
     const who = await caller(c)
     const flowId = c.req.param('flowId') ?? ''
     const flow = isResourceRef(flowId) ? await store.flows.findById(flowId) : undefined
-    if (!flow) throw flowNotFound(flowId)
-    assertSameWorkspace(who, flow.workspaceId)
+    // Another workspace's flow answers like an unknown one.
+    if (!flow || flow.workspaceId !== who.workspaceId) throw flowNotFound(flowId)
     const resultId = c.req.param('resultId') ?? ''
     const result = isResourceRef(resultId) ? await store.results.findForFlow(resultId, flow.id) : undefined
     if (!result) throw new HttpError('not_found', 'This flow has no result with this id.')
@@ -36,7 +35,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   app.post('/v1/flows/:flowId/results/:resultId/webhook', async (c) => {
     const result = await ownedResult(c)
     const body = await readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes, optional: true })
-    const delivered = await deliverResultWebhook(chatDeps(ctx), ctx.webhookWaits, { resultId: result.id, body })
+    const delivered = await deliverResultWebhook(ctx.chat, { resultId: result.id, body })
     return c.json({ status: 'continued', ...delivered })
   })
 

@@ -6,7 +6,7 @@ import { authenticate, type Caller } from '../http/auth'
 export function secretCaller(ctx: AppContext): (c: Context) => Promise<Caller> {
   return async (c) => {
     const caller = await authenticate(c, ctx.store.tokens, ['secret'])
-    ctx.limiters.management.consume(`token:${caller.tokenId}`)
+    await ctx.limiters.management.consume(`token:${caller.tokenId}`)
     return caller
   }
 }

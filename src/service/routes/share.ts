@@ -1,12 +1,14 @@
 import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { ServiceConfig } from '../config'
+import { PublishedVersions } from '../chat/published-versions'
 import { isResourceRef } from '../context'
 import { clientAddress } from '../http/client-address'
 import { isOriginAllowed } from '../http/cors'
 import { HttpError } from '../http/errors'
 import type { RateLimiter } from '../http/rate-limit'
 import { sharePagePolicy, STATUS_PAGE_POLICY } from '../share/csp'
+import { HEAD_FRAME_POLICY, headFrameHtml, headFramePath, needsHeadFrame } from '../share/head-frame'
 import { pageMetadata } from '../share/head-tags'
 import { pageOrigin } from '../share/page-origin'
 import { sharePage } from '../share/share-page'
@@ -22,7 +24,7 @@ import {
   type StatusPage,
 } from '../share/status-page'
 import { tagManagerId } from '../share/tag-manager'
-import type { FlowRecord } from '../store/flows-repository'
+import type { FlowHead } from '../store/chat-steps-repository'
 import type { Store } from '../store/store'
 
 /** Where the share page's own script and stylesheet are served; `v1` versions their contract. */
@@ -33,8 +35,8 @@ const DEFAULT_ASSETS_DIR = join(import.meta.dirname, '../share/assets')
 
 /** An `AppContext` fits as it is; tests and other hosts pass just these parts. */
 export interface ShareRouteOptions {
-  store: Pick<Store, 'flows' | 'publishedFlows' | 'tokens'>
-  config: Pick<ServiceConfig, 'publishableToken' | 'trustProxy'>
+  store: Pick<Store, 'chatSteps' | 'publishedFlows' | 'tokens'>
+  config: Pick<ServiceConfig, 'publishableToken' | 'trustProxyHops' | 'publicUrl'>
   now?: () => Date
   /** Page views count against the chat limit, per visitor address, when given. */
   limiters?: { chat: RateLimiter }
@@ -43,9 +45,11 @@ export interface ShareRouteOptions {
   /** The widget's classic bundle; the host serving this app serves it (npm start: /dist/). */
   widgetScriptUrl?: string
   shareTokens?: ShareTokenSource
+  /** Parsed published versions (shared with the chat routes in an app). */
+  versions?: PublishedVersions
 }
 
-type Lookup = { page: StatusPage } | { flow: FlowRecord; settings: ShareSettings }
+type Lookup = { page: StatusPage } | { flow: FlowHead; settings: ShareSettings }
 
 /**
  * `GET /{publicId}` (or the flow's id): the flow's full-page chat when its live published version
@@ -65,6 +69,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
     widgetScript: options.widgetScriptUrl ?? DEFAULT_WIDGET_SCRIPT_URL,
   }
   const widgetOrigin = absoluteOrigin(assets.widgetScript)
+  const versions = options.versions ?? new PublishedVersions(store.publishedFlows)
   const tokens =
     options.shareTokens ?? createShareTokens({ tokens: store.tokens, configuredToken: config.publishableToken, now })
 
@@ -80,42 +85,53 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
 
   const lookup = async (ref: string): Promise<Lookup> => {
     // Unknown, archived, unpublished and unshared flows look the same from outside.
-    const flow = await store.flows.findByIdOrPublicId(ref)
+    const { flow } = await store.chatSteps.findFlowHead(ref, { withName: true })
     if (!flow || flow.isArchived) return { page: NOT_FOUND_PAGE }
-    const published = await store.publishedFlows.findCurrent(flow.id)
-    const settings = published && readShareSettings(published.snapshot, flow.content.name)
+    const published = flow.currentVersionId ? await versions.get(flow.currentVersionId) : undefined
+    const settings = published && readShareSettings(published.snapshot, flow.name)
     if (!settings?.isEnabled) return { page: NOT_FOUND_PAGE }
     if (flow.isClosed) return { page: CLOSED_PAGE }
     return { flow, settings }
   }
 
+  /** The flow a page request names, or the status page to answer instead (rate limit included). */
+  const resolve = async (c: Context, ref: string, scope: string): Promise<Lookup> => {
+    const limited = await throttle(c, options.limiters?.chat, config.trustProxyHops, scope)
+    if (limited) {
+      for (const [name, value] of Object.entries(limited.headers)) c.header(name, value)
+      return { page: rateLimitedPage(Number(limited.headers['Retry-After'] ?? 1)) }
+    }
+    return lookup(ref)
+  }
+
+  // The owner's head code and tag manager, in a sandboxed document of their own (head-frame.ts).
+  app.get(`${SHARE_ASSETS_PATH}/head/:publicId`, async (c) => {
+    const ref = c.req.param('publicId')
+    const found = isResourceRef(ref) ? await resolve(c, ref, 'share-head') : { page: NOT_FOUND_PAGE }
+    if ('page' in found) return status(c, found.page)
+    const { metadata } = found.settings
+    c.header('Content-Security-Policy', HEAD_FRAME_POLICY)
+    c.header('Cache-Control', 'no-cache')
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', 'no-referrer')
+    return c.html(headFrameHtml({ tagManagerId: tagManagerId(metadata.tagManagerId), customHeadCode: metadata.customHeadCode }))
+  })
+
   app.get('/:publicId', async (c, next) => {
     const ref = c.req.param('publicId')
     if (!isResourceRef(ref)) return next()
-    const limited = throttle(c, options.limiters?.chat, config.trustProxy)
-    if (limited) {
-      for (const [name, value] of Object.entries(limited.headers)) c.header(name, value)
-      return status(c, rateLimitedPage(Number(limited.headers['Retry-After'] ?? 1)))
-    }
-
-    const found = await lookup(ref)
+    const found = await resolve(c, ref, 'share')
     if ('page' in found) return status(c, found.page)
     const { flow, settings } = found
-    const origin = pageOrigin(c, config.trustProxy)
+    const origin = config.publicUrl ? new URL(config.publicUrl).origin : pageOrigin(c, config.trustProxyHops)
     // The page's chat calls carry this origin, and the chat routes refuse it when the flow's
     // allowed origins do not list it: say so plainly instead of serving a chat that cannot start.
     if (!isOriginAllowed(origin, settings.allowedOrigins)) return status(c, ORIGIN_REFUSED_PAGE)
 
-    const containerId = tagManagerId(settings.metadata.tagManagerId)
-    const customHeadCode = settings.metadata.customHeadCode
+    const headFrame = { tagManagerId: tagManagerId(settings.metadata.tagManagerId), customHeadCode: settings.metadata.customHeadCode }
     c.header(
       'Content-Security-Policy',
-      sharePagePolicy({
-        tagManager: containerId !== undefined,
-        customHeadCode: customHeadCode !== undefined,
-        scriptOrigins: widgetOrigin ? [widgetOrigin] : [],
-        allowedOrigins: settings.allowedOrigins,
-      }),
+      sharePagePolicy({ scriptOrigins: widgetOrigin ? [widgetOrigin] : [], allowedOrigins: settings.allowedOrigins }),
     )
     // Revalidated on every visit: a republished or unshared flow shows at once.
     c.header('Cache-Control', 'no-cache')
@@ -126,9 +142,8 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
       sharePage({
         flow: flow.publicId,
         token: await tokens.tokenFor(flow.workspaceId),
-        meta: pageMetadata(settings, `${origin}/${encodeURIComponent(flow.publicId)}`),
-        tagManagerId: containerId,
-        customHeadCode,
+        meta: pageMetadata(settings, config.publicUrl && `${config.publicUrl}/${encodeURIComponent(flow.publicId)}`),
+        headFrameUrl: needsHeadFrame(headFrame) ? headFramePath(SHARE_ASSETS_PATH, flow.publicId) : undefined,
         hideQueryParams: settings.isHideQueryParamsEnabled,
         assets,
       }),
@@ -137,9 +152,14 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
 }
 
 /** The 429 a page view would cause, as an error carrying `Retry-After`, or undefined. */
-function throttle(c: Context, limiter: RateLimiter | undefined, trustProxy: boolean): HttpError | undefined {
+async function throttle(
+  c: Context,
+  limiter: RateLimiter | undefined,
+  trustProxyHops: number,
+  scope: string,
+): Promise<HttpError | undefined> {
   try {
-    limiter?.consume(`share:${clientAddress(c, trustProxy)}`)
+    await limiter?.consume(`${scope}:${clientAddress(c, trustProxyHops)}`)
     return undefined
   } catch (error) {
     if (error instanceof HttpError && error.code === 'rate_limited') return error

@@ -1,11 +1,10 @@
 import { normalizeOrigin } from '../http/cors'
-import { TAG_MANAGER_SOURCES } from './tag-manager'
 
 type Directives = Record<string, string[]>
 
 /**
- * The share page's baseline: scripts and styles from this service only (the widget bundle and
- * the page script), no inline code. Images, media, frames, fonts and font stylesheets may come
+ * The share page's policy: scripts and styles from this service only (the widget bundle and the
+ * page script), no inline code, whatever the flow's settings (owner code runs in the head frame). Images, media, frames, fonts and font stylesheets may come
  * from any https origin because flows show CDN images, embed videos and load theme web fonts;
  * the chat API itself is same-origin.
  */
@@ -24,10 +23,6 @@ const BASE: Readonly<Directives> = {
 }
 
 export interface SharePagePolicyNeeds {
-  /** A valid tag manager container is loaded on the page. */
-  tagManager: boolean
-  /** The flow's owner set `customHeadCode`. */
-  customHeadCode: boolean
   /** Origins of page scripts not served by this service (a CDN-hosted widget bundle). */
   scriptOrigins?: readonly string[]
   /** `settings.security.allowedOrigins`: the sites that may frame the page; empty means any. */
@@ -52,22 +47,10 @@ function add(directives: Directives, name: string, sources: readonly string[]): 
   for (const source of sources) if (!covered(list, source)) list.push(source)
 }
 
-/** The share page's Content-Security-Policy, relaxed only for what this flow's settings need. */
+/** The share page's Content-Security-Policy: the baseline, the widget's origin, the framing sites. */
 export function sharePagePolicy(needs: SharePagePolicyNeeds): string {
   const directives: Directives = Object.fromEntries(Object.entries(BASE).map(([name, list]) => [name, [...list]]))
   add(directives, 'script-src', (needs.scriptOrigins ?? []).filter((origin) => POLICY_ORIGIN.test(origin)))
-  if (needs.tagManager) {
-    for (const [name, sources] of Object.entries(TAG_MANAGER_SOURCES)) add(directives, name, sources)
-  }
-  if (needs.customHeadCode) {
-    // The owner's head code is arbitrary markup written for this page (analytics snippets,
-    // inline <script>/<style>, third-party loaders). Its inline parts cannot be hashed or given
-    // a nonce without rewriting it, so this page — and only a page whose owner set such code —
-    // allows inline script and style and https scripts and styles. The widget's own content
-    // does not depend on the policy: it sanitises everything a flow shows.
-    add(directives, 'script-src', ["'unsafe-inline'", 'https:'])
-    add(directives, 'style-src', ["'unsafe-inline'", 'https:'])
-  }
   const ancestors = frameAncestors(needs.allowedOrigins)
   if (ancestors) directives['frame-ancestors'] = ancestors
   return Object.entries(directives)

@@ -10,8 +10,11 @@ export interface PageMetadata {
   imageUrl?: string
   /** http(s) or data:image favicon, when the flow has a usable one. */
   favIconUrl?: string
-  /** The page's address without query or fragment: what crawlers should index and share. */
-  canonicalUrl: string
+  /**
+   * The page's address without query or fragment, from the service's configured public address
+   * (never from the request's Host header, which the client writes). Undefined: no canonical tags.
+   */
+  canonicalUrl?: string
 }
 
 /** Seen on a flow with neither a title nor a name. */
@@ -21,7 +24,7 @@ const UNTITLED = 'Chat'
  * Title and description fall back to the flow's name; unusable image or favicon addresses
  * (wrong scheme, relative, credentials, oversized) are left out rather than written.
  */
-export function pageMetadata(settings: ShareSettings, canonicalUrl: string): PageMetadata {
+export function pageMetadata(settings: ShareSettings, canonicalUrl: string | undefined): PageMetadata {
   const { metadata } = settings
   const fallback = settings.flowName || UNTITLED
   return {
@@ -41,11 +44,9 @@ export function headTags(meta: PageMetadata): Html {
   const image = meta.imageUrl
   return html`<title>${meta.title}</title>
 <meta name="description" content="${meta.description}">
-<link rel="canonical" href="${meta.canonicalUrl}">
-<link rel="icon" href="${meta.favIconUrl ?? 'data:,'}">
+${meta.canonicalUrl ? html`<link rel="canonical" href="${meta.canonicalUrl}">\n` : ''}<link rel="icon" href="${meta.favIconUrl ?? 'data:,'}">
 <meta property="og:type" content="website">
-<meta property="og:url" content="${meta.canonicalUrl}">
-<meta property="og:title" content="${meta.title}">
+${meta.canonicalUrl ? html`<meta property="og:url" content="${meta.canonicalUrl}">\n` : ''}<meta property="og:title" content="${meta.title}">
 <meta property="og:description" content="${meta.description}">
 ${image ? html`<meta property="og:image" content="${image}">\n` : ''}<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">
 <meta name="twitter:title" content="${meta.title}">

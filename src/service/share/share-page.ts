@@ -1,9 +1,9 @@
-import { Html, html } from '../../../demo/site/html'
+import { html } from '../../../demo/site/html'
+import { headFrameElement } from './head-frame'
 import { headTags, type PageMetadata } from './head-tags'
-import { tagManagerScriptUrl } from './tag-manager'
 
 export interface SharePageAssets {
-  /** The page script (query parameters → prefilled variables, tag manager data layer). */
+  /** The page script (query parameters → prefilled variables). */
   script: string
   stylesheet: string
   /** The widget's classic script bundle. */
@@ -16,31 +16,23 @@ export interface SharePageInput {
   /** A publishable token of the flow's workspace (see share-token.ts). */
   token: string
   meta: PageMetadata
-  /** A validated container id, or undefined for no tag manager. */
-  tagManagerId?: string
-  /** The owner's raw head markup, or undefined. */
-  customHeadCode?: string
+  /** The flow's head frame (owner's head code, tag manager), when it has one: see head-frame.ts. */
+  headFrameUrl?: string
   hideQueryParams: boolean
   assets: SharePageAssets
 }
 
 /**
- * The full-page chat: head tags from the flow's metadata, then the scripts, all deferred so they
+ * The full-page chat: head tags from the flow's metadata, then the scripts, both deferred so they
  * run in this order once the document is parsed: the page script (it sets the element's
- * prefilled variables before the widget upgrades it), then the widget. The tag manager loads
- * async: it picks up the data layer whenever it arrives and never holds the chat back.
+ * prefilled variables before the widget upgrades it), then the widget. Nothing the flow's owner
+ * wrote runs in this page: their head code and tag manager live in the sandboxed head frame.
  *
  * The element has no `api-host`: the widget then calls the page's own origin, which is this
  * service whatever proxy stands in front of it.
- *
- * The owner's head code comes last in <head>, raw: it is their page, and placed after our tags
- * it can add to them without a broken snippet hiding them from link-preview crawlers.
  */
 export function sharePage(input: SharePageInput): string {
   const { assets } = input
-  const pageScriptData = html`${input.hideQueryParams ? html` data-hide-query-params` : ''}${
-    input.tagManagerId ? html` data-tag-manager="${input.tagManagerId}"` : ''
-  }`
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -48,13 +40,13 @@ export function sharePage(input: SharePageInput): string {
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 ${headTags(input.meta)}
 <link rel="stylesheet" href="${assets.stylesheet}">
-<script src="${assets.script}" defer${pageScriptData}></script>
-${input.tagManagerId ? html`<script src="${tagManagerScriptUrl(input.tagManagerId)}" async></script>\n` : ''}<script src="${assets.widgetScript}" defer></script>
-${input.customHeadCode ? new Html(`<!-- head code set by the flow's owner -->\n${input.customHeadCode}\n`) : ''}</head>
+<script src="${assets.script}" defer${input.hideQueryParams ? html` data-hide-query-params` : ''}></script>
+<script src="${assets.widgetScript}" defer></script>
+</head>
 <body>
 <noscript><p class="share-notice">This chat needs JavaScript. Please turn it on and reload the page.</p></noscript>
 <flow-chat flow="${input.flow}" token="${input.token}"></flow-chat>
-</body>
+${input.headFrameUrl ? html`${headFrameElement(input.headFrameUrl)}\n` : ''}</body>
 </html>
 `.toString()
 }

@@ -16,18 +16,3 @@ export function tagManagerId(value: string | undefined): string | undefined {
 export function tagManagerScriptUrl(id: string): string {
   return `${TAG_MANAGER_ORIGIN}/gtm.js?id=${encodeURIComponent(id)}`
 }
-
-/**
- * What the container and the Google tags it usually loads need beyond the page's own policy:
- * their scripts, beacons and pixels (the hosts Google documents for a CSP).
- */
-export const TAG_MANAGER_SOURCES = {
-  'script-src': [TAG_MANAGER_ORIGIN, 'https://www.google-analytics.com', 'https://ssl.google-analytics.com'],
-  'img-src': [TAG_MANAGER_ORIGIN, 'https://www.google-analytics.com', 'https://*.google-analytics.com'],
-  'connect-src': [
-    TAG_MANAGER_ORIGIN,
-    'https://www.google-analytics.com',
-    'https://*.google-analytics.com',
-    'https://*.analytics.google.com',
-  ],
-} as const

@@ -102,6 +102,16 @@ export class FlowsRepository {
     return toRecord(rows[0])
   }
 
+  /** Archiving takes a flow out of service (chats, share page, published reads); its data stays. */
+  async setArchived(id: string, isArchived: boolean, updatedAt: string): Promise<FlowRecord | undefined> {
+    const rows = await this.db.query<FlowRow>(
+      `UPDATE ${this.t.flows} SET is_archived = $2, updated_at = GREATEST(updated_at, $3::timestamptz)
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, isArchived, updatedAt],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
   async listByWorkspace(workspaceId?: string): Promise<FlowRecord[]> {
     const rows = await this.db.query<FlowRow>(
       `SELECT ${COLUMNS} FROM ${this.t.flows} WHERE $1::text IS NULL OR workspace_id = $1

@@ -103,6 +103,29 @@ const MIGRATIONS: Migration[] = [
   },
   {
     version: 2,
+    name: 'session leases, shared rate limits, purgeable sessions',
+    statements: (t) => [
+      // A step holds its session by a lease (owner token, expiry) instead of a row lock, so the
+      // flow runs outside any transaction and a crashed holder's lease simply expires.
+      // No index on expires_at: every step moves it, and an index would be rewritten each time
+      // (the purge, every ten minutes, scans instead).
+      `ALTER TABLE ${t.sessions} ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz`,
+      // Answers belong to results and outlive the sessions that collected them (sessions are
+      // purged): `session_id` keeps naming the visit, with no key to maintain on every answer.
+      `ALTER TABLE ${t.answers} DROP CONSTRAINT IF EXISTS answers_session_id_fkey`,
+      // Token buckets every service process shares. No index beyond the key: every request
+      // updates its bucket, which then stays a cheap in-place (HOT) update; the rare purge of idle
+      // buckets scans this small table instead.
+      `CREATE TABLE ${t.rateLimits} (
+        key text PRIMARY KEY,
+        tokens double precision NOT NULL,
+        allowed boolean NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+    ],
+  },
+  {
+    version: 3,
     name: 'integrations: credentials, result logs, e-mail outbox',
     statements: (t) => [
       // Ids are the owner's (an imported flow names them), so they are unique per workspace only.

@@ -1,5 +1,24 @@
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Database, Queryable } from './database'
+
+/**
+ * Statements with parameters run as named prepared statements: each connection parses and plans
+ * one the first time and reuses the plan after. The chat's statements are few but long (CTEs
+ * over several tables); planning them anew on every request cost PostgreSQL more than running them.
+ */
+const statementNames = new Map<string, string>()
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql)
+  if (name === undefined) {
+    name = `s${createHash('sha1').update(sql).digest('base64url')}`
+    // Bounded: SQL texts are fixed per schema, but tests create many schemas.
+    if (statementNames.size >= 10_000) statementNames.clear()
+    statementNames.set(sql, name)
+  }
+  return name
+}
 
 /** A PostgreSQL server through a `pg` connection pool. */
 export function openPgDatabase(connectionString: string, maxConnections = 10): Database {
@@ -9,7 +28,8 @@ export function openPgDatabase(connectionString: string, maxConnections = 10): D
 
   const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      const result = await target.query(sql, params)
+      const result =
+        params.length > 0 ? await target.query({ name: statementName(sql), text: sql, values: params }) : await target.query(sql)
       return result.rows as T[]
     },
   })

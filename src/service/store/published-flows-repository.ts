@@ -83,14 +83,36 @@ export class PublishedFlowsRepository {
     return rows[0] && toVersion(rows[0])
   }
 
-  async findVersion(versionId: string): Promise<PublishedVersion | undefined> {
-    const rows = await this.db.query<VersionRow>(
-      `SELECT v.id AS version_id, p.id AS published_flow_id, p.flow_id, v.snapshot, v.published_at
+  /**
+   * One version with its snapshot as stored text (not parsed): the version cache parses it once
+   * and knows its size.
+   */
+  async findVersionText(versionId: string): Promise<(Omit<PublishedVersion, 'snapshot'> & { snapshotText: string }) | undefined> {
+    const rows = await this.db.query<Omit<VersionRow, 'snapshot'> & { snapshot_text: string }>(
+      `SELECT v.id AS version_id, p.id AS published_flow_id, p.flow_id, v.snapshot::text AS snapshot_text, v.published_at
        FROM ${this.t.publishedFlowVersions} v
        JOIN ${this.t.publishedFlows} p ON p.id = v.published_flow_id
        WHERE v.id = $1`,
       [versionId],
     )
-    return rows[0] && toVersion(rows[0])
+    const row = rows[0]
+    return (
+      row && {
+        versionId: row.version_id,
+        publishedFlowId: row.published_flow_id,
+        flowId: row.flow_id,
+        snapshotText: row.snapshot_text,
+        publishedAt: isoTimestamp(row.published_at),
+      }
+    )
+  }
+
+  /** The id of the flow's live version, without reading its snapshot. */
+  async currentVersionId(flowId: string): Promise<string | undefined> {
+    const rows = await this.db.query<{ current_version_id: string }>(
+      `SELECT current_version_id FROM ${this.t.publishedFlows} WHERE flow_id = $1`,
+      [flowId],
+    )
+    return rows[0]?.current_version_id
   }
 }

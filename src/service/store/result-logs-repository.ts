@@ -1,7 +1,7 @@
 import type { Queryable } from './database'
 import { isoTimestamp, type Tables } from './tables'
 
-/** A log a step wrote, as stored with its result (sensitive ones included). */
+/** A log a step wrote, as stored with its result (sensitive ones included; chat-steps-repository.ts writes them). */
 export interface StoredLog {
   status: string
   description: string
@@ -15,22 +15,6 @@ export class ResultLogsRepository {
     private readonly db: Queryable,
     private readonly t: Tables,
   ) {}
-
-  async add(
-    resultId: string,
-    sessionId: string | null,
-    logs: ReadonlyArray<{ status: string; description: string; details?: unknown }>,
-    createdAt: string,
-  ): Promise<void> {
-    if (logs.length === 0) return
-    // One statement for the whole step: logs arrive in batches of up to a few dozen.
-    await this.db.query(
-      `INSERT INTO ${this.t.resultLogs} (result_id, session_id, status, description, details, created_at)
-       SELECT $1, $2, log->>'status', log->>'description', log->'details', $4
-       FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS entry(log, position) ORDER BY position`,
-      [resultId, sessionId, JSON.stringify(logs), createdAt],
-    )
-  }
 
   /** In the order they were written. */
   async list(resultId: string): Promise<StoredLog[]> {

@@ -15,6 +15,7 @@ export interface ResultRecord {
 }
 
 export interface StoredAnswer extends Answer {
+  /** The session (visit) that collected it; it may have been purged since. */
   sessionId: string
   createdAt: string
 }
@@ -45,20 +46,6 @@ export class ResultsRepository {
     private readonly t: Tables,
   ) {}
 
-  async insert(result: ResultRecord): Promise<void> {
-    await this.db.query(
-      `INSERT INTO ${this.t.results} (${COLUMNS}) VALUES ($1, $2, $3::jsonb, $4, $5, $6)`,
-      [
-        result.id,
-        result.flowId,
-        JSON.stringify(result.variables),
-        result.isCompleted,
-        result.createdAt,
-        result.updatedAt,
-      ],
-    )
-  }
-
   /** A result only counts for the flow it was given to. */
   async findForFlow(id: string, flowId: string): Promise<ResultRecord | undefined> {
     const rows = await this.db.query<ResultRow>(
@@ -66,41 +53,6 @@ export class ResultsRepository {
       [id, flowId],
     )
     return rows[0] && toRecord(rows[0])
-  }
-
-  async update(
-    id: string,
-    changes: { variables: Record<string, VariableValue>; isCompleted: boolean; updatedAt: string },
-  ): Promise<void> {
-    await this.db.query(
-      `UPDATE ${this.t.results} SET variables = $2::jsonb, is_completed = is_completed OR $3,
-       updated_at = $4 WHERE id = $1`,
-      [id, JSON.stringify(changes.variables), changes.isCompleted, changes.updatedAt],
-    )
-  }
-
-  async addAnswers(
-    resultId: string,
-    sessionId: string,
-    answers: Answer[],
-    createdAt: string,
-  ): Promise<void> {
-    for (const answer of answers) {
-      await this.db.query(
-        `INSERT INTO ${this.t.answers}
-         (result_id, session_id, block_id, group_id, variable_id, value, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [
-          resultId,
-          sessionId,
-          answer.blockId,
-          answer.groupId,
-          answer.variableId ?? null,
-          answer.value,
-          createdAt,
-        ],
-      )
-    }
   }
 
   /** Answers in the order they were given. */

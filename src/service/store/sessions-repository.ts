@@ -52,47 +52,15 @@ const toRecord = (row: SessionRow): SessionRecord => ({
   completedAt: isoTimestampOrNull(row.completed_at),
 })
 
-export interface StoredIdempotentResponse {
-  requestHash: string
-  response: unknown
-}
-
 export class SessionsRepository {
   constructor(
     private readonly db: Queryable,
     private readonly t: Tables,
   ) {}
 
-  async insert(session: SessionRecord): Promise<void> {
-    await this.db.query(
-      `INSERT INTO ${this.t.sessions} (${COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)`,
-      [
-        session.id,
-        session.flowId,
-        session.resultId,
-        session.publishedFlowId,
-        session.publishedVersionId,
-        session.publishedAt,
-        JSON.stringify(session.state),
-        session.step,
-        session.createdAt,
-        session.lastActivityAt,
-        session.expiresAt,
-        session.completedAt,
-      ],
-    )
-  }
-
-  /**
-   * `lock` holds the row until the transaction ends, so concurrent answers to one session run
-   * one after the other instead of both advancing from the same state.
-   */
-  async findById(id: string, options: { lock?: boolean } = {}): Promise<SessionRecord | undefined> {
-    const rows = await this.db.query<SessionRow>(
-      `SELECT ${COLUMNS} FROM ${this.t.sessions} WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,
-      [id],
-    )
+  /** A session as stored (steps write through chat-steps-repository.ts). */
+  async findById(id: string): Promise<SessionRecord | undefined> {
+    const rows = await this.db.query<SessionRow>(`SELECT ${COLUMNS} FROM ${this.t.sessions} WHERE id = $1`, [id])
     return rows[0] && toRecord(rows[0])
   }
 
@@ -107,47 +75,22 @@ export class SessionsRepository {
     return rows[0] && toRecord(rows[0])
   }
 
-  async update(
-    id: string,
-    changes: Pick<SessionRecord, 'state' | 'step' | 'lastActivityAt' | 'expiresAt' | 'completedAt'>,
-  ): Promise<void> {
-    await this.db.query(
-      `UPDATE ${this.t.sessions}
-       SET state = $2::jsonb, step = $3, last_activity_at = $4, expires_at = $5, completed_at = $6
-       WHERE id = $1`,
-      [
-        id,
-        JSON.stringify(changes.state),
-        changes.step,
-        changes.lastActivityAt,
-        changes.expiresAt,
-        changes.completedAt,
-      ],
+  /**
+   * Deletes sessions that expired before `before` (their idempotent responses go with them; their
+   * answers stay with their results), skipping any a step still holds. At most `limit` per call;
+   * it scans the table (see migrations.ts), which a purge every ten minutes affords.
+   */
+  async purgeExpired(before: Date, limit: number): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM ${this.t.sessions} WHERE id IN (
+           SELECT id FROM ${this.t.sessions}
+           WHERE expires_at < $1 AND (lease_owner IS NULL OR lease_expires_at < clock_timestamp())
+           LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before.toISOString(), limit],
     )
-  }
-
-  async findIdempotentResponse(
-    sessionId: string,
-    key: string,
-  ): Promise<StoredIdempotentResponse | undefined> {
-    const rows = await this.db.query<{ request_hash: string; response: string }>(
-      `SELECT request_hash, response FROM ${this.t.idempotencyKeys} WHERE session_id = $1 AND key = $2`,
-      [sessionId, key],
-    )
-    return rows[0] && { requestHash: rows[0].request_hash, response: JSON.parse(rows[0].response) }
-  }
-
-  async saveIdempotentResponse(input: {
-    sessionId: string
-    key: string
-    requestHash: string
-    response: unknown
-    createdAt: string
-  }): Promise<void> {
-    await this.db.query(
-      `INSERT INTO ${this.t.idempotencyKeys} (session_id, key, request_hash, response, created_at)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [input.sessionId, input.key, input.requestHash, JSON.stringify(input.response), input.createdAt],
-    )
+    return rows[0]?.n ?? 0
   }
 }

@@ -1,9 +1,11 @@
+import { ChatStepsRepository } from './chat-steps-repository'
 import { CredentialsRepository } from './credentials-repository'
 import type { Database, Queryable } from './database'
 import { FlowsRepository } from './flows-repository'
 import { migrate } from './migrations'
 import { OutboxRepository } from './outbox-repository'
 import { PublishedFlowsRepository } from './published-flows-repository'
+import { RateLimitsRepository } from './rate-limits-repository'
 import { ResultLogsRepository } from './result-logs-repository'
 import { ResultsRepository } from './results-repository'
 import { SessionsRepository } from './sessions-repository'
@@ -18,6 +20,8 @@ export interface Repositories {
   publishedFlows: PublishedFlowsRepository
   sessions: SessionsRepository
   results: ResultsRepository
+  rateLimits: RateLimitsRepository
+  chatSteps: ChatStepsRepository
   resultLogs: ResultLogsRepository
   credentials: CredentialsRepository
   outbox: OutboxRepository
@@ -41,6 +45,8 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     publishedFlows: new PublishedFlowsRepository(db, tables),
     sessions: new SessionsRepository(db, tables),
     results: new ResultsRepository(db, tables),
+    rateLimits: new RateLimitsRepository(db, tables),
+    chatSteps: new ChatStepsRepository(db, tables),
     resultLogs: new ResultLogsRepository(db, tables),
     credentials: new CredentialsRepository(db, tables),
     outbox: new OutboxRepository(db, tables),

@@ -16,6 +16,7 @@ export interface Tables {
   answers: string
   sessions: string
   idempotencyKeys: string
+  rateLimits: string
   credentials: string
   resultLogs: string
   outbox: string
@@ -38,6 +39,7 @@ export function tablesFor(schema: string): Tables {
     answers: q('answers'),
     sessions: q('sessions'),
     idempotencyKeys: q('idempotency_keys'),
+    rateLimits: q('rate_limits'),
     credentials: q('credentials'),
     resultLogs: q('result_logs'),
     outbox: q('outbox'),

@@ -63,6 +63,18 @@ describe('flows CLI', () => {
     expect(out[1]).toContain('Lead Scoring')
   })
 
+  it('archives a flow and brings it back', async () => {
+    expect(await run('import', join(SHARED_FLOWS_DIR, 'tpl-nps.json'), '--publish')).toBe(0)
+    const [flow] = await store.flows.listByWorkspace('demo')
+    out = []
+    expect(await run('archive', flow!.publicId)).toBe(0)
+    expect(out.join('\n')).toContain(`Archived ${flow!.id}`)
+    expect((await store.flows.findById(flow!.id))?.isArchived).toBe(true)
+    expect(await run('unarchive', flow!.id)).toBe(0)
+    expect((await store.flows.findById(flow!.id))?.isArchived).toBe(false)
+    expect(await run('archive', 'no-such-flow')).toBe(1)
+  })
+
   it('creates a token, prints it once and stores only its hash', async () => {
     expect(await run('token', 'create', '--kind', 'publishable', '--workspace', 'acme')).toBe(0)
     const token = out.find((line) => line.startsWith('fs_pk_'))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { indexFlow } from '../../../src/service/engine/flow-index'
 import { escapeHtml, formatValue, initialVariables, isSet, substitute, valueForCode } from '../../../src/service/engine/variables'
-import { buildFlow, varId } from './support/flow-builder'
+import { buildFlow, Conversation, edge, input, text, texts, varId } from './support/flow-builder'
 
 const index = indexFlow(buildFlow({ groups: [{ id: 'g', blocks: [] }], variables: ['Name', 'Lead Score', 'Tags', 'Flag'] }))
 
@@ -65,5 +65,62 @@ describe('initialVariables', () => {
         prefilledVariables: { Name: 'Prefilled', Missing: 'ignored' },
       }),
     ).toEqual({ [varId('Name')]: 'Prefilled', [varId('Flag')]: true })
+  })
+})
+
+describe('variable ids that name Object members', () => {
+  // Ids come from the flow: these must behave like any other id, never read or set a prototype.
+  const flow = () =>
+    buildFlow({
+      variables: [],
+      groups: [
+        {
+          id: 'g',
+          blocks: [
+            text('before', '[{{Ctor}}][{{ToStr}}][{{Proto}}]'),
+            { id: 'set', type: 'Set variable', options: { variableId: '__proto__', expressionToEvaluate: '42' } },
+            {
+              id: 'cond',
+              type: 'Condition',
+              items: [{ id: 'c1', outgoingEdgeId: 'e-set', content: { comparisons: [{ variableId: 'constructor', comparisonOperator: 'Is set' }] } }],
+            },
+            text('after', '[{{Ctor}}][{{Proto}}]'),
+            input('ask', 'text input', { variableId: 'constructor' }),
+            text('echo', '[{{Ctor}}][{{Proto}}]'),
+          ],
+        },
+        { id: 'wrong', blocks: [text('wrong-branch', 'an unset variable counted as set')] },
+      ],
+      edges: [edge('e-set', 'cond', 'wrong')],
+    })
+  const withIds = () => {
+    const built = flow()
+    built.variables = [
+      { id: 'constructor', name: 'Ctor' },
+      { id: 'toString', name: 'ToStr' },
+      { id: '__proto__', name: 'Proto' },
+    ]
+    return built
+  }
+
+  it('are unset until set, hold what they are given, and survive the stored state', async () => {
+    const conversation = new Conversation(withIds())
+    const first = await conversation.start()
+    expect(texts(first)).toEqual(['[][][]', '[][42]'])
+    const second = await conversation.answer('Ada')
+    expect(texts(second)).toEqual(['[Ada][42]'])
+    expect(Object.getPrototypeOf(second.state.variables)).toBeNull()
+    expect(JSON.parse(JSON.stringify(second.state.variables))).toEqual(
+      JSON.parse('{"__proto__": 42, "constructor": "Ada"}'),
+    )
+  })
+
+  it('start from a resumed result without touching prototypes', () => {
+    const restored = JSON.parse('{"__proto__": "kept", "constructor": "also kept"}')
+    const variables = initialVariables(indexFlow(withIds()), { restoredVariables: restored })
+    expect(Object.getPrototypeOf(variables)).toBeNull()
+    expect(variables.__proto__).toBe('kept')
+    expect(variables.constructor).toBe('also kept')
+    expect(variables.toString).toBeUndefined()
   })
 })

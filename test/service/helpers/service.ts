@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import { createApp } from '../../../src/service/app'
+import { type AppDeps, createApp } from '../../../src/service/app'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
 import type { Engine } from '../../../src/service/engine/types'
 import { hashToken, newId, newToken, type TokenKind } from '../../../src/service/ids'
@@ -44,12 +44,20 @@ export interface TestService {
 export const TEST_CONFIG: ServiceConfig = {
   ...DEFAULT_CONFIG,
   rateLimits: { chat: { perMinute: 0, burst: 1 }, management: { perMinute: 0, burst: 1 } },
-  trustProxy: true,
+  trustProxyHops: 1,
 }
 
 export async function createTestService(
   db: TestDatabase,
-  options: { config?: Partial<ServiceConfig>; engine?: Engine; schema?: string; resolve?: IntegrationsInput['resolve'] } = {},
+  options: {
+    config?: Partial<ServiceConfig>
+    engine?: Engine
+    schema?: string
+    /** More of the app's dependencies (a sandbox pool, lease timing). */
+    app?: Pick<AppDeps, 'sandbox' | 'leaseTiming'>
+    /** DNS for outgoing calls (names of the test's own). */
+    resolve?: IntegrationsInput['resolve']
+  } = {},
 ): Promise<TestService> {
   const schema = options.schema ?? freshSchema()
   const store = await createStore(db.database, { schema, closeDatabase: false })
@@ -57,7 +65,7 @@ export async function createTestService(
   const config = { ...TEST_CONFIG, ...options.config }
   const engine = options.engine ?? (await loadEngine())
   const integrations = createIntegrations({ config, store, now: clock.now, ...(options.resolve ? { resolve: options.resolve } : {}) })
-  const app = createApp({ store, engine, config, now: clock.now, integrations })
+  const app = createApp({ store, engine, config, now: clock.now, integrations, ...options.app })
 
   await store.workspaces.ensure(WORKSPACE, 'Demo', clock.now())
   await store.workspaces.ensure(OTHER_WORKSPACE, 'Other', clock.now())

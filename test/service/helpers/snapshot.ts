@@ -1,6 +1,6 @@
 import type { Store } from '../../../src/service/store/store'
 
-/** Every row of every table, for "nothing changed" assertions. */
+/** Every row of every table but the rate limits' bookkeeping, for "nothing changed" assertions. */
 export async function snapshotTables(store: Store): Promise<string> {
   const t = store.tables
   const tables = [

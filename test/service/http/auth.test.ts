@@ -79,8 +79,18 @@ describe.each([...management, publishedFlow])('$name', (op) => {
     await expectUnchanged()
   })
 
-  it("answers 403 for a secret token of another workspace", async () => {
-    expectError(await send(op, { authorization: `Bearer ${svc.tokens.otherSecret}` }), 403, 'forbidden')
+  it("answers another workspace's secret token as if the flow did not exist", async () => {
+    const res = await send(op, { authorization: `Bearer ${svc.tokens.otherSecret}` })
+    if (op.name === 'import') {
+      expectError(res, 403, 'forbidden') // the body names a workspace that is not the token's
+    } else {
+      expectError(res, 404, 'flow_not_found')
+      const unknown = await svc.call(op.method, op.path().replace(flow.id, 'NoSuchFlowId'), {
+        token: svc.tokens.secret,
+        ...(op.json ? { json: op.json() } : {}),
+      })
+      expect(res.body.error.message).toBe(unknown.body.error.message.replace('NoSuchFlowId', flow.id))
+    }
     await expectUnchanged()
   })
 })
@@ -99,9 +109,9 @@ describe('publishedFlow token rules', () => {
     }
   })
 
-  it("refuses another workspace's publishable token", async () => {
+  it("answers another workspace's publishable token as if the flow did not exist", async () => {
     const res = await send(publishedFlow, { authorization: `Bearer ${svc.tokens.otherPublishable}` })
-    expectError(res, 403, 'forbidden')
+    expectError(res, 404, 'flow_not_found')
   })
 
   it('accepts the Bearer scheme in any case', async () => {

@@ -8,9 +8,9 @@ import { useTestDatabase } from '../helpers/database'
 import { snapshotTables } from '../helpers/snapshot'
 import { createTestService, TEST_CONFIG, type TestService } from '../helpers/service'
 
-function refusal(fn: () => void): HttpError | undefined {
+async function refusal(attempt: Promise<void>): Promise<HttpError | undefined> {
   try {
-    fn()
+    await attempt
     return undefined
   } catch (error) {
     if (error instanceof HttpError) return error
@@ -18,39 +18,54 @@ function refusal(fn: () => void): HttpError | undefined {
   }
 }
 
+const db = useTestDatabase()
+let svc: TestService
+afterEach(() => svc.close())
+
 describe('RateLimiter', () => {
-  it('allows a burst, then refuses with the wait until the next token', () => {
+  const limiterOf = (config: { perMinute: number; burst: number }, clock = new TestClock()) =>
+    new RateLimiter(config, clock.now, svc.store.rateLimits)
+
+  it('allows a burst, then refuses with the wait until the next token', async () => {
+    svc = await createTestService(db)
     const clock = new TestClock()
-    const limiter = new RateLimiter({ perMinute: 6, burst: 2 }, clock.now)
-    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
-    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
-    const refused = refusal(() => limiter.consume('a'))
+    const limiter = limiterOf({ perMinute: 6, burst: 2 }, clock)
+    expect(await refusal(limiter.consume('a'))).toBeUndefined()
+    expect(await refusal(limiter.consume('a'))).toBeUndefined()
+    const refused = await refusal(limiter.consume('a'))
     expect(refused?.code).toBe('rate_limited')
     expect(refused?.headers['Retry-After']).toBe('10')
     clock.advance(4_000)
-    expect(refusal(() => limiter.consume('a'))?.headers['Retry-After']).toBe('6')
+    expect((await refusal(limiter.consume('a')))?.headers['Retry-After']).toBe('6')
     clock.advance(6_000)
-    expect(refusal(() => limiter.consume('a'))).toBeUndefined()
+    expect(await refusal(limiter.consume('a'))).toBeUndefined()
   })
 
-  it('keeps one bucket per key', () => {
-    const limiter = new RateLimiter({ perMinute: 1, burst: 1 }, new TestClock().now)
-    limiter.consume('a')
-    expect(refusal(() => limiter.consume('a'))).toBeDefined()
-    expect(refusal(() => limiter.consume('b'))).toBeUndefined()
+  it('keeps one bucket per key', async () => {
+    svc = await createTestService(db)
+    const limiter = limiterOf({ perMinute: 1, burst: 1 })
+    await limiter.consume('a')
+    expect(await refusal(limiter.consume('a'))).toBeDefined()
+    expect(await refusal(limiter.consume('b'))).toBeUndefined()
   })
 
-  it('never refuses when the limit is 0 (off)', () => {
-    const limiter = new RateLimiter({ perMinute: 0, burst: 1 }, new TestClock().now)
-    for (let i = 0; i < 1000; i++) limiter.consume('a')
+  it('shares its buckets with every limiter on the same database (other processes)', async () => {
+    svc = await createTestService(db)
+    const clock = new TestClock()
+    const [here, elsewhere] = [limiterOf({ perMinute: 60, burst: 3 }, clock), limiterOf({ perMinute: 60, burst: 3 }, clock)]
+    const verdicts = await Promise.all([here, elsewhere, here, elsewhere, here, elsewhere].map((l) => refusal(l.consume('shared'))))
+    expect(verdicts.filter((v) => v === undefined)).toHaveLength(3)
+  })
+
+  it('never refuses when the limit is 0 (off), and stores nothing then', async () => {
+    svc = await createTestService(db)
+    const limiter = limiterOf({ perMinute: 0, burst: 1 })
+    for (let i = 0; i < 100; i++) await limiter.consume('a')
+    expect(await svc.store.database.query(`SELECT * FROM ${svc.store.tables.rateLimits}`)).toEqual([])
   })
 })
 
 describe('429 over HTTP', () => {
-  const db = useTestDatabase()
-  let svc: TestService
-  afterEach(() => svc.close())
-
   const limited = (chat: { perMinute: number; burst: number }, management = { perMinute: 0, burst: 1 }) =>
     createTestService(db, { config: { rateLimits: { chat, management } } })
 
@@ -58,8 +73,9 @@ describe('429 over HTTP', () => {
     svc = await limited({ perMinute: 6, burst: 2 })
     const flow = await importOverHttp(svc, greetingFlow())
     await publishOverHttp(svc, flow.id)
+    // One trusted proxy (the test config): it appends the address it saw; what the client sent stays on the left.
     const startFrom = (ip: string) =>
-      svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } })
+      svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': `10.9.9.9, ${ip}` } })
 
     expect((await startFrom('203.0.113.1')).status).toBe(200)
     expect((await startFrom('203.0.113.1')).status).toBe(200)
@@ -75,9 +91,25 @@ describe('429 over HTTP', () => {
     expect((await startFrom('203.0.113.1')).status).toBe(200)
   })
 
+  it('never believes the entries a client writes into X-Forwarded-For', async () => {
+    svc = await createTestService(db, {
+      config: { trustProxyHops: 2, rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 1 } } },
+    })
+    const flow = await importOverHttp(svc, greetingFlow())
+    await publishOverHttp(svc, flow.id)
+    // Behind a CDN and a load balancer: "<client's own entries>, <client as the CDN saw it>, <CDN>".
+    const startAs = (spoofed: string) =>
+      svc.call('POST', `/v1/flows/${flow.id}/startChat`, {
+        headers: { 'x-forwarded-for': `${spoofed}, 203.0.113.7, 198.51.100.250` },
+      })
+    expect((await startAs('1.1.1.1')).status).toBe(200)
+    expect((await startAs('2.2.2.2')).status).toBe(429)
+    expect((await startAs('3.3.3.3, 4.4.4.4')).status).toBe(429)
+  })
+
   it('ignores X-Forwarded-For unless a trusted proxy is configured', async () => {
     svc = await createTestService(db, {
-      config: { trustProxy: false, rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 1 } } },
+      config: { trustProxyHops: 0, rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 1 } } },
     })
     const flow = await importOverHttp(svc, greetingFlow())
     await publishOverHttp(svc, flow.id)
@@ -106,7 +138,7 @@ describe('429 over HTTP', () => {
     expect(await svc.store.flows.listByWorkspace()).toHaveLength(1)
 
     const other = await svc.call('GET', `/v1/flows/${flow.id}/publishedFlow`, { token: svc.tokens.otherSecret })
-    expect(other.status).toBe(403) // its own bucket: refused for the workspace, not for the rate
+    expect(other.status).toBe(404) // its own bucket: refused as unknown to that workspace, not for the rate
   })
 
   it('limits publishedFlow reads with a publishable token per visitor, not per token', async () => {

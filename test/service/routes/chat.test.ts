@@ -88,6 +88,23 @@ describe('POST /v1/flows/{flowId}/startChat', () => {
   })
 })
 
+describe('archived flows', () => {
+  it('refuse new chats, running chats and published reads, like flows that do not exist', async () => {
+    const { flow } = await publishedGreeting()
+    const { sessionId } = (await start(flow.id)).body
+    await svc.store.flows.setArchived(flow.id, true, svc.clock.now().toISOString())
+
+    expectError(await start(flow.id), 404, 'flow_not_found')
+    expectError(await start(flow.publicId), 404, 'flow_not_found')
+    expectError(await answer(sessionId, 'Ada'), 410, 'flow_closed')
+    const read = await svc.call('GET', `/v1/flows/${flow.id}/publishedFlow`, { token: svc.tokens.publishable })
+    expectError(read, 404, 'flow_not_found')
+
+    await svc.store.flows.setArchived(flow.id, false, svc.clock.now().toISOString())
+    expect((await answer(sessionId, 'Ada')).status).toBe(200)
+  })
+})
+
 describe('POST /v1/sessions/{sessionId}/continueChat', () => {
   it('walks the flow to its end and stores every answer', async () => {
     const { flow } = await publishedGreeting()

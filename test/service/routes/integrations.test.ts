@@ -144,7 +144,7 @@ describe('wait for a webhook', () => {
     const typed = await answer(svc, chat.sessionId, 'are you there?')
     expect(typed.status).toBe(409)
 
-    expect((await callWebhook(svc, chat, { order: 'A-1' }, svc.tokens.otherSecret)).status).toBe(403)
+    expect((await callWebhook(svc, chat, { order: 'A-1' }, svc.tokens.otherSecret)).status).toBe(404)
     expect((await callWebhook(svc, { ...chat, resultId: 'unknown' }, {})).status).toBe(404)
     const called = await callWebhook(svc, chat, { order: 'A-1' })
     expect(called.status).toBe(200)

@@ -1,52 +1,14 @@
 import { Hono } from 'hono'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { handleError, handleNotFound } from '../../../src/service/http/errors'
+import { describe, expect, it } from 'vitest'
 import { RateLimiter } from '../../../src/service/http/rate-limit'
-import { registerShareRoutes, type ShareRouteOptions } from '../../../src/service/routes/share'
+import { registerShareRoutes } from '../../../src/service/routes/share'
 import { escapeHtml } from '../../../demo/site/html'
-import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
-import { createTestService, type TestService } from '../helpers/service'
 import { HOSTILE_METADATA, QUOTED_URLS } from '../share/hostile-metadata'
 import { eventHandlerAttributes, metaContent, parsePage, scriptSources } from '../share/page-dom'
+import { directive, PUBLIC_URL, shareOn, useShareHarness } from '../share/share-harness'
 
-const db = useTestDatabase()
-let svc: TestService
-let share: Hono
-beforeEach(async () => {
-  svc = await createTestService(db)
-  share = shareApp()
-})
-afterEach(() => svc.close())
-
-/** The share routes on their own app over the test service's store (requests use http://localhost). */
-function shareApp(overrides: Partial<ShareRouteOptions> = {}): Hono {
-  const app = new Hono()
-  app.onError(handleError)
-  app.notFound(handleNotFound)
-  registerShareRoutes(app, { store: svc.store, config: svc.config, now: svc.clock.now, ...overrides })
-  return app
-}
-
-const get = (path: string, headers: Record<string, string> = {}, app = share) => app.request(path, { headers })
-
-async function sharedFlow(settings: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
-  const flow = await importOverHttp(svc, greetingFlow({ settings, ...overrides }))
-  await publishOverHttp(svc, flow.id)
-  return flow as { id: string; publicId: string }
-}
-
-const shareOn = (extra: Record<string, unknown> = {}) => ({ publicShare: { isEnabled: true }, ...extra })
-
-async function page(path: string) {
-  const res = await get(path)
-  expect(res.status).toBe(200)
-  const html = await res.text()
-  return { res, html, doc: parsePage(html), csp: res.headers.get('content-security-policy') ?? '' }
-}
-
-const directive = (csp: string, name: string) =>
-  csp.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `)) ?? ''
+const { state, shareApp, get, sharedFlow, page } = useShareHarness()
 
 describe('GET /{publicId}: the share page', () => {
   it('turns the metadata into title, description, previews and favicon, with the widget full-page', async () => {
@@ -67,11 +29,11 @@ describe('GET /{publicId}: the share page', () => {
     expect(metaContent(doc, 'property="og:title"')).toBe('Book a demo')
     expect(metaContent(doc, 'property="og:description"')).toBe('Answer three questions and pick a slot.')
     expect(metaContent(doc, 'property="og:image"')).toBe('https://cdn.example/preview.png')
-    expect(metaContent(doc, 'property="og:url"')).toBe(`http://localhost/${flow.publicId}`)
+    expect(metaContent(doc, 'property="og:url"')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
     expect(metaContent(doc, 'name="twitter:card"')).toBe('summary_large_image')
     expect(metaContent(doc, 'name="twitter:image"')).toBe('https://cdn.example/preview.png')
     expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('https://cdn.example/favicon.png')
-    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`http://localhost/${flow.publicId}`)
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
 
     // The body is the chat and nothing else; the page script runs before the widget bundle.
     expect([...doc.body.children].map((el) => el.tagName.toLowerCase())).toEqual(['noscript', 'flow-chat'])
@@ -110,14 +72,14 @@ describe('GET /{publicId}: the share page', () => {
     const flow = await sharedFlow(shareOn())
     const { doc } = await page(`/${flow.id}`)
     expect(doc.querySelector('flow-chat')?.getAttribute('flow')).toBe(flow.publicId)
-    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`http://localhost/${flow.publicId}`)
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
   })
 
   it("gives the widget a token of the flow's workspace, which reads that flow", async () => {
     const flow = await sharedFlow(shareOn())
     const { doc } = await page(`/${flow.publicId}`)
     const token = doc.querySelector('flow-chat')!.getAttribute('token')!
-    const read = await svc.call('GET', `/v1/flows/${flow.publicId}/publishedFlow`, { token })
+    const read = await state.svc.call('GET', `/v1/flows/${flow.publicId}/publishedFlow`, { token })
     expect(read.status).toBe(200)
     expect(read.body.publishedFlow.flowId).toBe(flow.id)
   })
@@ -166,58 +128,6 @@ describe('hostile metadata', () => {
   })
 })
 
-describe('tag manager', () => {
-  it('loads a valid container on that page only, with the data layer and policy it needs', async () => {
-    const tagged = await sharedFlow(shareOn({ metadata: { tagManagerId: 'GTM-AB12CD' } }))
-    const plain = await sharedFlow(shareOn())
-    const { doc, csp } = await page(`/${tagged.publicId}`)
-    expect(scriptSources(doc)).toEqual([
-      '/share/v1/share.js',
-      'https://www.googletagmanager.com/gtm.js?id=GTM-AB12CD',
-      '/dist/flow-chat.js',
-    ])
-    expect(doc.querySelector('script[src="/share/v1/share.js"]')?.getAttribute('data-tag-manager')).toBe('GTM-AB12CD')
-    expect(directive(csp, 'script-src')).toContain('https://www.googletagmanager.com')
-    expect(directive(csp, 'script-src')).not.toContain("'unsafe-inline'")
-
-    const other = await page(`/${plain.publicId}`)
-    expect(scriptSources(other.doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
-    expect(other.csp).not.toContain('googletagmanager')
-  })
-
-  it('accepts a lower-case container id and writes it in canonical case', async () => {
-    const flow = await sharedFlow(shareOn({ metadata: { tagManagerId: ' gtm-ab12cd ' } }))
-    const { doc } = await page(`/${flow.publicId}`)
-    expect(scriptSources(doc)).toContain('https://www.googletagmanager.com/gtm.js?id=GTM-AB12CD')
-  })
-})
-
-describe('custom head code', () => {
-  const code = '<meta name="owner-verification" content="abc123"><script>window.ownerSnippet = 1</script>'
-
-  it('is injected as written, last in the head, and only then does the policy allow inline script', async () => {
-    const withCode = await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
-    const { doc, csp } = await page(`/${withCode.publicId}`)
-    expect(metaContent(doc, 'name="owner-verification"')).toBe('abc123')
-    const inline = [...doc.head.querySelectorAll('script')].filter((s) => !s.hasAttribute('src'))
-    expect(inline.map((s) => s.textContent)).toEqual(['window.ownerSnippet = 1'])
-    expect(doc.head.lastElementChild?.textContent).toBe('window.ownerSnippet = 1')
-    expect(directive(csp, 'script-src')).toContain("'unsafe-inline'")
-  })
-
-  it('is absent, with a strict policy, on pages whose owner set none (blank counts as none)', async () => {
-    await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
-    for (const metadata of [{}, { customHeadCode: '   \n ' }, { customHeadCode: null }]) {
-      const flow = await sharedFlow(shareOn({ metadata }))
-      const res = await get(`/${flow.publicId}`)
-      const html = await res.text()
-      expect(html).not.toContain('owner-verification')
-      expect(html).not.toContain('head code set by')
-      expect(res.headers.get('content-security-policy')).not.toContain("'unsafe-inline'")
-    }
-  })
-})
-
 async function expectStatusPage(path: string, status: number, text: RegExp) {
   const res = await get(path)
   expect(res.status).toBe(status)
@@ -234,7 +144,7 @@ async function expectStatusPage(path: string, status: number, text: RegExp) {
 describe('when there is no page to show', () => {
   it('answers 404 with a friendly page for unknown, unpublished and unshared flows', async () => {
     await expectStatusPage('/no-such-flow', 404, /not found/i)
-    const unpublished = await importOverHttp(svc, greetingFlow({ settings: shareOn() }))
+    const unpublished = await importOverHttp(state.svc, greetingFlow({ settings: shareOn() }))
     await expectStatusPage(`/${unpublished.publicId}`, 404, /not found/i)
     for (const settings of [{}, { publicShare: { isEnabled: false } }, { publicShare: null }]) {
       const flow = await sharedFlow(settings)
@@ -244,33 +154,33 @@ describe('when there is no page to show', () => {
 
   it('follows the live published version, not the draft', async () => {
     const flow = await sharedFlow({ publicShare: { isEnabled: false } })
-    const enable = await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { settings: shareOn() } } })
+    const enable = await state.svc.call('PATCH', `/v1/flows/${flow.id}`, { token: state.svc.tokens.secret, json: { flow: { settings: shareOn() } } })
     expect(enable.status).toBe(200)
     await expectStatusPage(`/${flow.publicId}`, 404, /not found/i)
-    await publishOverHttp(svc, flow.id)
+    await publishOverHttp(state.svc, flow.id)
     expect((await get(`/${flow.publicId}`)).status).toBe(200)
 
-    await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { settings: {} } } })
-    await publishOverHttp(svc, flow.id)
+    await state.svc.call('PATCH', `/v1/flows/${flow.id}`, { token: state.svc.tokens.secret, json: { flow: { settings: {} } } })
+    await publishOverHttp(state.svc, flow.id)
     await expectStatusPage(`/${flow.publicId}`, 404, /not found/i)
   })
 
   it('answers 410 for a closed flow', async () => {
     const flow = await sharedFlow(shareOn())
-    await svc.call('PATCH', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, json: { flow: { isClosed: true } } })
+    await state.svc.call('PATCH', `/v1/flows/${flow.id}`, { token: state.svc.tokens.secret, json: { flow: { isClosed: true } } })
     await expectStatusPage(`/${flow.publicId}`, 410, /closed/i)
   })
 
   it('leaves paths that cannot name a flow to later routes', async () => {
     const app = new Hono()
-    registerShareRoutes(app, { store: svc.store, config: svc.config })
+    registerShareRoutes(app, { store: state.svc.store, config: state.svc.config })
     app.get('/favicon.ico', (c) => c.body(null, 204))
     expect((await app.request('/favicon.ico')).status).toBe(204)
   })
 
   it('answers 429 with Retry-After when one visitor reloads too fast', async () => {
     const flow = await sharedFlow(shareOn())
-    const limiter = new RateLimiter({ perMinute: 60, burst: 1 }, svc.clock.now)
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1 }, state.svc.clock.now, state.svc.store.rateLimits)
     const app = shareApp({ limiters: { chat: limiter } })
     expect((await get(`/${flow.publicId}`, {}, app)).status).toBe(200)
     const res = await get(`/${flow.publicId}`, {}, app)
@@ -287,21 +197,20 @@ describe('allowed origins', () => {
   })
 
   it('serves it when its origin is listed, and lets only the listed sites frame it', async () => {
-    const allowedOrigins = ['https://shop.example', 'http://localhost', 'https://a.example; script-src *']
+    const allowedOrigins = ['https://shop.example', PUBLIC_URL, 'https://a.example; script-src *']
     const flow = await sharedFlow(shareOn({ security: { allowedOrigins } }))
     const { csp } = await page(`/${flow.publicId}`)
-    expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'self' https://shop.example http://localhost")
+    expect(directive(csp, 'frame-ancestors')).toBe(`frame-ancestors 'self' https://shop.example ${PUBLIC_URL}`)
     expect(directive(csp, 'script-src')).toBe("script-src 'self'")
   })
 
   it('judges the origin a trusted proxy forwards', async () => {
-    const flow = await sharedFlow(shareOn({ security: { allowedOrigins: ['https://chat.example'] } }))
-    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'chat.example' }
-    const res = await get(`/${flow.publicId}`, forwarded)
-    expect(res.status).toBe(200)
-    const doc = parsePage(await res.text())
-    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`https://chat.example/${flow.publicId}`)
-    const untrusting = shareApp({ config: { ...svc.config, trustProxy: false } })
+    // Without PUBLIC_URL the page's origin is the request's, as the trusted proxy forwards it.
+    const flow = await sharedFlow(shareOn({ security: { allowedOrigins: ['https://proxied.example'] } }))
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'proxied.example' }
+    const trusting = shareApp({ config: { ...state.svc.config, publicUrl: undefined } })
+    expect((await get(`/${flow.publicId}`, forwarded, trusting)).status).toBe(200)
+    const untrusting = shareApp({ config: { ...state.svc.config, publicUrl: undefined, trustProxyHops: 0 } })
     expect((await get(`/${flow.publicId}`, forwarded, untrusting)).status).toBe(403)
   })
 })

@@ -9,29 +9,16 @@ const parse = (policy: string) =>
     }),
   ) as Record<string, string[] | undefined>
 
-const none = { tagManager: false, customHeadCode: false, allowedOrigins: [] }
+const none = { allowedOrigins: [] }
 
 describe('sharePagePolicy', () => {
-  it('allows only same-origin script and style, no plugins, no base element, when nothing is needed', () => {
+  it('allows only same-origin script and style, no plugins, no base element, whatever the flow', () => {
     const policy = parse(sharePagePolicy(none))
     expect(policy['script-src']).toEqual(["'self'"])
     expect(policy['style-src']).toEqual(["'self'"])
     expect(policy['object-src']).toEqual(["'none'"])
     expect(policy['base-uri']).toEqual(["'none'"])
     expect(policy['frame-ancestors']).toBeUndefined()
-  })
-
-  it('adds the tag manager hosts to scripts, without re-listing hosts a bare https: covers', () => {
-    const policy = parse(sharePagePolicy({ ...none, tagManager: true }))
-    expect(policy['script-src']).toContain('https://www.googletagmanager.com')
-    expect(policy['script-src']).not.toContain("'unsafe-inline'")
-    expect(policy['connect-src']).toEqual(["'self'", 'https:'])
-  })
-
-  it('allows inline and https script and style only for custom head code', () => {
-    const policy = parse(sharePagePolicy({ ...none, customHeadCode: true }))
-    expect(policy['script-src']).toEqual(["'self'", "'unsafe-inline'", 'https:'])
-    expect(policy['style-src']).toEqual(["'self'", "'unsafe-inline'", 'https:'])
   })
 
   it('adds the origin of a widget bundle served elsewhere', () => {

@@ -38,7 +38,7 @@ describe('share page tokens', () => {
     expect(record).toMatchObject({ workspaceId: WORKSPACE, kind: 'publishable', label: SHARE_TOKEN_LABEL })
 
     expect(await readsPublishedFlow(first, mine.flowId)).toBe(200)
-    expect(await readsPublishedFlow(first, theirs.id)).toBe(403)
+    expect(await readsPublishedFlow(first, theirs.id)).toBe(404)
     const other = await tokens.tokenFor(OTHER_WORKSPACE)
     expect(other).not.toBe(first)
     expect(await readsPublishedFlow(other, theirs.id)).toBe(200)

@@ -29,6 +29,7 @@ describe('createStore', () => {
       'outbox',
       'published_flow_versions',
       'published_flows',
+      'rate_limits',
       'result_logs',
       'results',
       'schema_migrations',

@@ -8,17 +8,11 @@
  * - `data-hide-query-params`: the parameters are then removed from the address bar (the
  *   fragment and history state are kept), so a visitor who copies the link does not pass on
  *   what was prefilled for them.
- * - `data-tag-manager`: the data layer Google Tag Manager reads gets its start event.
  */
 ;(() => {
   'use strict'
 
   const settings = (document.currentScript && document.currentScript.dataset) || {}
-
-  if (settings.tagManager) {
-    const layer = (window.dataLayer = window.dataLayer || [])
-    layer.push({ 'gtm.start': Date.now(), event: 'gtm.js' })
-  }
 
   const url = new URL(window.location.href)
   const entries = []

@@ -17,6 +17,7 @@ import {
   type StepOutcome,
 } from '../../../../src/service/engine/index'
 import type { ChatReplyMessage } from '../../../../src/protocol/index'
+import { createStepContext, type StepContextInput } from '../../../../src/service/engine/step-context'
 
 /** Test flows: small graphs written inline, published the way the service publishes them. */
 
@@ -122,11 +123,16 @@ export class Conversation {
   outcome!: StepOutcome
   readonly outcomes: StepOutcome[] = []
 
+  readonly context: StepContext
+
+  /** `context`: what the service would tell the engine (a result id, linked flows); the rest is anonymous. */
   constructor(
     readonly flow: PublishedFlow,
     readonly engine: Engine = createEngine(),
-    readonly context: StepContext = { resultId: 'result-1' },
-  ) {}
+    context: Partial<StepContextInput> = {},
+  ) {
+    this.context = createStepContext({ workspaceId: '', flowId: '', sessionId: '', resultId: 'result-1', ...context })
+  }
 
   async start(options?: StartOptions): Promise<StepOutcome> {
     return this.record(await this.engine.start(this.flow, options, this.context))

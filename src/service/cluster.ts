@@ -1,0 +1,104 @@
+import cluster, { type Worker } from 'node:cluster'
+
+/**
+ * `WORKERS=N`: N processes serve one port (node:cluster hands them connections in turn). They
+ * share nothing in memory: sessions, leases, idempotent responses and rate limits all live in
+ * PostgreSQL, so N processes behave as one service, as do several instances behind a load
+ * balancer. The primary only forks, restarts a worker that crashed, and stops them all on
+ * SIGINT/SIGTERM; each worker runs this same script and starts a server as usual.
+ */
+export interface Workers {
+  /** The port every worker listens on. */
+  readonly port: number
+  /** Sends a message to every worker, now and to each one started later. */
+  broadcast(message: unknown): void
+  /** Stops every worker (each finishes its requests) and resolves once all have exited. */
+  close(): Promise<void>
+}
+
+/** A worker crashing this often is not restarted again: something is wrong with every start. */
+const MAX_RESTARTS_PER_MINUTE = 5
+const STOP_GRACE_MS = 10_000
+
+export const isClusterPrimary = () => cluster.isPrimary
+export const isClusterWorker = () => cluster.isWorker
+
+/** In the primary: forks `count` workers and resolves once all of them listen. */
+export function forkWorkers(count: number, env: Record<string, string> = {}): Promise<Workers> {
+  return new Promise((resolve, reject) => {
+    const messages: unknown[] = []
+    const restarts: number[] = []
+    let port: number | undefined
+    let ready = 0
+    let stopping = false
+
+    const fork = () => {
+      const worker = cluster.fork(env)
+      worker.once('listening', (address) => {
+        port ??= address.port
+        for (const message of messages) worker.send(message as object)
+        if (++ready === count) resolve(workers)
+      })
+      worker.once('exit', (code, signal) => onExit(worker, code, signal))
+    }
+
+    const onExit = (worker: Worker, code: number | null, signal: string | null) => {
+      // Exit code 0: the worker stopped on purpose (a signal reached the whole process group).
+      if (stopping || code === 0) return
+      if (port === undefined || ready < count) {
+        stopping = true
+        void stopAll().then(() => reject(new Error(`A service worker stopped before it could listen (exit ${code ?? signal}).`)))
+        return
+      }
+      const now = Date.now()
+      restarts.push(now)
+      while (restarts.length > 0 && restarts[0]! < now - 60_000) restarts.shift()
+      if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
+        console.error(`[service] workers keep crashing (${restarts.length} in a minute); not restarting worker ${worker.id}`)
+        return
+      }
+      console.error(`[service] worker ${worker.id} exited (${code ?? signal}); starting another`)
+      ready--
+      fork()
+    }
+
+    const stopAll = async () => {
+      const running = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined)
+      await Promise.all(
+        running.map(
+          (worker) =>
+            new Promise<void>((done) => {
+              if (worker.isDead()) return done()
+              const force = setTimeout(() => worker.kill('SIGKILL'), STOP_GRACE_MS)
+              worker.once('exit', () => {
+                clearTimeout(force)
+                done()
+              })
+              // The worker closes its server and database on SIGTERM, finishing requests in flight.
+              worker.kill('SIGTERM')
+            }),
+        ),
+      )
+    }
+
+    const workers: Workers = {
+      get port() {
+        return port ?? 0
+      },
+      broadcast(message) {
+        messages.push(message)
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.send(message as object)
+      },
+      async close() {
+        stopping = true
+        await stopAll()
+      },
+    }
+    for (let i = 0; i < count; i++) fork()
+  })
+}
+
+/** In a worker: calls `handler` with each message the primary broadcasts. */
+export function onPrimaryMessage(handler: (message: unknown) => void): void {
+  if (cluster.isWorker) process.on('message', handler)
+}
