@@ -1,27 +1,19 @@
 import type { ChatReplyMessage, StartChatRequest, StartChatResponse } from '../../protocol/index'
 import type { SandboxPool } from '../engine/sandbox-pool'
-import { createStepContext } from '../engine/step-context'
-import {
-  type Engine,
-  InvalidReplyError,
-  type SessionState,
-  SessionEndedError,
-  type StepContext,
-  type StepOutcome,
-  UnknownCommandError,
-  WaitingForWebhookError,
-} from '../engine/types'
+import { type Engine, InvalidReplyError, UnknownCommandError, WaitingForWebhookError } from '../engine/types'
 import { HttpError } from '../http/errors'
 import { rateLimited, type RateLimiter } from '../http/rate-limit'
 import { newId, sha256 } from '../ids'
 import type { Integrations } from '../integrations'
-import type { ChatStepsRepository, TurnLookup } from '../store/chat-steps-repository'
+import type { ChatStepsRepository } from '../store/chat-steps-repository'
 import { verdictOf } from '../store/rate-limits-repository'
 import type { Store } from '../store/store'
-import type { CachedVersion, PublishedVersions } from './published-versions'
-import { workspaceFlowLoader } from './linked-flows-loader'
-import { keepLease, type LeaseTiming, type LocalQueue, newLeaseOwner, waitForLease } from './session-turns'
+import type { PublishedVersions } from './published-versions'
+import type { LeaseTiming, LocalQueue } from './session-turns'
+import { advanceSession, expiry, flowClosed, sessionNotFound, type StepRun, stepContext } from './session-steps'
 import type { WebhookWaits } from './webhook-waits'
+
+export { advanceSession, sessionNotFound, type StepRun }
 
 /**
  * Starting and advancing chats. The engine computes; this module decides what is allowed and
@@ -49,9 +41,6 @@ export interface ChatDeps {
   /** Widgets waiting for a wait-for-webhook block, woken when this process ran the step. */
   webhookWaits: WebhookWaits
 }
-
-/** One step's work on a leased session: the engine call, outside any transaction. */
-export type StepRun = (input: { version: CachedVersion; state: SessionState; context: StepContext }) => Promise<StepOutcome>
 
 /** What the route needs to decide on a request before its body is read. */
 export interface ChatGate {
@@ -165,141 +154,6 @@ export async function continueChat(
   })
 }
 
-/**
- * Takes the session's turn (its lease), runs `run` and commits: what every step of a running
- * session goes through, a visitor's answer or an outside system's webhook. `admit` rules on the
- * request once the session is read (origin, rate limit, existence) and says what to run.
- */
-export async function advanceSession(
-  deps: ChatDeps,
-  input: {
-    sessionId: string
-    rateKey?: string
-    idempotencyKey?: string
-    admit: (turn: TurnLookup) => Promise<{ requestHash: string; run: StepRun }>
-  },
-): Promise<ResponseJson> {
-  const rateKey = input.rateKey
-  // Steps of one session that reach this process wait for each other here, in order.
-  return deps.turns.run(input.sessionId, async () => {
-    const owner = newLeaseOwner()
-    const open = (withRateLimit: boolean) =>
-      deps.steps.openTurn({
-        sessionId: input.sessionId,
-        leaseOwner: owner,
-        leaseMs: deps.lease.leaseMs,
-        idempotencyKey: input.idempotencyKey,
-        rateLimit: withRateLimit && rateKey !== undefined ? (name, params) => deps.limiter.cte(name, params, rateKey) : undefined,
-      })
-    let turn = await open(true)
-    try {
-      const { requestHash, run } = await input.admit(turn)
-      if (!turn.session) throw sessionNotFound(input.sessionId)
-      for (let attempt = 0; ; attempt++) {
-        const replay = await idempotentReplay(deps, input.idempotencyKey, turn, requestHash)
-        if (replay !== undefined) return replay
-        if (!turn.leased) {
-          turn = await waitForLease(async () => {
-            const next = await open(false)
-            return next.leased || next.idempotent ? next : undefined
-          }, deps.lease.waitMs)
-          continue
-        }
-        const committed = await runStep(deps, { turn, owner, run, requestHash, idempotencyKey: input.idempotencyKey })
-        if (committed !== undefined) return committed
-        // The lease was lost while the flow ran (this process stalled past its expiry and another
-        // request took the session over): nothing was written; take a turn again, once.
-        if (attempt > 0) throw new HttpError('conflict', 'This conversation moved on meanwhile; send the answer again.')
-        turn = await open(false)
-      }
-    } finally {
-      if (turn.leased) await deps.steps.releaseLease(input.sessionId, owner).catch(() => undefined)
-    }
-  })
-}
-
-/** The stored response for this key (same message), a 409 for another message, or undefined. */
-async function idempotentReplay(
-  deps: ChatDeps,
-  key: string | undefined,
-  turn: TurnLookup,
-  requestHash: string,
-): Promise<ResponseJson | undefined> {
-  if (key === undefined) return undefined
-  // A commit landed between the statement's snapshot and its lease: its key may be the same.
-  const stored = turn.movedMeanwhile ? await deps.steps.findIdempotentResponse(turn.session!.id, key) : turn.idempotent
-  if (!stored) return undefined
-  if (stored.requestHash !== requestHash) {
-    throw new HttpError('conflict', 'This Idempotency-Key was already used with a different message.')
-  }
-  return stored.response
-}
-
-/** Runs the flow on a leased session and commits; undefined when the lease was lost meanwhile. */
-async function runStep(
-  deps: ChatDeps,
-  input: { turn: TurnLookup; owner: string; run: StepRun; requestHash: string; idempotencyKey?: string },
-): Promise<ResponseJson | undefined> {
-  const session = input.turn.session!
-  const leased = input.turn.leased!
-  const now = deps.now()
-  if (session.isArchived) {
-    throw new HttpError('flow_closed', 'This flow is no longer available; the conversation cannot go on.')
-  }
-  if (session.isClosed) throw flowClosed()
-  if (leased.completedAt !== null) throw sessionEnded()
-  if (now.getTime() >= Date.parse(leased.expiresAt)) {
-    throw new HttpError('session_expired', 'This chat session expired after a period of inactivity; start a new chat.')
-  }
-  // Keep running the version the session started on, even if the flow was re-published since.
-  const version = (await deps.versions.get(session.publishedVersionId)) as CachedVersion
-  const lease = keepLease(deps.steps, session.id, input.owner, deps.lease.leaseMs)
-  let outcome: StepOutcome
-  try {
-    const ids = { workspaceId: session.workspaceId, flowId: session.flowId, sessionId: session.id, resultId: session.resultId }
-    outcome = await input.run({ version, state: leased.state, context: stepContext(deps, ids) })
-  } catch (error) {
-    if (error instanceof SessionEndedError) throw sessionEnded()
-    throw error
-  } finally {
-    lease.stop()
-  }
-  if (lease.lost) return undefined
-
-  const timestamp = now.toISOString()
-  const response = JSON.stringify(outcome.response)
-  const committed = await deps.steps.commitAnswer({
-    sessionId: session.id,
-    leaseOwner: input.owner,
-    stateJson: JSON.stringify(outcome.state),
-    answers: outcome.answers,
-    linkedResults: outcome.linkedResults ?? [],
-    logs: outcome.logs,
-    ended: outcome.ended,
-    timestamp,
-    expiresAt: expiry(now, deps.sessionTtlSeconds),
-    idempotency:
-      input.idempotencyKey === undefined ? undefined : { key: input.idempotencyKey, requestHash: input.requestHash, response },
-  })
-  if (!committed) return undefined
-  input.turn.leased = undefined // released by the commit
-  return response
-}
-
-/** What a step of this session may use: its workspace's flows, the guarded HTTP client, its mailer. */
-function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: string; sessionId: string; resultId: string }) {
-  const { integrations, store } = deps
-  return createStepContext({
-    ...ids,
-    now: deps.now,
-    sandbox: deps.sandbox,
-    flows: workspaceFlowLoader(store, ids.workspaceId, deps.versions),
-    http: integrations.outbound,
-    mail: (request) => integrations.mailer.send({ ...request, workspaceId: ids.workspaceId, flowId: ids.flowId, resultId: ids.resultId }),
-    resultAnswers: () => store.results.listAnswers(ids.resultId),
-  })
-}
-
 /** The origins a flow's live version allows, for a preflight (no rate limit, no lease). */
 export async function allowedOriginsOfFlow(deps: ChatDeps, ref: string): Promise<string[]> {
   const { flow } = await deps.steps.findFlowHead(ref)
@@ -313,18 +167,3 @@ export async function allowedOriginsOfSession(deps: ChatDeps, sessionId: string)
   return versionId ? ((await deps.versions.get(versionId))?.allowedOrigins ?? []) : []
 }
 
-function expiry(now: Date, ttlSeconds: number): string {
-  return new Date(now.getTime() + ttlSeconds * 1000).toISOString()
-}
-
-function flowClosed(): HttpError {
-  return new HttpError('flow_closed', 'This flow is closed and no longer accepts answers.')
-}
-
-function sessionEnded(): HttpError {
-  return new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')
-}
-
-export function sessionNotFound(sessionId: string): HttpError {
-  return new HttpError('session_not_found', `No chat session with id ${sessionId}.`)
-}

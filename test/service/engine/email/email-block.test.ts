@@ -9,7 +9,7 @@ import { createOutboundHttp } from '../../../../src/service/outbound/outbound-ht
 import { createStore, type Store } from '../../../../src/service/store/store'
 import { dropSchema, freshSchema, useTestDatabase } from '../../helpers/database'
 import { startSmtpTestServer, type SmtpTestServer } from '../../helpers/smtp-test-server'
-import { buildFlow, Conversation, input, texts, varId } from '../support/flow-builder'
+import { buildFlow, Conversation, input, varId } from '../support/flow-builder'
 
 const db = useTestDatabase()
 let smtp: SmtpTestServer
