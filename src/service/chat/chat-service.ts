@@ -10,7 +10,7 @@ import { verdictOf } from '../store/rate-limits-repository'
 import type { Store } from '../store/store'
 import type { PublishedVersions } from './published-versions'
 import type { LeaseTiming, LocalQueue } from './session-turns'
-import { advanceSession, expiry, flowClosed, sessionNotFound, type StepRun, stepContext } from './session-steps'
+import { advanceSession, flowClosed, sessionNotFound, type StepRun, stepContext, stepWrite } from './session-steps'
 import type { WebhookWaits } from './webhook-waits'
 
 export { advanceSession, sessionNotFound, type StepRun }
@@ -85,7 +85,6 @@ export async function startChat(
   )
 
   const now = deps.now()
-  const timestamp = now.toISOString()
   await deps.steps.commitStart({
     session: {
       id: sessionId,
@@ -96,13 +95,7 @@ export async function startChat(
       publishedAt: version.publishedAt,
     },
     newResult: !resumed,
-    stateJson: JSON.stringify(outcome.state),
-    answers: outcome.answers,
-    linkedResults: outcome.linkedResults ?? [],
-    logs: outcome.logs,
-    ended: outcome.ended,
-    timestamp,
-    expiresAt: expiry(now, deps.sessionTtlSeconds),
+    ...stepWrite(outcome, now, deps.sessionTtlSeconds),
   })
   const response: StartChatResponse = {
     ...outcome.response,

@@ -1,7 +1,7 @@
 import { createStepContext } from '../engine/step-context'
 import { SessionEndedError, type SessionState, type StepContext, type StepOutcome } from '../engine/types'
 import { HttpError } from '../http/errors'
-import type { TurnLookup } from '../store/chat-steps-repository'
+import type { StepWrite, TurnLookup } from '../store/chat-steps-repository'
 import type { ChatDeps, ResponseJson } from './chat-service'
 import { workspaceFlowLoader } from './linked-flows-loader'
 import type { CachedVersion } from './published-versions'
@@ -117,18 +117,11 @@ async function runStep(
   }
   if (lease.lost) return undefined
 
-  const timestamp = now.toISOString()
   const response = JSON.stringify(outcome.response)
   const committed = await deps.steps.commitAnswer({
     sessionId: session.id,
     leaseOwner: input.owner,
-    stateJson: JSON.stringify(outcome.state),
-    answers: outcome.answers,
-    linkedResults: outcome.linkedResults ?? [],
-    logs: outcome.logs,
-    ended: outcome.ended,
-    timestamp,
-    expiresAt: expiry(now, deps.sessionTtlSeconds),
+    ...stepWrite(outcome, now, deps.sessionTtlSeconds),
     idempotency:
       input.idempotencyKey === undefined ? undefined : { key: input.idempotencyKey, requestHash: input.requestHash, response },
   })
@@ -151,7 +144,20 @@ export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: 
   })
 }
 
-export function expiry(now: Date, ttlSeconds: number): string {
+/** What a step writes, from the engine's outcome. */
+export function stepWrite(outcome: StepOutcome, now: Date, sessionTtlSeconds: number): StepWrite {
+  return {
+    stateJson: JSON.stringify(outcome.state),
+    answers: outcome.answers,
+    linkedResults: outcome.linkedResults ?? [],
+    logs: outcome.logs,
+    ended: outcome.ended,
+    timestamp: now.toISOString(),
+    expiresAt: expiry(now, sessionTtlSeconds),
+  }
+}
+
+function expiry(now: Date, ttlSeconds: number): string {
   return new Date(now.getTime() + ttlSeconds * 1000).toISOString()
 }
 

@@ -68,9 +68,8 @@ export interface LogWrite {
   details?: unknown
 }
 
-export interface AnswerCommit {
-  sessionId: string
-  leaseOwner: string
+/** What any step writes: the session's state and what the step gave its result(s). */
+export interface StepWrite {
   /** `JSON.stringify(state)`: stored in the session, its variables in the result. */
   stateJson: string
   /** Answers in order; one with a `resultId` belongs to that linked result. */
@@ -80,20 +79,18 @@ export interface AnswerCommit {
   ended: boolean
   timestamp: string
   expiresAt: string
+}
+
+export interface AnswerCommit extends StepWrite {
+  sessionId: string
+  leaseOwner: string
   idempotency?: { key: string; requestHash: string; response: string }
 }
 
-export interface StartCommit {
+export interface StartCommit extends StepWrite {
   session: Pick<SessionRecord, 'id' | 'flowId' | 'resultId' | 'publishedFlowId' | 'publishedVersionId' | 'publishedAt'>
   /** True when the result is new; false when the start resumes an earlier result. */
   newResult: boolean
-  stateJson: string
-  answers: readonly Answer[]
-  linkedResults?: readonly LinkedResultWrite[]
-  logs?: readonly LogWrite[]
-  ended: boolean
-  timestamp: string
-  expiresAt: string
 }
 
 export class ChatStepsRepository {
