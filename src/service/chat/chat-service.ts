@@ -1,5 +1,5 @@
 import type { ChatStepResult, StartChatRequest, StartChatResponse } from '../../protocol/index'
-import { SessionEndedError, type Engine, type StepOutcome } from '../engine/types'
+import { SessionEndedError, type Engine, type SessionState, type StepOutcome } from '../engine/types'
 import { HttpError } from '../http/errors'
 import { newId, sha256 } from '../ids'
 import type { FlowRecord } from '../store/flows-repository'
@@ -117,7 +117,7 @@ export async function continueChat(
     const version = (await tx.publishedFlows.findVersion(session.publishedVersionId)) as PublishedVersion
     let outcome: StepOutcome
     try {
-      outcome = await deps.engine.continue(version.snapshot, session.state, input.message)
+      outcome = await deps.engine.continue(version.snapshot, session.state as SessionState, input.message)
     } catch (error) {
       if (error instanceof SessionEndedError) {
         throw new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')
