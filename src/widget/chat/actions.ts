@@ -1,4 +1,5 @@
 import type { ClientAction } from '../../protocol/index'
+import { MAX_WAIT_SECONDS } from '../../protocol/time-limits'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { isTransportError, type Sleep } from '../transport/index'
 import { scriptReply } from '../sandbox/reply'
@@ -29,9 +30,6 @@ export interface ActionOutcome {
  */
 export type ActionRunner = (action: ClientAction, context: ActionContext) => ActionOutcome | Promise<ActionOutcome>
 export type ActionRunners = Readonly<Record<string, ActionRunner>>
-
-/** Longest wait honoured, in seconds: beyond it a visitor would think the chat is broken. */
-export const MAX_WAIT_SECONDS = 600
 
 const redirect: ActionRunner = (action, { emit, navigate }) => {
   const url = safeUrl(action.redirect?.url, WEB_SCHEMES)

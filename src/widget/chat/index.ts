@@ -1,6 +1,5 @@
 export {
   DEFAULT_ACTION_RUNNERS,
-  MAX_WAIT_SECONDS,
   runClientAction,
   scriptActionRunner,
   type ActionContext,

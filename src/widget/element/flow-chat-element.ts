@@ -11,7 +11,7 @@ import {
   type Emit,
 } from '../chat/index'
 import { createFlowClient, type FetchLike } from '../transport/index'
-import { DEFAULT_TIMEOUT_MS } from '../sandbox/index'
+import { SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
 import { App, fontRequest } from '../ui/index'
 import { createEmitter } from './emitter'
 import { loadThemeFont } from './font-loader'
@@ -130,7 +130,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       this.setAttribute(SCRIPT_ATTRIBUTES.sandboxUrl, String(value))
     }
     get scriptTimeout() {
-      return parseScriptTimeout(this.getAttribute(SCRIPT_ATTRIBUTES.scriptTimeout)) ?? DEFAULT_TIMEOUT_MS
+      return parseScriptTimeout(this.getAttribute(SCRIPT_ATTRIBUTES.scriptTimeout)) ?? SCRIPT_TIMEOUT_MS.default
     }
     set scriptTimeout(value: number) {
       this.setAttribute(SCRIPT_ATTRIBUTES.scriptTimeout, String(value))

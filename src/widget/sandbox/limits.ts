@@ -4,20 +4,6 @@ export const SANDBOX_PROTOCOL_VERSION = 1
 /** Prefix of every message type of the protocol, so other traffic on the window is told apart. */
 export const MESSAGE_PREFIX = 'flow-chat-sandbox:'
 
-/** How long a script may run before the watchdog stops it (the embedder may change it). */
-export const DEFAULT_TIMEOUT_MS = 10_000
-/** Bounds for an embedder's timeout: a shorter one stops ordinary scripts, a longer one stalls the chat. */
-export const MIN_TIMEOUT_MS = 100
-export const MAX_TIMEOUT_MS = 300_000
-
-/** How long the sandbox document may take to load and announce itself, slow networks included. */
-export const DEFAULT_LOAD_TIMEOUT_MS = 15_000
-/**
- * After the frame's load event, how long its ready message may still take: it is sent while the
- * document loads, but a frame in another process may deliver it a little after the event.
- */
-export const READY_GRACE_MS = 2_000
-
 /** Largest result, in characters of its JSON, that crosses back to the page. */
 export const MAX_RESULT_CHARS = 100_000
 /** Largest `emitHostEvent` payload, in characters of its JSON. */

@@ -1,4 +1,5 @@
-import { READY_GRACE_MS, SANDBOX_PROTOCOL_VERSION } from './limits'
+import { SANDBOX_READY_GRACE_MS } from '../../protocol/time-limits'
+import { SANDBOX_PROTOCOL_VERSION } from './limits'
 import { claimsSandboxProtocol, frameMessageSchema, type FrameMessage, type RunMessage } from './messages'
 
 export class SandboxUnavailableError extends Error {
@@ -113,7 +114,7 @@ export function openSandboxFrame(options: SandboxFrameOptions): SandboxFrame {
   const onLoad = () => {
     if (isReady) return
     // Chromium reports a frame it refused or could not fetch as loaded too (an error page).
-    later(READY_GRACE_MS, () => {
+    later(SANDBOX_READY_GRACE_MS, () => {
       if (!isReady) {
         fail(`The page at ${url.href} loaded but is not a working flow-chat sandbox (wrong sandbox URL, or it failed to load)`)
       }

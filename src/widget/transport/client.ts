@@ -8,6 +8,7 @@ import {
   type StartChatResponse,
 } from '../../protocol/index'
 import { requestJson, type FetchLike } from './http'
+import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
 
 export interface FlowClientConfig {
@@ -37,8 +38,6 @@ export interface FlowClient {
   ): Promise<ChatStepResult>
 }
 
-export const DEFAULT_TIMEOUT_MS = 15_000
-
 const trimBase = (url: string) => url.trim().replace(/\/+$/, '')
 const segment = encodeURIComponent
 
@@ -46,7 +45,7 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
   const api = trimBase(config.apiHost)
   const chatApi = trimBase(config.chatApiHost || config.apiHost)
   const policy = config.retry ?? DEFAULT_RETRY_POLICY
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const timeoutMs = config.timeoutMs ?? REQUEST_TIMEOUT_MS
   // Looked up per call, not at creation, so a page can polyfill or instrument fetch later.
   const doFetch: FetchLike = (input, init) => (config.fetch ?? globalThis.fetch)(input, init)
   const retrying = <T>(signal: AbortSignal | undefined, attempt: () => Promise<T>) =>

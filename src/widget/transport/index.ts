@@ -1,4 +1,4 @@
-export { createFlowClient, DEFAULT_TIMEOUT_MS, type FlowClient, type FlowClientConfig } from './client'
+export { createFlowClient, type FlowClient, type FlowClientConfig } from './client'
 export { TransportError, isTransportError, type TransportErrorKind } from './errors'
 export { fetchFontStylesheet } from './font-stylesheet'
 export type { FetchLike } from './http'

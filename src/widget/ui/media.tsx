@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { WEB_SCHEMES, safeImageUrl, safeUrl } from '../content/url'
-import { IMAGE_WAIT_MS } from './image-reveal'
+import { IMAGE_WAIT_MS } from '../../protocol/time-limits'
 
 type Content = Record<string, unknown>
 

@@ -1,7 +1,7 @@
+import { MAX_WAIT_SECONDS } from '../../../src/protocol/time-limits'
 import { describe, expect, it, vi } from 'vitest'
 import {
   DEFAULT_ACTION_RUNNERS,
-  MAX_WAIT_SECONDS,
   runClientAction,
   scriptActionRunner,
   type ActionContext,
