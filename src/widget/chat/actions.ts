@@ -1,6 +1,6 @@
 import type { ClientAction } from '../../protocol/index'
 import { MAX_WAIT_SECONDS } from '../../protocol/time-limits'
-import { WEB_SCHEMES, safeUrl } from '../content/url'
+import { LINK_SCHEMES, isWebUrl, safeUrl } from '../content/url'
 import { isTransportError, type Sleep } from '../transport/index'
 import { scriptReply } from '../sandbox/reply'
 import type { ScriptFailureReason, ScriptOutcome, ScriptToRun } from '../sandbox/types'
@@ -31,15 +31,20 @@ export interface ActionOutcome {
 export type ActionRunner = (action: ClientAction, context: ActionContext) => ActionOutcome | Promise<ActionOutcome>
 export type ActionRunners = Readonly<Record<string, ActionRunner>>
 
+/**
+ * A redirect to the web (in this tab, which then leaves: nothing more plays) or to the visitor's
+ * mail, phone or messaging app (the page stays).
+ */
 const redirect: ActionRunner = (action, { emit, navigate }) => {
-  const url = safeUrl(action.redirect?.url, WEB_SCHEMES)
+  const url = safeUrl(action.redirect?.url, LINK_SCHEMES)
   if (!url) {
     emit('flowchat:log', widgetWarning('unsafe-url', 'A redirect to a missing or unsafe URL was skipped', { url: action.redirect?.url }))
     return {}
   }
-  const newTab = action.redirect?.isNewTab === true
+  const web = isWebUrl(url)
+  const newTab = web && action.redirect?.isNewTab === true
   navigate(url, newTab)
-  return newTab ? {} : { halt: true }
+  return web && !newTab ? { halt: true } : {}
 }
 
 const wait: ActionRunner = async (action, { sleep, signal }) => {
