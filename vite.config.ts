@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { minify } from 'vite'
 import { defineConfig } from 'vitest/config'
+import { sandboxDocument } from './src/widget/build/sandbox-document.ts'
 
 const PURIFY_FILE = 'flow-chat-purify.mjs'
 
@@ -75,7 +76,7 @@ export default defineConfig({
     rolldownOptions: {
       // Vite leaves ES library output unminified (whitespace kept); this bundle ships as is.
       output: { minify: true, comments: { legal: true } },
-      plugins: [purifySibling(), privateZodConfig()],
+      plugins: [purifySibling(), privateZodConfig(), sandboxDocument()],
     },
   },
   test: {

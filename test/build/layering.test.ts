@@ -24,6 +24,8 @@ const WIDGET_RULES: Record<string, readonly string[]> = {
   embed: ['protocol', 'chat', 'ui', 'element', ...BESIDE],
   // The opt-in JSX entries: the library (entry) plus tag types.
   jsx: ['protocol', 'chat', 'ui', 'element', 'embed', 'entry', ...BESIDE],
+  // Node code run by vite.config.ts: builds the sandbox document and the lazy chunks from the sources.
+  build: ['protocol'],
   // index.ts and bundle.ts: the library's entries, above everything.
   entry: ['protocol', 'chat', 'ui', 'element', 'embed', 'jsx', ...BESIDE],
 }

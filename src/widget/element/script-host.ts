@@ -1,3 +1,4 @@
+import { SANDBOX_DOCUMENT_PATH } from '../../protocol/sandbox-policy'
 import type { Emit, RunScript } from '../chat/index'
 import { createScriptRunner, type ScriptOutcome, type ScriptRunner } from '../sandbox/index'
 
@@ -66,7 +67,7 @@ export function createScriptHost(container: ShadowRoot, emit: Emit, settings: ()
 /** `sandbox-url` when set, else the sandbox the flow service serves next to its chat API. */
 export function defaultSandboxUrl(chatApiHost: string, apiHost: string, pageOrigin: string): string {
   const base = (chatApiHost.trim() || apiHost.trim() || pageOrigin).replace(/\/+$/, '')
-  return `${base}/sandbox/v1/sandbox.html`
+  return `${base}${SANDBOX_DOCUMENT_PATH}`
 }
 
 /** `script-timeout`: a positive number of milliseconds, else the runner's default. */

@@ -1,13 +1,11 @@
 import { z } from 'zod/mini'
-import { EVENT_NAME_PATTERN, MAX_EVENT_PAYLOAD_CHARS, MAX_FAILURE_MESSAGE_CHARS, MESSAGE_PREFIX } from './limits'
+import { EVENT_NAME_PATTERN, MAX_EVENT_PAYLOAD_CHARS, MAX_FAILURE_MESSAGE_CHARS, MESSAGE_PREFIX, RUN_ID_PATTERN } from './limits'
 
 /**
  * The messages between the widget and the sandbox frame. Values cross as JSON text, so what a
  * script produces is plain data by the time the page sees it (no functions, getters or class
  * instances), and its size is known before it is parsed.
  */
-
-export const RUN_ID_PATTERN = /^[0-9a-f]{32}$/
 
 const runId = z.string().check(z.regex(RUN_ID_PATTERN))
 
