@@ -1,7 +1,7 @@
 import type { ClientAction } from '../../protocol/index'
 import { MAX_WAIT_SECONDS } from '../../protocol/time-limits'
 import { LINK_SCHEMES, isWebUrl, safeUrl } from '../content/url'
-import { isTransportError, type Sleep } from '../transport/index'
+import { isTransportError, type FlowClient, type Sleep } from '../transport/index'
 import { scriptReply } from '../sandbox/reply'
 import type { ScriptFailureReason, ScriptOutcome, ScriptToRun } from '../sandbox/types'
 import { widgetWarning, type DiagnosticCode, type Emit } from './events'
@@ -15,6 +15,10 @@ export interface ActionContext {
   sleep: Sleep
   emit: Emit
   navigate: Navigate
+  /** The flow service, for actions that talk to it (a streamed answer) … */
+  client: FlowClient
+  /** … about this conversation's session. */
+  sessionId: string
 }
 
 export interface ActionOutcome {
@@ -25,11 +29,37 @@ export interface ActionOutcome {
 }
 
 /**
- * Runs one client action type. The registry is open so a later build can plug in a sandboxed
- * `scriptToExecute` runner without touching the ordering machinery.
+ * Runs one client action type. The registry is open: the element plugs in the sandboxed
+ * `scriptToExecute` runner, and a runner whose code loads lazily (see `lazyRunner`) is requested as
+ * soon as a step announces its action, before it is played.
  */
-export type ActionRunner = (action: ClientAction, context: ActionContext) => ActionOutcome | Promise<ActionOutcome>
+export type ActionRunner = ((action: ClientAction, context: ActionContext) => ActionOutcome | Promise<ActionOutcome>) & {
+  /** Starts loading what the runner needs, so the action runs without waiting when its turn comes. */
+  preload?(): void
+  /** The stage the conversation is in while the action runs (default `running-action`). */
+  stage?: 'running-action' | 'streaming'
+}
 export type ActionRunners = Readonly<Record<string, ActionRunner>>
+
+/** A runner whose implementation is a lazily loaded chunk: requested on `preload`, or when run. */
+export function lazyRunner(load: () => Promise<ActionRunner>, stage?: ActionRunner['stage']): ActionRunner {
+  let loading: Promise<ActionRunner> | undefined
+  const get = () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    })
+    return loading
+  }
+  const runner: ActionRunner = async (action, context) => (await get())(action, context)
+  runner.preload = () => void get().catch(() => {})
+  if (stage) runner.stage = stage
+  return runner
+}
+
+/** The registered runner of an action type (own entries only: a type like "constructor" finds none). */
+export const runnerFor = (runners: ActionRunners, type: string): ActionRunner | undefined =>
+  Object.prototype.hasOwnProperty.call(runners, type) ? runners[type] : undefined
 
 /**
  * A redirect to the web (in this tab, which then leaves: nothing more plays) or to the visitor's
@@ -111,7 +141,7 @@ export async function runClientAction(
   runners: ActionRunners,
   context: ActionContext,
 ): Promise<ActionOutcome> {
-  const runner = Object.prototype.hasOwnProperty.call(runners, action.type) ? runners[action.type] : undefined
+  const runner = runnerFor(runners, action.type)
   let outcome: ActionOutcome = {}
   if (!runner) {
     context.emit('flowchat:log', widgetWarning('unknown-action', `Unknown client action type "${action.type}" was skipped`))

@@ -1,5 +1,6 @@
 export {
   DEFAULT_ACTION_RUNNERS,
+  lazyRunner,
   runClientAction,
   scriptActionRunner,
   type ActionContext,
@@ -10,7 +11,8 @@ export {
   type RunScript,
 } from './actions'
 export { createConversation } from './conversation'
-export type { ActiveInput, Conversation, ConversationMemory, ConversationOptions, Failure, Phase, RestartReason } from './conversation-types'
+export type { Conversation, ConversationMemory, ConversationOptions, RestartReason } from './conversation-types'
+export type { ActiveInput, Failure, Pending, Stage, StageTag } from './stage'
 export { MAX_SAVED_ENTRIES, parseSavedConversation, type SavedConversation } from './saved-conversation'
 export type { Entry, GuestEntry, HostEntry, ReplyStatus } from './entries'
 export type {

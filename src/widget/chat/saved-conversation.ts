@@ -1,45 +1,9 @@
 import { z } from 'zod/mini'
 import { chatInputSchema, chatMessageSchema, chatStepResultSchema, type Settings } from '../../protocol/index'
-import type { ConversationMemory } from './conversation-types'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'
-
-/**
- * A conversation as the browser remembers it between page loads (`settings.general.rememberUser`).
- * It holds what the visitor saw and where the chat stands, so a reload shows the same transcript
- * and goes on with the same session:
- * - `pending`: an answer sent but not yet acknowledged; resent with its idempotency key, so it is
- *   applied once whether or not the first request reached the service;
- * - `step`: a step received but maybe not fully played; played again;
- * - `input`: the input waiting for the visitor.
- */
-export interface SavedConversation {
-  version: typeof SAVED_VERSION
-  /** The published flow's `updatedAt` the session runs on: a republished flow starts fresh. */
-  publishedAt: string
-  sessionId: string
-  resultId: string
-  entries: SavedEntry[]
-  avatars: { host?: string | undefined; guest?: string | undefined }
-  progress: number | null
-  pending: SavedPending | null
-  step: z.infer<typeof chatStepResultSchema> | null
-  input: { input: z.infer<typeof chatInputSchema>; draft?: string | undefined } | null
-  ended: boolean
-}
-
-export type SavedEntry =
-  | { kind: 'host'; message: z.infer<typeof chatMessageSchema>; avatarUrl?: string | undefined }
-  | { kind: 'guest'; text: string; status: 'sending' | 'sent' | 'failed' | 'rejected'; error?: string | undefined; avatarUrl?: string | undefined }
-
-export interface SavedPending {
-  message: string
-  key: string
-  /** Whether the answer has a guest bubble (the last guest entry); a client action's reply has none. */
-  shown: boolean
-  /** The input it answers, given back if the service rejects the answer. */
-  input?: z.infer<typeof chatInputSchema> | undefined
-}
+import { pendingOf, stepOf, type Stage } from './stage'
+import type { Transcript } from './transcript'
 
 export const SAVED_VERSION = 1
 /**
@@ -49,8 +13,20 @@ export const SAVED_VERSION = 1
 export const MAX_SAVED_ENTRIES = 200
 
 const text = z.optional(z.string())
+
+/**
+ * A conversation as the browser remembers it between page loads (`settings.general.rememberUser`):
+ * what the visitor saw and where the chat stands, so a reload shows the same transcript and goes
+ * on with the same session.
+ * - `pending`: an answer sent but not yet acknowledged; resent with its idempotency key, so it is
+ *   applied once whether or not the first request reached the service (`shown`: it has a guest
+ *   bubble, the last one; `input`: the input it answers, given back if the service rejects it);
+ * - `step`: a step received but maybe not fully played; played again;
+ * - `input`: the input waiting for the visitor, with what was typed into it when saved.
+ */
 const savedSchema = z.object({
   version: z.literal(SAVED_VERSION),
+  /** The published flow's `updatedAt` the session runs on: a republished flow starts fresh. */
   publishedAt: z.string(),
   sessionId: z.string().check(z.minLength(1)),
   resultId: z.string(),
@@ -74,10 +50,13 @@ const savedSchema = z.object({
   ended: z.boolean(),
 })
 
+export type SavedConversation = z.infer<typeof savedSchema>
+type SavedEntry = SavedConversation['entries'][number]
+
 /** Reads a saved record; anything else (another version, edited by hand, truncated) is none. */
 export function parseSavedConversation(data: unknown): SavedConversation | undefined {
   const result = savedSchema.safeParse(data)
-  return result.success ? (result.data as SavedConversation) : undefined
+  return result.success ? result.data : undefined
 }
 
 /** Where the flow wants conversations remembered, if at all. */
@@ -87,7 +66,7 @@ export function rememberStorage(settings: Settings | null | undefined): 'session
   return remember.storage === 'local' ? 'local' : 'session'
 }
 
-export function saveEntry(entry: Entry): SavedEntry {
+function saveEntry(entry: Entry): SavedEntry {
   if (entry.kind === 'host') return { kind: 'host', message: entry.message, avatarUrl: entry.avatarUrl }
   return {
     kind: 'guest',
@@ -98,8 +77,34 @@ export function saveEntry(entry: Entry): SavedEntry {
   }
 }
 
+export interface SnapshotSource {
+  stage: Stage
+  session: { id: string; resultId: string; publishedAt: string }
+  transcript: Transcript
+  avatars: { host?: string | undefined; guest?: string | undefined }
+  progress: number | null
+}
+
+/** What a reload needs to show this conversation again and go on from where its stage stands. */
+export function snapshot({ stage, session, transcript, avatars, progress }: SnapshotSource): SavedConversation {
+  const reply = pendingOf(stage)
+  return {
+    version: SAVED_VERSION,
+    publishedAt: session.publishedAt,
+    sessionId: session.id,
+    resultId: session.resultId,
+    entries: transcript.latest(MAX_SAVED_ENTRIES).map(saveEntry),
+    avatars: { ...avatars },
+    progress,
+    pending: reply && { message: reply.message, key: reply.key, shown: reply.entry !== null, input: reply.answered ?? undefined },
+    step: stepOf(stage),
+    input: stage.tag === 'waiting-input' ? { input: stage.input.input, draft: stage.input.draft.peek() || undefined } : null,
+    ended: stage.tag === 'ended',
+  }
+}
+
 /** The saved conversation, if any and readable; an unreadable one is dropped with a log. */
-export function readSaved(memory: ConversationMemory | undefined, emit: Emit): SavedConversation | undefined {
+export function readSaved(memory: { load(): unknown; clear(): void } | undefined, emit: Emit): SavedConversation | undefined {
   const data = memory?.load()
   if (data === undefined || data === null) return undefined
   const saved = parseSavedConversation(data)
@@ -114,7 +119,7 @@ export function readSaved(memory: ConversationMemory | undefined, emit: Emit): S
 export function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest: GuestEntry | null } {
   let lastGuest: GuestEntry | null = null
   const entries = saved.entries.map((item): Entry => {
-    if (item.kind === 'host') return hostEntry(item.message, item.avatarUrl)
+    if (item.kind === 'host') return hostEntry(item.message, item.avatarUrl, true)
     const entry = guestEntry(item.text, item.avatarUrl)
     entry.status.value = item.status
     entry.error.value = item.error ?? null

@@ -27,7 +27,11 @@ export interface FlowClientConfig {
 
 /** What the conversation needs from the flow service. */
 export interface FlowClient {
-  getPublishedFlow(flow: string, signal?: AbortSignal): Promise<PublishedFlowResponse>
+  /**
+   * The published flow, as last read on this page (a launcher's theme and its chat share one
+   * read) unless `fresh`: startChat's `publishedAt` tells whether it is still current.
+   */
+  getPublishedFlow(flow: string, signal?: AbortSignal, options?: { fresh?: boolean }): Promise<PublishedFlowResponse>
   startChat(flow: string, request: StartChatRequest, signal?: AbortSignal): Promise<StartChatResponse>
   /** Retries with the same `idempotencyKey`, so the service applies the answer at most once. */
   continueChat(
@@ -39,6 +43,10 @@ export interface FlowClient {
 }
 
 const trimBase = (url: string) => url.trim().replace(/\/+$/, '')
+
+/** Published flows read on this page, per fetch function (tests and instrumented pages keep theirs apart). */
+const publishedFlows = new WeakMap<object, Map<string, PublishedFlowResponse>>()
+const DEFAULT_FETCH = {}
 const segment = encodeURIComponent
 
 export function createFlowClient(config: FlowClientConfig): FlowClient {
@@ -52,12 +60,20 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
     withRetry(attempt, policy, { signal, sleep: config.sleep })
 
   return {
-    getPublishedFlow(flow, signal) {
+    async getPublishedFlow(flow, signal, options = {}) {
       const url = `${api}/v1/flows/${segment(flow)}/publishedFlow?migrateToLatestVersion=true`
       const headers: Record<string, string> = config.token ? { Authorization: `Bearer ${config.token}` } : {}
-      return retrying(signal, () =>
+      const owner = config.fetch ?? DEFAULT_FETCH
+      const read = publishedFlows.get(owner) ?? new Map<string, PublishedFlowResponse>()
+      publishedFlows.set(owner, read)
+      const key = `${url}\n${config.token ?? ''}`
+      const known = read.get(key)
+      if (known && !options.fresh) return known
+      const response = await retrying(signal, () =>
         requestJson(url, publishedFlowResponseSchema, { headers, signal, timeoutMs, fetch: doFetch }),
       )
+      read.set(key, response)
+      return response
     },
     startChat(flow, request, signal) {
       const url = `${chatApi}/v1/flows/${segment(flow)}/startChat`

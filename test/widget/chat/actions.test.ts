@@ -9,7 +9,7 @@ import {
 } from '../../../src/widget/chat/actions'
 import type { ScriptOutcome } from '../../../src/widget/sandbox/index'
 import { BAD_URLS } from '../content/bad-url-corpus'
-import { recordEvents } from './fake-client'
+import { fakeClient, recordEvents } from './fake-client'
 
 function context(overrides: Partial<ActionContext> = {}) {
   const events = recordEvents()
@@ -18,6 +18,8 @@ function context(overrides: Partial<ActionContext> = {}) {
     sleep: vi.fn(async () => {}),
     emit: events.emit,
     navigate: vi.fn(),
+    client: fakeClient().client,
+    sessionId: 's1',
     ...overrides,
   }
   return { ctx, events }

@@ -1,5 +1,5 @@
 import type { FunctionComponent } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect } from 'preact/hooks'
 import type { ChatInput } from '../../../protocol/index'
 import { widgetWarning, type ActiveInput } from '../../chat/index'
 import { useWidget } from '../widget-context'
@@ -7,7 +7,6 @@ import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
 import { DateInput } from './date-input'
 import { RatingInput } from './rating-input'
 import { TextInput, type TextKind } from './text-input'
-import { rememberShownInput, retryDraft } from './use-answer'
 
 // Maps keyed by the untrusted input type: "constructor" or "__proto__" find nothing.
 const TEXT_KINDS = new Map<string, TextKind>([
@@ -26,11 +25,8 @@ const OTHER_INPUTS = new Map<string, FunctionComponent<{ input: ChatInput }>>([
 ])
 
 function InputView({ active }: { active: ActiveInput }) {
-  const { emit, conversation } = useWidget()
+  const { emit } = useWidget()
   const { input } = active
-  // Read once, before this input is recorded as shown: a retry brings back the rejected answer.
-  const [draft] = useState(() => retryDraft(conversation, input.id) ?? active.draft)
-  rememberShownInput(conversation, input.id)
   const kind = TEXT_KINDS.get(input.type)
   const Other = OTHER_INPUTS.get(input.type)
   useEffect(() => {
@@ -39,7 +35,7 @@ function InputView({ active }: { active: ActiveInput }) {
     }
   }, [])
   // An unknown input still gets a text field, so the visitor is never stuck.
-  return Other ? <Other input={input} /> : <TextInput input={input} draft={draft} kind={kind ?? 'text'} />
+  return Other ? <Other input={input} /> : <TextInput input={input} draft={active.draft} kind={kind ?? 'text'} />
 }
 
 /** The input the flow waits for; a new `key` per input resets its local state. */
