@@ -131,7 +131,7 @@ describe('remembered users', () => {
     expect(starts).toHaveLength(1)
     expect(await c.root.locator('[part~="input"]').count()).toBe(0)
 
-    await page.evaluate(() => document.querySelector('flow-chat')!.restart())
+    await page.evaluate(() => document.querySelector('flow-chat')!.reset())
     await expect.poll(() => c.guestBubbles.count()).toBe(0)
     await c.host('What is your name?').waitFor()
     expect(starts).toHaveLength(2)

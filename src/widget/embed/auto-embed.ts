@@ -1,5 +1,6 @@
 import { initBubble, initPopup, initStandard, type FlowChatHandle } from './init'
-import { optionsFromDataset } from './options'
+import { optionsFromDataset } from '../element/properties'
+import { EMBED_TABLES } from './options'
 
 const MODES = ['standard', 'bubble', 'popup'] as const
 type Mode = (typeof MODES)[number]
@@ -15,7 +16,7 @@ export function autoEmbed(script: HTMLOrSVGScriptElement | null): Promise<FlowCh
   const requested = (script.dataset.mode ?? 'standard').trim().toLowerCase()
   const mode: Mode = (MODES as readonly string[]).includes(requested) ? (requested as Mode) : 'standard'
   if (mode !== requested) console.warn(`[flow-chat] unknown data-mode "${requested}": using "standard"`)
-  const options = { ...optionsFromDataset(script.dataset), flow: script.dataset.flow }
+  const options = { ...optionsFromDataset(script.dataset, EMBED_TABLES[mode]), flow: script.dataset.flow }
   return whenBodyReady().then(() => {
     if (mode === 'bubble') return initBubble(options)
     if (mode === 'popup') return initPopup(options)

@@ -33,9 +33,11 @@ export function App({ conversation, emit, label = 'Chat', isValidCss = browserCs
       layout: computed(() => themeLayout(conversation.publishedFlow.value?.theme)),
       focusTranscript: () => scroller.current?.focus({ preventScroll: true }),
       hasFocus: () => {
-        const root = frame.current?.getRootNode() as Document | ShadowRoot | undefined
-        const active = root?.activeElement
-        return Boolean(active && frame.current?.contains(active))
+        // From the page's focus down through the shadow roots on its way (a launcher's, ours).
+        const own = frame.current
+        let active: Element | null = own && document.activeElement
+        while (active && own && !own.contains(active)) active = active.shadowRoot?.activeElement ?? null
+        return active !== null
       },
     }),
     [conversation, emit],

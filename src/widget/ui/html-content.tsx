@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { loadSanitizer } from '../content/html'
+import { loadSanitizer } from '../content/load-sanitizer'
 import { htmlToPlain } from '../content/plain-text'
 import { widgetWarning } from '../chat/index'
 import { useWidget } from './widget-context'

@@ -117,14 +117,14 @@ describe('<flow-chat>', () => {
     expect(element.shadowRoot?.textContent).not.toContain('first')
   })
 
-  it('starts a new conversation on restart()', async () => {
+  it('starts a new conversation on reset()', async () => {
     const api = service()
     const element = document.createElement(setup(api)) as FlowChatElement
     element.flow = 'f1'
     document.body.append(element)
     await flush()
     element.prefilledVariables = { Plan: 'team' }
-    element.restart()
+    element.reset()
     await flush()
     const starts = api.requests.filter((r) => r.url.endsWith('/startChat'))
     expect(starts.map((r) => r.body)).toEqual([{}, { prefilledVariables: { Plan: 'team' } }])
@@ -229,7 +229,7 @@ describe('<flow-chat>', () => {
     expect(Object.keys(sessionStorage).sort()).toEqual(['flowchat:chat:f1:default', 'flowchat:chat:f1:default#2', 'flowchat:chat:f1:support'])
   })
 
-  it('restart() forgets the remembered conversation; reload() resumes it', async () => {
+  it('reset() forgets the remembered conversation; reload() resumes it', async () => {
     const api = service({ settings: { general: { rememberUser: { isEnabled: true, storage: 'session' } } } })
     const element = document.createElement(setup(api)) as FlowChatElement
     element.flow = 'f1'
@@ -238,7 +238,7 @@ describe('<flow-chat>', () => {
     element.reload()
     await flush()
     expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
-    element.restart()
+    element.reset()
     await flush()
     expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(2)
   })

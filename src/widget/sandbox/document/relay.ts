@@ -8,16 +8,8 @@
  * goes to the parent, so only messages of this protocol ever leave the frame.
  */
 import { NO_NETWORK_POLICY, isNetworkVariant } from '../../../protocol/sandbox-policy'
-import { argNamesProblem } from '../arg-names'
-import {
-  EVENT_NAME_PATTERN,
-  MAX_FAILURE_MESSAGE_CHARS,
-  MESSAGE_PREFIX,
-  RUN_ID_PATTERN,
-  RUN_LIMIT_CEILINGS,
-  SANDBOX_PROTOCOL_VERSION,
-} from '../limits'
-import type { RunMessage } from '../messages'
+import { EVENT_NAME_PATTERN, MAX_FAILURE_MESSAGE_CHARS, MESSAGE_PREFIX, SANDBOX_PROTOCOL_VERSION } from '../limits'
+import { parseRunMessage, type RunMessage } from '../messages'
 import type { WorkerReply } from './worker'
 
 /** The Worker's bundled source (worker.ts), put here by the build. */
@@ -35,21 +27,7 @@ type ResultFields =
   | { status: 'ok'; value?: string }
   | { status: 'error' | 'too_large' | 'unavailable'; message: string }
 
-const withinCeiling = (value: unknown, ceiling: number) => Number.isInteger(value) && (value as number) > 0 && (value as number) <= ceiling
 const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '')
-
-function isRun(data: unknown): data is RunMessage {
-  const run = data as Partial<RunMessage> | null
-  return (
-    typeof run === 'object' && run !== null && run.type === `${MESSAGE_PREFIX}run` &&
-    typeof run.runId === 'string' && RUN_ID_PATTERN.test(run.runId) &&
-    typeof run.content === 'string' && typeof run.values === 'string' &&
-    typeof run.allowNetwork === 'boolean' &&
-    Array.isArray(run.names) && argNamesProblem(run.names) === undefined &&
-    typeof run.limits === 'object' && run.limits !== null &&
-    (Object.keys(RUN_LIMIT_CEILINGS) as Array<keyof Limits>).every((key) => withinCeiling(run.limits?.[key], RUN_LIMIT_CEILINGS[key]))
-  )
-}
 
 function relay(): void {
   if (parent === window) return
@@ -129,12 +107,13 @@ function relay(): void {
   }
 
   addEventListener('message', (event) => {
-    if (event.source !== parent || !isRun(event.data)) return
+    const run = event.source === parent ? parseRunMessage(event.data) : undefined
+    if (!run) return
     if (active !== null) {
-      toParent({ type: `${MESSAGE_PREFIX}result`, runId: event.data.runId, status: 'error', message: 'Another script is still running' })
+      toParent({ type: `${MESSAGE_PREFIX}result`, runId: run.runId, status: 'error', message: 'Another script is still running' })
       return
     }
-    start(event.data)
+    start(run)
   })
 
   toParent({ type: `${MESSAGE_PREFIX}ready`, version: SANDBOX_PROTOCOL_VERSION })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadSanitizer } from '../../../src/widget/content/html'
+import { loadSanitizer } from '../../../src/widget/content/load-sanitizer'
 
 const sanitize = async (html: string) => {
   const run = await loadSanitizer()
