@@ -1,5 +1,6 @@
 import { batch, signal, type Signal } from '@preact/signals'
-import type { ChatInput, PublishedFlow } from '../../protocol/index'
+import type { ChatInput } from '../../protocol/index'
+import type { PublishedFlow } from '../transport/index'
 import type { ConversationMemory, RestartReason } from './conversation-types'
 import type { Entry } from './entries'
 import type { FlowChatErrorDetail } from './events'

@@ -1,6 +1,5 @@
 import type { ReadonlySignal } from '@preact/signals'
-import type { PublishedFlow } from '../../protocol/index'
-import type { FlowClient, Sleep } from '../transport/index'
+import type { FlowClient, PublishedFlow, Sleep } from '../transport/index'
 import type { ActionRunners, Navigate } from './actions'
 import type { Emit } from './events'
 import type { SavedConversation } from './saved-conversation'

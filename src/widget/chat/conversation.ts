@@ -1,6 +1,6 @@
 import { batch, computed } from '@preact/signals'
-import { MAX_MESSAGE_LENGTH, type PublishedFlow } from '../../protocol/index'
-import { isTransportError, newIdempotencyKey, sleep as defaultSleep } from '../transport/index'
+import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
+import { isTransportError, newIdempotencyKey, sleep as defaultSleep, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
 import { createState } from './conversation-state'
 import type { Conversation, ConversationOptions, RestartReason } from './conversation-types'
@@ -70,7 +70,9 @@ export function createConversation(options: ConversationOptions): Conversation {
       state.fail(detail, 'none')
       return null
     }
-    const saved = readSaved(memory, emit)
+    const data = memory?.load()
+    if (!memory || data === undefined || data === null) return begin(signal)
+    const saved = readSaved(data, memory, emit)
     if (!saved) return begin(signal)
     // A remembered conversation goes on only with the flow version it started on.
     const published = await fetchPublished(flow, signal)

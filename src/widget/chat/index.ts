@@ -13,7 +13,7 @@ export {
 export { createConversation } from './conversation'
 export type { Conversation, ConversationMemory, ConversationOptions, RestartReason } from './conversation-types'
 export type { ActiveInput, Failure, Pending, Stage, StageTag } from './stage'
-export { MAX_SAVED_ENTRIES, parseSavedConversation, type SavedConversation } from './saved-conversation'
+export { MAX_SAVED_ENTRIES, type SavedConversation } from './saved-conversation'
 export type { Entry, GuestEntry, HostEntry, ReplyStatus } from './entries'
 export type {
   DiagnosticCode,

@@ -18,8 +18,8 @@ const ATTR_SET = new Set(ALLOWED_ATTR)
 export type Sanitizer = (html: string) => DocumentFragment
 
 /**
- * The sanitizer chunk: DOMPurify and the widget's own allow-lists, loaded lazily (see
- * load-sanitizer.ts) only for an html-only message.
+ * DOMPurify, a private instance, and the widget's own allow-lists. Only the html chunk
+ * (ui/html.tsx) uses it, so it loads with that chunk, for an html-only message.
  */
 export function createSanitizer(): Sanitizer {
   // A private instance: hooks or settings a host page put on its own DOMPurify do not apply here.

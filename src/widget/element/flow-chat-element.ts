@@ -3,6 +3,7 @@ import { h, render } from 'preact'
 import {
   DEFAULT_ACTION_RUNNERS,
   createConversation,
+  lazyRunner,
   widgetWarning,
   type ActionRunners,
   type Conversation,
@@ -14,10 +15,9 @@ import { App, fontRequest } from '../ui/index'
 import { CHAT_PROPERTIES } from './chat-properties'
 import { claimConversationKey, conversationKey, createConversationStorage, forgetConversation } from './conversation-storage'
 import { createEmitter } from './emitter'
-import { loadThemeFont } from './font-loader'
 import { browserNavigate } from './navigate'
 import { defineProperties, observedAttributes, propertyOf, upgradeProperties, type Properties } from './properties'
-import { createScriptHost, type ScriptHost } from './script-host'
+import type { ScriptHost, ScriptSettings } from './scripts'
 import { adoptStyles, type StyleTarget } from './stylesheets'
 
 export interface FlowChatElementOptions {
@@ -130,18 +130,19 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       const emit = createEmitter(this)
       const claim = claimConversationKey(conversationKey(own.flow, own.storageKey), this)
       this.#releaseKey = claim.release
-      const scripts = createScriptHost(root, emit, () => ({
-        sandboxUrl: own.sandboxUrl,
-        timeoutMs: own.scriptTimeout,
-        allowNetwork: own.allowScriptNetwork,
-      }))
-      this.#scripts = scripts
+      const settings = (): ScriptSettings => ({ sandboxUrl: own.sandboxUrl, timeoutMs: own.scriptTimeout, allowNetwork: own.allowScriptNetwork })
+      // The sandbox runner is a chunk of its own, requested when a step announces a script.
+      const scripts = lazyRunner(async () => {
+        const { createScriptHost } = await import('./scripts')
+        this.#scripts = createScriptHost(root, emit, settings)
+        return this.#scripts.runner
+      })
       const conversation = createConversation({
         flow: own.flow,
         client: createFlowClient({ apiHost: own.apiHost, chatApiHost: own.chatApiHost, token: own.token, fetch: options.fetch }),
         emit,
         prefilledVariables: own.prefilledVariables,
-        actions: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scripts.runner, ...extraActions },
+        actions: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scripts, ...extraActions },
         navigate: browserNavigate,
         memory: (this.#memory = createConversationStorage(claim.key, emit)),
       })
@@ -176,7 +177,8 @@ function applyTheme(conversation: Conversation, styles: StyleTarget, emit: Emit)
   styles.setCustomCss(theme?.customCss ?? '')
   const font = fontRequest(theme?.general?.font)
   if (!font) return
-  loadThemeFont(font).catch((error: unknown) =>
+  // Font loading is a chunk of its own: most of the widget shows before the font is in anyway.
+  import('./fonts').then(({ loadThemeFont }) => loadThemeFont(font)).catch((error: unknown) =>
     emit('flowchat:log', widgetWarning('font-load-failed', `The font "${font.family}" could not be loaded; the system font is used`, { error: String(error) })),
   )
 }

@@ -4,6 +4,7 @@ import type { Conversation, Emit } from '../chat/index'
 import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
 import { LiveRegion } from './live-region'
+import { usePreloadViews } from './preload-views'
 import { ProgressBar } from './progress-bar'
 import { FailureNotice, LoadingIndicator, RestartNotice } from './status-views'
 import { browserCssValidator, type CssValidator } from '../content/css'
@@ -63,6 +64,7 @@ function Shell({ isValidCss, label, frame, scroller }: ShellProps) {
   const stream = useRef<HTMLDivElement>(null)
   useThemeVars(frame, conversation.publishedFlow.value?.theme, isValidCss, emit)
   useStickToBottom(scroller, stream)
+  usePreloadViews(conversation)
   return (
     <>
       <ProgressBar />

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { parseSavedConversation } from '../../../src/widget/chat/saved-schema'
 import {
   MAX_SAVED_ENTRIES,
   createConversation,
-  parseSavedConversation,
   type Conversation,
   type ConversationMemory,
   type SavedConversation,

@@ -1,6 +1,6 @@
 import type { Signal } from '@preact/signals'
 import { useRef } from 'preact/hooks'
-import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../../protocol/index'
+import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../../protocol/chat'
 import { isComposing, useAnswer, useAutoFocus } from './use-answer'
 
 export type TextKind = 'text' | 'number' | 'email' | 'url' | 'phone'

@@ -13,7 +13,7 @@ vi.mock('../../../src/widget/sandbox/index', async (original) => ({
   },
 }))
 
-const { createScriptHost } = await import('../../../src/widget/element/script-host')
+const { createScriptHost } = await import('../../../src/widget/element/scripts')
 
 const script = { content: 'return 1', args: [] }
 
