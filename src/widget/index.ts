@@ -13,7 +13,7 @@ export type { FlowChatBubbleElement, FlowChatPopupElement } from './element/laun
 export type { PrefilledVariables } from './element/properties'
 export * from './embed/index'
 export type { FlowChatAttributes, FlowChatBubbleAttributes, FlowChatPopupAttributes, LengthValue } from './jsx/attributes'
-export { DEFAULT_ACTION_RUNNERS, scriptActionRunner } from './chat/index'
+export { DEFAULT_ACTION_RUNNERS } from './chat/index'
 export type {
   ActionContext,
   ActionOutcome,
@@ -25,5 +25,4 @@ export type {
   FlowChatEventType,
   FlowChatLogDetail,
   FlowChatScriptEventDetail,
-  RunScript,
 } from './chat/index'

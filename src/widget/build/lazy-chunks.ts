@@ -151,8 +151,13 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
   async function prepare(): Promise<Prepared> {
     // 1. The core's own modules: everything the entry reaches, dynamic imports aside.
     const entries = new Set<string>()
+    // Every module of the core's graph, those re-exporting others (a package's index) included.
+    const coreModules = new Set<string>()
     const discover: Rolldown.Plugin = {
       name: 'flow-chat-chunk-discovery',
+      buildEnd() {
+        for (const id of this.getModuleIds()) coreModules.add(id)
+      },
       async resolveDynamicImport(specifier, importer) {
         if (typeof specifier !== 'string' || !importer) return null
         const resolved = await this.resolve(specifier, importer)
@@ -161,8 +166,7 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
         return { id: resolved.id, external: true }
       },
     }
-    const core = await bundleOnce(options.entry, discover, options.plugins(), false)
-    const coreModules = new Set(core.moduleIds)
+    await bundleOnce(options.entry, discover, options.plugins(), false)
 
     // 2. Each chunk, with the core's modules external, wrapped as a factory.
     const modules: string[] = []

@@ -4,7 +4,7 @@ import type { PublishedFlow } from '../transport/index'
 import type { ConversationMemory, RestartReason } from './conversation-types'
 import type { Entry } from './entries'
 import type { FlowChatErrorDetail } from './events'
-import { snapshot } from './saved-conversation'
+import type * as Remembered from './remembered'
 import { CHECKPOINTS, type Failure, type Pending, type Stage } from './stage'
 import { createTranscript, type Transcript } from './transcript'
 
@@ -28,6 +28,8 @@ export interface ConversationState {
   readonly notice: Signal<RestartReason | null>
   session: Session
   avatars: { host?: string | undefined; guest?: string | undefined }
+  /** The remembered-conversations chunk, once loaded: it saves the checkpoints. */
+  remembered: typeof Remembered | undefined
   /** The visitor's last answer: given back as the draft when the same input comes again (a retry). */
   lastAnswer: { inputId: string; message: string } | null
   /** Moves the conversation to `next`; a checkpoint is saved for a reload. */
@@ -56,12 +58,13 @@ export function createState(memory: ConversationMemory | undefined): Conversatio
     session: emptySession(),
     avatars: {},
     lastAnswer: null,
+    remembered: undefined,
     enter(next) {
       const previous = state.stage.peek()
       state.stage.value = next
       const { storage, id } = state.session
-      if (!memory || !storage || !id || previous.tag === next.tag || !CHECKPOINTS.has(next.tag)) return
-      memory.save(storage, snapshot({ ...state, stage: next, progress: state.progress.peek() }))
+      if (!memory || !storage || !id || !state.remembered || previous.tag === next.tag || !CHECKPOINTS.has(next.tag)) return
+      memory.save(storage, state.remembered.snapshot({ ...state, stage: next, progress: state.progress.peek() }))
     },
     append(entry) {
       state.transcript.append(entry)

@@ -2,7 +2,7 @@ import type { ReadonlySignal } from '@preact/signals'
 import type { FlowClient, PublishedFlow, Sleep } from '../transport/index'
 import type { ActionRunners, Navigate } from './actions'
 import type { Emit } from './events'
-import type { SavedConversation } from './saved-conversation'
+import type { SavedConversation } from './saved-schema'
 import type { ActiveInput, Failure, Stage } from './stage'
 import type { Transcript } from './transcript'
 

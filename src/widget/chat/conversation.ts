@@ -7,9 +7,19 @@ import type { Conversation, ConversationOptions, RestartReason } from './convers
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
 import { describeFailure } from './failures'
-import { readSaved, rememberStorage, restoreEntries, type SavedConversation } from './saved-conversation'
 import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
 import { startRequest } from './variables'
+import type { Settings } from '../../protocol/index'
+
+/** Where the flow wants conversations remembered, if at all. */
+function rememberStorage(settings: Settings | null | undefined): 'session' | 'local' | undefined {
+  const remember = settings?.general?.rememberUser
+  if (remember?.isEnabled !== true) return undefined
+  return remember.storage === 'local' ? 'local' : 'session'
+}
+
+/** Remembering conversations is a chunk of its own (see remembered.ts). */
+const loadRemembered = () => import('./remembered')
 
 /**
  * One conversation's lifecycle: start (or resume what storage remembers), then turns until the
@@ -58,6 +68,8 @@ export function createConversation(options: ConversationOptions): Conversation {
     const { publishedFlow: version } = await client.getPublishedFlow(flow, signal, { fresh })
     // The themed shell paints as soon as the theme is in, whether or not startChat is.
     publishedFlow.value = version
+    // A flow that remembers users: its saving code is requested now, beside startChat.
+    if (memory && rememberStorage(version.settings)) void loadRemembered().catch(() => {})
     emit('flowchat:ready', { flowId: version.flowId, publishedFlowId: version.id, updatedAt: version.updatedAt })
     return version
   }
@@ -72,14 +84,14 @@ export function createConversation(options: ConversationOptions): Conversation {
     }
     const data = memory?.load()
     if (!memory || data === undefined || data === null) return begin(signal)
-    const saved = readSaved(data, memory, emit)
-    if (!saved) return begin(signal)
-    // A remembered conversation goes on only with the flow version it started on.
-    const published = await fetchPublished(flow, signal)
+    const [remembered, published] = await Promise.all([loadRemembered(), fetchPublished(flow, signal)])
+    state.remembered = remembered
+    const saved = remembered.readSaved(data, memory, emit)
     const storage = rememberStorage(published.settings)
-    if (!storage) return begin(signal, { published })
+    if (!saved || !storage) return begin(signal, { published })
+    // A remembered conversation goes on only with the flow version it started on.
     if (saved.publishedAt !== published.updatedAt) return startOver('republished', signal, saved.resultId, published)
-    return resume(saved, storage)
+    return remembered.resume(state, saved, storage, emit)
   }
 
   /** A new session: startChat and the published flow (unless already in hand) in parallel. */
@@ -89,6 +101,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     const [published, started] = await Promise.all([known.published ?? fetchPublished(flow, signal), client.startChat(flow, request, signal)])
     const storage = rememberStorage(published.settings)
     if (!storage) memory?.clear()
+    else state.remembered ??= await loadRemembered()
     state.session = { id: started.sessionId, resultId: started.resultId, publishedAt: started.publishedAt, storage, resumed: false }
     emit('flowchat:start', {
       sessionId: started.sessionId,
@@ -106,34 +119,6 @@ export function createConversation(options: ConversationOptions): Conversation {
       }
     }
     return { play: started }
-  }
-
-  /** Shows the remembered conversation again and carries on from where it stood. */
-  function resume(saved: SavedConversation, storage: 'session' | 'local'): Next {
-    state.session = { id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, storage, resumed: true }
-    state.avatars = { ...saved.avatars }
-    const { entries, lastGuest } = restoreEntries(saved)
-    batch(() => {
-      for (const entry of entries) state.append(entry)
-      state.progress.value = saved.progress
-    })
-    emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })
-    if (saved.pending) {
-      const { message, key, shown, input } = saved.pending
-      if (input) state.lastAnswer = { inputId: input.id, message }
-      return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
-    }
-    if (saved.step) return { play: saved.step }
-    if (saved.input) {
-      state.showInput(saved.input.input, saved.input.draft)
-      return null
-    }
-    if (saved.ended) {
-      state.enter({ tag: 'ended' })
-      return null
-    }
-    // Saved after something that cannot be replayed (a redirect away): begin again.
-    return { startOver: null }
   }
 
   /**

@@ -2,18 +2,16 @@ export {
   DEFAULT_ACTION_RUNNERS,
   lazyRunner,
   runClientAction,
-  scriptActionRunner,
   type ActionContext,
   type ActionOutcome,
   type ActionRunner,
   type ActionRunners,
   type Navigate,
-  type RunScript,
 } from './actions'
 export { createConversation } from './conversation'
 export type { Conversation, ConversationMemory, ConversationOptions, RestartReason } from './conversation-types'
 export type { ActiveInput, Failure, Pending, Stage, StageTag } from './stage'
-export { MAX_SAVED_ENTRIES, type SavedConversation } from './saved-conversation'
+export type { SavedConversation } from './saved-schema'
 export type { Entry, GuestEntry, HostEntry, ReplyStatus } from './entries'
 export type {
   DiagnosticCode,

@@ -1,10 +1,13 @@
-import { z } from 'zod/mini'
+import type { z } from 'zod/mini'
+// Named imports, not the `z` namespace: this module is a chunk's, and it takes from the core's
+// zod exactly these functions (a namespace would keep all of zod in the core).
+import { array, boolean, enum as oneOf, literal, minLength, nullable, number, object, optional, string, union } from 'zod/mini'
 import { chatInputSchema, chatMessageSchema, chatStepResultSchema } from '../../protocol/chat'
 
 /** The version of the record below: a reload refuses (and forgets) any other. */
 export const SAVED_VERSION = 1
 
-const text = z.optional(z.string())
+const text = optional(string())
 
 /**
  * A conversation as the browser remembers it between page loads (`settings.general.rememberUser`):
@@ -16,30 +19,30 @@ const text = z.optional(z.string())
  * - `step`: a step received but maybe not fully played; played again;
  * - `input`: the input waiting for the visitor, with what was typed into it when saved.
  */
-const savedSchema = z.object({
-  version: z.literal(SAVED_VERSION),
+const savedSchema = object({
+  version: literal(SAVED_VERSION),
   /** The published flow's `updatedAt` the session runs on: a republished flow starts fresh. */
-  publishedAt: z.string(),
-  sessionId: z.string().check(z.minLength(1)),
-  resultId: z.string(),
-  entries: z.array(
-    z.union([
-      z.object({ kind: z.literal('host'), message: chatMessageSchema, avatarUrl: text }),
-      z.object({
-        kind: z.literal('guest'),
-        text: z.string(),
-        status: z.enum(['sending', 'sent', 'failed', 'rejected']),
+  publishedAt: string(),
+  sessionId: string().check(minLength(1)),
+  resultId: string(),
+  entries: array(
+    union([
+      object({ kind: literal('host'), message: chatMessageSchema, avatarUrl: text }),
+      object({
+        kind: literal('guest'),
+        text: string(),
+        status: oneOf(['sending', 'sent', 'failed', 'rejected']),
         error: text,
         avatarUrl: text,
       }),
     ]),
   ),
-  avatars: z.object({ host: text, guest: text }),
-  progress: z.nullable(z.number()),
-  pending: z.nullable(z.object({ message: z.string(), key: z.string(), shown: z.boolean(), input: z.optional(chatInputSchema) })),
-  step: z.nullable(chatStepResultSchema),
-  input: z.nullable(z.object({ input: chatInputSchema, draft: text })),
-  ended: z.boolean(),
+  avatars: object({ host: text, guest: text }),
+  progress: nullable(number()),
+  pending: nullable(object({ message: string(), key: string(), shown: boolean(), input: optional(chatInputSchema) })),
+  step: nullable(chatStepResultSchema),
+  input: nullable(object({ input: chatInputSchema, draft: text })),
+  ended: boolean(),
 })
 
 export type SavedConversation = z.infer<typeof savedSchema>

@@ -1,9 +1,9 @@
 import { widgetWarning } from '../chat/index'
 import { createEmitter } from './emitter'
 import type { FlowChatElement, FlowChatElementOptions } from './flow-chat-element'
-import type { createLauncher } from './launchers/index'
-import { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from './launcher-properties'
-import { defineProperties, observedAttributes, upgradeProperties, type Properties, type PropertyTable } from './properties'
+import type { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from './launcher-properties'
+import type { attach } from './launchers/index'
+import type { Properties } from './properties'
 
 export const BUBBLE_TAG_NAME = 'flow-chat-bubble'
 export const POPUP_TAG_NAME = 'flow-chat-popup'
@@ -41,9 +41,9 @@ export interface LauncherBehaviour {
   readonly chat: FlowChatElement | null
   connected(): void
   disconnected(): void
-  attributeChanged(name: string): void
   open(): void
   close(): void
+  toggle(): void
   reload(): void
   reset(): void
   showPreviewMessage?(text?: string): void
@@ -51,11 +51,34 @@ export interface LauncherBehaviour {
 }
 
 export type LauncherKind = 'bubble' | 'popup'
-type LaunchersChunk = { createLauncher: typeof createLauncher }
+type Command = 'open' | 'close' | 'toggle' | 'reload' | 'reset' | 'showPreviewMessage' | 'hidePreviewMessage'
 
-let chunk: Promise<LaunchersChunk> | undefined
+interface Launched {
+  behaviour?: LauncherBehaviour
+  /** Commands given before the launchers chunk was here, in order. */
+  waiting: Array<[Command, unknown[]]>
+}
+const launched = new WeakMap<HTMLElement, Launched>()
+const stateOf = (host: HTMLElement): Launched => launched.get(host) ?? launched.set(host, { waiting: [] }).get(host)!
+
+/**
+ * Options of a FlowChat.init* call, applied by the launchers chunk (which has the property table).
+ * Kept on the registered class, not in this module: with the script on a page twice, the element
+ * class is the first copy's, and so is the chunk that applies them.
+ */
+export const pendingOptions = (element: HTMLElement): WeakMap<HTMLElement, Record<string, unknown>> =>
+  (element.constructor as unknown as { pendingOptions: WeakMap<HTMLElement, Record<string, unknown>> }).pendingOptions
+
+/** Called by the launchers chunk once an element has its behaviour: the commands given meanwhile run now. */
+export function settle(host: HTMLElement, behaviour: LauncherBehaviour): void {
+  const state = stateOf(host)
+  state.behaviour = behaviour
+  for (const [command, args] of state.waiting.splice(0)) (behaviour[command] as (...args: unknown[]) => void)?.(...args)
+}
+
+let chunk: Promise<{ attach: typeof attach }> | undefined
 /** The launchers' code, loaded once, when the first bubble or popup connects. */
-function loadLaunchers(): Promise<LaunchersChunk> {
+function loadLaunchers(): Promise<{ attach: typeof attach }> {
   chunk ??= import('./launchers/index').catch((error: unknown) => {
     chunk = undefined // a later element (or a reconnect) tries again
     throw error
@@ -64,66 +87,32 @@ function loadLaunchers(): Promise<LaunchersChunk> {
 }
 
 /**
- * The element class of a bubble or popup. The core bundle defines it (so markup and FlowChat
- * calls upgrade at once, with every property and command); what a launcher does lives in the
- * launchers chunk, requested when the first one connects. Commands given before it arrives are
- * carried out when it does.
+ * The element class of a bubble or popup. The core bundle defines it, so markup and FlowChat
+ * calls upgrade at once; everything a launcher is (its properties, attributes and window) comes
+ * with the launchers chunk, requested when the first one connects. Commands given before it
+ * arrives are carried out when it does.
  */
 export function createLauncherElement(kind: LauncherKind, options: FlowChatElementOptions = {}): CustomElementConstructor {
-  const table: PropertyTable = kind === 'bubble' ? BUBBLE_PROPERTIES : POPUP_PROPERTIES
-
   class Launcher extends HTMLElement {
-    static observedAttributes = observedAttributes(table)
-
-    #behaviour: LauncherBehaviour | undefined
-    #waiting: Array<(behaviour: LauncherBehaviour) => void> = []
+    static pendingOptions = new WeakMap<HTMLElement, Record<string, unknown>>()
 
     get isOpen() {
-      return this.#behaviour?.isOpen ?? false
+      return launched.get(this)?.behaviour?.isOpen ?? false
     }
     get chat() {
-      return this.#behaviour?.chat ?? null
+      return launched.get(this)?.behaviour?.chat ?? null
     }
-
     connectedCallback() {
-      upgradeProperties(this, table)
-      if (this.#behaviour) return this.#behaviour.connected()
       loadLaunchers().then(
-        ({ createLauncher }) => {
-          if (this.#behaviour || !this.isConnected) return
-          const behaviour = (this.#behaviour = createLauncher(kind, this, options))
-          behaviour.connected()
-          for (const command of this.#waiting.splice(0)) command(behaviour)
-        },
+        (launchers) => this.isConnected && launchers.attach(kind, this, options),
         (error: unknown) => {
           const detail = widgetWarning('chunk-load-failed', `The ${kind} could not be loaded`, { error: String(error) })
           createEmitter(this)('flowchat:log', { ...detail, status: 'error' })
         },
       )
     }
-
     disconnectedCallback() {
-      this.#behaviour?.disconnected()
-    }
-
-    attributeChangedCallback(name: string, previous: string | null, next: string | null) {
-      if (previous !== next) this.#behaviour?.attributeChanged(name)
-    }
-
-    open() {
-      this.#do((behaviour) => behaviour.open())
-    }
-    close() {
-      this.#do((behaviour) => behaviour.close())
-    }
-    toggle() {
-      this.#do((behaviour) => (behaviour.isOpen ? behaviour.close() : behaviour.open()))
-    }
-    reload() {
-      this.#do((behaviour) => behaviour.reload())
-    }
-    reset() {
-      this.#do((behaviour) => behaviour.reset())
+      launched.get(this)?.behaviour?.disconnected()
     }
     setInputValue(value: string): boolean {
       return this.chat?.setInputValue(value) ?? false
@@ -131,26 +120,18 @@ export function createLauncherElement(kind: LauncherKind, options: FlowChatEleme
     submitInput(): boolean {
       return this.chat?.submitInput() ?? false
     }
-
-    /** Now, or as soon as the launchers chunk is here. */
-    protected do(command: (behaviour: LauncherBehaviour) => void) {
-      this.#do(command)
-    }
-    #do(command: (behaviour: LauncherBehaviour) => void) {
-      if (this.#behaviour) command(this.#behaviour)
-      else this.#waiting.push(command)
-    }
   }
-  defineProperties(Launcher.prototype, table)
-  if (kind === 'popup') return Launcher
-
-  class Bubble extends Launcher {
-    showPreviewMessage(text?: string) {
-      this.do((behaviour) => behaviour.showPreviewMessage?.(text))
-    }
-    hidePreviewMessage() {
-      this.do((behaviour) => behaviour.hidePreviewMessage?.())
-    }
+  const commands: Command[] = ['open', 'close', 'toggle', 'reload', 'reset']
+  if (kind === 'bubble') commands.push('showPreviewMessage', 'hidePreviewMessage')
+  for (const command of commands) {
+    Object.defineProperty(Launcher.prototype, command, {
+      configurable: true,
+      value(this: HTMLElement, ...args: unknown[]) {
+        const state = stateOf(this)
+        if (state.behaviour) (state.behaviour[command] as (...args: unknown[]) => void)?.(...args)
+        else state.waiting.push([command, args])
+      },
+    })
   }
-  return Bubble
+  return Launcher
 }

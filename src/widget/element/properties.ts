@@ -144,21 +144,17 @@ export function upgradeProperties(element: HTMLElement, table: PropertyTable): v
   }
 }
 
-/** Writes FlowChat options onto the element as its attributes and properties. */
+/**
+ * Writes FlowChat options onto the element as its attributes and properties. Options may also come
+ * as the text of a script tag's `data-*` attributes (`data-api-host` → `apiHost`): a boolean then
+ * reads "false" as false, and an object cannot be one.
+ */
 export function applyOptions(element: HTMLElement, table: PropertyTable, options: Record<string, unknown>): void {
   for (const [name, spec] of Object.entries(table)) {
-    const value = options[name]
-    if (value !== undefined && value !== null) writeProperty(element, name, spec, value)
+    let value = options[name]
+    if (value === undefined || value === null || (spec.kind === 'object' && typeof value !== 'object')) continue
+    if (spec.kind === 'boolean' && typeof value === 'string') value = value !== 'false'
+    writeProperty(element, name, spec, value)
   }
 }
 
-/** Script-tag `data-*` attributes as options (`data-api-host` → `apiHost`; a boolean unless "false"). */
-export function optionsFromDataset(dataset: DOMStringMap, table: PropertyTable): Record<string, string | boolean> {
-  const options: Record<string, string | boolean> = {}
-  for (const [name, spec] of Object.entries(table)) {
-    const value = dataset[name]
-    if (value === undefined || spec.kind === 'object') continue
-    options[name] = spec.kind === 'boolean' ? value !== 'false' : value
-  }
-  return options
-}

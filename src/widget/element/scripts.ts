@@ -1,4 +1,5 @@
-import { scriptActionRunner, type ActionRunner, type Emit, type RunScript } from '../chat/index'
+import type { ActionRunner, Emit } from '../chat/index'
+import { scriptActionRunner, type RunScript } from '../chat/client-actions'
 import { createScriptRunner, type ScriptOutcome, type ScriptRunner } from '../sandbox/index'
 
 export interface ScriptSettings {

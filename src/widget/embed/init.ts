@@ -1,9 +1,10 @@
 import { DEFAULT_TAG_NAME } from '../element/define'
 import { defineFlowChatLaunchers } from '../element/define-launchers'
 import type { FlowChatElement } from '../element/flow-chat-element'
-import { BUBBLE_TAG_NAME, POPUP_TAG_NAME, type FlowChatBubbleElement, type FlowChatPopupElement } from '../element/launcher-element'
-import { applyOptions, type PrefilledVariables, type PropertyTable } from '../element/properties'
-import { EMBED_TABLES, type BubbleEmbedOptions, type PopupEmbedOptions, type StandardEmbedOptions } from './options'
+import { CHAT_PROPERTIES } from '../element/chat-properties'
+import { BUBBLE_TAG_NAME, POPUP_TAG_NAME, pendingOptions, type FlowChatBubbleElement, type FlowChatPopupElement } from '../element/launcher-element'
+import { applyOptions, type PrefilledVariables } from '../element/properties'
+import type { BubbleEmbedOptions, PopupEmbedOptions, StandardEmbedOptions } from './options'
 
 /** Commands for one embedded chat; they never reach another instance on the page. */
 export interface FlowChatHandle<E extends HTMLElement = HTMLElement> {
@@ -33,8 +34,11 @@ export interface BubbleHandle extends FlowChatHandle<FlowChatBubbleElement> {
 
 type Embedded = FlowChatElement | FlowChatBubbleElement | FlowChatPopupElement
 
-/** The element for `tagName` with `options` applied, put on the page by `place`. */
-function embed<E extends Embedded>(tagName: string, table: PropertyTable, options: { flow?: unknown }, place: (element: E) => void): E {
+/**
+ * The element for `tagName` with `options`, put on the page by `place`. A bubble's or popup's
+ * options are applied by the launchers chunk, which knows them.
+ */
+function embed<E extends Embedded>(tagName: string, options: { flow?: unknown }, place: (element: E) => void): E {
   if (typeof document === 'undefined' || typeof customElements === 'undefined') {
     throw new Error('FlowChat: embedding needs a browser (no document here); call it on the client')
   }
@@ -43,7 +47,13 @@ function embed<E extends Embedded>(tagName: string, table: PropertyTable, option
   }
   defineFlowChatLaunchers()
   const element = document.createElement(tagName) as E
-  applyOptions(element, table, options)
+  if (tagName === DEFAULT_TAG_NAME) applyOptions(element, CHAT_PROPERTIES, options)
+  else {
+    // Set now, so that setPrefilledVariables() merges into it before the chunk is here.
+    const { prefilledVariables, ...rest } = options as { prefilledVariables?: PrefilledVariables }
+    element.prefilledVariables = prefilledVariables
+    pendingOptions(element).set(element, rest)
+  }
   place(element)
   return element
 }
@@ -70,7 +80,7 @@ function handleFor<E extends Embedded>(element: E, windowed: boolean): FlowChatH
 
 /** An inline `<flow-chat>` in `container` (default: the end of `document.body`). */
 export function initStandard(options: StandardEmbedOptions): FlowChatHandle<FlowChatElement> {
-  const element = embed<FlowChatElement>(DEFAULT_TAG_NAME, EMBED_TABLES.standard, options, (chat) => {
+  const element = embed<FlowChatElement>(DEFAULT_TAG_NAME, options, (chat) => {
     const container = typeof options.container === 'string' ? document.querySelector(options.container) : (options.container ?? document.body)
     if (!container) throw new Error(`FlowChat: no element matches the container "${String(options.container)}"`)
     container.append(chat)
@@ -80,7 +90,7 @@ export function initStandard(options: StandardEmbedOptions): FlowChatHandle<Flow
 
 /** A floating launcher at the corner of the page that opens the chat in a window. */
 export function initBubble(options: BubbleEmbedOptions): BubbleHandle {
-  const element = embed<FlowChatBubbleElement>(BUBBLE_TAG_NAME, EMBED_TABLES.bubble, options, (bubble) => document.body.append(bubble))
+  const element = embed<FlowChatBubbleElement>(BUBBLE_TAG_NAME, options, (bubble) => document.body.append(bubble))
   return {
     ...handleFor(element, true),
     showPreviewMessage: (text) => element.showPreviewMessage(text),
@@ -90,6 +100,6 @@ export function initBubble(options: BubbleEmbedOptions): BubbleHandle {
 
 /** The chat in a modal dialog, opened by the handle, `autoShowDelay` or `defaultOpen`. */
 export function initPopup(options: PopupEmbedOptions): FlowChatHandle<FlowChatPopupElement> {
-  const element = embed<FlowChatPopupElement>(POPUP_TAG_NAME, EMBED_TABLES.popup, options, (popup) => document.body.append(popup))
+  const element = embed<FlowChatPopupElement>(POPUP_TAG_NAME, options, (popup) => document.body.append(popup))
   return handleFor(element, true)
 }

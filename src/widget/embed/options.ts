@@ -1,5 +1,5 @@
-import { CHAT_PROPERTIES } from '../element/chat-properties'
-import { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from '../element/launcher-properties'
+import type { CHAT_PROPERTIES } from '../element/chat-properties'
+import type { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from '../element/launcher-properties'
 import type { Options } from '../element/properties'
 
 /**
@@ -19,5 +19,3 @@ export type StandardEmbedOptions = CommonEmbedOptions & {
 export type BubbleEmbedOptions = Options<typeof BUBBLE_PROPERTIES> & { flow: string }
 
 export type PopupEmbedOptions = Options<typeof POPUP_PROPERTIES> & { flow: string }
-
-export const EMBED_TABLES = { standard: CHAT_PROPERTIES, bubble: BUBBLE_PROPERTIES, popup: POPUP_PROPERTIES } as const

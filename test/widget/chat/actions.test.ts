@@ -1,12 +1,7 @@
 import { MAX_WAIT_SECONDS } from '../../../src/protocol/time-limits'
 import { describe, expect, it, vi } from 'vitest'
-import {
-  DEFAULT_ACTION_RUNNERS,
-  runClientAction,
-  scriptActionRunner,
-  type ActionContext,
-  type RunScript,
-} from '../../../src/widget/chat/actions'
+import { DEFAULT_ACTION_RUNNERS, runClientAction, type ActionContext } from '../../../src/widget/chat/actions'
+import { scriptActionRunner, type RunScript } from '../../../src/widget/chat/client-actions'
 import type { ScriptOutcome } from '../../../src/widget/sandbox/index'
 import { BAD_URLS } from '../content/bad-url-corpus'
 import { fakeClient, recordEvents } from './fake-client'

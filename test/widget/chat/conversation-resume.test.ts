@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseSavedConversation } from '../../../src/widget/chat/saved-schema'
+import { MAX_SAVED_ENTRIES } from '../../../src/widget/chat/remembered'
 import {
-  MAX_SAVED_ENTRIES,
   createConversation,
   type Conversation,
   type ConversationMemory,

@@ -5,7 +5,6 @@ import {
   applyOptions,
   defineProperties,
   observedAttributes,
-  optionsFromDataset,
   readProperty,
   upgradeProperties,
   type PropertyTable,
@@ -71,7 +70,9 @@ describe('a property table', () => {
     applyOptions(probe, TABLE, { title: 'Hi', size: 4, open: true, data: { Plan: 'pro' }, unknown: 'x' })
     expect([probe.getAttribute('title-text'), probe.getAttribute('size'), probe.hasAttribute('open-now'), probe.data]).toEqual(['Hi', '4', true, { Plan: 'pro' }])
     expect(probe.hasAttribute('unknown')).toBe(false)
-    expect(optionsFromDataset({ title: 'Hi', open: 'false', data: '{}' }, TABLE)).toEqual({ title: 'Hi', open: false })
+    const fromTag = element()
+    applyOptions(fromTag, TABLE, { title: 'Hi', open: 'false', size: '7', data: '{}' })
+    expect([fromTag.title, fromTag.open, fromTag.size, fromTag.data]).toEqual(['Hi', false, 7, undefined])
   })
 })
 

@@ -39,6 +39,11 @@ export abstract class LauncherBase implements LauncherBehaviour {
   abstract get isOpen(): boolean
   abstract open(): void
   abstract close(): void
+
+  toggle(): void {
+    if (this.isOpen) this.close()
+    else this.open()
+  }
   /** Shows the title (the label, else the flow's name, else "Chat") wherever the window has it. */
   protected abstract showTitle(): void
   /** Other attributes of the subclass's own (a bubble's preview, its icon). */

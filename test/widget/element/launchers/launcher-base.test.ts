@@ -49,7 +49,7 @@ describe('a launcher', () => {
     expect(requests.map((request) => request.url.split('/').at(-1))).toEqual(['publishedFlow?migrateToLatestVersion=true', 'startChat'])
     expect(requests[1]?.body).toEqual({ prefilledVariables: { Plan: 'pro' } })
     bubble.label = 'Help'
-    expect(chat.label).toBe('Help')
+    await vi.waitFor(() => expect(chat.label).toBe('Help'))
   })
 
   it('carries out commands given before its code arrived, and takes the title from the flow without a label', async () => {

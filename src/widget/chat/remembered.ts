@@ -1,9 +1,16 @@
-import type { Settings } from '../../protocol/index'
+/**
+ * Remembered conversations (`settings.general.rememberUser`): saving one at each checkpoint,
+ * reading it back, and going on from where it stood after a reload. A chunk of its own: only the
+ * chats of flows that remember users load it.
+ */
+import { batch } from '@preact/signals'
+import type { ConversationState } from './conversation-state'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'
 import { parseSavedConversation, type SavedConversation } from './saved-schema'
 import { pendingOf, stepOf, type Stage } from './stage'
 import type { Transcript } from './transcript'
+import type { Next } from './turns'
 
 export type { SavedConversation }
 
@@ -12,13 +19,6 @@ export type { SavedConversation }
  * 1,000 as at turn 1, and the record stays far below storage quotas (about 5 MB per origin).
  */
 export const MAX_SAVED_ENTRIES = 200
-
-/** Where the flow wants conversations remembered, if at all. */
-export function rememberStorage(settings: Settings | null | undefined): 'session' | 'local' | undefined {
-  const remember = settings?.general?.rememberUser
-  if (remember?.isEnabled !== true) return undefined
-  return remember.storage === 'local' ? 'local' : 'session'
-}
 
 function saveEntry(entry: Entry): SavedConversation['entries'][number] {
   if (entry.kind === 'host') return { kind: 'host', message: entry.message, avatarUrl: entry.avatarUrl }
@@ -68,7 +68,7 @@ export function readSaved(data: unknown, memory: { clear(): void }, emit: Emit):
 }
 
 /** The transcript entries of a saved conversation; `lastGuest` is the bubble of a pending answer. */
-export function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest: GuestEntry | null } {
+function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest: GuestEntry | null } {
   let lastGuest: GuestEntry | null = null
   const entries = saved.entries.map((item): Entry => {
     if (item.kind === 'host') return hostEntry(item.message, item.avatarUrl, true)
@@ -79,4 +79,32 @@ export function restoreEntries(saved: SavedConversation): { entries: Entry[]; la
     return entry
   })
   return { entries, lastGuest }
+}
+
+/** Shows the remembered conversation again and says how it goes on from where it stood. */
+export function resume(state: ConversationState, saved: SavedConversation, storage: 'session' | 'local', emit: Emit): Next {
+  state.session = { id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, storage, resumed: true }
+  state.avatars = { ...saved.avatars }
+  const { entries, lastGuest } = restoreEntries(saved)
+  batch(() => {
+    for (const entry of entries) state.append(entry)
+    state.progress.value = saved.progress
+  })
+  emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })
+  if (saved.pending) {
+    const { message, key, shown, input } = saved.pending
+    if (input) state.lastAnswer = { inputId: input.id, message }
+    return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
+  }
+  if (saved.step) return { play: saved.step }
+  if (saved.input) {
+    state.showInput(saved.input.input, saved.input.draft)
+    return null
+  }
+  if (saved.ended) {
+    state.enter({ tag: 'ended' })
+    return null
+  }
+  // Saved after something that cannot be replayed (a redirect away): begin again.
+  return { startOver: null }
 }
