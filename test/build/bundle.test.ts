@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest'
 const DIST = resolve(import.meta.dirname, '../../dist')
 
 /**
- * The budget, in bytes gzipped. The core (the script a page loads first: the inline chat with its
- * text input, text and image bubbles) stays at most 30,000 bytes; every file is held to its
- * measured size plus 1 KB, so growth has to be deliberate (lower these with each new
- * measurement; raise one only on purpose, saying why).
+ * The budget, in bytes gzipped: every file is held to its measured size plus 1 KB, so growth has
+ * to be deliberate (lower these with each new measurement; raise one only on purpose, saying why).
+ * The core (the script a page loads first: the inline chat with its text input, text and image
+ * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 35_652,
-  'flow-chat.mjs': 35_969,
+  'flow-chat.js': 35_621,
+  'flow-chat.mjs': 35_942,
   /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_247,
   /** Dates, choices, pictures and ratings: loaded when a flow announces one. */
@@ -27,11 +27,17 @@ const MEASURED: Record<string, number> = {
   /** Redirects and waits: loaded when a step brings one. */
   'flow-chat-client-actions.mjs': 930,
   /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
-  'flow-chat-remembered.mjs': 1_200,
+  'flow-chat-remembered.mjs': 1_199,
   /** A theme's web font: loaded when the theme names one. */
   'flow-chat-fonts.mjs': 1_063,
 }
 const CORE = ['flow-chat.js', 'flow-chat.mjs']
+const CORE_GOAL = 30_000
+/** The script sandbox document and its script, served by the service (src/service/routes/sandbox.ts). */
+const SANDBOX: Record<string, number> = {
+  'sandbox/sandbox.html': 396,
+  'sandbox/sandbox.js': 2_763,
+}
 
 function read(file: string): string {
   const path = resolve(DIST, file)
@@ -53,6 +59,15 @@ describe('built bundles', () => {
       expect(gzipped(read(file))).toBeLessThanOrEqual(measured + 1_024)
     })
   }
+
+  for (const [file, measured] of Object.entries(SANDBOX)) {
+    it(`${file} stays under ${measured + 1_024} bytes gzipped (measured ${measured})`, () => {
+      expect(gzipped(read(file))).toBeLessThanOrEqual(measured + 1_024)
+    })
+  }
+
+  // The goal the issue sets; 35.6 KB today (what the core is made of: README, "Size and speed").
+  it.todo(`the core stays at most ${CORE_GOAL} bytes gzipped`)
 
   it('has a budget for every chunk it builds', () => {
     expect(chunks().sort()).toEqual(Object.keys(MEASURED).filter((file) => !CORE.includes(file)).sort())

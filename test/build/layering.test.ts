@@ -91,6 +91,13 @@ describe('layering', () => {
     expect(folders.map((folder) => folder.name).filter((name) => !(name in WIDGET_RULES))).toEqual([])
   })
 
+  it("widget code takes the contract's modules one by one, never every schema through protocol/index", () => {
+    const barrel = sourceFiles(join(SRC, 'widget')).filter((file) =>
+      /^\s*(?:import|export)\s+(?!type\b)[^'"]*from\s*['"][./]*protocol\/index['"]/m.test(readFileSync(file, 'utf8')),
+    )
+    expect(barrel.map((file) => relative(SRC, file))).toEqual([])
+  })
+
   it('only transport calls fetch in the widget', () => {
     const callers = sourceFiles(join(SRC, 'widget')).filter(
       (file) => partOf(file) !== 'transport' && /(?<![\w.$'"])fetch\s*\(/.test(readFileSync(file, 'utf8')),
