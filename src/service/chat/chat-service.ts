@@ -1,7 +1,7 @@
 import type { ChatReplyMessage, StartChatRequest, StartChatResponse } from '../../protocol/index'
 import type { SandboxPool } from '../engine/sandbox-pool'
 import { createStepContext } from '../engine/step-context'
-import { SessionEndedError, UnknownCommandError, type Engine, type StepOutcome } from '../engine/types'
+import { SessionEndedError, UnknownCommandError, type Engine, type SessionState, type StepOutcome } from '../engine/types'
 import { HttpError } from '../http/errors'
 import { rateLimited, type RateLimiter } from '../http/rate-limit'
 import { newId, sha256 } from '../ids'
@@ -198,7 +198,7 @@ async function runStep(
   try {
     outcome = await deps.engine.continue(
       version.snapshot,
-      leased.state,
+      leased.state as SessionState,
       input.message,
       stepContext(deps, { workspaceId: session.workspaceId, flowId: session.flowId, sessionId: session.id, resultId: session.resultId }),
     )
