@@ -1,38 +1,8 @@
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { minify } from 'vite'
+import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
+import { lazyChunks } from './src/widget/build/lazy-chunks.ts'
+import { sandboxDocument } from './src/widget/build/sandbox-document.ts'
 
-const PURIFY_FILE = 'flow-chat-purify.mjs'
-
-/**
- * DOMPurify is needed only for html-only messages, so both bundles load it lazily from a sibling
- * file instead of carrying it: `import('dompurify')` becomes `import('./flow-chat-purify.mjs')`,
- * which a module script and a classic script alike resolve against their own URL.
- */
-function purifySibling() {
-  return {
-    name: 'flow-chat-purify-sibling',
-    resolveDynamicImport(specifier: unknown) {
-      return specifier === 'dompurify' ? { id: `./${PURIFY_FILE}`, external: true } : null
-    },
-    async generateBundle(this: { emitFile(file: object): string }, output: { format?: string }) {
-      if (output.format !== 'es') return
-      const file = fileURLToPath(import.meta.resolve('dompurify'))
-      const source = readFileSync(file, 'utf8')
-      const { code } = await minify(file, source, { compress: true, mangle: true })
-      // Keep DOMPurify's licence banner, which minifying drops.
-      const banner = /^\/\*![\s\S]*?\*\//.exec(source)?.[0] ?? ''
-      this.emitFile({ type: 'asset', fileName: PURIFY_FILE, source: `${banner}\n${code}` })
-    },
-  }
-}
-
-// One config for the widget build and every test project.
-// - `node`: contract schemas, the reference service and its engine (no DOM).
-// - `dom`: widget modules and Preact components in a simulated DOM (happy-dom).
-// - `browser`: real Chromium driven by playwright-core against the built bundle and a running
-//   reference service (see test/browser/README.md); these files set up their own servers.
 /**
  * zod keeps its configuration on `globalThis.__zod_globalConfig`, shared by every copy of zod in
  * the page. The widget defines no host globals besides `FlowChat`, and a host page's zod settings
@@ -55,6 +25,14 @@ function privateZodConfig() {
   }
 }
 
+/** The script entry: the library, registering the elements on load. */
+const ENTRY = 'src/widget/bundle.ts'
+
+// One config for the widget build and every test project.
+// - `node`: contract schemas, the reference service and its engine (no DOM).
+// - `dom`: widget modules and Preact components in a simulated DOM (happy-dom).
+// - `browser`: real Chromium driven by playwright-core against the built bundle and a running
+//   reference service (see test/browser/README.md); these files set up their own servers.
 export default defineConfig({
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'preact' },
@@ -67,7 +45,7 @@ export default defineConfig({
     sourcemap: true,
     lib: {
       // The bundle entry registers <flow-chat> on load; src/widget/index.ts itself has no side effects.
-      entry: 'src/widget/bundle.ts',
+      entry: ENTRY,
       name: 'FlowChat',
       formats: ['es', 'iife'],
       fileName: (format) => (format === 'es' ? 'flow-chat.mjs' : 'flow-chat.js'),
@@ -75,7 +53,11 @@ export default defineConfig({
     rolldownOptions: {
       // Vite leaves ES library output unminified (whitespace kept); this bundle ships as is.
       output: { minify: true, comments: { legal: true } },
-      plugins: [purifySibling(), privateZodConfig()],
+      plugins: [
+        privateZodConfig(),
+        lazyChunks({ entry: ENTRY, root: resolve(import.meta.dirname, 'src/widget'), plugins: () => [privateZodConfig()] }),
+        sandboxDocument(),
+      ],
     },
   },
   test: {

@@ -9,11 +9,11 @@ import './element/launcher-types'
 export { DEFAULT_TAG_NAME, createFlowChatElement, defineFlowChat } from './element/index'
 export type { DefineOptions, FlowChatElement, FlowChatElementOptions } from './element/index'
 export { defineFlowChatLaunchers } from './element/define-launchers'
-export type { FlowChatBubbleElement } from './element/bubble-element'
-export type { FlowChatPopupElement } from './element/popup-element'
+export type { FlowChatBubbleElement, FlowChatPopupElement } from './element/launcher-element'
+export type { PrefilledVariables } from './element/properties'
 export * from './embed/index'
 export type { FlowChatAttributes, FlowChatBubbleAttributes, FlowChatPopupAttributes, LengthValue } from './jsx/attributes'
-export { DEFAULT_ACTION_RUNNERS, scriptActionRunner } from './chat/index'
+export { DEFAULT_ACTION_RUNNERS } from './chat/index'
 export type {
   ActionContext,
   ActionOutcome,
@@ -25,5 +25,4 @@ export type {
   FlowChatEventType,
   FlowChatLogDetail,
   FlowChatScriptEventDetail,
-  RunScript,
 } from './chat/index'

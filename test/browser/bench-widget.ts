@@ -1,15 +1,36 @@
 /**
  * `npm run bench:widget`: the widget in Chromium against the reference service, on a flow that
  * loops one question forever (typing emulation off). Prints the time from navigation to the first
- * bubble, the cost of one exchange around turn 10 and turn 500, and the JS heap and DOM node count
- * at the end. Numbers only; nothing here asserts timings.
+ * bubble on a desktop and on a mid-range phone profile (CPU 4× slower, 150 ms round trips,
+ * 1.6 Mbit/s down), the cost of one exchange around turn 10 and turn 500, and the JS heap and DOM
+ * node count at the end. Numbers only; nothing here asserts timings.
  */
 import { join } from 'node:path'
-import { launchChromium } from './helpers/chromium'
-import { TEST_FLOWS_DIR, startTestService } from './helpers/test-service'
+import type { CDPSession, Page } from 'playwright-core'
+import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
+import { TEST_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 500)
 const WINDOW = 5
+/** Fresh page loads per profile; the median is printed. */
+const LOADS = Number(process.env.BENCH_LOADS ?? 7)
+
+interface Profile {
+  name: string
+  /** CPU slowdown factor (1: none). */
+  cpu: number
+  /** Added to every request, in ms; 0: the loopback as it is. */
+  latencyMs: number
+  /** Bytes per second, -1: unthrottled. */
+  download: number
+  upload: number
+}
+
+const PROFILES: Profile[] = [
+  { name: 'desktop', cpu: 1, latencyMs: 0, download: -1, upload: -1 },
+  // A mid-range phone on a slow mobile network (Lighthouse's "slow 4G"-like mobile profile).
+  { name: 'phone (CPU 4×, 150 ms RTT, 1.6 Mbit/s)', cpu: 4, latencyMs: 150, download: 1_600_000 / 8, upload: 750_000 / 8 },
+]
 
 interface Turn {
   /** Answer dispatched → next question painted. */
@@ -25,10 +46,95 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 
+/** Applies a profile to a page before it navigates: a first visit, nothing cached. */
+async function applyProfile(session: CDPSession, profile: Profile) {
+  await session.send('Network.enable')
+  await session.send('Network.setCacheDisabled', { cacheDisabled: true })
+  await session.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: profile.latencyMs,
+    downloadThroughput: profile.download,
+    uploadThroughput: profile.upload,
+  })
+  await session.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu })
+}
+
+/** Navigation start → the first host bubble in the widget's shadow root, in ms. */
+async function firstBubble(page: Page, url: string): Promise<number> {
+  await page.goto(url)
+  const handle = await page.waitForFunction(
+    () => {
+      const root = document.querySelector('flow-chat')?.shadowRoot
+      return root?.querySelector('[part~="host-bubble"]:not([part~="typing"])') ? performance.now() : undefined
+    },
+    undefined,
+    { polling: 'raf', timeout: 30_000 },
+  )
+  return (await handle.jsonValue()) as number
+}
+
+async function measureFirstBubble(chromium: LaunchedBrowser, service: TestService, profile: Profile): Promise<number> {
+  const samples: number[] = []
+  for (let load = 0; load < LOADS; load++) {
+    const page = await chromium.context.newPage()
+    try {
+      await applyProfile(await chromium.context.newCDPSession(page), profile)
+      samples.push(await firstBubble(page, service.pageUrl(service.flows['bench-loop.json']!)))
+    } finally {
+      await page.close()
+    }
+  }
+  return median(samples)
+}
+
+async function measureExchanges(page: Page): Promise<Turn[]> {
+  return page.evaluate(async (count) => {
+    const root = document.querySelector('flow-chat')!.shadowRoot!
+    const stream = root.querySelector('.stream')!
+    const stamps = (window as { __responses?: number[] }).__responses!
+    const isHostRow = (node: Node) => node instanceof Element && (node.getAttribute('part') ?? '').split(' ').includes('host-row')
+    const results: Array<{ total: number; client: number; frame: number }> = []
+    for (let turn = 1; turn <= count; turn++) {
+      const field = await new Promise<HTMLInputElement>((resolve) => {
+        const poll = () => {
+          const input = root.querySelector<HTMLInputElement>('input[part~="input"]')
+          if (input) resolve(input)
+          else requestAnimationFrame(poll)
+        }
+        poll()
+      })
+      // Rows are direct children of the stream: watching only its child list costs the same
+      // at every turn, so the benchmark itself does not grow with the conversation.
+      const arrived = new Promise<number>((resolve) => {
+        const observer = new MutationObserver((records) => {
+          if (records.some((record) => Array.from(record.addedNodes).some(isHostRow))) {
+            observer.disconnect()
+            resolve(performance.now())
+          }
+        })
+        observer.observe(stream, { childList: true })
+      })
+      field.value = `answer ${turn}`
+      field.dispatchEvent(new Event('input', { bubbles: true }))
+      const sent = performance.now()
+      field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }))
+      const shown = await arrived
+      // The next frame: style, layout and paint of the new bubble are done by then.
+      const painted = await new Promise<number>((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)))
+      const response = stamps.at(-1) ?? sent
+      results.push({ total: painted - sent, client: shown - response, frame: painted - response })
+    }
+    return results
+  }, TURNS)
+}
+
 async function main() {
   const service = await startTestService([join(TEST_FLOWS_DIR, 'bench-loop.json')])
   const chromium = await launchChromium()
   try {
+    const firstBubbles = []
+    for (const profile of PROFILES) firstBubbles.push({ profile, ms: await measureFirstBubble(chromium, service, profile) })
+
     const page = await chromium.context.newPage()
     // tsx compiles with esbuild's keepNames, which wraps functions in a `__name` helper; the
     // functions below run in the page, where that helper must exist too.
@@ -43,55 +149,8 @@ async function main() {
         return response
       }
     })
-    await page.goto(service.pageUrl(service.flows['bench-loop.json']!))
-    const firstBubble = await page.waitForFunction(
-      () => {
-        const root = document.querySelector('flow-chat')?.shadowRoot
-        return root?.querySelector('[part~="host-bubble"]') ? performance.now() : undefined
-      },
-      undefined,
-      { polling: 'raf' },
-    )
-    const firstBubbleMs = (await firstBubble.jsonValue()) as number
-
-    const turns = await page.evaluate(async (count) => {
-      const root = document.querySelector('flow-chat')!.shadowRoot!
-      const stream = root.querySelector('.stream')!
-      const stamps = (window as { __responses?: number[] }).__responses!
-      const isHostRow = (node: Node) => node instanceof Element && (node.getAttribute('part') ?? '').split(' ').includes('host-row')
-      const results: Array<{ total: number; client: number; frame: number }> = []
-      for (let turn = 1; turn <= count; turn++) {
-        const field = await new Promise<HTMLInputElement>((resolve) => {
-          const poll = () => {
-            const input = root.querySelector<HTMLInputElement>('input[part~="input"]')
-            if (input) resolve(input)
-            else requestAnimationFrame(poll)
-          }
-          poll()
-        })
-        // Rows are direct children of the stream: watching only its child list costs the same
-        // at every turn, so the benchmark itself does not grow with the conversation.
-        const arrived = new Promise<number>((resolve) => {
-          const observer = new MutationObserver((records) => {
-            if (records.some((record) => Array.from(record.addedNodes).some(isHostRow))) {
-              observer.disconnect()
-              resolve(performance.now())
-            }
-          })
-          observer.observe(stream, { childList: true })
-        })
-        field.value = `answer ${turn}`
-        field.dispatchEvent(new Event('input', { bubbles: true }))
-        const sent = performance.now()
-        field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }))
-        const shown = await arrived
-        // The next frame: style, layout and paint of the new bubble are done by then.
-        const painted = await new Promise<number>((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)))
-        const response = stamps.at(-1) ?? sent
-        results.push({ total: painted - sent, client: shown - response, frame: painted - response })
-      }
-      return results
-    }, TURNS)
+    await firstBubble(page, service.pageUrl(service.flows['bench-loop.json']!))
+    const turns = await measureExchanges(page)
 
     const session = await chromium.context.newCDPSession(page)
     await session.send('HeapProfiler.collectGarbage')
@@ -103,8 +162,10 @@ async function main() {
     const row = (label: string, sample: Turn[]) =>
       `${label.padEnd(26)}${cell(sample, (t) => t.total)}${cell(sample, (t) => t.client)}${cell(sample, (t) => t.frame)}`
     console.log(`flow-chat widget benchmark (${TURNS} exchanges, typing emulation off, Chromium ${chromium.context.browser()?.version() ?? ''})`)
-    console.log(`Navigation to first bubble  ${firstBubbleMs.toFixed(0)} ms`)
-    console.log(`${''.padEnd(26)}${'exchange'.padStart(13)}${'widget JS'.padStart(13)}${'to paint'.padStart(13)}   (medians of ${WINDOW * 2} turns)`)
+    for (const { profile, ms } of firstBubbles) {
+      console.log(`First bubble, ${profile.name}`.padEnd(52) + `${ms.toFixed(0).padStart(6)} ms   (median of ${LOADS} first visits)`)
+    }
+    console.log(`${''.padEnd(26)}${'exchange'.padStart(13)}${'widget JS'.padStart(13)}${'to paint'.padStart(13)}   (desktop, medians of ${WINDOW * 2} turns)`)
     console.log(row('Exchange at turn 10', around(10)))
     console.log(row(`Exchange at turn ${TURNS}`, around(TURNS)))
     console.log(`JS heap at the end          ${(heap.usedSize / 1024 / 1024).toFixed(1)} MB`)

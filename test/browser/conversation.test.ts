@@ -1,38 +1,25 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { DEMO_FLOWS_DIR, SHARED_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
+import { DEMO_FLOWS_DIR, SHARED_FLOWS_DIR } from './helpers/test-service'
+import { useBrowserSuite } from './helpers/browser-suite'
 
 /** Whole conversations with typing emulation, or waits for retries to run out. */
 const LONG_TEST_MS = 120_000
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([join(DEMO_FLOWS_DIR, 'showcase.json'), join(SHARED_FLOWS_DIR, 'tpl-lead-scoring.json')])
 let page: Page
-
-beforeAll(async () => {
-  service = await startTestService([join(DEMO_FLOWS_DIR, 'showcase.json'), join(SHARED_FLOWS_DIR, 'tpl-lead-scoring.json')])
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
-  await page?.close()
-})
 
 describe('a full conversation in Chromium', () => {
   it('runs the demo showcase flow through every input type to its end, accessibly and without errors', async () => {
-    page = await chromium.context.newPage()
-    const errors = trackErrors(page, service.origin)
-    await page.goto(service.pageUrl(service.flows['showcase.json']!))
+    page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    await page.goto(suite.service.pageUrl(suite.service.flows['showcase.json']!))
     const c = chat(page)
 
     await c.host('What should I call you?').waitFor()
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     await c.say('Ada')
     await c.host('Nice to meet you, Ada!').waitFor()
     await c.host('How old are you?').waitFor()
@@ -55,7 +42,7 @@ describe('a full conversation in Chromium', () => {
     await c.root.locator('input[type="date"]').fill('2026-03-01')
     await c.choose('Pick date')
     await c.host('Which topics interest you?').waitFor()
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     await c.choose('Theming')
     await c.choose('Accessibility')
     await c.choose('Done')
@@ -75,7 +62,7 @@ describe('a full conversation in Chromium', () => {
     await c.choose('No thanks')
     await c.host(/No problem. Bye!/).waitFor()
 
-    // Answers as the visitor read them (choices by label), the phone as the service normalised it.
+    // Answers as the visitor read them (choices by label), the phone as the suite.service normalised it.
     expect(await c.guestBubbles.allTextContents()).toEqual([
       'Ada',
       '36',
@@ -91,14 +78,14 @@ describe('a full conversation in Chromium', () => {
       'No thanks',
     ])
     await expect.poll(() => c.root.locator('[part~="input-row"]').count()).toBe(0)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     expect(errors).toEqual([])
   }, LONG_TEST_MS)
 
   it('runs tpl-lead-scoring.json (choices, numbers, score conditions) to its conclusion', async () => {
-    page = await chromium.context.newPage()
-    const errors = trackErrors(page, service.origin)
-    await page.goto(service.pageUrl(service.flows['tpl-lead-scoring.json']!))
+    page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    await page.goto(suite.service.pageUrl(suite.service.flows['tpl-lead-scoring.json']!))
     const c = chat(page)
     await c.host('Do you work with a specific company?').waitFor()
     await c.choose('Yes')
@@ -114,7 +101,7 @@ describe('a full conversation in Chromium', () => {
     await c.host('Thank you for answering these questions').waitFor()
     await c.host(/We'll get back to you ASAP|Bye bye/).waitFor()
     expect(await c.guestBubbles.allTextContents()).toEqual(['Yes', 'Acme', '120', 'Developer', 'France'])
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     expect(errors).toEqual([])
   }, LONG_TEST_MS)
 })

@@ -1,28 +1,15 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { bubblePage, severalInstancesPage } from '../../demo/site/embed-pages'
 import type { SeededFlow } from '../../demo/site/seed'
 import { axeViolations, trackErrors } from './helpers/chat-page'
 import { animationsSettled } from './embed/embed-test-pages'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, TEST_PAGE_CSP, startTestService, type PublishedTestFlow, type TestService } from './helpers/test-service'
+import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, TEST_PAGE_CSP, type PublishedTestFlow } from './helpers/test-service'
+import { useBrowserSuite } from './helpers/browser-suite'
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
 let page: Page
-
-beforeAll(async () => {
-  service = await startTestService([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
-  await page?.close()
-})
 
 const seeded = (flow: PublishedTestFlow, name: string): SeededFlow => ({
   file: flow.file,
@@ -35,26 +22,26 @@ const seeded = (flow: PublishedTestFlow, name: string): SeededFlow => ({
 
 /** Serves a demo page builder's HTML on the test origin, under the strict CSP. */
 async function openDemoPage(markup: string) {
-  page = await chromium.context.newPage()
-  await page.route(`${service.origin}/embed-demo-page`, (route) =>
+  page = await suite.newPage()
+  await page.route(`${suite.service.origin}/embed-demo-page`, (route) =>
     route.fulfill({ contentType: 'text/html', headers: { 'Content-Security-Policy': TEST_PAGE_CSP }, body: markup }),
   )
-  await page.goto(`${service.origin}/embed-demo-page`)
+  await page.goto(`${suite.service.origin}/embed-demo-page`)
 }
 
-const ctx = () => ({ apiHost: service.origin, publishableToken: service.publishableToken })
+const ctx = () => ({ apiHost: suite.service.origin, publishableToken: suite.service.publishableToken })
 
 describe('embed demo pages', () => {
   it('the bubble page: its buttons command the bubble, and its event log lists what happened', async () => {
-    const colours = seeded(service.flows['theme-variant.json']!, 'Colours')
+    const colours = seeded(suite.service.flows['theme-variant.json']!, 'Colours')
     await openDemoPage(bubblePage(colours, ctx()))
-    const errors = trackErrors(page, service.origin)
+    const errors = trackErrors(page, suite.service.origin)
     await page.getByRole('button', { name: 'Toggle the chat' }).click()
     const window = page.getByRole('dialog', { name: 'Chat' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     await page.locator('#embed-events li', { hasText: 'flowchat:start' }).waitFor()
     await animationsSettled(page)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     await page.keyboard.press('Escape')
     await window.waitFor({ state: 'hidden' })
     expect(await page.locator('#embed-events li').allTextContents()).toEqual([
@@ -66,10 +53,10 @@ describe('embed demo pages', () => {
   })
 
   it('the several-instances page: four chats, each command reaching its own', async () => {
-    const colours = seeded(service.flows['theme-variant.json']!, 'Colours')
-    const survey = seeded(service.flows['tpl-nps.json']!, 'Survey')
+    const colours = seeded(suite.service.flows['theme-variant.json']!, 'Colours')
+    const survey = seeded(suite.service.flows['tpl-nps.json']!, 'Survey')
     await openDemoPage(severalInstancesPage([colours, survey, survey, colours], ctx()))
-    const errors = trackErrors(page, service.origin)
+    const errors = trackErrors(page, suite.service.origin)
     await page.locator('#first-inline [part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     await page.locator('#second-inline [part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
     await page.getByRole('button', { name: 'Toggle the bubble (Survey)' }).click()

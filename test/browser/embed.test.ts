@@ -1,61 +1,51 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { axeViolations, trackErrors } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, startTestService, type PublishedTestFlow, type TestService } from './helpers/test-service'
+import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { animationsSettled, attributes, openEmbedPage, sessionCount } from './embed/embed-test-pages'
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
 let page: Page
 let themed: PublishedTestFlow
 let nps: PublishedTestFlow
 
-beforeAll(async () => {
-  service = await startTestService([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
-  themed = service.flows['theme-variant.json']!
-  nps = service.flows['tpl-nps.json']!
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
-  await page?.close()
+beforeAll(() => {
+  themed = suite.service.flows['theme-variant.json']!
+  nps = suite.service.flows['tpl-nps.json']!
 })
 
 const dataScript = (flow: PublishedTestFlow, extra: Record<string, string> = {}) =>
-  `<script src="/dist/flow-chat.js" defer ${attributes({ 'data-flow': flow.id, 'data-api-host': service.origin, 'data-token': service.publishableToken, ...extra })}></script>`
+  `<script src="/dist/flow-chat.js" defer ${attributes({ 'data-flow': flow.id, 'data-api-host': suite.service.origin, 'data-token': suite.service.publishableToken, ...extra })}></script>`
 
 describe('classic script tag with data attributes only', () => {
   it('embeds an inline chat right where the tag is', async () => {
-    page = await chromium.context.newPage()
-    const errors = trackErrors(page, service.origin)
-    await openEmbedPage(page, service, 'tag-standard', `<p id="before">Before</p>${dataScript(themed)}<p id="after">After</p>`)
+    page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    await openEmbedPage(page, suite.service, 'tag-standard', `<p id="before">Before</p>${dataScript(themed)}<p id="after">After</p>`)
     const chatBox = page.locator('#before ~ flow-chat')
     await chatBox.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     expect(await page.locator('flow-chat + #after').count()).toBe(1)
     await animationsSettled(page)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     expect(errors).toEqual([])
   })
 
   it('embeds a bubble or a popup from data-mode, with their options', async () => {
-    page = await chromium.context.newPage()
-    const errors = trackErrors(page, service.origin)
-    const before = await sessionCount(service, nps.id)
+    page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    const before = await sessionCount(suite.service, nps.id)
     await openEmbedPage(
       page,
-      service,
+      suite.service,
       'tag-modes',
       dataScript(themed, { 'data-mode': 'bubble', 'data-label': 'Colours', 'data-placement': 'left' }) +
         dataScript(nps, { 'data-mode': 'popup', 'data-label': 'Survey', 'data-auto-show-delay': '200' }),
     )
     const popup = page.getByRole('dialog', { name: 'Survey' })
     await popup.locator('[part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
-    expect(await sessionCount(service, nps.id)).toBe(before + 1)
+    expect(await sessionCount(suite.service, nps.id)).toBe(before + 1)
     await page.keyboard.press('Escape')
     await popup.waitFor({ state: 'hidden' })
     await page.getByRole('button', { name: 'Open chat: Colours' }).click()
@@ -70,13 +60,13 @@ type Api = Record<'initStandard' | 'initBubble' | 'initPopup', (options: object)
 
 describe('the FlowChat global', () => {
   it('gives each instance its own handle: commands reach only their target', async () => {
-    page = await chromium.context.newPage()
-    const errors = trackErrors(page, service.origin)
-    const themedBefore = await sessionCount(service, themed.id)
-    const npsBefore = await sessionCount(service, nps.id)
-    await openEmbedPage(page, service, 'api', '<script src="/dist/flow-chat.js" defer></script><div id="slot"></div>')
+    page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    const themedBefore = await sessionCount(suite.service, themed.id)
+    const npsBefore = await sessionCount(suite.service, nps.id)
+    await openEmbedPage(page, suite.service, 'api', '<script src="/dist/flow-chat.js" defer></script><div id="slot"></div>')
     await page.waitForFunction(() => 'FlowChat' in window)
-    const config = { apiHost: service.origin, token: service.publishableToken }
+    const config = { apiHost: suite.service.origin, token: suite.service.publishableToken }
     await page.evaluate(
       ({ config, themedId, npsId }) => {
         const api = (window as unknown as { FlowChat: Api }).FlowChat
@@ -99,17 +89,17 @@ describe('the FlowChat global', () => {
     // Only the inline chat starts on load.
     await page.locator('#slot flow-chat [part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
     await page.getByRole('button', { name: 'Hello from the right' }).waitFor()
-    expect(await sessionCount(service, themed.id)).toBe(themedBefore)
-    expect(await sessionCount(service, nps.id)).toBe(npsBefore + 1)
+    expect(await sessionCount(suite.service, themed.id)).toBe(themedBefore)
+    expect(await sessionCount(suite.service, nps.id)).toBe(npsBefore + 1)
 
     await command('left', 'open')
     const left = page.getByRole('dialog', { name: 'Left' })
     await left.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     expect(await page.getByRole('dialog', { name: 'Right' }).isVisible()).toBe(false)
     expect(await page.getByRole('dialog', { name: 'Modal' }).isVisible()).toBe(false)
-    expect(await sessionCount(service, themed.id)).toBe(themedBefore + 1)
+    expect(await sessionCount(suite.service, themed.id)).toBe(themedBefore + 1)
     await animationsSettled(page)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
 
     // Typing and sending through the handle answers in that chat only.
     await page.evaluate(async () => {
@@ -128,9 +118,9 @@ describe('the FlowChat global', () => {
     await command('popup', 'setPrefilledVariables', { Name: 'Ada' })
     await command('popup', 'open')
     await page.getByRole('dialog', { name: 'Modal' }).locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
-    expect(await sessionCount(service, themed.id)).toBe(themedBefore + 2)
+    expect(await sessionCount(suite.service, themed.id)).toBe(themedBefore + 2)
     await animationsSettled(page)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     await command('popup', 'close')
 
     await command('inline', 'unmount')
@@ -141,12 +131,12 @@ describe('the FlowChat global', () => {
   })
 
   it('is exported the same by the module build, which defines no global', async () => {
-    page = await chromium.context.newPage()
-    const errors = trackErrors(page, service.origin)
-    await openEmbedPage(page, service, 'module', '<script type="module" src="/dist/flow-chat.mjs"></script>')
+    page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    await openEmbedPage(page, suite.service, 'module', '<script type="module" src="/dist/flow-chat.mjs"></script>')
     await page.waitForFunction(() => customElements.get('flow-chat-popup') !== undefined)
     // A string, not a function: vitest would rewrite a function's `import()` for Node.
-    const options = JSON.stringify({ flow: themed.id, apiHost: service.origin, token: service.publishableToken, label: 'From the module' })
+    const options = JSON.stringify({ flow: themed.id, apiHost: suite.service.origin, token: suite.service.publishableToken, label: 'From the module' })
     const opened = await page.evaluate(`(async () => {
       const library = await import('/dist/flow-chat.mjs')
       library.initPopup(${options}).open()
@@ -158,8 +148,8 @@ describe('the FlowChat global', () => {
   })
 
   it('reports a missing flow clearly', async () => {
-    page = await chromium.context.newPage()
-    await openEmbedPage(page, service, 'api-bad', '<script src="/dist/flow-chat.js" defer></script>')
+    page = await suite.newPage()
+    await openEmbedPage(page, suite.service, 'api-bad', '<script src="/dist/flow-chat.js" defer></script>')
     await page.waitForFunction(() => 'FlowChat' in window)
     const message = await page.evaluate(() => {
       try {

@@ -1,29 +1,16 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
+import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR } from './helpers/test-service'
+import { useBrowserSuite } from './helpers/browser-suite'
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
 let page: Page
-
-beforeAll(async () => {
-  service = await startTestService([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
-  await page?.close()
-})
 
 /** Records CSP violations from the moment the page starts. */
 async function newPage() {
-  page = await chromium.context.newPage()
+  page = await suite.newPage()
   await page.addInitScript(() => {
     const seen: string[] = ((window as { __violations?: string[] }).__violations = [])
     document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
@@ -35,8 +22,8 @@ const violations = () => page.evaluate(() => (window as { __violations?: string[
 describe('embedding on a host page', () => {
   it('works from the classic script included twice, under a strict CSP, adding only the FlowChat global', async () => {
     await newPage()
-    const errors = trackErrors(page, service.origin)
-    await page.goto(service.pageUrl(service.flows['theme-variant.json']!, { twice: true }))
+    const errors = trackErrors(page, suite.service.origin)
+    await page.goto(suite.service.pageUrl(suite.service.flows['theme-variant.json']!, { twice: true }))
     const c = chat(page)
     await c.host('Favourite color?').waitFor()
     expect(await page.locator('flow-chat').count()).toBe(1)
@@ -58,8 +45,8 @@ describe('embedding on a host page', () => {
 
   it('works from the ES module build', async () => {
     await newPage()
-    const errors = trackErrors(page, service.origin)
-    await page.goto(service.pageUrl(service.flows['theme-variant.json']!, { module: true }))
+    const errors = trackErrors(page, suite.service.origin)
+    await page.goto(suite.service.pageUrl(suite.service.flows['theme-variant.json']!, { module: true }))
     const c = chat(page)
     await c.host('Favourite color?').waitFor()
     await c.say('red')
@@ -72,14 +59,14 @@ describe('embedding on a host page', () => {
     await newPage()
     const requests: string[] = []
     page.on('request', (request) => requests.push(request.url()))
-    await page.goto(service.pageUrl(service.flows['theme-variant.json']!))
+    await page.goto(suite.service.pageUrl(suite.service.flows['theme-variant.json']!))
     const c = chat(page)
     await c.host('Favourite color?').waitFor()
-    const nps = service.flows['tpl-nps.json']!
+    const nps = suite.service.flows['tpl-nps.json']!
     await page.locator('flow-chat').evaluate((element, id) => element.setAttribute('flow', id), nps.id)
     await c.host(/can I ask you 2 questions/).waitFor()
     expect(await c.root.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).count()).toBe(0)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     await page.locator('flow-chat').evaluate((element) => element.remove())
     const before = requests.length
     await page.waitForTimeout(1500)

@@ -1,23 +1,11 @@
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { chat } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { startTestService, type TestService } from './helpers/test-service'
 import { CORPUS_END, FLOW_CORPUS, GOOD_DATA_IMAGE, writeBadUrlFlow } from './fixtures-bad-urls'
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([writeBadUrlFlow()])
 let page: Page
-
-beforeAll(async () => {
-  service = await startTestService([writeBadUrlFlow()])
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await page?.close()
-  await chromium?.close()
-  await service?.close()
-})
 
 /** Every URL-bearing attribute in the widget's shadow root, as the browser resolved it. */
 function urlsInWidget(page: Page) {
@@ -39,18 +27,18 @@ function urlsInWidget(page: Page) {
 
 describe('the bad-URL corpus in image, video, embed and link positions', () => {
   it('executes nothing, navigates nowhere and leaves nothing dangerous to click', async () => {
-    page = await chromium.context.newPage()
+    page = await suite.newPage()
     const dialogs: string[] = []
     page.on('dialog', async (dialog) => {
       dialogs.push(dialog.message())
       await dialog.dismiss()
     })
     // Tabs opened by clicking a (harmless, same-site) link are closed again right away.
-    chromium.context.on('page', (opened) => {
+    suite.chromium.context.on('page', (opened) => {
       if (opened !== page) void opened.close()
     })
     // No CSP on this page: the widget's own allow-list is what must stop the payloads.
-    const pageUrl = service.pageUrl(Object.values(service.flows)[0]!, { csp: false })
+    const pageUrl = suite.service.pageUrl(Object.values(suite.service.flows)[0]!, { csp: false })
     await page.goto(pageUrl)
     const c = chat(page)
     await c.host(CORPUS_END).waitFor()

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import type { Page, Route } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { TEST_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
+import { TEST_FLOWS_DIR } from './helpers/test-service'
+import { useBrowserSuite } from './helpers/browser-suite'
 
 const FLOW = 'image-layout.json'
 const IMAGE_PATH = '/test/held/view.svg'
@@ -12,21 +12,8 @@ const ALT = 'Mountains at dawn'
 const PICTURE = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="270" viewBox="0 0 480 270">
 <rect width="480" height="270" fill="#87a8d0"/><path d="M0 270 L150 90 L260 200 L350 120 L480 270 Z" fill="#3b4a5a"/></svg>`
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, FLOW)])
 let page: Page
-
-beforeAll(async () => {
-  service = await startTestService([join(TEST_FLOWS_DIR, FLOW)])
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
-  await page?.close()
-})
 
 interface Shift {
   value: number
@@ -59,7 +46,7 @@ const sendPicture = (route: Route) => route.fulfill({ status: 200, contentType: 
  * recorded from the start (the widget is the only thing on it that changes).
  */
 async function openWithHeldImage() {
-  page = await chromium.context.newPage()
+  page = await suite.newPage()
   await page.addInitScript(() => {
     const shifts: Array<{ value: number; startTime: number }> = []
     const record = (entries: PerformanceEntryList) => {
@@ -70,8 +57,8 @@ async function openWithHeldImage() {
     Object.assign(window, { __layoutShifts: () => (record(observer.takeRecords()), shifts) })
   })
   const held = await holdImage(IMAGE_PATH)
-  const errors = trackErrors(page, service.origin)
-  await page.goto(service.pageUrl(service.flows[FLOW]!))
+  const errors = trackErrors(page, suite.service.origin)
+  await page.goto(suite.service.pageUrl(suite.service.flows[FLOW]!))
   return { c: chat(page), errors, ...held }
 }
 
@@ -101,7 +88,7 @@ describe('an image bubble in Chromium', () => {
     expect(await c.root.locator('[part~="input-row"]').isVisible()).toBe(false)
     expect(await c.root.locator('[part~="typing"]').isVisible()).toBe(true)
     expect(await liveText(c)).not.toContain(ALT)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
 
     const before = await page.evaluate(() => performance.now())
     answer(sendPicture)
@@ -116,7 +103,7 @@ describe('an image bubble in Chromium', () => {
     expect(shifts.reduce((sum, shift) => sum + shift.value, 0)).toBe(0)
     // Announced once, by its alt text, now that it can be seen.
     expect((await liveText(c))?.split(ALT).length).toBe(2)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
 
     // After an answer the next input takes focus, even when a picture keeps it hidden at first.
     const second = await holdImage('/test/held/second.svg')
@@ -146,7 +133,7 @@ describe('an image bubble in Chromium', () => {
     expect(await broken.textContent()).toContain(ALT)
     expect(await broken.locator('img').count()).toBe(0)
     expect((await shiftsSince(before)).reduce((sum, shift) => sum + shift.value, 0)).toBe(0)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     // The one failure is the 404 this test answered with.
     expect(errors.filter((error) => !error.includes('404'))).toEqual([])
   })

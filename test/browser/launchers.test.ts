@@ -1,33 +1,23 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { axeViolations, trackErrors } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, startTestService, type PublishedTestFlow, type TestService } from './helpers/test-service'
+import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { animationsSettled, attributes, deepFocus, openEmbedPage, sessionCount } from './embed/embed-test-pages'
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
 let page: Page
 let themed: PublishedTestFlow
 let nps: PublishedTestFlow
 
-beforeAll(async () => {
-  service = await startTestService([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
-  themed = service.flows['theme-variant.json']!
-  nps = service.flows['tpl-nps.json']!
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
-  await page?.close()
+beforeAll(() => {
+  themed = suite.service.flows['theme-variant.json']!
+  nps = suite.service.flows['tpl-nps.json']!
 })
 
 const SCRIPT = '<script src="/dist/flow-chat.js" defer></script>'
-const common = (flow: PublishedTestFlow) => ({ flow: flow.id, 'api-host': service.origin, token: service.publishableToken })
+const common = (flow: PublishedTestFlow) => ({ flow: flow.id, 'api-host': suite.service.origin, token: suite.service.publishableToken })
 
 /** Records the launcher events of every element on the page, in order. */
 async function recordEvents() {
@@ -42,10 +32,10 @@ const events = () => page.evaluate(() => (window as { __events?: string[] }).__e
 
 describe('<flow-chat-bubble>', () => {
   it('themes its launcher, starts no session until opened, opens and closes by mouse and keyboard', async () => {
-    page = await chromium.context.newPage()
-    const errors = trackErrors(page, service.origin)
-    const before = await sessionCount(service, themed.id)
-    await openEmbedPage(page, service, 'bubble', `${SCRIPT}<flow-chat-bubble ${attributes({ ...common(themed), 'z-index': '50' })}></flow-chat-bubble>`)
+    page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    const before = await sessionCount(suite.service, themed.id)
+    await openEmbedPage(page, suite.service, 'bubble', `${SCRIPT}<flow-chat-bubble ${attributes({ ...common(themed), 'z-index': '50' })}></flow-chat-bubble>`)
     await recordEvents()
     const launcher = page.getByRole('button', { name: 'Open chat: Chat' })
     await launcher.waitFor()
@@ -53,16 +43,16 @@ describe('<flow-chat-bubble>', () => {
     await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(0, 51, 102)')
     expect(await page.locator('flow-chat-bubble').evaluate((el) => getComputedStyle(el).zIndex)).toBe('50')
     expect(await page.locator('flow-chat').count()).toBe(0)
-    expect(await sessionCount(service, themed.id)).toBe(before)
+    expect(await sessionCount(suite.service, themed.id)).toBe(before)
 
     await launcher.focus()
     await page.keyboard.press('Enter')
     const window = page.getByRole('dialog', { name: 'Chat' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
-    expect(await sessionCount(service, themed.id)).toBe(before + 1)
+    expect(await sessionCount(suite.service, themed.id)).toBe(before + 1)
     expect(await page.getByRole('button', { name: 'Close chat: Chat' }).getAttribute('aria-expanded')).toBe('true')
     await animationsSettled(page)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
 
     // The window stays inside the viewport.
     const box = (await window.boundingBox())!
@@ -76,7 +66,7 @@ describe('<flow-chat-bubble>', () => {
     await page.getByRole('button', { name: 'Open chat: Chat' }).click()
     await window.waitFor()
     // Re-opening keeps the same conversation: no second session.
-    expect(await sessionCount(service, themed.id)).toBe(before + 1)
+    expect(await sessionCount(suite.service, themed.id)).toBe(before + 1)
     await window.getByRole('button', { name: 'Close chat' }).click()
     await window.waitFor({ state: 'hidden' })
     expect(await events()).toEqual([
@@ -91,11 +81,11 @@ describe('<flow-chat-bubble>', () => {
   })
 
   it('shows a preview message that opens the chat or can be dismissed, and fits a phone screen', async () => {
-    page = await chromium.context.newPage()
+    page = await suite.newPage()
     await page.setViewportSize({ width: 375, height: 667 })
     await openEmbedPage(
       page,
-      service,
+      suite.service,
       'bubble-preview',
       `${SCRIPT}<flow-chat-bubble ${attributes({ ...common(themed), placement: 'left', label: 'Support', 'preview-message': 'Need a hand?' })}></flow-chat-bubble>`,
     )
@@ -106,10 +96,10 @@ describe('<flow-chat-bubble>', () => {
     expect(launcherBox.x).toBeLessThan(100)
     // The page's own colour wins over the flow theme's.
     await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(0, 51, 102)')
-    await page.addStyleTag({ url: `${service.origin}/embed-test/page.css` })
+    await page.addStyleTag({ url: `${suite.service.origin}/embed-test/page.css` })
     await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(120, 20, 60)')
     await animationsSettled(page)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
     await page.getByRole('button', { name: 'Dismiss message' }).click()
     await preview.waitFor({ state: 'hidden' })
 
@@ -126,9 +116,9 @@ describe('<flow-chat-bubble>', () => {
 
 describe('<flow-chat-bubble> across pages', () => {
   it('is still open on the next page of the tab when the visitor left it open, without taking focus', async () => {
-    page = await chromium.context.newPage()
+    page = await suite.newPage()
     const markup = `${SCRIPT}<flow-chat-bubble ${attributes({ ...common(themed), label: 'Kept' })}></flow-chat-bubble>`
-    await openEmbedPage(page, service, 'bubble-kept', markup)
+    await openEmbedPage(page, suite.service, 'bubble-kept', markup)
     await page.getByRole('button', { name: 'Open chat: Kept' }).click()
     const window = page.getByRole('dialog', { name: 'Kept' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
@@ -144,18 +134,18 @@ describe('<flow-chat-bubble> across pages', () => {
 
 describe('<flow-chat-popup>', () => {
   it('is a modal dialog: focus moves in and stays, Escape and the backdrop close it, focus and scroll come back', async () => {
-    page = await chromium.context.newPage()
-    const errors = trackErrors(page, service.origin)
-    const before = await sessionCount(service, nps.id)
+    page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    const before = await sessionCount(suite.service, nps.id)
     await openEmbedPage(
       page,
-      service,
+      suite.service,
       'popup',
       `${SCRIPT}<script src="/embed-test/opener.js" defer></script>${'<p>Text above the opener.</p>'.repeat(40)}<button id="opener" type="button">Talk to us</button>
 <flow-chat-popup ${attributes({ ...common(nps), label: 'Feedback' })}></flow-chat-popup>`,
     )
     await recordEvents()
-    expect(await sessionCount(service, nps.id)).toBe(before)
+    expect(await sessionCount(suite.service, nps.id)).toBe(before)
     // Clicking the opener scrolls the page down to it; the lock must keep that position.
     await page.getByRole('button', { name: 'Talk to us' }).click()
     const scrolled = await page.evaluate(() => window.scrollY)
@@ -165,7 +155,7 @@ describe('<flow-chat-popup>', () => {
     expect(await deepFocus(page)).toMatchObject({ hosts: ['flow-chat-popup'], label: 'Close chat' })
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden')
     await animationsSettled(page)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
 
     // Tab and Shift+Tab go round inside the dialog, never back to the page.
     const stops = await page.locator('flow-chat-popup').evaluate((popup) => {
@@ -196,7 +186,7 @@ describe('<flow-chat-popup>', () => {
     await page.mouse.click(3, 3)
     await dialog.waitFor({ state: 'hidden' })
     expect((await deepFocus(page)).id).toBe('opener')
-    expect(await sessionCount(service, nps.id)).toBe(before + 1)
+    expect(await sessionCount(suite.service, nps.id)).toBe(before + 1)
     expect(await events()).toEqual([
       'flowchat:open flow-chat-popup',
       'flowchat:start flow-chat-popup',
@@ -208,10 +198,10 @@ describe('<flow-chat-popup>', () => {
   })
 
   it('opens by itself with default-open or after auto-show-delay', async () => {
-    page = await chromium.context.newPage()
+    page = await suite.newPage()
     await openEmbedPage(
       page,
-      service,
+      suite.service,
       'popup-auto',
       `${SCRIPT}<flow-chat-popup ${attributes({ ...common(themed), label: 'Now', 'default-open': true })}></flow-chat-popup>
 <flow-chat-popup ${attributes({ ...common(nps), label: 'Later', 'auto-show-delay': '300' })}></flow-chat-popup>`,

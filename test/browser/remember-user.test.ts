@@ -1,30 +1,18 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { TEST_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
+import { TEST_FLOWS_DIR } from './helpers/test-service'
+import { useBrowserSuite } from './helpers/browser-suite'
 
-let service: TestService
-let chromium: LaunchedBrowser
-let page: Page
-
-beforeAll(async () => {
-  service = await startTestService([join(TEST_FLOWS_DIR, 'remember-user.json')])
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'remember-user.json')], async () => {
   // The browser context is shared: the next test must not resume this one's conversation.
-  await page?.close()
-  const cleaner = await chromium.context.newPage()
-  await cleaner.goto(`${service.origin}/test/host.css`)
+  const cleaner = await suite.newPage()
+  await cleaner.goto(`${suite.service.origin}/test/host.css`)
   await cleaner.evaluate(() => localStorage.clear())
   await cleaner.close()
 })
+let page: Page
 
 /**
  * A page of the flow that remembers users, counting startChat requests over reloads and keeping
@@ -32,7 +20,7 @@ afterEach(async () => {
  * access, as browsers do with blocked cookies or in some private modes.
  */
 async function openPage(options: { blockStorage?: boolean } = {}) {
-  page = await chromium.context.newPage()
+  page = await suite.newPage()
   await page.addInitScript((block) => {
     const seen: { starts: unknown[]; logs: string[] } = { starts: [], logs: [] }
     ;(window as unknown as { __seen?: typeof seen }).__seen = seen
@@ -52,8 +40,8 @@ async function openPage(options: { blockStorage?: boolean } = {}) {
   page.on('request', (request) => {
     if (request.url().endsWith('/startChat')) starts.push(request.url())
   })
-  const errors = trackErrors(page, service.origin)
-  await page.goto(service.pageUrl(service.flows['remember-user.json']!))
+  const errors = trackErrors(page, suite.service.origin)
+  await page.goto(suite.service.pageUrl(suite.service.flows['remember-user.json']!))
   const seen = () => page.evaluate(() => (window as unknown as { __seen: { starts: Array<{ resultId: string; resumed: boolean }>; logs: string[] } }).__seen)
   return { c: chat(page), starts, errors, seen }
 }
@@ -78,13 +66,13 @@ describe('remembered users', () => {
     expect(await c.root.locator('[part~="bubble"]').allTextContents()).toEqual(before)
     expect(await c.guestBubbles.allTextContents()).toEqual(['Ada', 'blue'])
     expect((await seen()).starts).toEqual([expect.objectContaining({ resultId, resumed: true })])
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
 
     await c.say('pasta')
     // Name and colour were answered before the reload: the same session still knows them.
     await c.host('Thanks Ada: blue and pasta noted.').waitFor()
     expect(starts).toHaveLength(1)
-    const answers = (await service.store().results.listAnswers(resultId)).map((answer) => answer.value)
+    const answers = (await suite.service.store().results.listAnswers(resultId)).map((answer) => answer.value)
     expect(answers).toEqual(['Ada', 'blue', 'pasta'])
     expect(errors).toEqual([])
   })
@@ -96,7 +84,7 @@ describe('remembered users', () => {
     page.on('request', (request) => {
       if (request.url().endsWith('/continueChat')) keys.push(request.headers()['idempotency-key'] ?? '')
     })
-    // The service receives and applies the answer, but the page never sees the reply.
+    // The suite.service receives and applies the answer, but the page never sees the reply.
     let reached!: () => void
     const applied = new Promise<void>((resolve) => (reached = resolve))
     let intercepted = 0
@@ -115,13 +103,13 @@ describe('remembered users', () => {
     expect(new Set(keys).size).toBe(1)
     expect(starts).toHaveLength(1)
     const { resultId } = (await seen()).starts[0]!
-    expect((await service.store().results.listAnswers(resultId)).map((answer) => answer.value)).toEqual(['Ada'])
+    expect((await suite.service.store().results.listAnswers(resultId)).map((answer) => answer.value)).toEqual(['Ada'])
   })
 
   it('after the flow was republished, a reload starts a new conversation with a notice', async () => {
     const { c, starts, seen } = await openPage()
     await answerTwo(c)
-    await service.republish(service.flows['remember-user.json']!)
+    await suite.service.republish(suite.service.flows['remember-user.json']!)
     await page.reload()
     await c.host('What is your name?').waitFor()
     expect(await c.guestBubbles.count()).toBe(0)
@@ -130,7 +118,7 @@ describe('remembered users', () => {
     expect(second).toBeUndefined()
     expect(first).toMatchObject({ resumed: false, restartedBecause: 'republished' })
     expect(starts).toHaveLength(2)
-    expect(await axeViolations(page, service.origin)).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
   })
 
   it('keeps the conversation when the visitor comes back after it ended, and reset() starts over', async () => {
@@ -143,7 +131,7 @@ describe('remembered users', () => {
     expect(starts).toHaveLength(1)
     expect(await c.root.locator('[part~="input"]').count()).toBe(0)
 
-    await page.evaluate(() => document.querySelector('flow-chat')!.restart())
+    await page.evaluate(() => document.querySelector('flow-chat')!.reset())
     await expect.poll(() => c.guestBubbles.count()).toBe(0)
     await c.host('What is your name?').waitFor()
     expect(starts).toHaveLength(2)

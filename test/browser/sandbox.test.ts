@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { scriptReply, type ScriptOutcome, type ScriptToRun } from '../../src/widget/sandbox/index'
 import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { ESCAPE_CORPUS } from './sandbox/escape-corpus'
+import { ESCAPE_CORPUS, NETWORK_OFF_CORPUS, type EscapeCase } from './sandbox/escape-corpus'
 import type { SandboxHost } from './sandbox/host-entry'
 import { HOST_SECRETS } from './sandbox/host-secrets'
 import { startSandboxTestServer, type HostPageOptions, type SandboxTestServer } from './sandbox/sandbox-server'
@@ -37,6 +37,20 @@ const host = <K extends keyof SandboxHost>(page: Page, key: K) =>
 
 const escapePaths = (requests: { path: string }[]) => requests.filter((r) => /\/(escape|collect)\b/.test(r.path))
 
+/** Runs one attack of a corpus (given the service and canary origins) and checks how it ended. */
+async function attempt(page: Page, attack: EscapeCase): Promise<ScriptOutcome> {
+  const outcome = await run(page, {
+    content: attack.content,
+    args: [
+      { id: 'service', value: server.sandboxOrigin },
+      { id: 'canary', value: server.canary.origin },
+    ],
+  })
+  if ('ok' in attack.expected) expect(outcome).toEqual({ ok: true, value: attack.expected.value })
+  else expect(outcome).toMatchObject({ ok: false, reason: attack.expected.reason, message: expect.stringMatching(attack.expected.message) })
+  return outcome
+}
+
 /** What the service may ever see: the host page, its script and the sandbox files. */
 const SERVICE_PATHS = new Set([
   '/host',
@@ -44,7 +58,8 @@ const SERVICE_PATHS = new Set([
   '/favicon.ico',
   '/sandbox/v1/sandbox.html',
   '/sandbox/v1/sandbox.js',
-  '/sandbox/v1/sandbox-worker.js',
+  '/bare/sandbox.html',
+  '/bare/sandbox.js',
 ])
 
 describe('the host page bundle', () => {
@@ -157,17 +172,8 @@ describe('the escape corpus', () => {
       const eventsBefore = (await host(page, 'events')).length
       const pagesBefore = browser.context.pages().length
       const requestsBefore = { service: server.requests.length, canary: server.canary.requests.length }
-      const outcome = await run(page, {
-        content: attack.content,
-        args: [
-          { id: 'service', value: server.sandboxOrigin },
-          { id: 'canary', value: server.canary.origin },
-        ],
-      })
+      const outcome = await attempt(page, attack)
       runs++
-
-      if ('ok' in attack.expected) expect(outcome).toEqual({ ok: true, value: attack.expected.value })
-      else expect(outcome).toMatchObject({ ok: false, reason: attack.expected.reason, message: expect.stringMatching(attack.expected.message) })
       for (const secret of Object.values(HOST_SECRETS)) expect(JSON.stringify(outcome)).not.toContain(secret)
 
       const events = (await host(page, 'events')).slice(eventsBefore)
@@ -299,6 +305,51 @@ describe('network access', () => {
     expect(data[0]!.cookie).toBeUndefined()
     expect(escapePaths(server.canary.requests)).toEqual([])
     expect(await host(page, 'violations')).toEqual([])
+  })
+})
+
+describe('a copy of the sandbox document served without its CSP header', () => {
+  let page: Page
+  let errors: string[]
+  beforeAll(async () => {
+    ;({ page, errors } = await openHost({ withoutHeader: true }))
+  })
+  afterAll(async () => {
+    await page?.close()
+  })
+
+  it('still runs scripts', async () => {
+    expect(await run(page, { content: 'return [a + 1, typeof window]', args: [{ id: 'a', value: 1 }] })).toEqual({ ok: true, value: [2, 'undefined'] })
+  })
+
+  for (const attack of NETWORK_OFF_CORPUS) {
+    it(`with network access off, fails to ${attack.attack}, and no request leaves`, async () => {
+      const requestsBefore = { service: server.requests.length, canary: server.canary.requests.length }
+      await attempt(page, attack)
+      // Whatever the browser was still doing for the script has had time to reach a server.
+      await page.waitForTimeout(100)
+      expect(server.canary.requests.slice(requestsBefore.canary)).toEqual([])
+      expect(escapePaths(server.requests.slice(requestsBefore.service))).toEqual([])
+      expect(await host(page, 'violations')).toEqual([])
+      expect(errors).toEqual([])
+    })
+  }
+
+  it('in the network variant, lets scripts make requests, and still loads no code', async () => {
+    const { page: networkPage } = await openHost({ withoutHeader: true, network: true })
+    const outcome = await run(networkPage, {
+      content: [
+        "const response = await fetch(canary + '/net/bare', { mode: 'no-cors' })",
+        "let loaded = 'no'",
+        "try { await import(canary + '/escape/module.js'); loaded = 'yes' } catch {}",
+        'return [response.type, loaded]',
+      ].join('\n'),
+      args: [{ id: 'canary', value: server.canary.origin }],
+    })
+    expect(outcome).toEqual({ ok: true, value: ['opaque', 'no'] })
+    expect(server.canary.requests.filter((r) => r.path === '/net/bare')).toHaveLength(1)
+    expect(escapePaths(server.canary.requests)).toEqual([])
+    await networkPage.close()
   })
 })
 

@@ -1,38 +1,25 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { chat } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { TEST_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
+import { TEST_FLOWS_DIR } from './helpers/test-service'
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'hostile.json')])
 let page: Page
-
-beforeAll(async () => {
-  service = await startTestService([join(TEST_FLOWS_DIR, 'hostile.json')])
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
-  await page?.close()
-})
 
 const xss = (page: Page) => page.evaluate(() => (window as { __xss?: unknown }).__xss)
 
 describe('hostile flow content in Chromium', () => {
   // No CSP on this page: the widget's own sanitising is what must stop the payloads.
   it('executes no script, handler or javascript: URL from messages, theme or answers', async () => {
-    page = await chromium.context.newPage()
+    page = await suite.newPage()
     const dialogs: string[] = []
     page.on('dialog', async (dialog) => {
       dialogs.push(dialog.message())
       await dialog.dismiss()
     })
-    await page.goto(service.pageUrl(service.flows['hostile.json']!, { csp: false }))
+    await page.goto(suite.service.pageUrl(suite.service.flows['hostile.json']!, { csp: false }))
     const c = chat(page)
     await c.host('Your name?').waitFor()
     await c.host('html payload').locator('.rt:not([hidden])').waitFor()
@@ -61,8 +48,8 @@ describe('hostile flow content in Chromium', () => {
   })
 
   it('keeps theme values and custom CSS inside the widget', async () => {
-    page = await chromium.context.newPage()
-    await page.goto(service.pageUrl(service.flows['hostile.json']!))
+    page = await suite.newPage()
+    await page.goto(suite.service.pageUrl(suite.service.flows['hostile.json']!))
     const c = chat(page)
     await c.host('Your name?').waitFor()
     const hostPage = await page.evaluate(() => ({

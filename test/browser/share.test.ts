@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { chat, trackErrors } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { DIST_DIR, REPO_ROOT, startTestService, type TestService } from './helpers/test-service'
+import { DIST_DIR, REPO_ROOT } from './helpers/test-service'
 
 /**
  * The full-page share link in a real browser: the service's own page, its metadata, and query
@@ -64,36 +64,27 @@ const FLOWS = {
 }
 
 let flowDir: string
-let service: TestService
-let chromium: LaunchedBrowser
-let page: Page
-
-beforeAll(async () => {
+const suite = useBrowserSuite(async () => {
   // The browser suite runs against dist/ (see README); build it only when it is not there at all.
   if (!existsSync(join(DIST_DIR, 'flow-chat.js'))) {
     const { build } = await import('vite')
     await build({ root: REPO_ROOT, configFile: join(REPO_ROOT, 'vite.config.ts'), logLevel: 'warn' })
   }
   flowDir = mkdtempSync(join(tmpdir(), 'flow-chat-share-'))
-  const files = Object.entries(FLOWS).map(([file, flow]) => {
+  return Object.entries(FLOWS).map(([file, flow]) => {
     writeFileSync(join(flowDir, file), JSON.stringify(flow))
     return join(flowDir, file)
   })
-  service = await startTestService(files)
-  chromium = await launchChromium()
 })
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
+let page: Page
+
+afterAll(() => {
   if (flowDir) rmSync(flowDir, { recursive: true, force: true })
-})
-afterEach(async () => {
-  await page?.close()
 })
 
 /** A page that records CSP violations from its first script on. */
 async function newPage() {
-  page = await chromium.context.newPage()
+  page = await suite.newPage()
   await page.addInitScript(() => {
     const seen: string[] = ((window as { __violations?: string[] }).__violations = [])
     document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
@@ -101,13 +92,13 @@ async function newPage() {
   return page
 }
 const violations = () => page.evaluate(() => (window as { __violations?: string[] }).__violations ?? [])
-const shareUrl = (file: keyof typeof FLOWS, suffix = '') => `${service.origin}/${service.flows[file]!.publicId}${suffix}`
+const shareUrl = (file: keyof typeof FLOWS, suffix = '') => `${suite.service.origin}/${suite.service.flows[file]!.publicId}${suffix}`
 const attribute = (selector: string, name: string) => page.locator(selector).getAttribute(name)
 
 describe('the share page in a browser', () => {
   it('shows the metadata, prefills the query parameters, then removes them from the address bar', async () => {
     await newPage()
-    const errors = trackErrors(page, service.origin)
+    const errors = trackErrors(page, suite.service.origin)
     const response = await page.goto(shareUrl('share-hidden.json', '?Name=Ada&Plan=pro#start'))
     expect(response?.status()).toBe(200)
 
@@ -149,7 +140,7 @@ describe('the share page in a browser', () => {
 
   it('answers 404 with a readable page when public sharing is off or the flow is unknown', async () => {
     await newPage()
-    for (const url of [shareUrl('share-off.json', '?Name=Ada'), `${service.origin}/no-such-flow`]) {
+    for (const url of [shareUrl('share-off.json', '?Name=Ada'), `${suite.service.origin}/no-such-flow`]) {
       const response = await page.goto(url)
       expect(response?.status()).toBe(404)
       await page.getByRole('heading', { name: 'Chat not found' }).waitFor()

@@ -1,25 +1,12 @@
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { chat } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { DEMO_FLOWS_DIR, TEST_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
+import { DEMO_FLOWS_DIR, TEST_FLOWS_DIR } from './helpers/test-service'
 
-let service: TestService
-let chromium: LaunchedBrowser
+const suite = useBrowserSuite([join(DEMO_FLOWS_DIR, 'showcase.json'), join(TEST_FLOWS_DIR, 'theme-variant.json')])
 let page: Page
-
-beforeAll(async () => {
-  service = await startTestService([join(DEMO_FLOWS_DIR, 'showcase.json'), join(TEST_FLOWS_DIR, 'theme-variant.json')])
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-  await service?.close()
-})
-afterEach(async () => {
-  await page?.close()
-})
 
 const style = (locator: Locator, ...properties: string[]) =>
   locator.evaluate((element, names) => {
@@ -32,8 +19,8 @@ const progressValue = async (c: ReturnType<typeof chat>) =>
 
 describe('theme in Chromium', () => {
   it('shows the published theme in computed styles and lets the host page restyle from outside', async () => {
-    page = await chromium.context.newPage()
-    await page.goto(service.pageUrl(service.flows['showcase.json']!, { hostCss: true }))
+    page = await suite.newPage()
+    await page.goto(suite.service.pageUrl(suite.service.flows['showcase.json']!, { hostCss: true }))
     const c = chat(page)
     await c.host('What should I call you?').waitFor()
 
@@ -71,8 +58,8 @@ describe('theme in Chromium', () => {
   })
 
   it('applies another theme: bottom fixed progress bar, no roundness, borders with opacity, background image', async () => {
-    page = await chromium.context.newPage()
-    await page.goto(service.pageUrl(service.flows['theme-variant.json']!))
+    page = await suite.newPage()
+    await page.goto(suite.service.pageUrl(suite.service.flows['theme-variant.json']!))
     const c = chat(page)
     await c.host('Favourite color?').waitFor()
     const bar = c.root.locator('[part="progress"]')
@@ -98,8 +85,8 @@ describe('theme in Chromium', () => {
   })
 
   it('advances the progress bar as the conversation goes on', async () => {
-    page = await chromium.context.newPage()
-    await page.goto(service.pageUrl(service.flows['theme-variant.json']!))
+    page = await suite.newPage()
+    await page.goto(suite.service.pageUrl(suite.service.flows['theme-variant.json']!))
     const c = chat(page)
     await c.host('Favourite color?').waitFor()
     const fill = c.root.locator('[part="progress-fill"]')

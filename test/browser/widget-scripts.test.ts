@@ -1,26 +1,16 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { chat, trackErrors } from './helpers/chat-page'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { startTestService, TEST_FLOWS_DIR, type PublishedTestFlow, type TestService } from './helpers/test-service'
+import { TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
 
 /** The strictest policy a host can have and still frame the sandbox served from its own origin. */
 const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; frame-src 'self'"
 /** Short, so the endless loop is stopped quickly; well above what the other scripts need. */
 const SCRIPT_TIMEOUT_MS = 1500
 
-let service: TestService
-let browser: LaunchedBrowser
-
-beforeAll(async () => {
-  service = await startTestService([join(TEST_FLOWS_DIR, 'widget-scripts.json'), join(TEST_FLOWS_DIR, 'widget-script-escapes.json')])
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-  await service?.close()
-})
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'widget-scripts.json'), join(TEST_FLOWS_DIR, 'widget-script-escapes.json')])
 
 interface Seen {
   scriptEvents: { name: string; payload: unknown }[]
@@ -59,15 +49,15 @@ function recordHostSide() {
 
 /** The test page under STRICT_CSP, with `script-timeout` set on the element as a site would. */
 async function openChat(flow: PublishedTestFlow, csp = STRICT_CSP) {
-  const page = await browser.context.newPage()
-  const errors = trackErrors(page, service.origin)
+  const page = await suite.newPage()
+  const errors = trackErrors(page, suite.service.origin)
   await page.route('**/test/page?*', async (route) => {
     const response = await route.fetch()
     const html = (await response.text()).replace('<flow-chat ', `<flow-chat script-timeout="${SCRIPT_TIMEOUT_MS}" `)
     await route.fulfill({ response, body: html, headers: { ...response.headers(), 'content-security-policy': csp } })
   })
   await page.addInitScript(recordHostSide)
-  await page.goto(service.pageUrl(flow))
+  await page.goto(suite.service.pageUrl(flow))
   return { page, errors, c: chat(page) }
 }
 
@@ -75,19 +65,19 @@ const seen = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify(windo
 
 async function storedVariables(page: Page, flow: PublishedTestFlow) {
   const { starts } = await seen(page)
-  const result = await service.store().results.findForFlow(starts[0]!.resultId, flow.id)
+  const result = await suite.service.store().results.findForFlow(starts[0]!.resultId, flow.id)
   return result?.variables ?? {}
 }
 
 describe('flow scripts in the widget, under a strict host CSP', () => {
   it('runs the whole conversation: replies, args, async results, failures, host events and a stopped endless loop', async () => {
-    const flow = service.flows['widget-scripts.json']!
+    const flow = suite.service.flows['widget-scripts.json']!
     const { page, errors, c } = await openChat(flow)
     await c.host('What is your name?').waitFor()
     await page.evaluate(() => (window.__seen.measuring = true))
     await c.say('Ada')
 
-    // Each reply reached the service as the next message and filled the variable the bubble shows:
+    // Each reply reached the suite.service as the next message and filled the variable the bubble shows:
     // a string as is, an awaited object as JSON, a thrown error as the empty string.
     await c.host('Shout: ADA! | Double: {"twice":6} | Broken: []').waitFor()
     await c.host('After the loop: []').waitFor({ timeout: SCRIPT_TIMEOUT_MS + 10_000 })
@@ -106,7 +96,7 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
     expect(errors).toEqual([])
 
     const variables = await storedVariables(page, flow)
-    // The empty reply of a failed script reaches the service, which stores it as no value.
+    // The empty reply of a failed script reaches the suite.service, which stores it as no value.
     expect(variables).toMatchObject({ vname: 'Ada', vshout: 'ADA!', vdouble: '{"twice":6}', vbroken: null, vloop: null, vmore: 'nothing' })
     // The sandbox frame lives in the widget's shadow root, never in the page's own DOM.
     expect(await page.evaluate(() => document.querySelectorAll('iframe').length)).toBe(0)
@@ -114,7 +104,7 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
   })
 
   it('lets no script reach the cookie, the page, the widget or the top window', async () => {
-    const { page, errors, c } = await openChat(service.flows['widget-script-escapes.json']!)
+    const { page, errors, c } = await openChat(suite.service.flows['widget-script-escapes.json']!)
     const pageUrl = page.url()
     await page.evaluate(() => (document.cookie = 'host_secret=s3cr3t'))
     const widgetBefore = await page.evaluate(() => document.querySelector('flow-chat')!.shadowRoot!.childElementCount)
@@ -139,7 +129,7 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
   })
 
   it('removes the sandbox frame with the element', async () => {
-    const { page, c } = await openChat(service.flows['widget-scripts.json']!)
+    const { page, c } = await openChat(suite.service.flows['widget-scripts.json']!)
     await c.host('What is your name?').waitFor()
     await c.say('Bo')
     await c.host('Shout: BO!').waitFor()
@@ -152,7 +142,7 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
   })
 
   it('goes on without scripts when the page CSP refuses the sandbox, saying which frame-src to add', async () => {
-    const { page, c } = await openChat(service.flows['widget-scripts.json']!, STRICT_CSP.replace("frame-src 'self'", "frame-src 'none'"))
+    const { page, c } = await openChat(suite.service.flows['widget-scripts.json']!, STRICT_CSP.replace("frame-src 'self'", "frame-src 'none'"))
     const logs: { code: string; description: string }[] = []
     await page.exposeFunction('__log', (detail: { code: string; description: string }) => logs.push(detail))
     await page.evaluate(() =>
@@ -168,7 +158,7 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
     expect(new Set(host.errors.map((error) => error.code))).toEqual(new Set(['script-unavailable']))
     expect(host.scriptEvents).toEqual([])
     const blocked = logs.find((log) => log.code === 'sandbox-blocked-by-csp')
-    expect(blocked?.description).toContain(`frame-src ${service.origin}`)
+    expect(blocked?.description).toContain(`frame-src ${suite.service.origin}`)
     expect(await page.evaluate(() => document.querySelector('flow-chat')!.shadowRoot!.querySelectorAll('iframe').length)).toBe(0)
     await page.close()
   })

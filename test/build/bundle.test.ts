@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
@@ -6,25 +6,38 @@ import { describe, expect, it } from 'vitest'
 const DIST = resolve(import.meta.dirname, '../../dist')
 
 /**
- * Gzipped size ceiling of each script bundle, in bytes: the larger of the two as measured
- * (flow-chat.js 32,690; flow-chat.mjs 33,042) plus 1 KB, so growth has to be deliberate (raise
- * this on purpose, with the new measurement). The goal is under 30 KB; today roughly 7 KB is
- * zod, 8 KB Preact with hooks and signals, the rest the widget. DOMPurify is not in it: it loads
- * lazily from the sibling file, checked separately.
+ * The budget, in bytes gzipped: every file is held to its measured size plus 1 KB, so growth has
+ * to be deliberate (lower these with each new measurement; raise one only on purpose, saying why).
+ * The core (the script a page loads first: the inline chat with its text input, text and image
+ * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
-// Raised from 33,042 when scripts started running in the sandbox: the iframe runner, its message
-// checks and the element wiring measured +4.5 KB (flow-chat.mjs 37,614).
-// Raised from 37,614 for the bubble and popup launchers, the FlowChat.init* API and the script-tag
-// auto-embed, all in the classic script so one tag still does everything: +5.4 KB measured
-// (flow-chat.mjs 42,981).
-// Raised from 42,981 for remembered conversations (saved-record schema, checkpoints, restore,
-// storage fallback: +2.1 KB) and image bubbles that reveal at their final size with labelled
-// answers (+0.7 KB): flow-chat.mjs 45,772 measured.
-const CEILING = 45_772 + 1_024
-/** The lazily loaded DOMPurify sibling (with its licence banner): measured 11,487 bytes, plus 1 KB. */
-const PURIFY_CEILING = 11_487 + 1_024
-
-const BUNDLES = ['flow-chat.js', 'flow-chat.mjs']
+const MEASURED: Record<string, number> = {
+  'flow-chat.js': 35_621,
+  'flow-chat.mjs': 35_942,
+  /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
+  'flow-chat-launchers.mjs': 5_247,
+  /** Dates, choices, pictures and ratings: loaded when a flow announces one. */
+  'flow-chat-rich-inputs.mjs': 2_221,
+  /** Video, audio and embed players: loaded when a flow announces one. */
+  'flow-chat-media.mjs': 801,
+  /** DOMPurify, the widget's allow-lists and the html view: loaded for an html-only message. */
+  'flow-chat-html.mjs': 12_220,
+  /** The script sandbox runner: loaded when a step brings a script. */
+  'flow-chat-scripts.mjs': 3_555,
+  /** Redirects and waits: loaded when a step brings one. */
+  'flow-chat-client-actions.mjs': 930,
+  /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
+  'flow-chat-remembered.mjs': 1_199,
+  /** A theme's web font: loaded when the theme names one. */
+  'flow-chat-fonts.mjs': 1_063,
+}
+const CORE = ['flow-chat.js', 'flow-chat.mjs']
+const CORE_GOAL = 30_000
+/** The script sandbox document and its script, served by the service (src/service/routes/sandbox.ts). */
+const SANDBOX: Record<string, number> = {
+  'sandbox/sandbox.html': 396,
+  'sandbox/sandbox.js': 2_763,
+}
 
 function read(file: string): string {
   const path = resolve(DIST, file)
@@ -35,33 +48,50 @@ function read(file: string): string {
 }
 
 const gzipped = (code: string) => gzipSync(code, { level: 9 }).length
+const chunks = () => readdirSync(DIST).filter((file) => /^flow-chat-.+\.mjs$/.test(file))
 
 /** Code that compiles strings at run time: a strict host CSP (no 'unsafe-eval') would block it. */
 const DYNAMIC_CODE = [/(?<![\w$.])eval\s*\(/, /\bnew\s+Function\b/, /(?<![\w$.])Function\s*\(/]
 
 describe('built bundles', () => {
-  for (const file of BUNDLES) {
-    it(`${file} stays under ${CEILING} bytes gzipped`, () => {
-      expect(gzipped(read(file))).toBeLessThanOrEqual(CEILING)
+  for (const [file, measured] of Object.entries(MEASURED)) {
+    it(`${file} stays under ${measured + 1_024} bytes gzipped (measured ${measured})`, () => {
+      expect(gzipped(read(file))).toBeLessThanOrEqual(measured + 1_024)
     })
   }
 
-  it(`the lazily loaded sanitizer stays under ${PURIFY_CEILING} bytes gzipped`, () => {
-    expect(gzipped(read('flow-chat-purify.mjs'))).toBeLessThanOrEqual(PURIFY_CEILING)
+  for (const [file, measured] of Object.entries(SANDBOX)) {
+    it(`${file} stays under ${measured + 1_024} bytes gzipped (measured ${measured})`, () => {
+      expect(gzipped(read(file))).toBeLessThanOrEqual(measured + 1_024)
+    })
+  }
+
+  // The goal the issue sets; 35.6 KB today (what the core is made of: README, "Size and speed").
+  it.todo(`the core stays at most ${CORE_GOAL} bytes gzipped`)
+
+  it('has a budget for every chunk it builds', () => {
+    expect(chunks().sort()).toEqual(Object.keys(MEASURED).filter((file) => !CORE.includes(file)).sort())
   })
 
-  for (const file of [...BUNDLES, 'flow-chat-purify.mjs']) {
+  for (const file of [...CORE, ...Object.keys(MEASURED).filter((name) => !CORE.includes(name))]) {
     it(`${file} never compiles code from strings`, () => {
       const code = read(file)
       for (const pattern of DYNAMIC_CODE) expect(code).not.toMatch(pattern)
     })
   }
 
-  it('loads DOMPurify lazily from its sibling instead of bundling it', () => {
-    for (const file of BUNDLES) {
+  it('finds its chunks beside itself and shares its modules with them, instead of carrying them', () => {
+    for (const file of CORE) {
       const code = read(file)
-      expect(code).toContain('./flow-chat-purify.mjs')
+      for (const chunk of chunks()) expect(code, `${file} → ${chunk}`).toContain(`import(\`./${chunk}\`)`)
       expect(code).not.toContain('Cure53')
+      expect(code).not.toContain('flow-chat-sandbox:run')
+    }
+    for (const chunk of chunks()) {
+      const code = read(chunk)
+      expect(code).toMatch(/^export default function\(__fcCore\)\{/)
+      // No copy of Preact (its options hook), signals or zod: those are the core's.
+      expect(code, chunk).not.toMatch(/__PREACT_DEVTOOLS__|__preactattr_|_zod\b/)
     }
   })
 

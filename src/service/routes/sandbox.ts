@@ -1,21 +1,30 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
+import { SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH, isNetworkVariant, sandboxPolicy } from '../../protocol/sandbox-policy'
+import { errorBody } from '../http/errors'
 
-/** Where the script sandbox document lives; `v1` is the widget ↔ sandbox message protocol. */
-export const SANDBOX_BASE_PATH = '/sandbox/v1'
-export const SANDBOX_DOCUMENT_PATH = `${SANDBOX_BASE_PATH}/sandbox.html`
+export { SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH }
 
-const SCRIPT_FILES = ['sandbox-worker.js', 'sandbox.js'] as const
+/** The document's one script. */
+const SCRIPT_FILE = 'sandbox.js'
 /** Long enough to spare repeat visits a round trip, short enough that a fix reaches every page soon. */
 const CACHE_CONTROL = 'public, max-age=600'
-/** The sandbox document is the widget's (it runs in the visitor's browser); the service serves it. */
-export const SANDBOX_DOCUMENT_DIR = join(import.meta.dirname, '../../widget/sandbox/document')
+/**
+ * The sandbox document is the widget's (it runs in the visitor's browser): the widget's build
+ * writes it to dist/sandbox from src/widget/sandbox/document, and the service serves it.
+ */
+export const SANDBOX_DOCUMENT_DIR = join(import.meta.dirname, '../../../dist/sandbox')
 
 export interface SandboxRouteOptions {
-  /** The folder holding `sandbox.html` and its scripts; defaults to the widget's sandbox document. */
+  /** The folder holding `sandbox.html` and its script; defaults to the widget's build (dist/sandbox). */
   documentDir?: string
+  /**
+   * Whether a missing document answers 404 (saying why) instead of failing at start; the default
+   * for the widget's build, which a service started before any `npm run build` does not have.
+   */
+  optional?: boolean
 }
 
 interface StaticFile {
@@ -31,59 +40,48 @@ function load(dir: string, name: string): StaticFile {
   try {
     body = readFileSync(join(dir, name), 'utf8')
   } catch (cause) {
-    throw new Error(`The script sandbox file ${join(dir, name)} cannot be read: documentDir must be the folder that holds sandbox.html and its scripts`, { cause })
+    throw new Error(`The script sandbox file ${join(dir, name)} cannot be read: documentDir must be the folder that holds sandbox.html and its script`, { cause })
   }
   return { body, etag: `"${sha256(body, 'base64url')}"` }
 }
 
-/**
- * The document's policy. Its scripts are allowed by digest only, so no script, module or
- * `importScripts` URL can be fetched from anywhere (not even this service); `'unsafe-eval'` is
- * what lets the Worker build a flow script into a function, and applies to this document and its
- * blob: Worker only. `sandbox allow-scripts` keeps the document in an opaque origin even where it
- * is opened without the iframe's sandbox attribute.
- */
-export function sandboxCsp(scriptHashes: readonly string[], allowNetwork: boolean): string {
-  return [
-    "default-src 'none'",
-    `script-src ${scriptHashes.map((hash) => `'${hash}'`).join(' ')} 'unsafe-eval'`,
-    'worker-src blob:',
-    allowNetwork ? 'connect-src http: https: ws: wss:' : "connect-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    'sandbox allow-scripts',
-  ].join('; ')
-}
-
-/** Fails at start-up, not in a visitor's browser, when sandbox.html no longer matches its scripts. */
-function checkIntegrity(html: string, scripts: ReadonlyMap<string, string>): void {
-  for (const [name, hash] of scripts) {
-    const tag = new RegExp(`<script src="${name.replace('.', '\\.')}" integrity="([^"]+)" crossorigin="anonymous"></script>`)
-    const found = tag.exec(html)?.[1]
-    if (found !== hash) {
-      throw new Error(
-        `sandbox.html must load ${name} with integrity="${hash}" crossorigin="anonymous"` +
-          (found ? ` (it says ${found}: update it after editing the script)` : ''),
-      )
-    }
+/** Fails at start-up, not in a visitor's browser, when sandbox.html no longer matches its script. */
+function checkIntegrity(html: string, hash: string): void {
+  const tag = new RegExp(`<script src="${SCRIPT_FILE.replace('.', '\\.')}" integrity="([^"]+)" crossorigin="anonymous"></script>`)
+  const found = tag.exec(html)?.[1]
+  if (found !== hash) {
+    throw new Error(
+      `sandbox.html must load ${SCRIPT_FILE} with integrity="${hash}" crossorigin="anonymous"` +
+        (found ? ` (it says ${found}: rebuild the widget after editing the script)` : ''),
+    )
+  }
+  if (!html.includes(`content="${sandboxPolicy([hash], { network: true, delivery: 'meta' })}"`)) {
+    throw new Error('sandbox.html must carry its own Content-Security-Policy <meta>: rebuild the widget (npm run build)')
   }
 }
 
 /**
  * Serves the script sandbox of the widget: `GET /sandbox/v1/sandbox.html` (with `?network=1`, the
- * variant whose policy lets scripts make requests) and its two scripts. Every host page must be
- * able to frame it, so there is no X-Frame-Options or frame-ancestors; being an opaque origin, it
- * loads its scripts in CORS mode, hence the CORS and CORP headers on them.
+ * variant whose policy lets scripts make requests) and its script. Every host page must be able
+ * to frame it, so there is no X-Frame-Options or frame-ancestors; being an opaque origin, it
+ * loads its script in CORS mode, hence the CORS and CORP headers on it. A service started before
+ * the widget was ever built answers 404 there, saying so, and serves everything else.
  */
 export function registerSandboxRoutes(app: Hono, options: SandboxRouteOptions = {}): void {
   const dir = options.documentDir ?? SANDBOX_DOCUMENT_DIR
+  const optional = options.optional ?? options.documentDir === undefined
+  if (optional && !existsSync(join(dir, 'sandbox.html'))) {
+    const unbuilt = errorBody('not_found', 'The script sandbox is not built: run `npm run build` (or `npm start`) first')
+    app.get(`${SANDBOX_BASE_PATH}/*`, (c) => c.json(unbuilt, 404))
+    return
+  }
   const html = load(dir, 'sandbox.html')
-  const scripts = new Map(SCRIPT_FILES.map((name) => [name, load(dir, name)]))
-  const hashes = new Map(SCRIPT_FILES.map((name) => [name, `sha256-${sha256(scripts.get(name)!.body, 'base64')}`]))
-  checkIntegrity(html.body, hashes)
+  const script = load(dir, SCRIPT_FILE)
+  const hash = `sha256-${sha256(script.body, 'base64')}`
+  checkIntegrity(html.body, hash)
   const policies = {
-    strict: sandboxCsp([...hashes.values()], false),
-    network: sandboxCsp([...hashes.values()], true),
+    strict: sandboxPolicy([hash], { network: false, delivery: 'header' }),
+    network: sandboxPolicy([hash], { network: true, delivery: 'header' }),
   }
 
   const send = (c: Context, file: StaticFile, contentType: string) => {
@@ -98,13 +96,12 @@ export function registerSandboxRoutes(app: Hono, options: SandboxRouteOptions = 
   }
 
   app.get(SANDBOX_DOCUMENT_PATH, (c) => {
-    c.header('Content-Security-Policy', c.req.query('network') === '1' ? policies.network : policies.strict)
+    const search = new URL(c.req.url).search
+    c.header('Content-Security-Policy', isNetworkVariant(search) ? policies.network : policies.strict)
     return send(c, html, 'text/html; charset=utf-8')
   })
-  for (const [name, file] of scripts) {
-    app.get(`${SANDBOX_BASE_PATH}/${name}`, (c) => {
-      c.header('Access-Control-Allow-Origin', '*')
-      return send(c, file, 'text/javascript; charset=utf-8')
-    })
-  }
+  app.get(`${SANDBOX_BASE_PATH}/${SCRIPT_FILE}`, (c) => {
+    c.header('Access-Control-Allow-Origin', '*')
+    return send(c, script, 'text/javascript; charset=utf-8')
+  })
 }

@@ -1,6 +1,6 @@
-import type { Answer, SessionState } from '../engine/types'
 import type { Queryable } from './database'
 import type { VerdictRow } from './rate-limits-repository'
+import type { AnswerRecord } from './results-repository'
 import type { SessionRecord } from './sessions-repository'
 import { isoTimestamp, isoTimestampOrNull, type Tables } from './tables'
 
@@ -46,11 +46,17 @@ export interface TurnLookup {
       }
     | undefined
   /** Present when this statement took the lease: the session as of that moment. */
-  leased: { state: SessionState; step: number; expiresAt: string; completedAt: string | null } | undefined
+  /** `state`: the engine's session state as stored (the store never looks inside it). */
+  leased: { state: unknown; step: number; expiresAt: string; completedAt: string | null } | undefined
   /** A commit happened between this statement's snapshot and its lease: re-read idempotency. */
   movedMeanwhile: boolean
   idempotent: { requestHash: string; response: string } | undefined
   rateLimit: VerdictRow | undefined
+}
+
+/** An answer to write; one with a `resultId` belongs to that linked flow's own result. */
+export interface AnswerWrite extends AnswerRecord {
+  resultId?: string
 }
 
 /** A result of its own that a linked flow writes to (links that do not merge with their caller). */
@@ -73,7 +79,7 @@ export interface StepWrite {
   /** `JSON.stringify(state)`: stored in the session, its variables in the result. */
   stateJson: string
   /** Answers in order; one with a `resultId` belongs to that linked result. */
-  answers: readonly Answer[]
+  answers: readonly AnswerWrite[]
   linkedResults?: readonly LinkedResultWrite[]
   logs?: readonly LogWrite[]
   ended: boolean
@@ -185,7 +191,7 @@ export class ChatStepsRepository {
         : undefined,
       leased: leased
         ? {
-            state: row.state as SessionState,
+            state: row.state,
             step: Number(row.step),
             expiresAt: isoTimestamp(row.expires_at),
             completedAt: isoTimestampOrNull(row.completed_at),
@@ -316,7 +322,7 @@ function flowState(row: Record<string, unknown>) {
 
 const verdictRow = (row: Record<string, unknown>): VerdictRow => ({ allowed: row.allowed === true, tokens: Number(row.tokens) })
 
-function answersJson(answers: readonly Answer[]): string {
+function answersJson(answers: readonly AnswerWrite[]): string {
   return JSON.stringify(
     answers.map((a) => ({
       result_id: a.resultId ?? null,

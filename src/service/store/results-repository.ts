@@ -1,5 +1,4 @@
 import type { VariableValue } from '../../protocol/index'
-import type { Answer } from '../engine/types'
 import type { Queryable } from './database'
 import { isoTimestamp, type Tables } from './tables'
 
@@ -14,7 +13,16 @@ export interface ResultRecord {
   updatedAt: string
 }
 
-export interface StoredAnswer extends Answer {
+/** One answer as the results keep it. */
+export interface AnswerRecord {
+  blockId: string
+  groupId: string
+  variableId?: string
+  /** The answer as stored (after formatting). */
+  value: string
+}
+
+export interface StoredAnswer extends AnswerRecord {
   /** The session (visit) that collected it; it may have been purged since. */
   sessionId: string
   createdAt: string

@@ -1,4 +1,3 @@
-import type { SessionState } from '../engine/types'
 import type { Queryable } from './database'
 import { isoTimestamp, isoTimestampOrNull, type Tables } from './tables'
 
@@ -10,7 +9,8 @@ export interface SessionRecord {
   /** The published version this session runs on, even after the flow is re-published. */
   publishedVersionId: string
   publishedAt: string
-  state: SessionState
+  /** The engine's session state, kept as JSON: the store never looks inside it. */
+  state: unknown
   /** Accepted continueChat requests so far. */
   step: number
   createdAt: string
@@ -26,7 +26,7 @@ interface SessionRow {
   published_flow_id: string
   published_version_id: string
   published_at: unknown
-  state: SessionState
+  state: unknown
   step: number
   created_at: unknown
   last_activity_at: unknown

@@ -1,27 +1,10 @@
 import type { ReadonlySignal } from '@preact/signals'
-import type { ChatInput, PublishedFlow } from '../../protocol/index'
-import type { FlowClient, Sleep } from '../transport/index'
+import type { FlowClient, PublishedFlow, Sleep } from '../transport/index'
 import type { ActionRunners, Navigate } from './actions'
-import type { Emit, FlowChatErrorDetail } from './events'
-import type { SavedConversation } from './saved-conversation'
+import type { Emit } from './events'
+import type { SavedConversation } from './saved-schema'
+import type { ActiveInput, Failure, Stage } from './stage'
 import type { Transcript } from './transcript'
-
-/** `idle` → `loading` → `active` → `ended`; any of them → `failed` (with a recovery control). */
-export type Phase = 'idle' | 'loading' | 'active' | 'ended' | 'failed'
-
-/** The input the visitor can answer now; `key` changes each time one is shown, resetting its state. */
-export interface ActiveInput {
-  input: ChatInput
-  key: number
-  /** Initial text: the rejected answer to correct, or the flow's prefilled value. */
-  draft: string | undefined
-}
-
-/** `restart`: begin a new conversation; `resend`: send the pending hidden reply again. */
-export interface Failure {
-  detail: FlowChatErrorDetail
-  recovery: 'restart' | 'resend' | 'none'
-}
 
 export interface ConversationOptions {
   flow: string
@@ -49,25 +32,33 @@ export interface ConversationMemory {
 export type RestartReason = 'republished' | 'expired'
 
 export interface Conversation {
-  readonly phase: ReadonlySignal<Phase>
+  /** Where the conversation stands; the signals below follow from it. */
+  readonly stage: ReadonlySignal<Stage>
   readonly publishedFlow: ReadonlySignal<PublishedFlow | null>
   readonly transcript: Transcript
-  readonly typing: ReadonlySignal<boolean>
+  /** The input waiting for the visitor's answer. */
   readonly input: ReadonlySignal<ActiveInput | null>
+  /** The flow "types" its next bubble. */
+  readonly typing: ReadonlySignal<boolean>
   readonly progress: ReadonlySignal<number | null>
+  /** A failure the visitor must see, with its way out (an answer's own failure shows on its bubble instead). */
   readonly failure: ReadonlySignal<Failure | null>
   /** Set when a remembered conversation was replaced by a new one; the visitor is told why. */
   readonly notice: ReadonlySignal<RestartReason | null>
   /** Starts, or resumes the remembered conversation. */
   start(): void
   /**
-   * Sends the visitor's answer to the active input; false when there is nothing to answer.
+   * Sends the visitor's answer to the waiting input; false when there is nothing to answer.
    * `label` is what the guest bubble shows when it differs from the value sent (a choice's label).
    */
   send(message: string, label?: string): boolean
+  /** Replaces what is typed for the waiting input; false when no input is waiting. */
+  setDraft(text: string): boolean
+  /** Sends what is typed for the waiting input; false when nothing is. */
+  submitDraft(): boolean
   /** Sends the failed pending answer again, with its original idempotency key. */
   retry(): void
   /** Forgets the current (and remembered) conversation and starts a new one. */
-  restart(): void
+  reset(): void
   dispose(): void
 }

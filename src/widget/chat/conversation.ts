@@ -1,94 +1,107 @@
-import { batch } from '@preact/signals'
-import { MAX_MESSAGE_LENGTH, type ChatInput, type PublishedFlow } from '../../protocol/index'
-import { isTransportError, newIdempotencyKey, sleep as defaultSleep } from '../transport/index'
+import { batch, computed } from '@preact/signals'
+import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
+import { isTransportError, newIdempotencyKey, sleep as defaultSleep, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
-import { append, clearState, createState, fail, showInput, snapshot } from './conversation-state'
-import type { ActiveInput, Conversation, ConversationOptions, RestartReason } from './conversation-types'
+import { createState } from './conversation-state'
+import type { Conversation, ConversationOptions, RestartReason } from './conversation-types'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
 import { describeFailure } from './failures'
-import { readSaved, rememberStorage, restoreEntries, type SavedConversation } from './saved-conversation'
-import { createTurns, type TurnDeps } from './turns'
+import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
 import { startRequest } from './variables'
+import type { Settings } from '../../protocol/index'
 
+/** Where the flow wants conversations remembered, if at all. */
+function rememberStorage(settings: Settings | null | undefined): 'session' | 'local' | undefined {
+  const remember = settings?.general?.rememberUser
+  if (remember?.isEnabled !== true) return undefined
+  return remember.storage === 'local' ? 'local' : 'session'
+}
+
+/** Remembering conversations is a chunk of its own (see remembered.ts). */
+const loadRemembered = () => import('./remembered')
+
+/**
+ * One conversation's lifecycle: start (or resume what storage remembers), then turns until the
+ * visitor's turn or the end; restart, retry, dispose. Turns report what comes next as a value and
+ * this loop carries it out, so neither calls the other back.
+ */
 export function createConversation(options: ConversationOptions): Conversation {
   const { client, emit, memory } = options
   const newKey = options.newKey ?? newIdempotencyKey
-  const state = createState()
-  const { phase, publishedFlow, input, failure, notice } = state
-
-  let controller = new AbortController()
-  let disposed = false
-
-  /** Checkpoint for a reload, when the flow remembers users (see snapshot). */
-  const save: TurnDeps['save'] = (at = {}) => {
-    const { storage, id } = state.session
-    if (memory && storage && id) memory.save(storage, snapshot(state, at))
-  }
-
-  const turns = createTurns(state, {
+  const state = createState(memory)
+  const { stage, publishedFlow } = state
+  const context: TurnContext = {
     client,
     emit,
     sleep: options.sleep ?? defaultSleep,
     runners: options.actions ?? DEFAULT_ACTION_RUNNERS,
     navigate: options.navigate ?? (() => {}),
     newKey,
-    save,
-    sessionGone: (signal) => startOver('expired', signal),
-  })
-
-  /** Runs an async task of the current conversation; cancellation is silent, anything else shown. */
-  const run = (task: (signal: AbortSignal) => Promise<void>) => {
-    const { signal } = controller
-    task(signal).catch((error: unknown) => {
-      if (signal.aborted || (isTransportError(error) && error.kind === 'aborted')) return
-      const detail = describeFailure(error)
-      emit('flowchat:error', detail)
-      fail(state, detail, 'restart')
-    })
   }
 
-  const fetchPublished = async (flow: string, signal: AbortSignal) => {
-    const { publishedFlow: version } = await client.getPublishedFlow(flow, signal)
+  let controller = new AbortController()
+  let disposed = false
+
+  /** Runs an async task of the current conversation; cancellation is silent, anything else shown. */
+  const run = (task: (signal: AbortSignal) => Promise<Next>) => {
+    const { signal } = controller
+    task(signal)
+      .then((next) => drive(next, signal))
+      .catch((error: unknown) => {
+        if (signal.aborted || (isTransportError(error) && error.kind === 'aborted')) return
+        const detail = describeFailure(error)
+        emit('flowchat:error', detail)
+        state.fail(detail, 'restart')
+      })
+  }
+
+  async function drive(next: Next, signal: AbortSignal): Promise<void> {
+    while (next) {
+      if ('play' in next) next = await playTurn(state, context, next.play, signal)
+      else if ('deliver' in next) next = await deliverTurn(state, context, next.deliver, signal)
+      else next = await startOver(next.startOver, signal)
+    }
+  }
+
+  const fetchPublished = async (flow: string, signal: AbortSignal, fresh = false) => {
+    const { publishedFlow: version } = await client.getPublishedFlow(flow, signal, { fresh })
+    // The themed shell paints as soon as the theme is in, whether or not startChat is.
     publishedFlow.value = version
+    // A flow that remembers users: its saving code is requested now, beside startChat.
+    if (memory && rememberStorage(version.settings)) void loadRemembered().catch(() => {})
     emit('flowchat:ready', { flowId: version.flowId, publishedFlowId: version.id, updatedAt: version.updatedAt })
     return version
   }
 
-  function start() {
-    if (disposed || phase.peek() !== 'idle') return
-    phase.value = 'loading'
-    run(async (signal) => {
-      const flow = options.flow.trim()
-      if (!flow) {
-        const detail: FlowChatErrorDetail = { code: 'missing-flow', message: 'This chat has no flow to run.', retryable: false }
-        emit('flowchat:error', detail)
-        return fail(state, detail, 'none')
-      }
-      const saved = readSaved(memory, emit)
-      if (!saved) return begin(signal)
-      // A remembered conversation goes on only with the flow version it started on.
-      const published = await fetchPublished(flow, signal)
-      const storage = rememberStorage(published.settings)
-      if (!storage) return begin(signal, { published })
-      if (saved.publishedAt !== published.updatedAt) return startOver('republished', signal, saved.resultId, published)
-      await resume(saved, storage, signal)
-    })
+  async function opening(signal: AbortSignal): Promise<Next> {
+    const flow = options.flow.trim()
+    if (!flow) {
+      const detail: FlowChatErrorDetail = { code: 'missing-flow', message: 'This chat has no flow to run.', retryable: false }
+      emit('flowchat:error', detail)
+      state.fail(detail, 'none')
+      return null
+    }
+    const data = memory?.load()
+    if (!memory || data === undefined || data === null) return begin(signal)
+    const [remembered, published] = await Promise.all([loadRemembered(), fetchPublished(flow, signal)])
+    state.remembered = remembered
+    const saved = remembered.readSaved(data, memory, emit)
+    const storage = rememberStorage(published.settings)
+    if (!saved || !storage) return begin(signal, { published })
+    // A remembered conversation goes on only with the flow version it started on.
+    if (saved.publishedAt !== published.updatedAt) return startOver('republished', signal, saved.resultId, published)
+    return remembered.resume(state, saved, storage, emit)
   }
 
-  /** A new session; the published flow is fetched beside startChat unless already in hand. */
-  async function begin(
-    signal: AbortSignal,
-    known: { published?: PublishedFlow; resultId?: string; reason?: RestartReason } = {},
-  ): Promise<void> {
+  /** A new session: startChat and the published flow (unless already in hand) in parallel. */
+  async function begin(signal: AbortSignal, known: { published?: PublishedFlow; resultId?: string; reason?: RestartReason } = {}): Promise<Next> {
     const flow = options.flow.trim()
     const request = startRequest(options.prefilledVariables, known.resultId, emit)
-    const [published, started] = await Promise.all([
-      known.published ?? fetchPublished(flow, signal),
-      client.startChat(flow, request, signal),
-    ])
+    const [published, started] = await Promise.all([known.published ?? fetchPublished(flow, signal), client.startChat(flow, request, signal)])
     const storage = rememberStorage(published.settings)
     if (!storage) memory?.clear()
+    else state.remembered ??= await loadRemembered()
     state.session = { id: started.sessionId, resultId: started.resultId, publishedAt: started.publishedAt, storage, resumed: false }
     emit('flowchat:start', {
       sessionId: started.sessionId,
@@ -97,101 +110,100 @@ export function createConversation(options: ConversationOptions): Conversation {
       ...(known.reason && { restartedBecause: known.reason }),
     })
     if (started.publishedAt !== published.updatedAt) {
-      // The flow was republished between the two requests: its theme and settings changed.
+      // The theme in hand is not the version this session runs on: it was republished meanwhile.
       try {
-        await fetchPublished(flow, signal)
+        await fetchPublished(flow, signal, true)
       } catch (error) {
         if (signal.aborted) throw error
         emit('flowchat:log', widgetWarning('theme-refresh-failed', 'The updated theme could not be loaded; the previous one stays', { error: String(error) }))
       }
     }
-    phase.value = 'active'
-    save({ step: started })
-    await turns.play(started, signal)
-  }
-
-  /** Shows the remembered conversation again and carries on from where it stood. */
-  async function resume(saved: SavedConversation, storage: 'session' | 'local', signal: AbortSignal): Promise<void> {
-    state.session = { id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, storage, resumed: true }
-    state.avatars = { ...saved.avatars }
-    const { entries, lastGuest } = restoreEntries(saved)
-    batch(() => {
-      for (const entry of entries) append(state, entry)
-      state.bubblesShown = entries.filter((entry) => entry.kind === 'host').length
-      state.progress.value = saved.progress
-      phase.value = 'active'
-    })
-    emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })
-    const answered = (chatInput: ChatInput | undefined): ActiveInput | null =>
-      chatInput ? { input: chatInput, key: ++state.inputCount, draft: undefined } : null
-    if (saved.pending) {
-      const { message, key, shown, input: chatInput } = saved.pending
-      return turns.deliver({ message, key, entry: shown ? lastGuest : null, answered: answered(chatInput) }, signal)
-    }
-    if (saved.step) return turns.play(saved.step, signal)
-    if (saved.input) return showInput(state, saved.input.input, saved.input.draft)
-    if (saved.ended) {
-      phase.value = 'ended'
-      return
-    }
-    // Saved after something that cannot be replayed (a redirect away): begin again.
-    return startOver(null, signal, saved.resultId)
+    return { play: started }
   }
 
   /**
    * Replaces the remembered conversation with a new one for the same visitor (result): its flow
    * was republished, or the service no longer has its session.
    */
-  function startOver(reason: RestartReason | null, signal: AbortSignal, resultId = state.session.resultId, published?: PublishedFlow) {
+  function startOver(reason: RestartReason | null, signal: AbortSignal, resultId = state.session.resultId, published?: PublishedFlow): Promise<Next> {
     memory?.clear()
-    clearState(state)
+    state.clear()
     batch(() => {
-      notice.value = reason
-      phase.value = 'loading'
+      state.notice.value = reason
+      state.enter({ tag: 'loading' })
     })
     return begin(signal, { published, resultId, reason: reason ?? undefined })
   }
 
+  const input = computed(() => {
+    const current = stage.value
+    return current.tag === 'waiting-input' ? current.input : null
+  })
+
+  function start() {
+    if (disposed || stage.peek().tag !== 'idle') return
+    state.enter({ tag: 'loading' })
+    run(opening)
+  }
+
+  function send(message: string, label?: string): boolean {
+    const active = input.peek()
+    if (disposed || !active || message.length > MAX_MESSAGE_LENGTH) return false
+    const entry = guestEntry(label?.trim() ? label : message, state.avatars.guest)
+    state.lastAnswer = { inputId: active.input.id, message }
+    state.append(entry)
+    run((signal) => deliverTurn(state, context, { message, key: newKey(), entry, answered: active.input }, signal))
+    return true
+  }
+
   return {
-    phase,
+    stage,
     publishedFlow,
     transcript: state.transcript,
-    typing: state.typing,
     input,
+    typing: computed(() => {
+      const current = stage.value
+      return current.tag === 'playing' && current.typing
+    }),
     progress: state.progress,
-    failure,
-    notice,
+    failure: computed(() => {
+      const current = stage.value
+      // An answer that failed shows its failure (and Retry) on its own bubble.
+      return current.tag === 'failed' && !current.reply?.entry ? current.failure : null
+    }),
+    notice: state.notice,
     start,
-    send(message, label) {
+    send,
+    setDraft(text) {
       const active = input.peek()
-      if (disposed || !active || state.pending || message.length > MAX_MESSAGE_LENGTH) return false
-      const entry = guestEntry(label?.trim() ? label : message, state.avatars.guest)
-      batch(() => {
-        input.value = null
-        append(state, entry)
-      })
-      run((signal) => turns.deliver({ message, key: newKey(), entry, answered: active }, signal))
+      if (disposed || !active) return false
+      active.draft.value = String(text)
       return true
     },
-    retry() {
-      const reply = state.pending
-      if (disposed || !reply) return
-      if (reply.entry ? reply.entry.status.peek() !== 'failed' : failure.peek()?.recovery !== 'resend') return
-      run((signal) => turns.deliver(reply, signal))
+    submitDraft() {
+      const text = input.peek()?.draft.peek().trim()
+      return Boolean(text) && send(text!)
     },
-    restart() {
+    retry() {
+      const current = stage.peek()
+      if (disposed || current.tag !== 'failed' || current.failure.recovery !== 'resend' || !current.reply) return
+      const { reply } = current
+      run((signal) => deliverTurn(state, context, reply, signal))
+    },
+    reset() {
       if (disposed) return
       controller.abort()
       controller = new AbortController()
       memory?.clear()
-      clearState(state)
-      phase.value = 'idle'
+      state.clear()
+      state.enter({ tag: 'idle' })
       start()
     },
     dispose() {
       disposed = true
       controller.abort()
-      state.typing.value = false
+      const current = stage.peek()
+      if (current.tag === 'playing' && current.typing) state.enter({ ...current, typing: false })
     },
   }
 }

@@ -9,6 +9,8 @@ export interface HostEntry {
   message: ChatMessage
   /** Avatar from `dynamicTheme` when the message was shown; otherwise the theme's. */
   avatarUrl: string | undefined
+  /** Shown again from a remembered conversation: already read out on the earlier page. */
+  restored?: true
 }
 
 /**
@@ -34,11 +36,12 @@ export type Entry = HostEntry | GuestEntry
 let counter = 0
 const nextKey = () => `e${++counter}`
 
-export const hostEntry = (message: ChatMessage, avatarUrl: string | undefined): HostEntry => ({
+export const hostEntry = (message: ChatMessage, avatarUrl: string | undefined, restored = false): HostEntry => ({
   kind: 'host',
   key: nextKey(),
   message,
   avatarUrl,
+  ...(restored && { restored: true }),
 })
 
 export const guestEntry = (text: string, avatarUrl: string | undefined): GuestEntry => ({

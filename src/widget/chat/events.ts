@@ -30,6 +30,7 @@ export type DiagnosticCode =
   | 'invalid-theme-value'
   | 'font-load-failed'
   | 'content-load-failed'
+  | 'chunk-load-failed'
   | 'theme-refresh-failed'
   | 'storage-unavailable'
   | 'saved-conversation-invalid'

@@ -1,18 +1,17 @@
 export {
   DEFAULT_ACTION_RUNNERS,
-  MAX_WAIT_SECONDS,
+  lazyRunner,
   runClientAction,
-  scriptActionRunner,
   type ActionContext,
   type ActionOutcome,
   type ActionRunner,
   type ActionRunners,
   type Navigate,
-  type RunScript,
 } from './actions'
 export { createConversation } from './conversation'
-export type { ActiveInput, Conversation, ConversationMemory, ConversationOptions, Failure, Phase, RestartReason } from './conversation-types'
-export { MAX_SAVED_ENTRIES, parseSavedConversation, type SavedConversation } from './saved-conversation'
+export type { Conversation, ConversationMemory, ConversationOptions, RestartReason } from './conversation-types'
+export type { ActiveInput, Failure, Pending, Stage, StageTag } from './stage'
+export type { SavedConversation } from './saved-schema'
 export type { Entry, GuestEntry, HostEntry, ReplyStatus } from './entries'
 export type {
   DiagnosticCode,

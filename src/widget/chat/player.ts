@@ -1,4 +1,4 @@
-import { MESSAGE_TYPES, type ChatMessage, type ClientAction } from '../../protocol/index'
+import { MESSAGE_TYPES, type ChatMessage, type ClientAction } from '../../protocol/chat'
 import { messageText } from '../content/plain-text'
 import type { Sleep } from '../transport/index'
 import type { ActionOutcome } from './actions'

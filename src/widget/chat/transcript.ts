@@ -1,10 +1,8 @@
 import { batch, signal, type ReadonlySignal, type Signal } from '@preact/signals'
-import type { Entry, HostEntry } from './entries'
+import type { Entry } from './entries'
 
 /** Entries per chunk: appending copies at most this many references. */
 export const CHUNK_SIZE = 32
-/** Host entries kept for announcements: enough for a burst of bubbles, bounded in size. */
-export const RECENT_HOSTS = 3
 
 export interface TranscriptChunk {
   key: number
@@ -14,9 +12,16 @@ export interface TranscriptChunk {
 export interface Transcript {
   /** Changes once per CHUNK_SIZE appends; each chunk's own signal changes on every append to it. */
   readonly chunks: ReadonlySignal<readonly TranscriptChunk[]>
-  /** The newest host entries (at most RECENT_HOSTS): what the live region announces. */
-  readonly recentHosts: ReadonlySignal<readonly HostEntry[]>
-  readonly size: number
+  /** Entries so far; changes on every append (the live region follows it). */
+  readonly count: ReadonlySignal<number>
+  /** Host messages so far (the first one shows without typing dots). */
+  readonly hostCount: number
+  /** Changes when the transcript is cleared: entries of an earlier epoch belong to a finished conversation. */
+  readonly epoch: number
+  /** The entry at `index` (0 is the oldest), in constant time. */
+  at(index: number): Entry | undefined
+  /** The newest `n` entries, oldest first. */
+  latest(n: number): Entry[]
   append(entry: Entry): void
   clear(): void
 }
@@ -28,15 +33,27 @@ export interface Transcript {
  */
 export function createTranscript(): Transcript {
   const chunks = signal<readonly TranscriptChunk[]>([])
-  const recentHosts = signal<readonly HostEntry[]>([])
+  const count = signal(0)
   let tail: Signal<readonly Entry[]> | undefined
-  let size = 0
+  let hosts = 0
+  let epoch = 0
   let nextChunkKey = 0
+  const at = (index: number) => chunks.peek()[Math.floor(index / CHUNK_SIZE)]?.entries.peek()[index % CHUNK_SIZE]
   return {
     chunks,
-    recentHosts,
-    get size() {
-      return size
+    count,
+    get hostCount() {
+      return hosts
+    },
+    get epoch() {
+      return epoch
+    },
+    at,
+    latest(n) {
+      const size = count.peek()
+      const out: Entry[] = []
+      for (let index = Math.max(0, size - n); index < size; index++) out.push(at(index)!)
+      return out
     },
     append(entry) {
       batch(() => {
@@ -46,16 +63,17 @@ export function createTranscript(): Transcript {
         } else {
           tail.value = [...tail.peek(), entry]
         }
-        size++
-        if (entry.kind === 'host') recentHosts.value = [...recentHosts.peek().slice(1 - RECENT_HOSTS), entry]
+        if (entry.kind === 'host') hosts++
+        count.value++
       })
     },
     clear() {
       tail = undefined
-      size = 0
+      hosts = 0
+      epoch++
       batch(() => {
         chunks.value = []
-        recentHosts.value = []
+        count.value = 0
       })
     },
   }

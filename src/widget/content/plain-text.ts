@@ -1,19 +1,7 @@
 import type { ChatMessage } from '../../protocol/index'
-import { BLOCK_TYPES, MAX_RICH_TEXT_DEPTH, isRichElement, isRichLeaf } from './rich-text-node'
+import { richTextToPlain } from '../../protocol/rich-text'
 
-/** Text of a richText tree, blocks on their own lines: for announcements and typing time. */
-export function richTextToPlain(nodes: readonly unknown[], depth = 0): string {
-  if (depth > MAX_RICH_TEXT_DEPTH) return ''
-  let out = ''
-  for (const node of nodes) {
-    if (isRichLeaf(node)) out += node.text
-    else if (isRichElement(node)) {
-      const inner = richTextToPlain(node.children, depth + 1)
-      out += BLOCK_TYPES.has(String(node.type)) ? `${inner}\n` : inner
-    }
-  }
-  return depth === 0 ? out.replace(/\n+$/, '') : out
-}
+export { richTextToPlain }
 
 const ENTITIES = new Map([
   ['amp', '&'],

@@ -1,5 +1,5 @@
 import type { ComponentChildren, VNode } from 'preact'
-import { MAX_RICH_TEXT_DEPTH, isRichElement, isRichLeaf, type RichLeaf } from './rich-text-node'
+import { MAX_RICH_TEXT_DEPTH, isRichElement, isRichLeaf, type RichLeaf } from '../../protocol/rich-text'
 import { safeUrl } from './url'
 
 /**

@@ -1,7 +1,13 @@
-/** Schemes a link in a message may use: anything else (javascript:, data:, vbscript:, …) is dropped. */
-export const LINK_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:', 'tel:']
-/** Schemes for images, video, audio, iframes and redirects. */
+/** Schemes for what the widget loads: images, video, audio, frames, fonts, stylesheets. */
 export const WEB_SCHEMES: readonly string[] = ['http:', 'https:']
+/**
+ * Schemes a visitor may be sent to, by a link in a message or a redirect: the web, and the apps
+ * that write, call or text. Anything else (javascript:, data:, vbscript:, blob:, …) is dropped.
+ */
+export const LINK_SCHEMES: readonly string[] = [...WEB_SCHEMES, 'mailto:', 'tel:', 'sms:']
+
+/** Whether a URL that passed an allow-list leaves for a web page (not a mail, phone or text app). */
+export const isWebUrl = (url: string): boolean => WEB_SCHEMES.some((scheme) => url.startsWith(scheme))
 
 const MAX_URL_LENGTH = 8_192
 

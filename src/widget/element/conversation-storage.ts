@@ -9,6 +9,9 @@ const KINDS = ['session', 'local'] as const
  */
 const pageMemory = new Map<string, string>()
 
+/** Chats (by key) that have said their storage is unavailable: they say it once, not on every restart. */
+const warned = new Set<string>()
+
 /** Accessing `window.localStorage` itself throws where storage is blocked, so it is read lazily. */
 const storageOf = (kind: 'session' | 'local'): Storage => (kind === 'local' ? window.localStorage : window.sessionStorage)
 
@@ -20,10 +23,9 @@ export const conversationKey = (flow: string, instance: string) => `${PREFIX}${f
  * with one `storage-unavailable` log when storage throws. Never throws itself.
  */
 export function createConversationStorage(key: string, emit: Emit): ConversationMemory {
-  let warned = false
   const degrade = (error: unknown) => {
-    if (warned) return
-    warned = true
+    if (warned.has(key)) return
+    warned.add(key)
     emit(
       'flowchat:log',
       widgetWarning('storage-unavailable', 'Browser storage is unavailable; the conversation is remembered on this page only', {

@@ -1,14 +1,5 @@
-import { BUBBLE_TAG_NAME, createFlowChatBubbleElement } from './bubble-element'
 import { defineFlowChat, type DefineOptions } from './define'
-import { POPUP_TAG_NAME, createFlowChatPopupElement } from './popup-element'
-
-function defineOnce(registry: CustomElementRegistry, tagName: string, create: () => CustomElementConstructor) {
-  const existing = registry.get(tagName)
-  if (existing) return existing
-  const element = create()
-  registry.define(tagName, element)
-  return element
-}
+import { BUBBLE_TAG_NAME, POPUP_TAG_NAME, createLauncherElement } from './launcher-element'
 
 /**
  * Registers `<flow-chat-bubble>` and `<flow-chat-popup>` (and `<flow-chat>`, which they contain).
@@ -17,6 +8,7 @@ function defineOnce(registry: CustomElementRegistry, tagName: string, create: ()
 export function defineFlowChatLaunchers(options: Omit<DefineOptions, 'tagName'> = {}): void {
   defineFlowChat(options)
   const registry = options.registry ?? customElements
-  defineOnce(registry, BUBBLE_TAG_NAME, createFlowChatBubbleElement)
-  defineOnce(registry, POPUP_TAG_NAME, createFlowChatPopupElement)
+  for (const [tagName, kind] of [[BUBBLE_TAG_NAME, 'bubble'], [POPUP_TAG_NAME, 'popup']] as const) {
+    if (!registry.get(tagName)) registry.define(tagName, createLauncherElement(kind, options))
+  }
 }

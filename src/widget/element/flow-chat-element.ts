@@ -3,7 +3,7 @@ import { h, render } from 'preact'
 import {
   DEFAULT_ACTION_RUNNERS,
   createConversation,
-  scriptActionRunner,
+  lazyRunner,
   widgetWarning,
   type ActionRunners,
   type Conversation,
@@ -11,13 +11,13 @@ import {
   type Emit,
 } from '../chat/index'
 import { createFlowClient, type FetchLike } from '../transport/index'
-import { DEFAULT_TIMEOUT_MS } from '../sandbox/index'
 import { App, fontRequest } from '../ui/index'
-import { createEmitter } from './emitter'
-import { loadThemeFont } from './font-loader'
-import { browserNavigate } from './navigate'
+import { CHAT_PROPERTIES } from './chat-properties'
 import { claimConversationKey, conversationKey, createConversationStorage, forgetConversation } from './conversation-storage'
-import { createScriptHost, defaultSandboxUrl, parseScriptTimeout, type ScriptHost } from './script-host'
+import { createEmitter } from './emitter'
+import { browserNavigate } from './navigate'
+import { defineProperties, observedAttributes, propertyOf, upgradeProperties, type Properties } from './properties'
+import type { ScriptHost, ScriptSettings } from './scripts'
 import { adoptStyles, type StyleTarget } from './stylesheets'
 
 export interface FlowChatElementOptions {
@@ -27,43 +27,17 @@ export interface FlowChatElementOptions {
   fetch?: FetchLike
 }
 
-/** Public surface of `<flow-chat>` beyond HTMLElement. */
-export interface FlowChatElement extends HTMLElement {
-  flow: string
-  apiHost: string
-  chatApiHost: string
-  token: string
-  prefilledVariables: Record<string, string | number | boolean> | undefined
-  /** The script sandbox document; defaults to `/sandbox/v1/sandbox.html` on the chat API host. */
-  sandboxUrl: string
-  /** Per-script time limit in milliseconds (default 10 000). */
-  scriptTimeout: number
-  /** Lets flow scripts make network requests (never with the page's credentials). */
-  allowScriptNetwork: boolean
-  /** The chat's accessible name (default "Chat"); name each chat when a page has several. */
-  label: string
-  /**
-   * Names this chat's remembered conversation (with the flow): default the element's `id`, else
-   * "default". Two chats of one flow on a page need different names to keep apart after reloads.
-   */
-  storageKey: string
+/** Public surface of `<flow-chat>` beyond HTMLElement: its properties (chat-properties.ts) and commands. */
+export interface FlowChatElement extends HTMLElement, Properties<typeof CHAT_PROPERTIES> {
   /** Forgets the current (and remembered) conversation and starts a new one. */
-  restart(): void
+  reset(): void
   /** Starts again from storage: a flow that remembers users resumes where the visitor was. */
   reload(): void
+  /** Types into the waiting text field, as the visitor would; false when no input is waiting. */
+  setInputValue(value: string): boolean
+  /** Sends what is typed, as the send button does; false when nothing is. */
+  submitInput(): boolean
 }
-
-const ATTRIBUTES = {
-  flow: 'flow',
-  apiHost: 'api-host',
-  chatApiHost: 'chat-api-host',
-  token: 'token',
-  storageKey: 'storage-key',
-} as const
-/** Read when a script runs, not when a conversation starts: changing them restarts nothing. */
-const SCRIPT_ATTRIBUTES = { sandboxUrl: 'sandbox-url', scriptTimeout: 'script-timeout', allowScriptNetwork: 'allow-script-network' } as const
-const SCRIPT_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set(Object.values(SCRIPT_ATTRIBUTES))
-const UPGRADED_PROPERTIES = [...Object.keys(ATTRIBUTES), ...Object.keys(SCRIPT_ATTRIBUTES), 'label', 'prefilledVariables']
 
 /**
  * Creates the element class. Done in a function, not at module level, so importing the library
@@ -72,10 +46,9 @@ const UPGRADED_PROPERTIES = [...Object.keys(ATTRIBUTES), ...Object.keys(SCRIPT_A
 export function createFlowChatElement(options: FlowChatElementOptions = {}): new () => FlowChatElement {
   const extraActions = options.actions ?? {}
 
-  class FlowChat extends HTMLElement implements FlowChatElement {
-    static observedAttributes = [...Object.values(ATTRIBUTES), ...SCRIPT_ATTRIBUTE_NAMES, 'label']
+  class FlowChat extends HTMLElement {
+    static observedAttributes = observedAttributes(CHAT_PROPERTIES)
 
-    #prefilled: FlowChatElement['prefilledVariables']
     #styles: StyleTarget | undefined
     #mount: HTMLElement | undefined
     #conversation: Conversation | undefined
@@ -86,71 +59,8 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     #memory: ConversationMemory | undefined
     #render: (() => void) | undefined
 
-    get flow() {
-      return this.getAttribute(ATTRIBUTES.flow) ?? ''
-    }
-    set flow(value: string) {
-      this.setAttribute(ATTRIBUTES.flow, String(value))
-    }
-    get apiHost() {
-      return this.getAttribute(ATTRIBUTES.apiHost) ?? ''
-    }
-    set apiHost(value: string) {
-      this.setAttribute(ATTRIBUTES.apiHost, String(value))
-    }
-    get chatApiHost() {
-      return this.getAttribute(ATTRIBUTES.chatApiHost) ?? ''
-    }
-    set chatApiHost(value: string) {
-      this.setAttribute(ATTRIBUTES.chatApiHost, String(value))
-    }
-    get token() {
-      return this.getAttribute(ATTRIBUTES.token) ?? ''
-    }
-    set token(value: string) {
-      this.setAttribute(ATTRIBUTES.token, String(value))
-    }
-    get storageKey() {
-      return this.getAttribute(ATTRIBUTES.storageKey)?.trim() || this.id || 'default'
-    }
-    set storageKey(value: string) {
-      this.setAttribute(ATTRIBUTES.storageKey, String(value))
-    }
-    get label() {
-      return this.getAttribute('label')?.trim() || 'Chat'
-    }
-    set label(value: string) {
-      this.setAttribute('label', String(value))
-    }
-    get sandboxUrl() {
-      const origin = typeof location === 'undefined' ? '' : location.origin
-      return this.getAttribute(SCRIPT_ATTRIBUTES.sandboxUrl)?.trim() || defaultSandboxUrl(this.chatApiHost, this.apiHost, origin)
-    }
-    set sandboxUrl(value: string) {
-      this.setAttribute(SCRIPT_ATTRIBUTES.sandboxUrl, String(value))
-    }
-    get scriptTimeout() {
-      return parseScriptTimeout(this.getAttribute(SCRIPT_ATTRIBUTES.scriptTimeout)) ?? DEFAULT_TIMEOUT_MS
-    }
-    set scriptTimeout(value: number) {
-      this.setAttribute(SCRIPT_ATTRIBUTES.scriptTimeout, String(value))
-    }
-    get allowScriptNetwork() {
-      return this.hasAttribute(SCRIPT_ATTRIBUTES.allowScriptNetwork)
-    }
-    set allowScriptNetwork(value: boolean) {
-      this.toggleAttribute(SCRIPT_ATTRIBUTES.allowScriptNetwork, Boolean(value))
-    }
-    /** Read when a conversation starts; set it before connecting (or call `restart()` after). */
-    get prefilledVariables() {
-      return this.#prefilled
-    }
-    set prefilledVariables(value) {
-      this.#prefilled = value
-    }
-
     connectedCallback() {
-      this.#upgradeProperties()
+      upgradeProperties(this, CHAT_PROPERTIES)
       if (!this.#conversation) this.#schedule()
     }
 
@@ -164,22 +74,36 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
 
     attributeChangedCallback(name: string, previous: string | null, next: string | null) {
       if (previous === next) return
+      const roles: readonly string[] = propertyOf(CHAT_PROPERTIES, name)?.roles ?? []
       // The next script gets a fresh sandbox with the new settings; the conversation goes on.
-      if (SCRIPT_ATTRIBUTE_NAMES.has(name)) this.#scripts?.dispose()
-      else if (name === 'label') this.#render?.()
-      else if (this.#conversation) this.#schedule()
+      if (roles.includes('scripts')) this.#scripts?.dispose()
+      if (roles.includes('label')) this.#render?.()
+      if (roles.includes('restarts') && this.#conversation) this.#schedule()
     }
 
-    restart() {
+    reset() {
       if (!this.isConnected) return
-      // Forget first: the restart must not resume what the visitor asked to leave behind.
+      // Forget first: what starts must not resume what the visitor asked to leave behind.
       if (this.#memory) this.#memory.clear()
-      else forgetConversation(this.flow, this.storageKey)
+      else forgetConversation(this.#own.flow, this.#own.storageKey)
       this.#schedule()
     }
 
     reload() {
       if (this.isConnected) this.#schedule()
+    }
+
+    setInputValue(value: string): boolean {
+      return this.#conversation?.setDraft(value) ?? false
+    }
+
+    submitInput(): boolean {
+      return this.#conversation?.submitDraft() ?? false
+    }
+
+    /** This element's own properties, typed (the accessors come from the table, below). */
+    get #own(): FlowChatElement {
+      return this as unknown as FlowChatElement
     }
 
     /** Several attribute changes in one task (a framework setting all props) start once. */
@@ -194,6 +118,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
 
     #start() {
       this.#teardown()
+      const own = this.#own
       const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' })
       const styles = (this.#styles ??= adoptStyles(root))
       if (!this.#mount) {
@@ -203,33 +128,28 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         root.append(this.#mount)
       }
       const emit = createEmitter(this)
-      const flow = this.flow
-      const claim = claimConversationKey(conversationKey(flow, this.storageKey), this)
+      const claim = claimConversationKey(conversationKey(own.flow, own.storageKey), this)
       this.#releaseKey = claim.release
-      const scripts = createScriptHost(root, emit, () => ({
-        sandboxUrl: this.sandboxUrl,
-        timeoutMs: parseScriptTimeout(this.getAttribute(SCRIPT_ATTRIBUTES.scriptTimeout)),
-        allowNetwork: this.allowScriptNetwork,
-      }))
-      this.#scripts = scripts
+      const settings = (): ScriptSettings => ({ sandboxUrl: own.sandboxUrl, timeoutMs: own.scriptTimeout, allowNetwork: own.allowScriptNetwork })
+      // The sandbox runner is a chunk of its own, requested when a step announces a script.
+      const scripts = lazyRunner(async () => {
+        const { createScriptHost } = await import('./scripts')
+        this.#scripts = createScriptHost(root, emit, settings)
+        return this.#scripts.runner
+      })
       const conversation = createConversation({
-        flow,
-        client: createFlowClient({
-          apiHost: this.apiHost,
-          chatApiHost: this.chatApiHost,
-          token: this.token,
-          fetch: options.fetch,
-        }),
+        flow: own.flow,
+        client: createFlowClient({ apiHost: own.apiHost, chatApiHost: own.chatApiHost, token: own.token, fetch: options.fetch }),
         emit,
-        prefilledVariables: this.#prefilled,
-        actions: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scriptActionRunner(scripts.run), ...extraActions },
+        prefilledVariables: own.prefilledVariables,
+        actions: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scripts, ...extraActions },
         navigate: browserNavigate,
         memory: (this.#memory = createConversationStorage(claim.key, emit)),
       })
       this.#conversation = conversation
       this.#stopEffects = effect(() => applyTheme(conversation, styles, emit))
       const mount = this.#mount
-      this.#render = () => render(h(App, { conversation, emit, label: this.label }), mount)
+      this.#render = () => render(h(App, { conversation, emit, label: own.label }), mount)
       this.#render()
       conversation.start()
     }
@@ -246,19 +166,9 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       this.#render = undefined
       if (this.#mount) render(null, this.#mount)
     }
-
-    /** A property set before the element was defined shadows the accessor: move it onto it. */
-    #upgradeProperties() {
-      for (const name of UPGRADED_PROPERTIES) {
-        if (Object.prototype.hasOwnProperty.call(this, name)) {
-          const value = (this as Record<string, unknown>)[name]
-          delete (this as Record<string, unknown>)[name]
-          ;(this as Record<string, unknown>)[name] = value
-        }
-      }
-    }
   }
-  return FlowChat
+  defineProperties(FlowChat.prototype, CHAT_PROPERTIES)
+  return FlowChat as unknown as new () => FlowChatElement
 }
 
 /** Theme parts that live outside the Preact tree: the scoped custom CSS and the web font. */
@@ -267,7 +177,8 @@ function applyTheme(conversation: Conversation, styles: StyleTarget, emit: Emit)
   styles.setCustomCss(theme?.customCss ?? '')
   const font = fontRequest(theme?.general?.font)
   if (!font) return
-  loadThemeFont(font).catch((error: unknown) =>
+  // Font loading is a chunk of its own: most of the widget shows before the font is in anyway.
+  import('./fonts').then(({ loadThemeFont }) => loadThemeFont(font)).catch((error: unknown) =>
     emit('flowchat:log', widgetWarning('font-load-failed', `The font "${font.family}" could not be loaded; the system font is used`, { error: String(error) })),
   )
 }

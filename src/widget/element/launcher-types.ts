@@ -1,5 +1,4 @@
-import type { FlowChatBubbleElement } from './bubble-element'
-import type { FlowChatPopupElement } from './popup-element'
+import type { FlowChatBubbleElement, FlowChatPopupElement } from './launcher-element'
 
 // Types only: `document.querySelector('flow-chat-bubble')` is typed, and `flowchat:open` /
 // `flowchat:close` join the other `flowchat:*` events on every element.

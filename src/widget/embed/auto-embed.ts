@@ -1,5 +1,4 @@
 import { initBubble, initPopup, initStandard, type FlowChatHandle } from './init'
-import { optionsFromDataset } from './options'
 
 const MODES = ['standard', 'bubble', 'popup'] as const
 type Mode = (typeof MODES)[number]
@@ -15,7 +14,8 @@ export function autoEmbed(script: HTMLOrSVGScriptElement | null): Promise<FlowCh
   const requested = (script.dataset.mode ?? 'standard').trim().toLowerCase()
   const mode: Mode = (MODES as readonly string[]).includes(requested) ? (requested as Mode) : 'standard'
   if (mode !== requested) console.warn(`[flow-chat] unknown data-mode "${requested}": using "standard"`)
-  const options = { ...optionsFromDataset(script.dataset), flow: script.dataset.flow }
+  // The `data-*` attributes as they are: the element's own table reads what it knows of them.
+  const options = { ...script.dataset, flow: script.dataset.flow }
   return whenBodyReady().then(() => {
     if (mode === 'bubble') return initBubble(options)
     if (mode === 'popup') return initPopup(options)

@@ -1,12 +1,10 @@
-import { BUBBLE_TAG_NAME, type FlowChatBubbleElement } from '../element/bubble-element'
 import { DEFAULT_TAG_NAME } from '../element/define'
 import { defineFlowChatLaunchers } from '../element/define-launchers'
 import type { FlowChatElement } from '../element/flow-chat-element'
-import { setChatInput, submitChatInput } from '../element/inner-chat'
-import { POPUP_TAG_NAME, type FlowChatPopupElement } from '../element/popup-element'
-import { applyOptions, type BubbleEmbedOptions, type PopupEmbedOptions, type StandardEmbedOptions } from './options'
-
-type Variables = Record<string, string | number | boolean>
+import { CHAT_PROPERTIES } from '../element/chat-properties'
+import { BUBBLE_TAG_NAME, POPUP_TAG_NAME, pendingOptions, type FlowChatBubbleElement, type FlowChatPopupElement } from '../element/launcher-element'
+import { applyOptions, type PrefilledVariables } from '../element/properties'
+import type { BubbleEmbedOptions, PopupEmbedOptions, StandardEmbedOptions } from './options'
 
 /** Commands for one embedded chat; they never reach another instance on the page. */
 export interface FlowChatHandle<E extends HTMLElement = HTMLElement> {
@@ -20,7 +18,7 @@ export interface FlowChatHandle<E extends HTMLElement = HTMLElement> {
   /** Starts the conversation again: a flow that remembers users resumes where the visitor was. */
   reload(): void
   /** Merged into the variables sent when the next conversation starts (use before open, or reset). */
-  setPrefilledVariables(variables: Variables): void
+  setPrefilledVariables(variables: PrefilledVariables): void
   /** Types into the chat's waiting text field; false when none is waiting (or not opened yet). */
   setInputValue(value: string): boolean
   /** Sends the waiting answer, as the send button does; resolves false when there is nothing to send. */
@@ -34,69 +32,67 @@ export interface BubbleHandle extends FlowChatHandle<FlowChatBubbleElement> {
   hidePreviewMessage(): void
 }
 
-function requireBrowser(options: { flow?: unknown } | undefined): void {
+type Embedded = FlowChatElement | FlowChatBubbleElement | FlowChatPopupElement
+
+/**
+ * The element for `tagName` with `options`, put on the page by `place`. A bubble's or popup's
+ * options are applied by the launchers chunk, which knows them.
+ */
+function embed<E extends Embedded>(tagName: string, options: { flow?: unknown }, place: (element: E) => void): E {
   if (typeof document === 'undefined' || typeof customElements === 'undefined') {
     throw new Error('FlowChat: embedding needs a browser (no document here); call it on the client')
   }
   if (!options || typeof options.flow !== 'string' || !options.flow.trim()) {
     throw new TypeError('FlowChat: the `flow` option (a flow id or public id) is required')
   }
+  defineFlowChatLaunchers()
+  const element = document.createElement(tagName) as E
+  if (tagName === DEFAULT_TAG_NAME) applyOptions(element, CHAT_PROPERTIES, options)
+  else {
+    // Set now, so that setPrefilledVariables() merges into it before the chunk is here.
+    const { prefilledVariables, ...rest } = options as { prefilledVariables?: PrefilledVariables }
+    element.prefilledVariables = prefilledVariables
+    pendingOptions(element).set(element, rest)
+  }
+  place(element)
+  return element
 }
 
-type Controllable = HTMLElement & { prefilledVariables: Variables | undefined; readonly chat: FlowChatElement | null; reset(): void; reload(): void }
-
-function handleFor<E extends Controllable>(element: E, commands: Pick<FlowChatHandle, 'open' | 'close' | 'toggle'>): FlowChatHandle<E> {
+/** The handle of `element`: each command calls the element (which calls its conversation). */
+function handleFor<E extends Embedded>(element: E, windowed: boolean): FlowChatHandle<E> {
+  const nothing = () => {}
+  const launcher = element as unknown as FlowChatBubbleElement
   return {
     element,
-    ...commands,
+    open: windowed ? () => launcher.open() : nothing,
+    close: windowed ? () => launcher.close() : nothing,
+    toggle: windowed ? () => launcher.toggle() : nothing,
     reset: () => element.reset(),
     reload: () => element.reload(),
     setPrefilledVariables: (variables) => {
       element.prefilledVariables = { ...element.prefilledVariables, ...variables }
     },
-    setInputValue: (value) => setChatInput(element.chat, value),
-    submitInput: () => submitChatInput(element.chat),
+    setInputValue: (value) => element.setInputValue(value),
+    submitInput: async () => element.submitInput(),
     unmount: () => element.remove(),
   }
 }
 
 /** An inline `<flow-chat>` in `container` (default: the end of `document.body`). */
 export function initStandard(options: StandardEmbedOptions): FlowChatHandle<FlowChatElement> {
-  requireBrowser(options)
-  defineFlowChatLaunchers()
-  const container = typeof options.container === 'string' ? document.querySelector(options.container) : options.container ?? document.body
-  if (!container) throw new Error(`FlowChat: no element matches the container "${String(options.container)}"`)
-  const element = document.createElement(DEFAULT_TAG_NAME) as FlowChatElement
-  applyOptions(element, options)
-  element.prefilledVariables = options.prefilledVariables
-  container.append(element)
-  const nothing = () => {}
-  return {
-    element,
-    open: nothing,
-    close: nothing,
-    toggle: nothing,
-    reset: () => element.restart(),
-    reload: () => element.reload(),
-    setPrefilledVariables: (variables) => {
-      element.prefilledVariables = { ...element.prefilledVariables, ...variables }
-    },
-    setInputValue: (value) => setChatInput(element, value),
-    submitInput: () => submitChatInput(element),
-    unmount: () => element.remove(),
-  }
+  const element = embed<FlowChatElement>(DEFAULT_TAG_NAME, options, (chat) => {
+    const container = typeof options.container === 'string' ? document.querySelector(options.container) : (options.container ?? document.body)
+    if (!container) throw new Error(`FlowChat: no element matches the container "${String(options.container)}"`)
+    container.append(chat)
+  })
+  return handleFor(element, false)
 }
 
 /** A floating launcher at the corner of the page that opens the chat in a window. */
 export function initBubble(options: BubbleEmbedOptions): BubbleHandle {
-  requireBrowser(options)
-  defineFlowChatLaunchers()
-  const element = document.createElement(BUBBLE_TAG_NAME) as FlowChatBubbleElement
-  applyOptions(element, options)
-  element.prefilledVariables = options.prefilledVariables
-  document.body.append(element)
+  const element = embed<FlowChatBubbleElement>(BUBBLE_TAG_NAME, options, (bubble) => document.body.append(bubble))
   return {
-    ...handleFor(element, { open: () => element.open(), close: () => element.close(), toggle: () => element.toggle() }),
+    ...handleFor(element, true),
     showPreviewMessage: (text) => element.showPreviewMessage(text),
     hidePreviewMessage: () => element.hidePreviewMessage(),
   }
@@ -104,11 +100,6 @@ export function initBubble(options: BubbleEmbedOptions): BubbleHandle {
 
 /** The chat in a modal dialog, opened by the handle, `autoShowDelay` or `defaultOpen`. */
 export function initPopup(options: PopupEmbedOptions): FlowChatHandle<FlowChatPopupElement> {
-  requireBrowser(options)
-  defineFlowChatLaunchers()
-  const element = document.createElement(POPUP_TAG_NAME) as FlowChatPopupElement
-  applyOptions(element, options)
-  element.prefilledVariables = options.prefilledVariables
-  document.body.append(element)
-  return handleFor(element, { open: () => element.open(), close: () => element.close(), toggle: () => element.toggle() })
+  const element = embed<FlowChatPopupElement>(POPUP_TAG_NAME, options, (popup) => document.body.append(popup))
+  return handleFor(element, true)
 }

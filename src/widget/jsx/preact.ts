@@ -5,9 +5,8 @@
  * Events are not props: listen with `addEventListener` on a ref (see the README).
  */
 import type { HTMLAttributes, Signalish } from 'preact'
-import type { FlowChatBubbleElement } from '../element/bubble-element'
+import type { FlowChatBubbleElement, FlowChatPopupElement } from '../element/launcher-element'
 import type { FlowChatElement } from '../element/flow-chat-element'
-import type { FlowChatPopupElement } from '../element/popup-element'
 import type { FlowChatAttributes, FlowChatBubbleAttributes, FlowChatPopupAttributes } from './attributes'
 
 /** Preact's own props of an HTML element (`ref`, `class`, `style`, `key`, …) plus the tag's. */

@@ -1,3 +1,4 @@
+/** A JavaScript identifier (no escapes, no non-ASCII: nothing a script argument's id needs). */
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
 /**

@@ -6,13 +6,10 @@
 export { createScriptRunner } from './script-runner'
 export { scriptReply } from './reply'
 export {
-  DEFAULT_TIMEOUT_MS,
   EVENT_NAME_PATTERN,
   MAX_EVENT_PAYLOAD_CHARS,
   MAX_EVENTS_PER_RUN,
   MAX_RESULT_CHARS,
-  MAX_TIMEOUT_MS,
-  MIN_TIMEOUT_MS,
 } from './limits'
 export type {
   SandboxLogCode,

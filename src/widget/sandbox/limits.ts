@@ -1,22 +1,17 @@
-/** The widget ↔ sandbox message protocol; the sandbox document announces the one it speaks. */
+/**
+ * The widget ↔ sandbox protocol: its version, message names, patterns and caps. The widget's
+ * runner and the sandbox document (built from ./document by the same build) both read them here,
+ * so the two sides can never disagree.
+ */
 export const SANDBOX_PROTOCOL_VERSION = 1
 
 /** Prefix of every message type of the protocol, so other traffic on the window is told apart. */
 export const MESSAGE_PREFIX = 'flow-chat-sandbox:'
 
-/** How long a script may run before the watchdog stops it (the embedder may change it). */
-export const DEFAULT_TIMEOUT_MS = 10_000
-/** Bounds for an embedder's timeout: a shorter one stops ordinary scripts, a longer one stalls the chat. */
-export const MIN_TIMEOUT_MS = 100
-export const MAX_TIMEOUT_MS = 300_000
-
-/** How long the sandbox document may take to load and announce itself, slow networks included. */
-export const DEFAULT_LOAD_TIMEOUT_MS = 15_000
-/**
- * After the frame's load event, how long its ready message may still take: it is sent while the
- * document loads, but a frame in another process may deliver it a little after the event.
- */
-export const READY_GRACE_MS = 2_000
+/** A run's id: 128 random bits as hex. */
+export const RUN_ID_PATTERN = /^[0-9a-f]{32}$/
+/** Names `emitHostEvent` accepts. */
+export const EVENT_NAME_PATTERN = /^[A-Za-z][\w.:-]{0,63}$/
 
 /** Largest result, in characters of its JSON, that crosses back to the page. */
 export const MAX_RESULT_CHARS = 100_000
@@ -24,8 +19,13 @@ export const MAX_RESULT_CHARS = 100_000
 export const MAX_EVENT_PAYLOAD_CHARS = 32_768
 /** Events one run may emit: enough for analytics, too few to flood the page. */
 export const MAX_EVENTS_PER_RUN = 50
-/** Longest failure message kept from the sandbox. */
+/** Longest failure message that crosses the frame's protocol. */
 export const MAX_FAILURE_MESSAGE_CHARS = 1_000
+/** Longest failure message the Worker writes (clipped there, before it travels anywhere). */
+export const MAX_SCRIPT_FAILURE_CHARS = 500
 
-/** Names `emitHostEvent` accepts (the sandbox checks the same pattern). */
-export const EVENT_NAME_PATTERN = /^[A-Za-z][\w.:-]{0,63}$/
+/**
+ * The most a run message may ask for: the sandbox document refuses anything above, so a run
+ * message can never lift the frame's own caps.
+ */
+export const RUN_LIMIT_CEILINGS = { resultChars: 1_000_000, eventChars: 262_144, events: 1_000 } as const

@@ -1,4 +1,4 @@
-import { MAX_MESSAGE_LENGTH } from '../../protocol/index'
+import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
 import type { ScriptOutcome } from './types'
 
 /**

@@ -1,5 +1,6 @@
-import { READY_GRACE_MS, SANDBOX_PROTOCOL_VERSION } from './limits'
-import { claimsSandboxProtocol, frameMessageSchema, type FrameMessage, type RunMessage } from './messages'
+import { SANDBOX_READY_GRACE_MS } from '../../protocol/time-limits'
+import { SANDBOX_PROTOCOL_VERSION } from './limits'
+import { claimsSandboxProtocol, parseFrameMessage, type FrameMessage, type RunMessage } from './messages'
 
 export class SandboxUnavailableError extends Error {
   constructor(
@@ -77,12 +78,11 @@ export function openSandboxFrame(options: SandboxFrameOptions): SandboxFrame {
       options.onRejected(`a message came from origin ${event.origin}, not from an opaque sandbox`)
       return
     }
-    const parsed = frameMessageSchema.safeParse(event.data)
-    if (!parsed.success) {
+    const message = parseFrameMessage(event.data)
+    if (!message) {
       if (claimsSandboxProtocol(event.data)) options.onRejected('a message did not match the sandbox protocol')
       return
     }
-    const message = parsed.data
     if (message.type === 'flow-chat-sandbox:ready') {
       if (isReady) return
       if (message.version !== SANDBOX_PROTOCOL_VERSION) {
@@ -113,7 +113,7 @@ export function openSandboxFrame(options: SandboxFrameOptions): SandboxFrame {
   const onLoad = () => {
     if (isReady) return
     // Chromium reports a frame it refused or could not fetch as loaded too (an error page).
-    later(READY_GRACE_MS, () => {
+    later(SANDBOX_READY_GRACE_MS, () => {
       if (!isReady) {
         fail(`The page at ${url.href} loaded but is not a working flow-chat sandbox (wrong sandbox URL, or it failed to load)`)
       }

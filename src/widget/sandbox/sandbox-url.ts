@@ -1,3 +1,5 @@
+import { NETWORK_VARIANT_PARAM } from '../../protocol/sandbox-policy'
+
 /**
  * The sandbox document to load: `sandboxUrl` resolved against the page, with `network=1` for the
  * variant whose policy allows requests. Only http(s) is accepted: the URL becomes a frame's
@@ -14,7 +16,7 @@ export function sandboxDocumentUrl(sandboxUrl: string, allowNetwork: boolean, ba
     return `The script sandbox URL must be an http(s) URL, not ${JSON.stringify(url.protocol)}`
   }
   url.hash = ''
-  if (allowNetwork) url.searchParams.set('network', '1')
-  else url.searchParams.delete('network')
+  if (allowNetwork) url.searchParams.set(NETWORK_VARIANT_PARAM.name, NETWORK_VARIANT_PARAM.value)
+  else url.searchParams.delete(NETWORK_VARIANT_PARAM.name)
   return url
 }

@@ -1,14 +1,6 @@
 import { argNamesProblem } from './arg-names'
-import {
-  DEFAULT_LOAD_TIMEOUT_MS,
-  DEFAULT_TIMEOUT_MS,
-  MAX_EVENT_PAYLOAD_CHARS,
-  MAX_EVENTS_PER_RUN,
-  MAX_RESULT_CHARS,
-  MAX_TIMEOUT_MS,
-  MESSAGE_PREFIX,
-  MIN_TIMEOUT_MS,
-} from './limits'
+import { REQUEST_TIMEOUT_MS, SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
+import { MAX_EVENT_PAYLOAD_CHARS, MAX_EVENTS_PER_RUN, MAX_RESULT_CHARS, MESSAGE_PREFIX } from './limits'
 import { parseSandboxJson, type ResultMessage } from './messages'
 import { openSandboxFrame, SandboxUnavailableError, type RunReply, type SandboxFrame } from './sandbox-frame'
 import { sandboxDocumentUrl } from './sandbox-url'
@@ -32,8 +24,8 @@ const failure = (reason: ScriptFailureReason, message: string): ScriptOutcome =>
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 function clampTimeout(value: number | undefined): number {
-  if (value === undefined || !Number.isFinite(value)) return DEFAULT_TIMEOUT_MS
-  return Math.min(Math.max(Math.round(value), MIN_TIMEOUT_MS), MAX_TIMEOUT_MS)
+  if (value === undefined || !Number.isFinite(value)) return SCRIPT_TIMEOUT_MS.default
+  return Math.min(Math.max(Math.round(value), SCRIPT_TIMEOUT_MS.min), SCRIPT_TIMEOUT_MS.max)
 }
 
 /** 128 random bits as hex; `crypto.randomUUID` would need a secure context, host pages may not be one. */
@@ -72,7 +64,7 @@ function outcomeOf(message: ResultMessage): ScriptOutcome {
 export function createScriptRunner(options: ScriptRunnerOptions): ScriptRunner {
   const timeoutMs = clampTimeout(options.timeoutMs)
   const loadTimeoutMs =
-    options.loadTimeoutMs !== undefined && options.loadTimeoutMs > 0 ? options.loadTimeoutMs : DEFAULT_LOAD_TIMEOUT_MS
+    options.loadTimeoutMs !== undefined && options.loadTimeoutMs > 0 ? options.loadTimeoutMs : REQUEST_TIMEOUT_MS
   const allowNetwork = options.allowNetwork === true
   const doc = options.container.ownerDocument ?? (options.container as unknown as Document)
   const url = sandboxDocumentUrl(options.sandboxUrl, allowNetwork, doc.baseURI)

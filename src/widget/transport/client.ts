@@ -1,12 +1,9 @@
-import {
-  chatStepResultSchema,
-  publishedFlowResponseSchema,
-  startChatResponseSchema,
-  type ChatStepResult,
-  type PublishedFlowResponse,
-  type StartChatRequest,
-  type StartChatResponse,
-} from '../../protocol/index'
+import { z } from 'zod/mini'
+import { chatStepResultSchema, startChatResponseSchema, type ChatStepResult, type StartChatRequest, type StartChatResponse } from '../../protocol/chat'
+import { opt, str } from '../../protocol/common'
+import { settingsSchema } from '../../protocol/settings'
+import { themeSchema } from '../../protocol/theme'
+import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
 
@@ -24,9 +21,31 @@ export interface FlowClientConfig {
   sleep?: Sleep
 }
 
+/**
+ * The published flow as the widget reads it: the contract's fields for its theme and settings and
+ * the ids the widget reports. Its groups, edges and variables (the flow's program, most of the
+ * response) pass through unread: the widget runs none of it.
+ */
+const publishedFlowViewSchema = z.looseObject({
+  publishedFlow: z.looseObject({
+    id: z.string(),
+    flowId: z.string(),
+    updatedAt: z.string(),
+    version: str(),
+    theme: opt(themeSchema),
+    settings: opt(settingsSchema),
+  }),
+})
+export type PublishedFlowView = z.infer<typeof publishedFlowViewSchema>
+export type PublishedFlow = PublishedFlowView['publishedFlow']
+
 /** What the conversation needs from the flow service. */
 export interface FlowClient {
-  getPublishedFlow(flow: string, signal?: AbortSignal): Promise<PublishedFlowResponse>
+  /**
+   * The published flow, as last read on this page (a launcher's theme and its chat share one
+   * read) unless `fresh`: startChat's `publishedAt` tells whether it is still current.
+   */
+  getPublishedFlow(flow: string, signal?: AbortSignal, options?: { fresh?: boolean }): Promise<PublishedFlowView>
   startChat(flow: string, request: StartChatRequest, signal?: AbortSignal): Promise<StartChatResponse>
   /** Retries with the same `idempotencyKey`, so the service applies the answer at most once. */
   continueChat(
@@ -37,28 +56,38 @@ export interface FlowClient {
   ): Promise<ChatStepResult>
 }
 
-export const DEFAULT_TIMEOUT_MS = 15_000
-
 const trimBase = (url: string) => url.trim().replace(/\/+$/, '')
+
+/** Published flows read on this page, per fetch function (tests and instrumented pages keep theirs apart). */
+const publishedFlows = new WeakMap<object, Map<string, PublishedFlowView>>()
+const DEFAULT_FETCH = {}
 const segment = encodeURIComponent
 
 export function createFlowClient(config: FlowClientConfig): FlowClient {
   const api = trimBase(config.apiHost)
   const chatApi = trimBase(config.chatApiHost || config.apiHost)
   const policy = config.retry ?? DEFAULT_RETRY_POLICY
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const timeoutMs = config.timeoutMs ?? REQUEST_TIMEOUT_MS
   // Looked up per call, not at creation, so a page can polyfill or instrument fetch later.
   const doFetch: FetchLike = (input, init) => (config.fetch ?? globalThis.fetch)(input, init)
   const retrying = <T>(signal: AbortSignal | undefined, attempt: () => Promise<T>) =>
     withRetry(attempt, policy, { signal, sleep: config.sleep })
 
   return {
-    getPublishedFlow(flow, signal) {
+    async getPublishedFlow(flow, signal, options = {}) {
       const url = `${api}/v1/flows/${segment(flow)}/publishedFlow?migrateToLatestVersion=true`
       const headers: Record<string, string> = config.token ? { Authorization: `Bearer ${config.token}` } : {}
-      return retrying(signal, () =>
-        requestJson(url, publishedFlowResponseSchema, { headers, signal, timeoutMs, fetch: doFetch }),
+      const owner = config.fetch ?? DEFAULT_FETCH
+      const read = publishedFlows.get(owner) ?? new Map<string, PublishedFlowView>()
+      publishedFlows.set(owner, read)
+      const key = `${url}\n${config.token ?? ''}`
+      const known = read.get(key)
+      if (known && !options.fresh) return known
+      const response = await retrying(signal, () =>
+        requestJson(url, publishedFlowViewSchema, { headers, signal, timeoutMs, fetch: doFetch }),
       )
+      read.set(key, response)
+      return response
     },
     startChat(flow, request, signal) {
       const url = `${chatApi}/v1/flows/${segment(flow)}/startChat`

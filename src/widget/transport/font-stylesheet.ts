@@ -1,3 +1,4 @@
+import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
 import { TransportError } from './errors'
 import type { FetchLike } from './http'
 
@@ -10,7 +11,7 @@ export async function fetchFontStylesheet(
   options: { signal?: AbortSignal; timeoutMs?: number; fetch?: FetchLike } = {},
 ): Promise<string> {
   const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 10_000)
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? REQUEST_TIMEOUT_MS)
   const onAbort = () => controller.abort()
   options.signal?.addEventListener('abort', onAbort, { once: true })
   try {

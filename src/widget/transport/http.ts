@@ -1,5 +1,6 @@
 import type { z } from 'zod/mini'
-import { errorBodySchema, readableIssues } from '../../protocol/index'
+import { errorBodySchema } from '../../protocol/errors'
+import { readableIssues } from '../../protocol/issues'
 import { TransportError } from './errors'
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>

@@ -1,6 +1,5 @@
-export { createFlowClient, DEFAULT_TIMEOUT_MS, type FlowClient, type FlowClientConfig } from './client'
+export { createFlowClient, type FlowClient, type FlowClientConfig, type PublishedFlow, type PublishedFlowView } from './client'
 export { TransportError, isTransportError, type TransportErrorKind } from './errors'
-export { fetchFontStylesheet } from './font-stylesheet'
 export type { FetchLike } from './http'
 export { newIdempotencyKey } from './idempotency'
 export { DEFAULT_RETRY_POLICY, backoffDelay, sleep, withRetry, type RetryPolicy, type Sleep } from './retry'

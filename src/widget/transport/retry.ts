@@ -1,3 +1,4 @@
+import { RETRY_POLICY } from '../../protocol/time-limits'
 import { TransportError, isTransportError } from './errors'
 
 export interface RetryPolicy {
@@ -7,10 +8,7 @@ export interface RetryPolicy {
   maxDelayMs: number
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 3, baseDelayMs: 600, maxDelayMs: 8_000 }
-
-/** Longest `Retry-After` we honour: a visitor should not wait minutes for one answer. */
-const MAX_RETRY_AFTER_MS = 30_000
+export const DEFAULT_RETRY_POLICY: RetryPolicy = RETRY_POLICY
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
 
@@ -43,7 +41,7 @@ export function backoffDelay(
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
   const delay = ceiling / 2 + (random() * ceiling) / 2
   if (retryAfterMs === undefined) return delay
-  return Math.min(Math.max(delay, retryAfterMs), MAX_RETRY_AFTER_MS)
+  return Math.min(Math.max(delay, retryAfterMs), RETRY_POLICY.maxRetryAfterMs)
 }
 
 /** Runs `attempt` until it succeeds, fails for good, or the retries are spent. */

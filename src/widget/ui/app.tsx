@@ -4,9 +4,10 @@ import type { Conversation, Emit } from '../chat/index'
 import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
 import { LiveRegion } from './live-region'
+import { usePreloadViews } from './preload-views'
 import { ProgressBar } from './progress-bar'
 import { FailureNotice, LoadingIndicator, RestartNotice } from './status-views'
-import { browserCssValidator, type CssValidator } from './theme/css-values'
+import { browserCssValidator, type CssValidator } from '../content/css'
 import { themeLayout } from './theme/theme-vars'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
@@ -24,34 +25,52 @@ export interface AppProps {
 
 /** The whole chat UI for one conversation. */
 export function App({ conversation, emit, label = 'Chat', isValidCss = browserCssValidator }: AppProps) {
+  const frame = useRef<HTMLDivElement>(null)
+  const scroller = useRef<HTMLDivElement>(null)
   const context = useMemo<WidgetContextValue>(
     () => ({
       conversation,
       emit,
       layout: computed(() => themeLayout(conversation.publishedFlow.value?.theme)),
-      focusNext: { current: false },
+      focusTranscript: () => scroller.current?.focus({ preventScroll: true }),
+      hasFocus: () => {
+        // From the page's focus down through the shadow roots on its way (a launcher's, ours).
+        const own = frame.current
+        let active: Element | null = own && document.activeElement
+        while (active && own && !own.contains(active)) active = active.shadowRoot?.activeElement ?? null
+        return active !== null
+      },
     }),
     [conversation, emit],
   )
   return (
     <WidgetContext.Provider value={context}>
-      <Shell isValidCss={isValidCss} label={label} />
+      <div class="frame" part="frame" ref={frame}>
+        <Shell isValidCss={isValidCss} label={label} frame={frame} scroller={scroller} />
+      </div>
     </WidgetContext.Provider>
   )
 }
 
-function Shell({ isValidCss, label }: { isValidCss: CssValidator; label: string }) {
+interface ShellProps {
+  isValidCss: CssValidator
+  label: string
+  frame: { current: HTMLDivElement | null }
+  scroller: { current: HTMLDivElement | null }
+}
+
+function Shell({ isValidCss, label, frame, scroller }: ShellProps) {
   const { conversation, emit } = useWidget()
-  const frame = useRef<HTMLDivElement>(null)
-  const scroller = useRef<HTMLDivElement>(null)
   const stream = useRef<HTMLDivElement>(null)
   useThemeVars(frame, conversation.publishedFlow.value?.theme, isValidCss, emit)
   useStickToBottom(scroller, stream)
+  usePreloadViews(conversation)
   return (
-    <div class="frame" part="frame" ref={frame}>
+    <>
       <ProgressBar />
       <div class="container" part="container">
-        {/* Focusable so keyboard users can scroll back through the conversation. */}
+        {/* Focusable so keyboard users can scroll back through the conversation, and where focus
+            waits between an answer and the next input. */}
         <div class="scroller" part="transcript" ref={scroller} role="region" aria-label={label} tabIndex={0}>
           <div class="stream" ref={stream}>
             <RestartNotice />
@@ -64,6 +83,6 @@ function Shell({ isValidCss, label }: { isValidCss: CssValidator; label: string 
         <FailureNotice />
       </div>
       <LiveRegion />
-    </div>
+    </>
   )
 }

@@ -31,7 +31,7 @@ export function HostBubble({ entry }: { entry: HostEntry }) {
 
 /** The visitor's answer, with its delivery state and, once retries are spent, a retry control. */
 export function GuestBubble({ entry }: { entry: GuestEntry }) {
-  const { conversation, layout } = useWidget()
+  const { conversation, layout, focusTranscript } = useWidget()
   const status = entry.status.value
   const error = entry.error.value
   const problem = status === 'failed' || (status === 'rejected' && error)
@@ -46,7 +46,16 @@ export function GuestBubble({ entry }: { entry: GuestEntry }) {
           <div class="status" part="answer-status" role="alert">
             <span>{status === 'failed' ? `Not sent. ${error ?? ''}` : error}</span>
             {status === 'failed' && (
-              <button type="button" class="button small" part="button retry-button" onClick={() => conversation.retry()}>
+              <button
+                type="button"
+                class="button small"
+                part="button retry-button"
+                onClick={() => {
+                  // The button goes away with the failure: focus waits on the transcript.
+                  focusTranscript()
+                  conversation.retry()
+                }}
+              >
                 Retry
               </button>
             )}

@@ -2,12 +2,6 @@ import { signal, type Signal } from '@preact/signals'
 import type { HostEntry } from '../chat/index'
 import { safeImageUrl } from '../content/url'
 
-/**
- * How long a picture may hold the conversation back. Past it the bubble shows while the picture
- * is still on its way (it may then grow), so a stalled server never leaves the visitor stuck.
- */
-export const IMAGE_WAIT_MS = 6_000
-
 // Keyed by entry, so every widget on the page tracks its own bubbles without shared state.
 const settled = new WeakMap<HostEntry, Signal<boolean>>()
 

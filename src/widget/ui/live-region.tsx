@@ -1,11 +1,11 @@
 import { useRef } from 'preact/hooks'
-import type { HostEntry } from '../chat/index'
 import type { ChatMessage } from '../../protocol/index'
+import type { HostEntry, Transcript } from '../chat/index'
 import { messageText } from '../content/plain-text'
 import { isImagePending } from './image-reveal'
 import { useWidget } from './widget-context'
 
-/** Announcements kept in the region: enough for a burst of bubbles, bounded in size. */
+/** Announcements kept in the region after they were read: a little history, bounded in size. */
 const KEPT = 3
 
 const MEDIA_NAMES = new Map([
@@ -22,26 +22,35 @@ function announcement(message: ChatMessage): string {
   return text ? `${media}: ${text}` : media
 }
 
+interface Announcer {
+  /** The transcript's epoch these entries belong to: a restart begins a new one. */
+  epoch: number
+  /** Transcript entries looked at so far. */
+  read: number
+  /** Host messages not yet announced: a picture before them is still loading. */
+  waiting: HostEntry[]
+  /** The nodes in the region: the newest announcements. */
+  shown: readonly HostEntry[]
+}
+
 /**
- * The host entries to announce, in order, each once. A message waits while a picture before it
- * is still loading, as it does on screen, so nothing is read out before it can be seen.
+ * Every host message of the transcript, each announced once, in order, however many arrive at
+ * once. A message waits while a picture before it is still loading, as it does on screen, so
+ * nothing is read out before it can be seen. Messages restored from a remembered conversation
+ * were read out on the earlier page and are not announced again.
  */
-function useAnnounced(recent: readonly HostEntry[]): readonly HostEntry[] {
-  const state = useRef({ seen: new WeakSet<HostEntry>(), waiting: [] as HostEntry[], shown: [] as readonly HostEntry[] }).current
-  if (recent.length === 0) {
-    // A restart cleared the conversation.
-    state.waiting = []
-    state.shown = []
-  }
-  for (const entry of recent) {
-    if (state.seen.has(entry)) continue
-    state.seen.add(entry)
-    state.waiting.push(entry)
+function useAnnouncements(transcript: Transcript): readonly HostEntry[] {
+  const state = useRef<Announcer>({ epoch: transcript.epoch, read: 0, waiting: [], shown: [] }).current
+  const count = transcript.count.value
+  if (state.epoch !== transcript.epoch) Object.assign(state, { epoch: transcript.epoch, read: 0, waiting: [], shown: [] })
+  for (; state.read < count; state.read++) {
+    const entry = transcript.at(state.read)
+    if (entry?.kind === 'host' && !entry.restored) state.waiting.push(entry)
   }
   let ready = 0
   while (ready < state.waiting.length && !isImagePending(state.waiting[ready]!)) ready++
   if (ready > 0) {
-    // Everything released at once is added at once (more than KEPT if a picture held it back).
+    // Everything released at once is added at once, however many (older nodes leave instead).
     const released = state.waiting.splice(0, ready)
     state.shown = [...state.shown, ...released].slice(-Math.max(KEPT, released.length))
   }
@@ -55,7 +64,7 @@ function useAnnounced(recent: readonly HostEntry[]): readonly HostEntry[] {
  */
 export function LiveRegion() {
   const { conversation } = useWidget()
-  const announced = useAnnounced(conversation.transcript.recentHosts.value)
+  const announced = useAnnouncements(conversation.transcript)
   return (
     <div class="sr-only" part="live-region" aria-live="polite" aria-relevant="additions" aria-atomic="false">
       {announced.map((entry) => (

@@ -1,9 +1,38 @@
 import type { ChatMessage } from '../../protocol/index'
 import { renderRichText } from '../content/rich-text'
-import { HtmlContent } from './html-content'
-import { AudioMessage, EmbedMessage, ImageMessage, VideoMessage } from './media'
+import { htmlToPlain } from '../content/plain-text'
+import { ImageMessage } from './image-message'
+import { lazyView, type LazyView } from './lazy-view'
 
 type Content = Record<string, unknown>
+
+const players = lazyView('media player', () => import('./media').then((chunk) => chunk.MediaPlayer))
+const html = lazyView('HTML sanitizer', () => import('./html').then((chunk) => chunk.HtmlContent), 'content-load-failed')
+
+/** Messages whose view is a lazily loaded chunk, by type. */
+export const MESSAGE_CHUNKS: ReadonlyMap<string, LazyView<{ message: { type: string; content: Content } }>> = new Map([
+  ['video', players],
+  ['audio', players],
+  ['embed', players],
+])
+
+const contentOf = (message: ChatMessage): Content =>
+  typeof message.content === 'object' && message.content !== null ? (message.content as Content) : {}
+
+const hasRichText = (content: Content): content is Content & { richText: unknown[] } => Array.isArray(content.richText) && content.richText.length > 0
+
+/** Requests the chunk a message will need: its player, or the sanitizer of an html-only text. */
+export function preloadMessageView(message: ChatMessage): void {
+  MESSAGE_CHUNKS.get(message.type)?.preload()
+  const content = contentOf(message)
+  if (message.type === 'text' && !hasRichText(content) && typeof content.html === 'string' && content.html.trim()) html.preload()
+}
+
+const UNAVAILABLE = new Map([
+  ['video', 'Video unavailable'],
+  ['audio', 'Audio unavailable'],
+  ['embed', 'Embedded content unavailable'],
+])
 
 export const isMediaMessage = (message: ChatMessage) => message.type !== 'text'
 
@@ -12,24 +41,24 @@ export const isMediaMessage = (message: ChatMessage) => message.type !== 'text'
  * `onSettled` hears when an image has loaded or failed (see ImageMessage).
  */
 export function MessageContent({ message, onSettled }: { message: ChatMessage; onSettled?: () => void }) {
-  const content: Content = typeof message.content === 'object' && message.content !== null ? (message.content as Content) : {}
+  const content = contentOf(message)
   switch (message.type) {
     case 'text': {
-      if (Array.isArray(content.richText) && content.richText.length > 0) {
+      if (hasRichText(content)) {
         return <div class="rt">{renderRichText(content.richText)}</div>
       }
-      if (typeof content.html === 'string' && content.html.trim()) return <HtmlContent html={content.html} />
+      if (typeof content.html === 'string' && content.html.trim()) {
+        // Its text until the sanitizer is here, and if it cannot load.
+        const text = <span>{htmlToPlain(content.html)}</span>
+        return <html.View html={content.html} loading={text} fallback={text} />
+      }
       return <>{typeof content.plainText === 'string' ? content.plainText : ''}</>
     }
     case 'image':
       return <ImageMessage content={content} onSettled={onSettled} />
-    case 'video':
-      return <VideoMessage content={content} />
-    case 'audio':
-      return <AudioMessage content={content} />
-    case 'embed':
-      return <EmbedMessage content={content} />
-    default:
-      return null
+    default: {
+      const unavailable = UNAVAILABLE.get(message.type)
+      return unavailable ? <players.View message={{ type: message.type, content }} fallback={<span>{unavailable}</span>} /> : null
+    }
   }
 }

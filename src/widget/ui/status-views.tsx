@@ -2,7 +2,7 @@ import { useWidget } from './widget-context'
 
 /** A failure the visitor must see, with the one control that can get the chat going again. */
 export function FailureNotice() {
-  const { conversation } = useWidget()
+  const { conversation, focusTranscript } = useWidget()
   const failure = conversation.failure.value
   if (!failure) return null
   const { detail, recovery } = failure
@@ -15,7 +15,12 @@ export function FailureNotice() {
           type="button"
           class="button small"
           part="button notice-button"
-          onClick={() => (recovery === 'resend' ? conversation.retry() : conversation.restart())}
+          onClick={() => {
+            // The notice goes away: focus waits on the transcript for what comes next.
+            focusTranscript()
+            if (recovery === 'resend') conversation.retry()
+            else conversation.reset()
+          }}
         >
           {label}
         </button>
@@ -27,7 +32,7 @@ export function FailureNotice() {
 /** Shown until the first step arrives, so the box is never blank. */
 export function LoadingIndicator() {
   const { conversation } = useWidget()
-  if (conversation.phase.value !== 'loading' || conversation.typing.value) return null
+  if (conversation.stage.value.tag !== 'loading') return null
   return (
     <div class="row host" part="host-row loading" role="status">
       <div class="bubble host typing" part="bubble host-bubble typing">

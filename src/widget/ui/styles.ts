@@ -130,19 +130,7 @@ textarea.field { min-height: 88px; }
 }
 .button:hover:not(:disabled) { filter: brightness(0.92); }
 .button:disabled { cursor: not-allowed; opacity: 0.55; }
-.button[aria-pressed="true"] { outline: 2px solid currentColor; outline-offset: -5px; }
 .button.small { min-height: 32px; padding: 4px 12px; font-size: 14px; }
-.choices { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 8px; max-width: 100%; }
-.choices .field { flex-basis: 100%; max-width: 100%; }
-.picture { display: flex; flex-direction: column; align-items: stretch; width: 180px; padding: 0; overflow: hidden; text-align: start; }
-.picture img { display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; }
-.picture span { display: block; padding: 6px 10px; }
-.picture .desc { font-weight: 400; font-size: 14px; white-space: pre-wrap; }
-.rating { display: flex; flex-direction: column; align-items: flex-end; gap: 6px; max-width: 100%; }
-.rating .choices .button { min-width: 44px; padding: 8px; }
-.rating-labels { display: flex; justify-content: space-between; gap: 16px; width: 100%; font-size: 14px; }
-.range { display: flex; flex-wrap: wrap; gap: 8px; justify-content: flex-end; }
-.range label { display: flex; flex-direction: column; font-size: 14px; }
 .notice {
   margin: 8px 12px 12px;
   padding: 12px 14px;

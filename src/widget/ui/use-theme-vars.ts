@@ -2,7 +2,7 @@ import type { RefObject } from 'preact'
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import type { Theme } from '../../protocol/index'
 import { widgetWarning, type Emit } from '../chat/index'
-import type { CssValidator } from './theme/css-values'
+import type { CssValidator } from '../content/css'
 import { themeVars } from './theme/theme-vars'
 
 /**

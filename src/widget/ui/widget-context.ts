@@ -8,8 +8,13 @@ export interface WidgetContextValue {
   conversation: Conversation
   emit: Emit
   layout: ReadonlySignal<ThemeLayout>
-  /** Set when the visitor answers, so the next input takes focus; never steals it on load. */
-  focusNext: { current: boolean }
+  /**
+   * Puts focus on the transcript, without scrolling the page: where it waits while the control the
+   * visitor used (an input that was answered, a Retry button) goes away and the next one comes.
+   */
+  focusTranscript(): void
+  /** Whether focus is somewhere in this chat: only then may a new input take it. */
+  hasFocus(): boolean
 }
 
 export const WidgetContext = createContext<WidgetContextValue | null>(null)

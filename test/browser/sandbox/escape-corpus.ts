@@ -100,3 +100,32 @@ export const ESCAPE_CORPUS: EscapeCase[] = [
     expected: { reason: 'error', message: /TypeError: emitHostEvent: the name must be/ },
   },
 ]
+
+/**
+ * Every way a script could reach the network with network access off, tried where the sandbox
+ * document is served without its CSP header (a careless copy): the document's own policy and its
+ * removal of the request APIs must hold on their own.
+ */
+export const NETWORK_OFF_CORPUS: EscapeCase[] = [
+  ...ESCAPE_CORPUS.filter((attack) => /fetch|XMLHttpRequest|WebSocket|EventSource|beacon|importScripts|import\(\)|nested Worker/.test(attack.attack)),
+  {
+    attack: 'load a web font from another server',
+    content: "const face = new FontFace('escape', 'url(' + canary + '/escape/font.woff2)'); await face.load(); return face.status",
+    expected: blocked('FontFace'),
+  },
+  {
+    attack: "load a web font through the Worker's font set",
+    content: "fonts.add(new (Object.getPrototypeOf(fonts).constructor)()); return 'added'",
+    expected: blocked('fonts'),
+  },
+  {
+    attack: 'import() a module from another server',
+    content: "return await import(canary + '/escape/module.js')",
+    expected: { reason: 'error', message: /Failed to fetch dynamically imported module/ },
+  },
+  {
+    attack: 'import() a data: module that fetches',
+    content: "return await import('data:text/javascript,export default 1')",
+    expected: { reason: 'error', message: /Failed to fetch dynamically imported module/ },
+  },
+]

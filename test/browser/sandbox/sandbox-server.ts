@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { build } from 'vite'
-import { registerSandboxRoutes, SANDBOX_DOCUMENT_PATH } from '../../../src/service/routes/sandbox'
+import { registerSandboxRoutes, SANDBOX_DOCUMENT_DIR, SANDBOX_DOCUMENT_PATH } from '../../../src/service/routes/sandbox'
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..')
 const HOST_ENTRY = join(REPO_ROOT, 'test/browser/sandbox/host-entry.ts')
@@ -23,6 +23,8 @@ export interface HostPageOptions {
   network?: boolean
   /** The page's `frame-src`; by default exactly the sandbox origin, as the README tells site owners. */
   frameSrc?: string
+  /** Loads the sandbox document as a careless host would serve a copy: without its CSP header. */
+  withoutHeader?: boolean
 }
 
 export interface SandboxTestServer {
@@ -90,6 +92,12 @@ export async function startSandboxTestServer(): Promise<SandboxTestServer> {
   registerSandboxRoutes(app)
   app.get('/favicon.ico', (c) => c.body(null, 204))
   app.all('/collect', (c) => c.text('collected'))
+  // The built document as plain static files: no Content-Security-Policy header, only the CORS
+  // header an opaque-origin document needs to load its script with integrity.
+  for (const [name, type] of [['sandbox.html', 'text/html; charset=utf-8'], ['sandbox.js', 'text/javascript; charset=utf-8']]) {
+    const body = readFileSync(join(SANDBOX_DOCUMENT_DIR, name!), 'utf8')
+    app.get(`/bare/${name}`, (c) => c.body(body, 200, { 'Content-Type': type!, 'Access-Control-Allow-Origin': '*' }))
+  }
   app.get(`/host/${HOST_BUNDLE}`, (c) => c.body(hostBundle, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }))
   let sandboxOrigin = ''
   app.get('/host', (c) => {
@@ -115,7 +123,8 @@ export async function startSandboxTestServer(): Promise<SandboxTestServer> {
     origin,
     sandboxOrigin,
     hostUrl(options = {}) {
-      const query = new URLSearchParams({ sandbox: `${sandboxOrigin}${SANDBOX_DOCUMENT_PATH}` })
+      const document = options.withoutHeader ? '/bare/sandbox.html' : SANDBOX_DOCUMENT_PATH
+      const query = new URLSearchParams({ sandbox: `${sandboxOrigin}${document}` })
       if (options.timeoutMs !== undefined) query.set('timeout', String(options.timeoutMs))
       if (options.network) query.set('network', '1')
       if (options.frameSrc !== undefined) query.set('frameSrc', options.frameSrc)

@@ -24,22 +24,38 @@ afterEach(() => {
 })
 
 describe('GET /sandbox/v1/sandbox.html', () => {
-  it('serves the document under a policy that allows its two scripts by digest, eval, blob workers and no requests', async () => {
+  it('serves the document under a policy that allows its script by digest, eval, blob workers and no requests', async () => {
     const res = await app().request('/sandbox/v1/sandbox.html')
     expect(res.status).toBe(200)
     expect(res.headers.get('Content-Type')).toBe('text/html; charset=utf-8')
     expect(await res.text()).toContain('<script src="sandbox.js"')
-    const worker = readFileSync(join(SANDBOX_DOCUMENT_DIR, 'sandbox-worker.js'), 'utf8')
     const relay = readFileSync(join(SANDBOX_DOCUMENT_DIR, 'sandbox.js'), 'utf8')
     expect(directives(res.headers.get('Content-Security-Policy'))).toEqual({
       'default-src': "'none'",
-      'script-src': `'${sha256(worker)}' '${sha256(relay)}' 'unsafe-eval'`,
+      'script-src': `'${sha256(relay)}' 'unsafe-eval'`,
       'worker-src': 'blob:',
       'connect-src': "'none'",
       'base-uri': "'none'",
       'form-action': "'none'",
       sandbox: 'allow-scripts',
     })
+  })
+
+  it('carries the same policy in the document itself, for a copy served without the header', async () => {
+    const html = await (await app().request('/sandbox/v1/sandbox.html')).text()
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? null
+    const relay = readFileSync(join(SANDBOX_DOCUMENT_DIR, 'sandbox.js'), 'utf8')
+    // One document serves both variants: its own policy allows the network variant's requests,
+    // and the document shuts them itself unless it was asked for that variant.
+    expect(directives(meta)).toEqual({
+      'default-src': "'none'",
+      'script-src': `'${sha256(relay)}' 'unsafe-eval'`,
+      'worker-src': 'blob:',
+      'connect-src': 'http: https: ws: wss:',
+      'base-uri': "'none'",
+      'form-action': "'none'",
+    })
+    expect(html.indexOf('http-equiv="Content-Security-Policy"')).toBeLessThan(html.indexOf('<script'))
   })
 
   it('can be framed by any page, and says so to browsers that isolate resources', async () => {
@@ -70,27 +86,34 @@ describe('GET /sandbox/v1/sandbox.html', () => {
   })
 })
 
-describe('the sandbox scripts', () => {
-  it('are served as JavaScript that an opaque-origin document may load in CORS mode', async () => {
-    for (const name of ['sandbox.js', 'sandbox-worker.js']) {
-      const res = await app().request(`/sandbox/v1/${name}`)
-      expect(res.status).toBe(200)
-      expect(res.headers.get('Content-Type')).toBe('text/javascript; charset=utf-8')
-      expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
-      expect(res.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin')
-      expect(await res.text()).toBe(readFileSync(join(SANDBOX_DOCUMENT_DIR, name), 'utf8'))
-    }
+describe('the sandbox script', () => {
+  it('is served as JavaScript that an opaque-origin document may load in CORS mode', async () => {
+    const res = await app().request('/sandbox/v1/sandbox.js')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toBe('text/javascript; charset=utf-8')
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
+    expect(res.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin')
+    expect(await res.text()).toBe(readFileSync(join(SANDBOX_DOCUMENT_DIR, 'sandbox.js'), 'utf8'))
   })
 
-  it('are the only files served from the folder', async () => {
-    for (const path of ['/sandbox/v1/', '/sandbox/v1/../routes/sandbox.ts', '/sandbox/v1/other.js', '/sandbox/v2/sandbox.html']) {
+  it('is, with the document, the only file served from the folder', async () => {
+    for (const path of ['/sandbox/v1/', '/sandbox/v1/sandbox-worker.js', '/sandbox/v1/../routes/sandbox.ts', '/sandbox/v1/other.js', '/sandbox/v2/sandbox.html']) {
       expect((await app().request(path)).status, path).toBe(404)
     }
   })
 })
 
 describe('registerSandboxRoutes', () => {
-  it('refuses to start when sandbox.html no longer matches its scripts', () => {
+  it('answers 404, saying why, while the widget was never built', async () => {
+    tempDir = mkdtempSync(join(tmpdir(), 'flow-chat-sandbox-unbuilt-'))
+    const hono = new Hono()
+    registerSandboxRoutes(hono, { documentDir: tempDir, optional: true })
+    const res = await hono.request('/sandbox/v1/sandbox.html')
+    expect(res.status).toBe(404)
+    expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.stringContaining('npm run build') } })
+  })
+
+  it('refuses to start when sandbox.html no longer matches its script', () => {
     tempDir = mkdtempSync(join(tmpdir(), 'flow-chat-sandbox-pages-'))
     cpSync(SANDBOX_DOCUMENT_DIR, tempDir, { recursive: true })
     const edited = "// edited\n" + readFileSync(join(tempDir, 'sandbox.js'), 'utf8')
@@ -101,6 +124,14 @@ describe('registerSandboxRoutes', () => {
   })
 
   it('says which folder it expected when the files are missing', () => {
-    expect(() => app(join(SANDBOX_DOCUMENT_DIR, '..'))).toThrow(/sandbox\.html cannot be read: documentDir must be the folder that holds sandbox\.html and its scripts/)
+    expect(() => app(join(SANDBOX_DOCUMENT_DIR, '..'))).toThrow(/sandbox\.html cannot be read: documentDir must be the folder that holds sandbox\.html and its script/)
+  })
+
+  it('refuses a document that lost its own policy', () => {
+    tempDir = mkdtempSync(join(tmpdir(), 'flow-chat-sandbox-pages-'))
+    cpSync(SANDBOX_DOCUMENT_DIR, tempDir, { recursive: true })
+    const html = readFileSync(join(tempDir, 'sandbox.html'), 'utf8')
+    writeFileSync(join(tempDir, 'sandbox.html'), html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, ''))
+    expect(() => app(tempDir)).toThrow(/must carry its own Content-Security-Policy <meta>/)
   })
 })

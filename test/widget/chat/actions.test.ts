@@ -1,14 +1,10 @@
+import { MAX_WAIT_SECONDS } from '../../../src/protocol/time-limits'
 import { describe, expect, it, vi } from 'vitest'
-import {
-  DEFAULT_ACTION_RUNNERS,
-  MAX_WAIT_SECONDS,
-  runClientAction,
-  scriptActionRunner,
-  type ActionContext,
-  type RunScript,
-} from '../../../src/widget/chat/actions'
+import { DEFAULT_ACTION_RUNNERS, runClientAction, type ActionContext } from '../../../src/widget/chat/actions'
+import { scriptActionRunner, type RunScript } from '../../../src/widget/chat/client-actions'
 import type { ScriptOutcome } from '../../../src/widget/sandbox/index'
-import { recordEvents } from './fake-client'
+import { BAD_URLS } from '../content/bad-url-corpus'
+import { fakeClient, recordEvents } from './fake-client'
 
 function context(overrides: Partial<ActionContext> = {}) {
   const events = recordEvents()
@@ -17,6 +13,8 @@ function context(overrides: Partial<ActionContext> = {}) {
     sleep: vi.fn(async () => {}),
     emit: events.emit,
     navigate: vi.fn(),
+    client: fakeClient().client,
+    sessionId: 's1',
     ...overrides,
   }
   return { ctx, events }
@@ -39,6 +37,25 @@ describe('runClientAction', () => {
     )
     expect(ctx.navigate).toHaveBeenCalledWith('https://example.com/', true)
     expect(outcome).toEqual({})
+  })
+
+  it('hands mail, phone and text redirects to their apps, in this tab, without halting the step', async () => {
+    for (const url of ['mailto:sales@example.com?subject=Demo', 'tel:+15550100', 'sms:+15550100']) {
+      const { ctx } = context()
+      const outcome = await runClientAction({ type: 'redirect', redirect: { url, isNewTab: true } }, DEFAULT_ACTION_RUNNERS, ctx)
+      expect(ctx.navigate).toHaveBeenCalledWith(url, false)
+      expect(outcome).toEqual({})
+    }
+  })
+
+  it('never navigates to a URL of the bad-URL corpus that a browser would run or load elsewhere', async () => {
+    for (const { url, outcome: expected } of BAD_URLS.filter((bad) => bad.outcome === 'dropped')) {
+      const { ctx, events } = context()
+      const outcome = await runClientAction({ type: 'redirect', redirect: { url } }, DEFAULT_ACTION_RUNNERS, ctx)
+      expect(ctx.navigate, `${url} (${expected})`).not.toHaveBeenCalled()
+      expect(outcome).toEqual({})
+      expect(events.of('flowchat:log')[0]?.code).toBe('unsafe-url')
+    }
   })
 
   it('never navigates to a javascript: URL', async () => {

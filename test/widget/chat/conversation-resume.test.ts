@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { parseSavedConversation } from '../../../src/widget/chat/saved-schema'
+import { MAX_SAVED_ENTRIES } from '../../../src/widget/chat/remembered'
 import {
-  MAX_SAVED_ENTRIES,
   createConversation,
-  parseSavedConversation,
   type Conversation,
   type ConversationMemory,
   type SavedConversation,
@@ -82,7 +82,7 @@ describe('remembered conversations', () => {
     conversation.send('36')
     await settle()
     expect(calls.continue).toEqual([{ sessionId: 's1', message: '36', key: 'key-1' }])
-    expect(conversation.phase.value).toBe('ended')
+    expect(conversation.stage.value.tag).toBe('ended')
     expect(store.saved?.ended).toBe(true)
   })
 
@@ -149,7 +149,7 @@ describe('remembered conversations', () => {
     expect(calls.start.map((call) => call.body)).toEqual([{ resultId: 'r1' }])
     expect(texts(conversation)).toEqual(['Hello again'])
     expect(conversation.notice.value).toBe('expired')
-    expect(conversation.phase.value).toBe('active')
+    expect(conversation.stage.value.tag).toBe('waiting-input')
     expect(store.saved?.sessionId).toBe('s2')
   })
 
@@ -172,12 +172,12 @@ describe('remembered conversations', () => {
     expect(store.saved).toBeUndefined()
   })
 
-  it('restart() forgets the remembered conversation', async () => {
+  it('reset() forgets the remembered conversation', async () => {
     const store = await firstVisit()
     const { conversation, calls } = setup({ memory: store.memory })
     conversation.start()
     await settle()
-    conversation.restart()
+    conversation.reset()
     await settle()
     expect(calls.start).toHaveLength(1)
     expect(texts(conversation)).toEqual(['Hello'])

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
-import { createConversation, type Conversation, type GuestEntry } from '../../../src/widget/chat/index'
+import { effect } from '@preact/signals'
+import { describe, expect, it, vi } from 'vitest'
+import { createConversation, lazyRunner, type Conversation, type GuestEntry } from '../../../src/widget/chat/index'
 import type { ChatStepResult } from '../../../src/protocol/index'
 import { TransportError } from '../../../src/widget/transport/index'
 import { fakeClient, publishedFlow, recordEvents, settle, startResponse, text, textInput } from './fake-client'
@@ -28,12 +29,12 @@ describe('conversation start', () => {
   it('paints the published flow, plays the first step and shows its input', async () => {
     const { conversation, events } = setup()
     conversation.start()
-    expect(conversation.phase.value).toBe('loading')
+    expect(conversation.stage.value.tag).toBe('loading')
     await settle()
     expect(conversation.publishedFlow.value?.id).toBe('pf1')
     expect(entriesOf(conversation).map((entry) => entry.kind)).toEqual(['host'])
     expect(conversation.input.value?.input.type).toBe('text input')
-    expect(conversation.phase.value).toBe('active')
+    expect(conversation.stage.value.tag).toBe('waiting-input')
     expect(events.of('flowchat:ready')).toEqual([{ flowId: 'f1', publishedFlowId: 'pf1', updatedAt: publishedFlow().updatedAt }])
     expect(events.of('flowchat:start')).toEqual([{ sessionId: 's1', resultId: 'r1', resumed: false }])
   })
@@ -57,7 +58,7 @@ describe('conversation start', () => {
     const { conversation, events } = setup({ published: new TransportError('invalid-response', 'bad') })
     conversation.start()
     await settle()
-    expect(conversation.phase.value).toBe('failed')
+    expect(conversation.stage.value.tag).toBe('failed')
     expect(conversation.failure.value?.detail.code).toBe('invalid-response')
     expect(conversation.failure.value?.detail.message).toMatch(/can't read/)
     expect(conversation.failure.value?.recovery).toBe('restart')
@@ -89,7 +90,7 @@ describe('answers', () => {
     expect(answer?.text.value).toBe('Ada L.')
     expect(calls.continue).toEqual([{ sessionId: 's1', message: 'ada l', key: 'key-1' }])
     expect(entriesOf(conversation).map((entry) => entry.kind)).toEqual(['host', 'guest', 'host'])
-    expect(conversation.phase.value).toBe('ended')
+    expect(conversation.stage.value.tag).toBe('ended')
     expect(events.of('flowchat:end')).toHaveLength(1)
   })
 
@@ -139,10 +140,10 @@ describe('answers', () => {
     const [answer] = guests(conversation)
     expect(answer?.status.value).toBe('rejected')
     expect(answer?.error.value).toBe('Message too long')
-    expect(conversation.input.value?.draft).toBe('x')
+    expect(conversation.input.value?.draft.value).toBe('x')
   })
 
-  it('offers a new conversation when the session expired, and restarts cleanly', async () => {
+  it('offers a new conversation when the session expired, and resets cleanly', async () => {
     const { conversation, calls } = setup({
       replies: [new TransportError('http', 'gone', { status: 410, code: 'session_expired' })],
     })
@@ -158,7 +159,7 @@ describe('answers', () => {
     conversation.retry()
     await settle()
     expect(calls.continue).toHaveLength(1)
-    conversation.restart()
+    conversation.reset()
     await settle()
     expect(calls.start).toHaveLength(2)
     expect(entriesOf(conversation).map((entry) => entry.kind)).toEqual(['host'])
@@ -169,7 +170,7 @@ describe('answers', () => {
     const withPrefill = setup({ start: startResponse({ input: textInput('in1', { prefilledValue: 'ada@example.com' }) }) })
     withPrefill.conversation.start()
     await settle()
-    expect(withPrefill.conversation.input.value?.draft).toBe('ada@example.com')
+    expect(withPrefill.conversation.input.value?.draft.value).toBe('ada@example.com')
 
     const without = setup({
       published: publishedFlow({ settings: { general: { isInputPrefillEnabled: false }, typingEmulation: { enabled: false } } }),
@@ -177,7 +178,7 @@ describe('answers', () => {
     })
     without.conversation.start()
     await settle()
-    expect(without.conversation.input.value?.draft).toBeUndefined()
+    expect(without.conversation.input.value?.draft.value).toBe('')
   })
 })
 
@@ -193,7 +194,8 @@ describe('client actions and logs', () => {
       replies: [{ messages: [text('m2', 'Done')], input: textInput() }],
     })
     conversation.start()
-    await settle()
+    // The runners of the built-in actions are a chunk of their own: it loads first.
+    await vi.waitFor(() => expect(conversation.input.value).not.toBeNull())
     expect((globalThis as Record<string, unknown>).__ran).toBeUndefined()
     expect(events.of('flowchat:log').map((log) => log.code)).toContain('script-not-supported')
     expect(calls.continue.map((call) => call.message)).toEqual([''])
@@ -239,5 +241,84 @@ describe('dispose', () => {
     expect(guests(conversation)[0]?.status.value).toBe('sending')
     expect(events.of('flowchat:error')).toHaveLength(0)
     expect(conversation.send('again')).toBe(false)
+  })
+})
+
+describe('the stage', () => {
+  /** Every stage the conversation enters, in order (repeats of one stage once). */
+  function watch(conversation: Conversation) {
+    const seen: string[] = []
+    const stop = effect(() => {
+      const { tag } = conversation.stage.value
+      if (seen.at(-1) !== tag) seen.push(tag)
+    })
+    return { seen, stop }
+  }
+
+  it('follows a turn: loading, playing, the input, sending, playing the reply, ended', async () => {
+    const { conversation } = setup({ replies: [{ messages: [text('m2', 'Thanks')] }] })
+    const { seen, stop } = watch(conversation)
+    conversation.start()
+    await settle()
+    conversation.send('Ada')
+    await settle()
+    stop()
+    expect(seen).toEqual(['idle', 'loading', 'playing', 'waiting-input', 'sending', 'playing', 'ended'])
+  })
+
+  it('runs a client action in its own stage and requests a lazily loaded runner as soon as its step arrives', async () => {
+    const loaded: string[] = []
+    let release: () => void = () => {}
+    const runner = lazyRunner(async () => {
+      loaded.push('chunk')
+      return async () => {
+        await new Promise<void>((resolve) => (release = resolve))
+        return { reply: 'done' }
+      }
+    })
+    const fake = fakeClient({
+      start: startResponse({
+        messages: [text('m1', 'Working…')],
+        clientSideActions: [{ type: 'longTask', lastBubbleBlockId: 'm1', expectsDedicatedReply: true }],
+      }),
+      replies: [{ input: textInput('in2') }],
+    })
+    const conversation = createConversation({ flow: 'f1', client: fake.client, emit: recordEvents().emit, actions: { longTask: runner }, sleep: async () => {} })
+    conversation.start()
+    await settle()
+    expect(loaded).toEqual(['chunk'])
+    expect(conversation.stage.value).toMatchObject({ tag: 'running-action', action: { type: 'longTask' } })
+    expect(entriesOf(conversation)).toHaveLength(1)
+    release()
+    await settle()
+    expect(fake.calls.continue.map((call) => call.message)).toEqual(['done'])
+    expect(conversation.input.value?.input.id).toBe('in2')
+  })
+
+  it('gives a refused answer back as the draft when the service asks the same input again', async () => {
+    const { conversation } = setup({
+      start: startResponse({ input: textInput('email', { prefilledValue: 'old@example.com' }) }),
+      replies: [{ messages: [text('retry', 'That is not an e-mail address.')], input: textInput('email', { prefilledValue: 'old@example.com' }) }],
+    })
+    conversation.start()
+    await settle()
+    expect(conversation.input.value?.draft.value).toBe('old@example.com')
+    conversation.send('ada-at-example')
+    await settle()
+    expect(conversation.input.value?.draft.value).toBe('ada-at-example')
+  })
+
+  it('lets the page type and send the waiting answer, and refuses when nothing waits', async () => {
+    const { conversation, calls } = setup({ replies: [{ messages: [text('m2', 'Thanks')] }] })
+    expect(conversation.setDraft('too early')).toBe(false)
+    conversation.start()
+    await settle()
+    expect(conversation.submitDraft()).toBe(false)
+    expect(conversation.setDraft('Ada')).toBe(true)
+    expect(conversation.input.value?.draft.value).toBe('Ada')
+    expect(conversation.submitDraft()).toBe(true)
+    await settle()
+    expect(calls.continue.map((call) => call.message)).toEqual(['Ada'])
+    expect(conversation.setDraft('more')).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals'
 import { describe, expect, it } from 'vitest'
 import { guestEntry, hostEntry } from '../../../src/widget/chat/entries'
-import { CHUNK_SIZE, RECENT_HOSTS, createTranscript } from '../../../src/widget/chat/transcript'
+import { CHUNK_SIZE, createTranscript } from '../../../src/widget/chat/transcript'
 
 const host = (id: string) => hostEntry({ id, type: 'text', content: { plainText: id } }, undefined)
 
@@ -19,22 +19,33 @@ describe('transcript', () => {
     expect(chunkListChanges).toBe(1)
     transcript.append(host('next-chunk'))
     expect(chunkListChanges).toBe(2)
-    expect(transcript.size).toBe(2 * CHUNK_SIZE + 1)
+    expect(transcript.count.value).toBe(2 * CHUNK_SIZE + 1)
     stopFirst()
     stopList()
   })
 
-  it('keeps the newest host entries for announcements and gives every entry a unique key', () => {
+  it('reads any entry in constant time and the newest ones for saving, and counts its host messages', () => {
     const transcript = createTranscript()
-    const hosts = Array.from({ length: RECENT_HOSTS + 1 }, () => host('same'))
-    transcript.append(hosts[0]!)
-    transcript.append(guestEntry('answer', undefined))
-    expect(transcript.recentHosts.value).toEqual([hosts[0]])
-    for (const entry of hosts.slice(1)) transcript.append(entry)
-    expect(transcript.recentHosts.value).toEqual(hosts.slice(1))
-    expect(new Set(hosts.map((entry) => entry.key)).size).toBe(hosts.length)
+    const entries = Array.from({ length: CHUNK_SIZE * 2 + 5 }, (_, i) => (i % 2 ? guestEntry(`a${i}`, undefined) : host(`m${i}`)))
+    for (const entry of entries) transcript.append(entry)
+    expect(transcript.at(0)).toBe(entries[0])
+    expect(transcript.at(CHUNK_SIZE + 3)).toBe(entries[CHUNK_SIZE + 3])
+    expect(transcript.at(entries.length)).toBeUndefined()
+    expect(transcript.latest(3)).toEqual(entries.slice(-3))
+    expect(transcript.latest(1000)).toEqual(entries)
+    expect(transcript.hostCount).toBe(entries.filter((entry) => entry.kind === 'host').length)
+  })
+
+  it('gives every entry a unique key and starts a new epoch when cleared', () => {
+    const transcript = createTranscript()
+    const hosts = [host('same'), host('same')]
+    for (const entry of hosts) transcript.append(entry)
+    expect(new Set(hosts.map((entry) => entry.key)).size).toBe(2)
+    const epoch = transcript.epoch
     transcript.clear()
     expect(transcript.chunks.value).toEqual([])
-    expect(transcript.recentHosts.value).toEqual([])
+    expect(transcript.count.value).toBe(0)
+    expect(transcript.hostCount).toBe(0)
+    expect(transcript.epoch).not.toBe(epoch)
   })
 })

@@ -3,10 +3,11 @@ import { LINK_SCHEMES, WEB_SCHEMES, safeImageUrl, safeUrl } from '../../../src/w
 import { BAD_URLS } from './bad-url-corpus'
 
 describe('safeUrl', () => {
-  it('keeps http, https, mailto and tel links, normalised', () => {
+  it('keeps http, https, mailto, tel and sms links, normalised', () => {
     expect(safeUrl('https://example.com/a b')).toBe('https://example.com/a%20b')
     expect(safeUrl('mailto:ada@example.com')).toBe('mailto:ada@example.com')
     expect(safeUrl('tel:+441234')).toBe('tel:+441234')
+    expect(safeUrl('SMS:+441234')).toBe('sms:+441234')
     expect(safeUrl('HTTP://EXAMPLE.com')).toBe('http://example.com/')
   })
 

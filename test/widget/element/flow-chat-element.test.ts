@@ -117,14 +117,14 @@ describe('<flow-chat>', () => {
     expect(element.shadowRoot?.textContent).not.toContain('first')
   })
 
-  it('starts a new conversation on restart()', async () => {
+  it('starts a new conversation on reset()', async () => {
     const api = service()
     const element = document.createElement(setup(api)) as FlowChatElement
     element.flow = 'f1'
     document.body.append(element)
     await flush()
     element.prefilledVariables = { Plan: 'team' }
-    element.restart()
+    element.reset()
     await flush()
     const starts = api.requests.filter((r) => r.url.endsWith('/startChat'))
     expect(starts.map((r) => r.body)).toEqual([{}, { prefilledVariables: { Plan: 'team' } }])
@@ -191,16 +191,15 @@ describe('<flow-chat>', () => {
     const first = document.createElement(tag) as FlowChatElement
     first.flow = 'f1'
     document.body.append(first)
-    await flush()
-    expect(JSON.parse(localStorage.getItem('flowchat:chat:f1:default') ?? 'null')).toMatchObject({ sessionId: 's1', resultId: 'r1' })
+    await vi.waitFor(() => expect(JSON.parse(localStorage.getItem('flowchat:chat:f1:default') ?? 'null')).toMatchObject({ sessionId: 's1', resultId: 'r1' }))
     first.remove()
     await flush()
     const second = document.createElement(tag) as FlowChatElement
     second.flow = 'f1'
     document.body.append(second)
-    await flush()
+    // Remembered conversations are read by a chunk of their own: it loads first.
+    await vi.waitFor(() => expect(second.shadowRoot?.textContent).toContain('Welcome to f1'))
     expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
-    expect(second.shadowRoot?.textContent).toContain('Welcome to f1')
     expect(second.shadowRoot?.querySelector('[part~="input"]')).not.toBeNull()
   })
 
@@ -210,8 +209,7 @@ describe('<flow-chat>', () => {
     const element = document.createElement(setup(api)) as FlowChatElement
     element.flow = 'f1'
     document.body.append(element)
-    await flush()
-    expect(localStorage.getItem('flowchat:chat:f1:default')).toBeNull()
+    await vi.waitFor(() => expect(localStorage.getItem('flowchat:chat:f1:default')).toBeNull())
   })
 
   it('keeps two unnamed chats of one flow apart, and a named one under its own key', async () => {
@@ -229,7 +227,7 @@ describe('<flow-chat>', () => {
     expect(Object.keys(sessionStorage).sort()).toEqual(['flowchat:chat:f1:default', 'flowchat:chat:f1:default#2', 'flowchat:chat:f1:support'])
   })
 
-  it('restart() forgets the remembered conversation; reload() resumes it', async () => {
+  it('reset() forgets the remembered conversation; reload() resumes it', async () => {
     const api = service({ settings: { general: { rememberUser: { isEnabled: true, storage: 'session' } } } })
     const element = document.createElement(setup(api)) as FlowChatElement
     element.flow = 'f1'
@@ -238,7 +236,7 @@ describe('<flow-chat>', () => {
     element.reload()
     await flush()
     expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
-    element.restart()
+    element.reset()
     await flush()
     expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(2)
   })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_EVENT_PAYLOAD_CHARS, MAX_FAILURE_MESSAGE_CHARS } from '../../../src/widget/sandbox/limits'
-import { claimsSandboxProtocol, frameMessageSchema, parseSandboxJson } from '../../../src/widget/sandbox/messages'
+import { claimsSandboxProtocol, parseFrameMessage, parseRunMessage, parseSandboxJson } from '../../../src/widget/sandbox/messages'
 
 const RUN_ID = 'a'.repeat(32)
-const parse = (data: unknown) => frameMessageSchema.safeParse(data)
+const parse = (data: unknown) => ({ data: parseFrameMessage(data), success: parseFrameMessage(data) !== undefined })
 
 describe('frame messages', () => {
   it('reads the ready, event and result messages of the protocol', () => {
@@ -51,6 +51,36 @@ describe('frame messages', () => {
     expect(claimsSandboxProtocol({ type: 'webpackOk' })).toBe(false)
     expect(claimsSandboxProtocol('flow-chat-sandbox:ready')).toBe(false)
     expect(claimsSandboxProtocol(null)).toBe(false)
+  })
+})
+
+describe('run messages', () => {
+  const run = {
+    type: 'flow-chat-sandbox:run',
+    runId: RUN_ID,
+    content: 'return a',
+    names: ['a'],
+    values: '[1]',
+    allowNetwork: false,
+    limits: { resultChars: 100_000, eventChars: 32_768, events: 50 },
+  }
+
+  it('reads a run, keeping only its fields', () => {
+    expect(parseRunMessage({ ...run, extra: '<b>' })).toEqual(run)
+  })
+
+  it('refuses parameter names a script cannot have, and limits above the frame\'s own caps', () => {
+    for (const changed of [
+      { names: ['a b'] },
+      { names: ['await'] },
+      { names: ['a', 'a'] },
+      { limits: { ...run.limits, resultChars: 10_000_000 } },
+      { limits: { ...run.limits, events: 0 } },
+      { allowNetwork: 'yes' },
+      { runId: 'x' },
+    ]) {
+      expect(parseRunMessage({ ...run, ...changed }), JSON.stringify(changed)).toBeUndefined()
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { READY_GRACE_MS } from '../../../src/widget/sandbox/limits'
+import { SANDBOX_READY_GRACE_MS as READY_GRACE_MS } from '../../../src/protocol/time-limits'
 import type { RunMessage } from '../../../src/widget/sandbox/messages'
 import { openSandboxFrame, SandboxUnavailableError, type SandboxFrame } from '../../../src/widget/sandbox/sandbox-frame'
 import { fakeFrameWindows, quietFrameLoading, reportViolation, SANDBOX_ORIGIN, SANDBOX_URL, useShadowContainer } from './frame-harness'

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ChatMessage } from '../../../src/protocol/index'
-import { IMAGE_WAIT_MS } from '../../../src/widget/ui/image-reveal'
+import { IMAGE_WAIT_MS } from '../../../src/protocol/time-limits'
 import { publishedFlow, settle, startResponse, text, textInput } from '../chat/fake-client'
 import { renderApp } from './render-app'
 

@@ -12,6 +12,8 @@ async function showMessages(messages: ChatMessage[]) {
     setup.conversation.start()
     await settle()
   })
+  // Players come in their own chunk, requested with the step: a bubble is empty until it is here.
+  await waitFor(() => expect(setup.view.container.querySelectorAll('.bubble.media:empty')).toHaveLength(0))
   // Typing dots stand in for an image bubble while its picture loads: they are not bubbles.
   const bubbles = Array.from(setup.view.container.querySelectorAll<HTMLElement>('[part~="host-bubble"]:not([part~="typing"])'))
   return { ...setup, bubbles }

@@ -29,7 +29,7 @@
     chat.prefilledVariables = Object.fromEntries(entries)
     // Should the widget already be running (the bundle loaded first), start over with them.
     const defined = window.customElements && window.customElements.get('flow-chat')
-    if (defined && chat instanceof defined && typeof chat.restart === 'function') chat.restart()
+    if (defined && chat instanceof defined && typeof chat.reset === 'function') chat.reset()
   }
 
   if (settings.hideQueryParams !== undefined && url.search !== '') {

@@ -1,45 +1,22 @@
-import type { FunctionComponent } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
-import type { ChatInput } from '../../../protocol/index'
+import { useEffect } from 'preact/hooks'
 import { widgetWarning, type ActiveInput } from '../../chat/index'
 import { useWidget } from '../widget-context'
-import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
-import { DateInput } from './date-input'
-import { RatingInput } from './rating-input'
-import { TextInput, type TextKind } from './text-input'
-import { rememberShownInput, retryDraft } from './use-answer'
-
-// Maps keyed by the untrusted input type: "constructor" or "__proto__" find nothing.
-const TEXT_KINDS = new Map<string, TextKind>([
-  ['text input', 'text'],
-  ['number input', 'number'],
-  ['email input', 'email'],
-  ['url input', 'url'],
-  ['phone number input', 'phone'],
-])
-
-const OTHER_INPUTS = new Map<string, FunctionComponent<{ input: ChatInput }>>([
-  ['date input', DateInput],
-  ['choice input', ChoiceInput],
-  ['picture choice input', PictureChoiceInput],
-  ['rating input', RatingInput],
-])
+import { INPUT_CHUNKS, TEXT_KINDS } from './input-views'
+import { TextInput } from './text-input'
 
 function InputView({ active }: { active: ActiveInput }) {
-  const { emit, conversation } = useWidget()
+  const { emit } = useWidget()
   const { input } = active
-  // Read once, before this input is recorded as shown: a retry brings back the rejected answer.
-  const [draft] = useState(() => retryDraft(conversation, input.id) ?? active.draft)
-  rememberShownInput(conversation, input.id)
   const kind = TEXT_KINDS.get(input.type)
-  const Other = OTHER_INPUTS.get(input.type)
+  const lazy = INPUT_CHUNKS.get(input.type)
   useEffect(() => {
-    if (!kind && !Other) {
+    if (!kind && !lazy) {
       emit('flowchat:log', widgetWarning('unknown-input', `Unknown input type "${input.type}": a text field is shown instead`))
     }
   }, [])
-  // An unknown input still gets a text field, so the visitor is never stuck.
-  return Other ? <Other input={input} /> : <TextInput input={input} draft={draft} kind={kind ?? 'text'} />
+  // An unknown input, or one whose chunk cannot load, still gets a text field: the visitor is never stuck.
+  const text = <TextInput input={input} draft={active.draft} kind={kind ?? 'text'} />
+  return lazy ? <lazy.View input={input} fallback={text} /> : text
 }
 
 /** The input the flow waits for; a new `key` per input resets its local state. */

@@ -1,5 +1,6 @@
-import { useRef, useState } from 'preact/hooks'
-import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../../protocol/index'
+import type { Signal } from '@preact/signals'
+import { useRef } from 'preact/hooks'
+import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../../protocol/chat'
 import { isComposing, useAnswer, useAutoFocus } from './use-answer'
 
 export type TextKind = 'text' | 'number' | 'email' | 'url' | 'phone'
@@ -18,11 +19,12 @@ const numberAttr = (value: unknown) => (typeof value === 'number' && Number.isFi
  * Text-like inputs. Enter sends; in a long (multi-line) input Shift+Enter breaks the line; Enter
  * that confirms an IME composition never sends. The service validates emails, URLs and numbers.
  */
-export function TextInput({ input, draft, kind }: { input: ChatInput; draft: string | undefined; kind: TextKind }) {
+export function TextInput({ input, draft, kind }: { input: ChatInput; draft: Signal<string>; kind: TextKind }) {
   const options = input.options ?? {}
   const field = FIELD[kind]
   const multiline = kind === 'text' && options.isLong === true
-  const [value, setValue] = useState(draft ?? '')
+  // The conversation holds what is typed: the page's setInputValue() edits the same draft.
+  const value = draft.value
   const composing = useRef(false)
   const ref = useRef<HTMLInputElement | HTMLTextAreaElement>(null)
   const answer = useAnswer()
@@ -48,7 +50,7 @@ export function TextInput({ input, draft, kind }: { input: ChatInput; draft: str
     placeholder,
     'aria-label': placeholder,
     maxLength: MAX_MESSAGE_LENGTH,
-    onInput: (event: Event) => setValue((event.currentTarget as HTMLInputElement).value),
+    onInput: (event: Event) => (draft.value = (event.currentTarget as HTMLInputElement).value),
     onKeyDown,
     onCompositionStart: () => (composing.current = true),
     onCompositionEnd: () => (composing.current = false),

@@ -1,6 +1,6 @@
 import type { StyleBox, Theme } from '../../../protocol/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
-import { clampNumber, cssValue, withOpacity, type CssValidator } from './css-values'
+import { clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
 import { fontFamilyValue, fontRequest } from './font'
 
 export interface ThemeVars {

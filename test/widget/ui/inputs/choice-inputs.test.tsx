@@ -1,29 +1,9 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatInput, ChatStepResult } from '../../../../src/protocol/index'
-import { settle, startResponse, textInput } from '../../chat/fake-client'
-import { renderApp } from '../render-app'
+import { textInput } from '../../chat/fake-client'
+import { click, withInput } from './with-input'
 
 afterEach(cleanup)
-
-async function withInput(input: ChatInput, reply: ChatStepResult = { input: textInput('next') }) {
-  const setup = renderApp({ start: startResponse({ input }), replies: [reply] })
-  await act(async () => {
-    setup.conversation.start()
-    await settle()
-  })
-  return setup
-}
-
-/** What the visitor sees as their own answers, oldest first. */
-const guestBubbles = (setup: Awaited<ReturnType<typeof withInput>>) =>
-  Array.from(setup.view.container.querySelectorAll('[part~="guest-bubble"]'), (bubble) => bubble.textContent)
-
-const click = async (element: HTMLElement) =>
-  act(async () => {
-    fireEvent.click(element)
-    await settle()
-  })
 
 const items = [
   { id: 'a', content: 'Yes', value: 'yes-value' },
@@ -35,22 +15,22 @@ describe('ChoiceInput', () => {
   it('answers a single choice in one click with value, else content, and shows the label read', async () => {
     const setup = await withInput({ id: 'c1', type: 'choice input', items })
     await click(screen.getByRole('button', { name: 'Yes' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['yes-value'])
-    expect(guestBubbles(setup)).toEqual(['Yes'])
+    expect(setup.sent()).toEqual(['yes-value'])
+    expect(setup.guestBubbles()).toEqual(['Yes'])
   })
 
   it('shows the content of a choice without a value both as the answer and in the bubble', async () => {
     const setup = await withInput({ id: 'c1', type: 'choice input', items })
     await click(screen.getByRole('button', { name: 'Maybe' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['Maybe'])
-    expect(guestBubbles(setup)).toEqual(['Maybe'])
+    expect(setup.sent()).toEqual(['Maybe'])
+    expect(setup.guestBubbles()).toEqual(['Maybe'])
   })
 
   it("lets the service's reformatted answer replace the label once it accepts it", async () => {
-    const setup = await withInput({ id: 'c1', type: 'choice input', items }, { lastMessageNewFormat: 'Yes, please', input: textInput('next') })
+    const setup = await withInput({ id: 'c1', type: 'choice input', items }, { reply: { lastMessageNewFormat: 'Yes, please', input: textInput('next') } })
     await click(screen.getByRole('button', { name: 'Yes' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['yes-value'])
-    expect(guestBubbles(setup)).toEqual(['Yes, please'])
+    expect(setup.sent()).toEqual(['yes-value'])
+    expect(setup.guestBubbles()).toEqual(['Yes, please'])
   })
 
   it('toggles several choices and sends them in the flow order', async () => {
@@ -61,8 +41,8 @@ describe('ChoiceInput', () => {
     await click(screen.getByRole('button', { name: 'Yes' }))
     expect(screen.getByRole('button', { name: 'Yes' }).getAttribute('aria-pressed')).toBe('true')
     await click(screen.getByRole('button', { name: 'Done' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['yes-value, Maybe'])
-    expect(guestBubbles(setup)).toEqual(['Yes, Maybe'])
+    expect(setup.sent()).toEqual(['yes-value, Maybe'])
+    expect(setup.guestBubbles()).toEqual(['Yes, Maybe'])
   })
 
   it('filters the choices when searchable', async () => {
@@ -87,8 +67,8 @@ describe('PictureChoiceInput', () => {
     expect(running.querySelector('img')?.getAttribute('src')).toBe('https://cdn.example/a.jpg')
     expect(screen.getByRole('button', { name: /Hiking/ }).querySelector('img')).toBeNull()
     await click(running)
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['Running'])
-    expect(guestBubbles(setup)).toEqual(['Running'])
+    expect(setup.sent()).toEqual(['Running'])
+    expect(setup.guestBubbles()).toEqual(['Running'])
   })
 
   it('sends the value of a picture and shows its title', async () => {
@@ -98,8 +78,8 @@ describe('PictureChoiceInput', () => {
       items: [{ id: 'p-b', pictureSrc: 'https://cdn.example/b.jpg', title: 'Hiking', description: 'Slow', value: 'hike' }],
     })
     await click(screen.getByRole('button', { name: /Hiking/ }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['hike'])
-    expect(guestBubbles(setup)).toEqual(['Hiking'])
+    expect(setup.sent()).toEqual(['hike'])
+    expect(setup.guestBubbles()).toEqual(['Hiking'])
   })
 
   it('toggles several pictures and sends value, else title, joined with ", "', async () => {
@@ -122,8 +102,8 @@ describe('PictureChoiceInput', () => {
     await click(screen.getByRole('button', { name: 'Hydration' }))
     expect(energy.getAttribute('aria-pressed')).toBe('true')
     await click(screen.getByRole('button', { name: 'Next' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['Energy, recover'])
-    expect(guestBubbles(setup)).toEqual(['Energy, Recovery'])
+    expect(setup.sent()).toEqual(['Energy, recover'])
+    expect(setup.guestBubbles()).toEqual(['Energy, Recovery'])
   })
 
   it('names a card without a title by its picture, with the id as the answer', async () => {
@@ -131,9 +111,9 @@ describe('PictureChoiceInput', () => {
     const card = screen.getByRole('button', { name: /Blue/ })
     expect(card.querySelector('img')?.getAttribute('alt')).toBe('Blue')
     await click(card)
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['p-x'])
+    expect(setup.sent()).toEqual(['p-x'])
     // The visitor never saw the id: the bubble repeats the description that named the card.
-    expect(guestBubbles(setup)).toEqual(['Blue'])
+    expect(setup.guestBubbles()).toEqual(['Blue'])
   })
 })
 
@@ -158,7 +138,7 @@ describe('choice input by keyboard and in long lists', () => {
     expect(within(screen.getByRole('group', { name: 'Choices' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Chocolate', 'Send'])
     await click(screen.getByRole('button', { name: 'Chocolate' }))
     await click(screen.getByRole('button', { name: 'Send' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['Chocolate, Lime'])
-    expect(guestBubbles(setup)).toEqual(['Chocolate, Lime'])
+    expect(setup.sent()).toEqual(['Chocolate, Lime'])
+    expect(setup.guestBubbles()).toEqual(['Chocolate, Lime'])
   })
 })

@@ -1,19 +1,9 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatInput } from '../../../../src/protocol/index'
-import { settle, startResponse, textInput } from '../../chat/fake-client'
-import { renderApp } from '../render-app'
+import { settle } from '../../chat/fake-client'
+import { withInput } from './with-input'
 
 afterEach(cleanup)
-
-async function withInput(input: ChatInput) {
-  const setup = renderApp({ start: startResponse({ input }), replies: [{ input: textInput('next') }] })
-  await act(async () => {
-    setup.conversation.start()
-    await settle()
-  })
-  return setup
-}
 
 describe('DateInput', () => {
   it('sends an ISO date', async () => {
@@ -24,7 +14,7 @@ describe('DateInput', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Send' }))
       await settle()
     })
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['2026-03-01'])
+    expect(setup.sent()).toEqual(['2026-03-01'])
   })
 
   it('sends a range as "from to to", with date and time when asked', async () => {
@@ -39,7 +29,7 @@ describe('DateInput', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Send' }))
       await settle()
     })
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['2026-03-01T10:00 to 2026-03-02T12:00'])
+    expect(setup.sent()).toEqual(['2026-03-01T10:00 to 2026-03-02T12:00'])
   })
 
   it('sends a date and time from one field, only once it is filled in', async () => {
@@ -53,7 +43,7 @@ describe('DateInput', () => {
       fireEvent.submit(field.closest('form')!)
       await settle()
     })
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['2026-03-01T09:30'])
+    expect(setup.sent()).toEqual(['2026-03-01T09:30'])
   })
 
   it('does not send a range with only one end, and labels both ends', async () => {

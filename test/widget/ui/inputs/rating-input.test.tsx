@@ -1,28 +1,8 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/preact'
+import { cleanup, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatInput } from '../../../../src/protocol/index'
-import { settle, startResponse, textInput } from '../../chat/fake-client'
-import { renderApp } from '../render-app'
+import { click, withInput } from './with-input'
 
 afterEach(cleanup)
-
-const guestBubbles = (container: Element) =>
-  Array.from(container.querySelectorAll('[part~="guest-bubble"]'), (bubble) => bubble.textContent)
-
-async function withInput(input: ChatInput) {
-  const setup = renderApp({ start: startResponse({ input }), replies: [{ input: textInput('next') }] })
-  await act(async () => {
-    setup.conversation.start()
-    await settle()
-  })
-  return setup
-}
-
-const click = async (element: HTMLElement) =>
-  act(async () => {
-    fireEvent.click(element)
-    await settle()
-  })
 
 describe('RatingInput', () => {
   it('offers 0 to 10 by default with its labels and answers in one click when enabled', async () => {
@@ -35,8 +15,8 @@ describe('RatingInput', () => {
     const described = group.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent)
     expect(described).toEqual(['Unlikely', 'Likely'])
     await click(screen.getByRole('button', { name: '9' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['9'])
-    expect(guestBubbles(setup.view.container)).toEqual(['9'])
+    expect(setup.sent()).toEqual(['9'])
+    expect(setup.guestBubbles()).toEqual(['9'])
   })
 
   it('lets the visitor pick then send when one-click submit is off', async () => {
@@ -45,16 +25,16 @@ describe('RatingInput', () => {
     expect(setup.calls.continue).toHaveLength(0)
     expect(screen.getByRole('button', { name: '4 of 5' }).getAttribute('aria-pressed')).toBe('true')
     await click(screen.getByRole('button', { name: 'Rate' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['4'])
+    expect(setup.sent()).toEqual(['4'])
     // Stars show no number: the bubble says how many out of how many, the service gets the number.
-    expect(guestBubbles(setup.view.container)).toEqual(['4/5'])
+    expect(setup.guestBubbles()).toEqual(['4/5'])
   })
 
   it('shows an icon rating picked in one click as a score out of the scale', async () => {
     const setup = await withInput({ id: 'r', type: 'rating input', options: { length: 5, buttonType: 'Icons', isOneClickSubmitEnabled: true } })
     await click(screen.getByRole('button', { name: '0 of 5' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['0'])
-    expect(guestBubbles(setup.view.container)).toEqual(['0/5'])
+    expect(setup.sent()).toEqual(['0'])
+    expect(setup.guestBubbles()).toEqual(['0/5'])
   })
 
   it('counts from startsAt to length, as numbers', async () => {
@@ -63,7 +43,7 @@ describe('RatingInput', () => {
     expect(Array.from(group.querySelectorAll('button'), (button) => button.textContent)).toEqual(['1', '2', '3', '4', '5'])
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull()
     await click(screen.getByRole('button', { name: '1' }))
-    expect(setup.calls.continue.map((call) => call.message)).toEqual(['1'])
+    expect(setup.sent()).toEqual(['1'])
   })
 
   it('fills the stars up to the one picked and keeps out-of-range options sane', async () => {

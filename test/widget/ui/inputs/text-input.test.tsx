@@ -1,34 +1,9 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatInput } from '../../../../src/protocol/index'
-import { publishedFlow, settle, startResponse, textInput } from '../../chat/fake-client'
-import { renderApp } from '../render-app'
+import { publishedFlow, textInput } from '../../chat/fake-client'
+import { type, press, withInput } from './with-input'
 
 afterEach(cleanup)
-
-async function withInput(input: ChatInput, published = publishedFlow()) {
-  const setup = renderApp({ published, start: startResponse({ input }), replies: [{ input: textInput('next') }] })
-  await act(async () => {
-    setup.conversation.start()
-    await settle()
-  })
-  return setup
-}
-
-const sent = (setup: Awaited<ReturnType<typeof withInput>>) => setup.calls.continue.map((call) => call.message)
-
-async function type(field: HTMLElement, value: string) {
-  await act(async () => {
-    fireEvent.input(field, { target: { value } })
-  })
-}
-
-async function press(field: HTMLElement, init: KeyboardEventInit & { keyCode?: number }) {
-  await act(async () => {
-    fireEvent.keyDown(field, { key: 'Enter', ...init })
-    await settle()
-  })
-}
 
 describe('TextInput', () => {
   it('uses the flow labels and sends the trimmed answer on Enter', async () => {
@@ -37,7 +12,7 @@ describe('TextInput', () => {
     expect(screen.getByRole('button', { name: 'Go' })).toBeTruthy()
     await type(field, '  Ada  ')
     await press(field, {})
-    expect(sent(setup)).toEqual(['Ada'])
+    expect(setup.sent()).toEqual(['Ada'])
   })
 
   it('does not send an empty answer', async () => {
@@ -45,7 +20,7 @@ describe('TextInput', () => {
     const field = screen.getByRole('textbox')
     await type(field, '   ')
     await press(field, {})
-    expect(sent(setup)).toEqual([])
+    expect(setup.sent()).toEqual([])
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
@@ -56,10 +31,10 @@ describe('TextInput', () => {
     await act(async () => void fireEvent.compositionStart(field))
     await press(field, { isComposing: true })
     await press(field, { keyCode: 229 })
-    expect(sent(setup)).toEqual([])
+    expect(setup.sent()).toEqual([])
     await act(async () => void fireEvent.compositionEnd(field))
     await press(field, {})
-    expect(sent(setup)).toEqual(['にほん'])
+    expect(setup.sent()).toEqual(['にほん'])
   })
 
   it('is multi-line when long: Shift+Enter breaks the line, Enter sends', async () => {
@@ -68,10 +43,10 @@ describe('TextInput', () => {
     expect(field.tagName).toBe('TEXTAREA')
     await type(field, 'line one')
     await press(field, { shiftKey: true })
-    expect(sent(setup)).toEqual([])
+    expect(setup.sent()).toEqual([])
     await type(field, 'line one\nline two')
     await press(field, {})
-    expect(sent(setup)).toEqual(['line one\nline two'])
+    expect(setup.sent()).toEqual(['line one\nline two'])
   })
 
   it('is pre-filled with prefilledValue when input prefill is enabled', async () => {
@@ -82,7 +57,7 @@ describe('TextInput', () => {
   it('is empty when the flow disables input prefill', async () => {
     await withInput(
       textInput('in1', { prefilledValue: 'ada@example.com' }),
-      publishedFlow({ settings: { general: { isInputPrefillEnabled: false }, typingEmulation: { enabled: false } } }),
+      { published: publishedFlow({ settings: { general: { isInputPrefillEnabled: false }, typingEmulation: { enabled: false } } }) },
     )
     expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('')
   })

@@ -1,33 +1,11 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatInput } from '../../../../src/protocol/index'
-import { settle, startResponse, textInput } from '../../chat/fake-client'
-import { renderApp } from '../render-app'
+import { settle } from '../../chat/fake-client'
+import { typeAndEnter, withInput } from './with-input'
 
 // Number, e-mail, URL and phone inputs: the field a phone keyboard needs, and the exact answer sent.
 
 afterEach(cleanup)
-
-async function withInput(input: ChatInput) {
-  const setup = renderApp({ start: startResponse({ input }), replies: [{ input: textInput('next') }] })
-  await act(async () => {
-    setup.conversation.start()
-    await settle()
-  })
-  return setup
-}
-
-async function typeAndEnter(field: HTMLElement, value: string) {
-  await act(async () => {
-    fireEvent.input(field, { target: { value } })
-  })
-  await act(async () => {
-    fireEvent.keyDown(field, { key: 'Enter' })
-    await settle()
-  })
-}
-
-const sent = (setup: Awaited<ReturnType<typeof withInput>>) => setup.calls.continue.map((call) => call.message)
 
 describe('number input', () => {
   it('is a numeric field with min, max, step and a decimal keyboard, sending the typed number', async () => {
@@ -37,7 +15,7 @@ describe('number input', () => {
     expect(field.getAttribute('inputmode')).toBe('decimal')
     expect([field.getAttribute('min'), field.getAttribute('max'), field.getAttribute('step')]).toEqual(['0', '120', '0.5'])
     await typeAndEnter(field, ' 36.5 ')
-    expect(sent(setup)).toEqual(['36.5'])
+    expect(setup.sent()).toEqual(['36.5'])
     expect(screen.getByText('36.5')).toBeTruthy()
   })
 
@@ -57,7 +35,7 @@ describe('email input', () => {
     expect([field.getAttribute('type'), field.getAttribute('inputmode'), field.getAttribute('autocomplete')]).toEqual(['email', 'email', 'email'])
     expect(screen.getByRole('button', { name: 'Go' })).toBeTruthy()
     await typeAndEnter(field, 'ada@example.com')
-    expect(sent(setup)).toEqual(['ada@example.com'])
+    expect(setup.sent()).toEqual(['ada@example.com'])
   })
 })
 
@@ -67,7 +45,7 @@ describe('url input', () => {
     const field = screen.getByRole('textbox', { name: 'Type a URL…' })
     expect([field.getAttribute('type'), field.getAttribute('inputmode')]).toEqual(['url', 'url'])
     await typeAndEnter(field, 'example.com')
-    expect(sent(setup)).toEqual(['example.com'])
+    expect(setup.sent()).toEqual(['example.com'])
   })
 })
 
@@ -86,6 +64,6 @@ describe('phone number input', () => {
       fireEvent.click(send)
       await settle()
     })
-    expect(sent(setup)).toEqual(['+1 555 0100'])
+    expect(setup.sent()).toEqual(['+1 555 0100'])
   })
 })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { loadSanitizer } from '../../../src/widget/content/html'
+import { createSanitizer } from '../../../src/widget/content/purify'
 
 const sanitize = async (html: string) => {
-  const run = await loadSanitizer()
+  const run = createSanitizer()
   const host = document.createElement('div')
   host.append(run(html))
   return host

@@ -34,3 +34,19 @@ export function withOpacity(color: string, opacity: number | undefined, isValid:
   const mixed = `color-mix(in srgb, ${color} ${Math.round(opacity * 1000) / 10}%, transparent)`
   return isValid('color', mixed) ? mixed : color
 }
+
+const LENGTH = /^\d{1,4}(\.\d+)?(px|rem|em|vh|vw|dvh|%)?$/
+const INTEGER = /^-?\d{1,10}$/
+
+/**
+ * A value an element attribute gives for a custom property (a launcher's size, offset, stacking
+ * order, colours): only a length (a bare number is pixels), an integer or a colour reaches the
+ * style, whatever the attribute says.
+ */
+export function attributeCssValue(kind: 'length' | 'integer' | 'colour', raw: string | null, isValid: CssValidator = browserCssValidator): string | undefined {
+  const value = raw?.trim() ?? ''
+  if (kind === 'colour') return cssValue(value, 'color', isValid)
+  if (kind === 'integer') return INTEGER.test(value) ? value : undefined
+  if (!LENGTH.test(value)) return undefined
+  return /\d$/.test(value) ? `${value}px` : value
+}

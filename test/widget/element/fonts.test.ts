@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseFontFaces } from '../../../src/widget/element/font-loader'
+import { parseFontFaces } from '../../../src/widget/element/fonts'
 
 class FakeFontFace {
   constructor(

@@ -1,16 +1,19 @@
-import type { Emit, RunScript } from '../chat/index'
+import type { ActionRunner, Emit } from '../chat/index'
+import { scriptActionRunner, type RunScript } from '../chat/client-actions'
 import { createScriptRunner, type ScriptOutcome, type ScriptRunner } from '../sandbox/index'
 
 export interface ScriptSettings {
   /** The sandbox document (`sandbox-url`), already defaulted. */
   sandboxUrl: string
-  /** `script-timeout` in ms; undefined for the runner's default. */
-  timeoutMs: number | undefined
+  /** `script-timeout` in ms (the runner keeps it within its bounds). */
+  timeoutMs: number
   allowNetwork: boolean
 }
 
 export interface ScriptHost {
   run: RunScript
+  /** The `scriptToExecute` runner of this element's conversation (through `run`). */
+  runner: ActionRunner
   /** Removes the sandbox frame; the next script creates a fresh runner with current settings. */
   dispose(): void
 }
@@ -49,29 +52,14 @@ export function createScriptHost(container: ShadowRoot, emit: Emit, settings: ()
     return created
   }
 
-  return {
-    run(script, signal) {
-      if (signal.aborted) return Promise.resolve(closed)
-      if (!runner || owner !== signal) {
-        dispose()
-        runner = create(signal)
-        owner = signal
-      }
-      return runner.run(script)
-    },
-    dispose,
+  const run: RunScript = (script, signal) => {
+    if (signal.aborted) return Promise.resolve(closed)
+    if (!runner || owner !== signal) {
+      dispose()
+      runner = create(signal)
+      owner = signal
+    }
+    return runner.run(script)
   }
-}
-
-/** `sandbox-url` when set, else the sandbox the flow service serves next to its chat API. */
-export function defaultSandboxUrl(chatApiHost: string, apiHost: string, pageOrigin: string): string {
-  const base = (chatApiHost.trim() || apiHost.trim() || pageOrigin).replace(/\/+$/, '')
-  return `${base}/sandbox/v1/sandbox.html`
-}
-
-/** `script-timeout`: a positive number of milliseconds, else the runner's default. */
-export function parseScriptTimeout(value: string | null): number | undefined {
-  if (value === null || value.trim() === '') return undefined
-  const ms = Number(value)
-  return Number.isFinite(ms) && ms > 0 ? ms : undefined
+  return { run, runner: scriptActionRunner(run), dispose }
 }

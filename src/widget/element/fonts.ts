@@ -1,5 +1,5 @@
 import { WEB_SCHEMES, safeUrl } from '../content/url'
-import { fetchFontStylesheet } from '../transport/index'
+import { fetchFontStylesheet } from '../transport/font-stylesheet'
 import type { FontRequest } from '../ui/index'
 
 /** Aliases already registered in this document: each font loads once, whatever the widget count. */

@@ -13,14 +13,14 @@ vi.mock('../../../src/widget/sandbox/index', async (original) => ({
   },
 }))
 
-const { createScriptHost, defaultSandboxUrl, parseScriptTimeout } = await import('../../../src/widget/element/script-host')
+const { createScriptHost } = await import('../../../src/widget/element/scripts')
 
 const script = { content: 'return 1', args: [] }
 
 function setup() {
   const root = document.createElement('div').attachShadow({ mode: 'open' })
   const events = recordEvents()
-  const settings = { sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html', timeoutMs: 500 as number | undefined, allowNetwork: false }
+  const settings = { sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html', timeoutMs: 500, allowNetwork: false }
   const host = createScriptHost(root, events.emit, () => settings)
   return { root, events, settings, host }
 }
@@ -78,20 +78,5 @@ describe('createScriptHost', () => {
     await host.run(script, new AbortController().signal)
     host.dispose()
     expect(made[0]!.runner.dispose).toHaveBeenCalled()
-  })
-})
-
-describe('defaultSandboxUrl', () => {
-  it('prefers the chat API host, then the API host, then the page origin', () => {
-    expect(defaultSandboxUrl('https://chat.example/', 'https://api.example', 'https://page.example')).toBe('https://chat.example/sandbox/v1/sandbox.html')
-    expect(defaultSandboxUrl('', 'https://api.example/base//', 'https://page.example')).toBe('https://api.example/base/sandbox/v1/sandbox.html')
-    expect(defaultSandboxUrl(' ', '', 'https://page.example')).toBe('https://page.example/sandbox/v1/sandbox.html')
-  })
-})
-
-describe('parseScriptTimeout', () => {
-  it('accepts a positive number of milliseconds and ignores anything else', () => {
-    expect(parseScriptTimeout('2500')).toBe(2500)
-    for (const value of [null, '', 'soon', '-5', '0', 'Infinity']) expect(parseScriptTimeout(value)).toBeUndefined()
   })
 })

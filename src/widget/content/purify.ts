@@ -1,4 +1,4 @@
-import type { DOMPurify } from 'dompurify'
+import DOMPurify from 'dompurify'
 import { LINK_SCHEMES, WEB_SCHEMES, safeUrl } from './url'
 
 /**
@@ -14,28 +14,16 @@ const ALLOWED_ATTR = ['href', 'src', 'alt', 'title', 'width', 'height', 'colspan
 const TAG_SET = new Set(ALLOWED_TAGS)
 const ATTR_SET = new Set(ALLOWED_ATTR)
 
+/** Turns an html message into safe nodes. */
 export type Sanitizer = (html: string) => DocumentFragment
 
-let loading: Promise<Sanitizer> | undefined
-
 /**
- * DOMPurify is loaded on first use only: most messages carry richText and never need it. A failed
- * load is not cached, so a later message can try again.
+ * DOMPurify, a private instance, and the widget's own allow-lists. Only the html chunk
+ * (ui/html.tsx) uses it, so it loads with that chunk, for an html-only message.
  */
-export function loadSanitizer(): Promise<Sanitizer> {
-  loading ??= import('dompurify').then(
-    (module) => createSanitizer(module.default),
-    (error: unknown) => {
-      loading = undefined
-      throw error
-    },
-  )
-  return loading
-}
-
-export function createSanitizer(purifyFactory: DOMPurify): Sanitizer {
+export function createSanitizer(): Sanitizer {
   // A private instance: hooks or settings a host page put on its own DOMPurify do not apply here.
-  const purify = purifyFactory(window)
+  const purify = DOMPurify(window)
   return (html) => {
     const fragment = purify.sanitize(html, {
       ALLOWED_TAGS,

@@ -1,0 +1,232 @@
+import { basename, dirname, extname, sep } from 'node:path'
+import { build, type Plugin, type Rolldown } from 'vite'
+
+/**
+ * Lazy chunks beside the core script, shared by its classic (IIFE) and module builds.
+ *
+ * Every `import('./…')` of a widget module in the core's code makes that module a chunk:
+ * `flow-chat-<name>.mjs`, an ES module the core loads from next to itself (a classic script's
+ * `import()` resolves against its own URL). A chunk must share the core's module instances
+ * (Preact, its hooks, signals, the chat's context), and a classic script has no module to import
+ * from, so a chunk's imports of core modules become a parameter instead: it is built with those
+ * modules external, then wrapped as `export default function (core) { … }`, and the core calls it
+ * with a "bridge" holding exactly the bindings its chunks import (generated per build, so the
+ * core keeps nothing a chunk does not use).
+ */
+
+const BRIDGE_ID = '\0flow-chat-chunk-bridge'
+const CORE_PREFIX = 'fc-core:'
+const PARAMETER = '__fcCore'
+
+interface Chunk {
+  /** File name beside the core script. */
+  file: string
+  code: string
+}
+
+interface Prepared {
+  /** Chunk entry module id → its chunk. */
+  chunks: Map<string, Chunk>
+  /** The bridge module of the core builds. */
+  bridge: string
+}
+
+/** `element/launchers/index.ts` → `flow-chat-launchers.mjs`; `content/purify.ts` → `flow-chat-purify.mjs`. */
+function chunkFile(id: string): string {
+  const name = basename(id, extname(id))
+  return `flow-chat-${name === 'index' ? basename(dirname(id)) : name}.mjs`
+}
+
+const widgetModule = (id: string, root: string) => id.startsWith(root) && !id.includes(`${sep}node_modules${sep}`)
+
+/** One ES build of `entry`; `first` resolves imports before Vite's own resolver does. */
+async function bundleOnce(entry: string, first: Rolldown.Plugin, plugins: Rolldown.Plugin[], minify: boolean): Promise<Rolldown.OutputChunk> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [{ ...first, enforce: 'pre' }],
+    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+    build: {
+      write: false,
+      target: 'es2022',
+      minify,
+      lib: { entry, formats: ['es'], fileName: () => 'out.mjs' },
+      rolldownOptions: { output: { minify, comments: { legal: true } }, plugins },
+    },
+  })) as Rolldown.RolldownOutput[]
+  const chunk = output[0]?.output.find((item): item is Rolldown.OutputChunk => item.type === 'chunk')
+  if (!chunk) throw new Error(`building ${entry} produced no script`)
+  return chunk
+}
+
+/** Binding lists of `import{a as b,c}from"fc-core:3"` statements, rewritten as reads from the bridge. */
+const IMPORT = /import\s*(?:\{([^}]*)\}|\*\s*as\s+([\w$]+)|([\w$]+))\s*from\s*"fc-core:(\d+)";?/g
+const SIDE_EFFECT_IMPORT = /import\s*"fc-core:\d+";?/g
+const EXPORT = /export\s*\{([^}]*)\};?\s*$/
+
+/**
+ * Wraps a chunk built with the core's modules external as a factory of its exports, reading those
+ * modules from its parameter; records in `needed` which bindings of which module it reads.
+ */
+function wrapChunk(code: string, entry: string, needed: Map<number, Set<string>>): string {
+  const reads: string[] = []
+  let body = code.replace(IMPORT, (_statement, named: string | undefined, namespace: string | undefined, fallback: string | undefined, index: string) => {
+    const slot = Number(index)
+    const bindings = needed.get(slot) ?? new Set<string>()
+    needed.set(slot, bindings)
+    if (namespace) {
+      bindings.add('*')
+      reads.push(`${namespace}=${PARAMETER}[${slot}]`)
+      return ''
+    }
+    const pairs = named
+      ? named.split(',').map((part) => part.trim()).filter(Boolean).map((part) => part.split(/\s+as\s+/) as [string, string?])
+      : [['default', fallback] as [string, string?]]
+    for (const [imported] of pairs) bindings.add(imported)
+    reads.push(`{${pairs.map(([imported, local]) => (local && local !== imported ? `${imported}:${local}` : imported)).join(',')}}=${PARAMETER}[${slot}]`)
+    return ''
+  })
+  body = body.replace(SIDE_EFFECT_IMPORT, '')
+  // Everything but the core's modules is bundled: an import left over would be a form not read above.
+  if (body.includes(CORE_PREFIX) || /\bimport\(/.test(body)) throw new Error(`the chunk of ${entry} has an import this build cannot bridge`)
+  const exported = EXPORT.exec(body)
+  body = body.replace(EXPORT, '')
+  const result = exported
+    ? exported[1]!
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .map((part) => {
+          const [local, name = local] = part.split(/\s+as\s+/)
+          return `${name}:${local}`
+        })
+        .join(',')
+    : ''
+  return `export default function(${PARAMETER}){const ${reads.join(',') || '_=0'};${body};return{${result}}}\n`
+}
+
+/** The bridge: for each core module a chunk reads, exactly the bindings it reads. */
+function bridgeModule(modules: string[], needed: Map<number, Set<string>>): string {
+  const imports: string[] = []
+  const slots = modules.map((id, slot) => {
+    const bindings = needed.get(slot)
+    if (!bindings) return 'null'
+    if (bindings.has('*')) {
+      imports.push(`import * as m${slot} from ${JSON.stringify(id)}`)
+      return `m${slot}`
+    }
+    const names = [...bindings]
+    imports.push(`import { ${names.map((name) => `${name} as m${slot}_${name}`).join(', ')} } from ${JSON.stringify(id)}`)
+    return `{ ${names.map((name) => `${name}: m${slot}_${name}`).join(', ')} }`
+  })
+  return `${imports.join('\n')}
+// Read when a chunk loads, not when this module runs: some of these modules import this one.
+const core = () => [${slots.join(', ')}]
+const loaded = new Map()
+/** A chunk's exports, made once per core; a failed load is forgotten, so the next need tries again. */
+export function loadChunk(file, load) {
+  let chunk = loaded.get(file)
+  if (!chunk) {
+    chunk = load().then((module) => module.default(core()), (error) => {
+      loaded.delete(file)
+      throw error
+    })
+    loaded.set(file, chunk)
+  }
+  return chunk
+}
+`
+}
+
+/** Dynamic imports of a relative path in source code (a string literal, single or double quotes). */
+const DYNAMIC_IMPORT = /\bimport\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/g
+
+/**
+ * The plugin of the core builds (see the top of this file). `plugins` are the transforms every
+ * build of widget code needs (the private zod config).
+ */
+export function lazyChunks(options: { entry: string; root: string; plugins: () => Rolldown.Plugin[] }): Plugin {
+  let prepared: Promise<Prepared> | undefined
+
+  async function prepare(): Promise<Prepared> {
+    // 1. The core's own modules: everything the entry reaches, dynamic imports aside.
+    const entries = new Set<string>()
+    // Every module of the core's graph, those re-exporting others (a package's index) included.
+    const coreModules = new Set<string>()
+    const discover: Rolldown.Plugin = {
+      name: 'flow-chat-chunk-discovery',
+      buildEnd() {
+        for (const id of this.getModuleIds()) coreModules.add(id)
+      },
+      async resolveDynamicImport(specifier, importer) {
+        if (typeof specifier !== 'string' || !importer) return null
+        const resolved = await this.resolve(specifier, importer)
+        if (!resolved || !widgetModule(resolved.id, options.root)) return null
+        entries.add(resolved.id)
+        return { id: resolved.id, external: true }
+      },
+    }
+    await bundleOnce(options.entry, discover, options.plugins(), false)
+
+    // 2. Each chunk, with the core's modules external, wrapped as a factory.
+    const modules: string[] = []
+    const needed = new Map<number, Set<string>>()
+    const bridgeTo: Rolldown.Plugin = {
+      name: 'flow-chat-chunk-bridge-imports',
+      async resolveId(source, importer) {
+        if (!importer) return null
+        const resolved = await this.resolve(source, importer, { skipSelf: true })
+        if (!resolved || !coreModules.has(resolved.id)) return null
+        let slot = modules.indexOf(resolved.id)
+        if (slot < 0) slot = modules.push(resolved.id) - 1
+        return { id: `${CORE_PREFIX}${slot}`, external: true }
+      },
+    }
+    const chunks = new Map<string, Chunk>()
+    for (const entry of entries) {
+      const built = await bundleOnce(entry, bridgeTo, options.plugins(), true)
+      chunks.set(entry, { file: chunkFile(entry), code: wrapChunk(built.code, entry, needed) })
+    }
+    return { chunks, bridge: bridgeModule(modules, needed) }
+  }
+
+  return {
+    name: 'flow-chat-lazy-chunks',
+    async buildStart() {
+      prepared ??= prepare()
+      await prepared
+    },
+    resolveId(source) {
+      return source === BRIDGE_ID ? BRIDGE_ID : null
+    },
+    async load(id) {
+      return id === BRIDGE_ID ? (await prepared!).bridge : null
+    },
+    async transform(code, id) {
+      if (!widgetModule(id, options.root) || !code.includes('import(')) return null
+      const { chunks } = await prepared!
+      let changed = false
+      const replacements: Array<[string, string]> = []
+      for (const [call, , specifier] of code.matchAll(DYNAMIC_IMPORT)) {
+        const resolved = await this.resolve(specifier!, id)
+        const chunk = resolved && chunks.get(resolved.id)
+        if (!chunk) continue
+        changed = true
+        replacements.push([call, `__fcLoadChunk(${JSON.stringify(chunk.file)}, () => import(${JSON.stringify(`./${chunk.file}`)}))`])
+      }
+      if (!changed) return null
+      let out = code
+      for (const [call, replacement] of replacements) out = out.replace(call, replacement)
+      return { code: `import { loadChunk as __fcLoadChunk } from ${JSON.stringify(BRIDGE_ID)};\n${out}`, map: null }
+    },
+    async resolveDynamicImport(specifier) {
+      if (typeof specifier !== 'string') return null
+      const { chunks } = await prepared!
+      return [...chunks.values()].some((chunk) => specifier === `./${chunk.file}`) ? { id: specifier, external: true } : null
+    },
+    async generateBundle(output) {
+      if (output.format !== 'es') return
+      for (const chunk of (await prepared!).chunks.values()) this.emitFile({ type: 'asset', fileName: chunk.file, source: chunk.code })
+    },
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Remembered conversations (`settings.general.rememberUser`): saving one at each checkpoint,
+ * reading it back, and going on from where it stood after a reload. A chunk of its own: only the
+ * chats of flows that remember users load it.
+ */
+import { batch } from '@preact/signals'
+import type { ConversationState } from './conversation-state'
+import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
+import { widgetWarning, type Emit } from './events'
+import { parseSavedConversation, type SavedConversation } from './saved-schema'
+import { pendingOf, stepOf, type Stage } from './stage'
+import type { Transcript } from './transcript'
+import type { Next } from './turns'
+
+export type { SavedConversation }
+
+/**
+ * Bubbles kept across a reload. Bounded so that saving after each turn costs the same at turn
+ * 1,000 as at turn 1, and the record stays far below storage quotas (about 5 MB per origin).
+ */
+export const MAX_SAVED_ENTRIES = 200
+
+function saveEntry(entry: Entry): SavedConversation['entries'][number] {
+  if (entry.kind === 'host') return { kind: 'host', message: entry.message, avatarUrl: entry.avatarUrl }
+  return {
+    kind: 'guest',
+    text: entry.text.peek(),
+    status: entry.status.peek(),
+    error: entry.error.peek() ?? undefined,
+    avatarUrl: entry.avatarUrl,
+  }
+}
+
+export interface SnapshotSource {
+  stage: Stage
+  session: { id: string; resultId: string; publishedAt: string }
+  transcript: Transcript
+  avatars: { host?: string | undefined; guest?: string | undefined }
+  progress: number | null
+}
+
+/** What a reload needs to show this conversation again and go on from where its stage stands. */
+export function snapshot({ stage, session, transcript, avatars, progress }: SnapshotSource): SavedConversation {
+  const reply = pendingOf(stage)
+  return {
+    version: 1,
+    publishedAt: session.publishedAt,
+    sessionId: session.id,
+    resultId: session.resultId,
+    entries: transcript.latest(MAX_SAVED_ENTRIES).map(saveEntry),
+    avatars: { ...avatars },
+    progress,
+    pending: reply && { message: reply.message, key: reply.key, shown: reply.entry !== null, input: reply.answered ?? undefined },
+    step: stepOf(stage),
+    input: stage.tag === 'waiting-input' ? { input: stage.input.input, draft: stage.input.draft.peek() || undefined } : null,
+    ended: stage.tag === 'ended',
+  }
+}
+
+/** The saved conversation `data` (what storage held), if readable; an unreadable one is dropped with a log. */
+export function readSaved(data: unknown, memory: { clear(): void }, emit: Emit): SavedConversation | undefined {
+  const saved = parseSavedConversation(data)
+  if (!saved) {
+    memory.clear()
+    emit('flowchat:log', widgetWarning('saved-conversation-invalid', 'The remembered conversation could not be read; a new one starts'))
+  }
+  return saved
+}
+
+/** The transcript entries of a saved conversation; `lastGuest` is the bubble of a pending answer. */
+function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest: GuestEntry | null } {
+  let lastGuest: GuestEntry | null = null
+  const entries = saved.entries.map((item): Entry => {
+    if (item.kind === 'host') return hostEntry(item.message, item.avatarUrl, true)
+    const entry = guestEntry(item.text, item.avatarUrl)
+    entry.status.value = item.status
+    entry.error.value = item.error ?? null
+    lastGuest = entry
+    return entry
+  })
+  return { entries, lastGuest }
+}
+
+/** Shows the remembered conversation again and says how it goes on from where it stood. */
+export function resume(state: ConversationState, saved: SavedConversation, storage: 'session' | 'local', emit: Emit): Next {
+  state.session = { id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, storage, resumed: true }
+  state.avatars = { ...saved.avatars }
+  const { entries, lastGuest } = restoreEntries(saved)
+  batch(() => {
+    for (const entry of entries) state.append(entry)
+    state.progress.value = saved.progress
+  })
+  emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })
+  if (saved.pending) {
+    const { message, key, shown, input } = saved.pending
+    if (input) state.lastAnswer = { inputId: input.id, message }
+    return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
+  }
+  if (saved.step) return { play: saved.step }
+  if (saved.input) {
+    state.showInput(saved.input.input, saved.input.draft)
+    return null
+  }
+  if (saved.ended) {
+    state.enter({ tag: 'ended' })
+    return null
+  }
+  // Saved after something that cannot be replayed (a redirect away): begin again.
+  return { startOver: null }
+}

@@ -1,0 +1,65 @@
+import type { Signal } from '@preact/signals'
+import type { ChatInput, ChatStepResult, ClientAction } from '../../protocol/index'
+import type { GuestEntry } from './entries'
+import type { FlowChatErrorDetail } from './events'
+
+/** The input the visitor can answer now; `key` changes each time one is shown, resetting its view. */
+export interface ActiveInput {
+  input: ChatInput
+  key: number
+  /**
+   * The typed answer so far: the rejected answer to correct, else the flow's prefilled value. The
+   * text field edits it, and so do the page's `setInputValue` calls.
+   */
+  draft: Signal<string>
+}
+
+/** An answer on its way to the service, kept until it is acknowledged (for Retry and reloads). */
+export interface Pending {
+  message: string
+  key: string
+  /** The bubble showing it; null for a client action's hidden reply. */
+  entry: GuestEntry | null
+  /** The input it answers, given back when the service rejects the answer. */
+  answered: ChatInput | null
+}
+
+/** `restart`: begin a new conversation; `resend`: send the pending answer again; `none`: nothing helps. */
+export interface Failure {
+  detail: FlowChatErrorDetail
+  recovery: 'restart' | 'resend' | 'none'
+}
+
+/**
+ * Where one conversation stands. Everything the interface shows about it (the input, the typing
+ * dots, a failure, the loading state) and what a reload finds in storage follow from it.
+ * - `playing`: showing a step's bubbles, with the typing indicator when `typing`;
+ * - `running-action`: a client action of the step runs (a script, a wait, a redirect; later an
+ *   HTTP request or a webhook the chat waits for);
+ * - `streaming`: an answer streams in, token by token, for an action whose runner says so;
+ * - `sending`: an answer (or an action's hidden reply) is on its way;
+ * - `redirected`: a redirect took this tab away; nothing more plays.
+ */
+export type Stage =
+  | { tag: 'idle' }
+  | { tag: 'loading' }
+  | { tag: 'playing'; step: ChatStepResult; typing: boolean }
+  | { tag: 'running-action' | 'streaming'; step: ChatStepResult; action: ClientAction }
+  | { tag: 'waiting-input'; input: ActiveInput }
+  | { tag: 'sending'; reply: Pending }
+  | { tag: 'ended' }
+  | { tag: 'redirected' }
+  | { tag: 'failed'; failure: Failure; reply?: Pending }
+
+export type StageTag = Stage['tag']
+
+/** Stages a reload must be able to come back to: entering one saves the conversation. */
+export const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'waiting-input', 'sending', 'ended', 'redirected'])
+
+/** The step a stage is playing, if any: a reload plays it again. */
+export const stepOf = (stage: Stage): ChatStepResult | null =>
+  stage.tag === 'playing' || stage.tag === 'running-action' || stage.tag === 'streaming' ? stage.step : null
+
+/** The answer a stage still owes the service: sending, or failed and waiting for a retry. */
+export const pendingOf = (stage: Stage): Pending | null =>
+  stage.tag === 'sending' ? stage.reply : stage.tag === 'failed' ? (stage.reply ?? null) : null

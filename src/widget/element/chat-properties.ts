@@ -1,0 +1,43 @@
+import { SANDBOX_DOCUMENT_PATH } from '../../protocol/sandbox-policy'
+import { SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
+import type { PropertyTable } from './properties'
+
+/** The script sandbox next to the chat API (else the flow API, else the page's own origin). */
+function defaultSandboxUrl(element: HTMLElement): string {
+  const host = (name: string) => element.getAttribute(name)?.trim() ?? ''
+  const origin = typeof location === 'undefined' ? '' : location.origin
+  return `${(host('chat-api-host') || host('api-host') || origin).replace(/\/+$/, '')}${SANDBOX_DOCUMENT_PATH}`
+}
+
+/**
+ * `<flow-chat>`'s properties, one line each (see properties.ts); a bubble or popup has them all
+ * and hands them to the chat it contains.
+ */
+export const CHAT_PROPERTIES = {
+  /** Flow id or public id of the published flow. */
+  flow: { attribute: 'flow', kind: 'text', roles: ['restarts', 'launcher-theme'] },
+  /** Base URL of the flow API; empty: the page's origin. */
+  apiHost: { attribute: 'api-host', kind: 'text', roles: ['restarts', 'launcher-theme'] },
+  /** Base URL of the chat API (`startChat`, `continueChat`); defaults to `api-host`. */
+  chatApiHost: { attribute: 'chat-api-host', kind: 'text', roles: ['restarts'] },
+  /** Publishable token, sent only to read the published flow. */
+  token: { attribute: 'token', kind: 'text', roles: ['restarts', 'launcher-theme'] },
+  /** The script sandbox document; default `/sandbox/v1/sandbox.html` on the chat API host. */
+  sandboxUrl: { attribute: 'sandbox-url', kind: 'url', fallback: defaultSandboxUrl, roles: ['scripts'] },
+  /** Time limit of one flow script in milliseconds (default 10 000, kept within 100 … 300 000). */
+  scriptTimeout: { attribute: 'script-timeout', kind: 'number', min: 1, fallback: () => SCRIPT_TIMEOUT_MS.default, roles: ['scripts'] },
+  /** Lets flow scripts make network requests (never with the page's credentials). */
+  allowScriptNetwork: { attribute: 'allow-script-network', kind: 'boolean', roles: ['scripts'] },
+  /** Accessible name of the chat (and a launcher's title); name each chat on a busy page. */
+  label: { attribute: 'label', kind: 'text', fallback: () => 'Chat', roles: ['label'] },
+  /**
+   * Names this chat's remembered conversation (with the flow): default the element's `id`, else
+   * "default". Two chats of one flow on a page need different names to keep apart after reloads.
+   */
+  storageKey: { attribute: 'storage-key', kind: 'text', fallback: (element) => element.id || 'default', roles: ['restarts'] },
+  /**
+   * Variables sent when a conversation starts (set it before connecting, or `reset()` after). Not
+   * an attribute: React 19 and Preact set it as a property, which needs the element defined first.
+   */
+  prefilledVariables: { kind: 'object' },
+} as const satisfies PropertyTable

@@ -1,0 +1,151 @@
+import { safeImageUrl } from '../../content/url'
+import type { FlowChatElementOptions } from '../flow-chat-element'
+import { BUBBLE_PROPERTIES } from '../launcher-properties'
+import { LauncherBase, emitLauncherEvent } from './launcher-base'
+import { BUBBLE_CSS } from './launcher-styles'
+import { rememberOpen, wasLeftOpen } from './open-state'
+import { watchVisualViewport } from './visual-viewport'
+
+const CHAT_ICON =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z"/></svg>'
+
+let instances = 0
+
+const markup = (id: string) => `
+<div class="preview" part="preview" data-role="preview" hidden>
+  <img data-role="preview-avatar" part="preview-avatar" alt="" hidden>
+  <button type="button" class="preview-text" part="preview-message" data-role="preview-text"></button>
+  <button type="button" class="dismiss" part="preview-dismiss" data-role="dismiss" aria-label="Dismiss message">×</button>
+</div>
+<section class="window" part="window" data-role="window" id="${id}-window" role="dialog" aria-labelledby="${id}-title" hidden>
+  <div class="header" part="header"><h2 class="title" part="title" id="${id}-title" data-role="title"></h2>
+  <button type="button" class="close" part="close-button" data-role="close" aria-label="Close chat">×</button></div>
+</section>
+<button type="button" class="launcher" part="button" data-role="launcher" aria-controls="${id}-window" aria-expanded="false">${CHAT_ICON}</button>`
+
+/**
+ * `<flow-chat-bubble>`: a launcher in a corner of the page and the chat window it opens (a
+ * non-modal dialog that follows the visual viewport), with a preview message beside it.
+ */
+export class Bubble extends LauncherBase {
+  #previewTimer: ReturnType<typeof setTimeout> | undefined
+  #previewDismissed = false
+  #unwatchViewport: (() => void) | undefined
+
+  constructor(host: HTMLElement, options: FlowChatElementOptions) {
+    super(host, BUBBLE_PROPERTIES, options, markup(`fc-bubble-${++instances}`), BUBBLE_CSS)
+    this.part('launcher').addEventListener('click', () => (this.isOpen ? this.close() : this.open()))
+    this.part('close').addEventListener('click', () => this.close())
+    this.part('preview-text').addEventListener('click', () => this.open())
+    this.part('dismiss').addEventListener('click', () => {
+      this.#previewDismissed = true
+      this.hidePreviewMessage()
+      this.part('launcher').focus()
+    })
+    this.part('window').addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return
+      event.stopPropagation()
+      this.close()
+    })
+    this.#fillPreview()
+    this.showTitle()
+  }
+
+  get isOpen(): boolean {
+    return this.host.hasAttribute('open')
+  }
+
+  override connected(): void {
+    super.connected()
+    clearTimeout(this.#previewTimer)
+    if (this.isOpen && !this.#unwatchViewport) this.#unwatchViewport = watchVisualViewport(this.host)
+    if (this.host.getAttribute('preview-message') && !this.#previewDismissed) {
+      const delay = Number(this.host.getAttribute('preview-delay') ?? 0)
+      this.#previewTimer = setTimeout(() => this.showPreviewMessage(), Number.isFinite(delay) && delay > 0 ? delay : 0)
+    }
+    // Opened on load, it leaves the page's focus alone: the visitor did not ask for it now.
+    if (this.host.hasAttribute('default-open') || wasLeftOpen(this.#flow())) this.#show(false)
+  }
+
+  open(): void {
+    this.#show(true)
+  }
+
+  close(): void {
+    if (!this.isOpen) return
+    const hadFocus = this.host.matches(':focus-within')
+    this.host.removeAttribute('open')
+    this.part('window').hidden = true
+    this.showTitle()
+    this.#unwatchViewport?.()
+    this.#unwatchViewport = undefined
+    if (hadFocus) this.part('launcher').focus()
+    rememberOpen(this.#flow(), false)
+    emitLauncherEvent(this.host, 'flowchat:close')
+  }
+
+  showPreviewMessage(text?: string): void {
+    clearTimeout(this.#previewTimer)
+    if (this.isOpen) return
+    if (text !== undefined) this.host.setAttribute('preview-message', text)
+    if (this.host.getAttribute('preview-message')) this.part('preview').hidden = false
+  }
+
+  hidePreviewMessage(): void {
+    clearTimeout(this.#previewTimer)
+    this.part('preview').hidden = true
+  }
+
+  protected override optionChanged(roles: readonly string[]): void {
+    if (roles.includes('preview')) this.#fillPreview()
+    if (roles.includes('icon')) this.showTitle()
+  }
+
+  protected release(): void {
+    clearTimeout(this.#previewTimer)
+    this.#unwatchViewport?.()
+    this.#unwatchViewport = undefined
+  }
+
+  /** The launcher's state, name and icon, and the window's title. */
+  protected showTitle(): void {
+    const launcher = this.part('launcher')
+    launcher.setAttribute('aria-expanded', String(this.isOpen))
+    launcher.setAttribute('aria-label', `${this.isOpen ? 'Close' : 'Open'} chat: ${this.title}`)
+    this.part('title').textContent = this.title
+    const icon = safeImageUrl(this.host.getAttribute('icon-url'))
+    const current = launcher.querySelector('img')
+    if (icon && current?.src !== icon) {
+      const image = document.createElement('img')
+      image.alt = ''
+      image.src = icon
+      launcher.replaceChildren(image)
+    } else if (!icon && current) launcher.innerHTML = CHAT_ICON
+  }
+
+  #show(moveFocus: boolean): void {
+    if (this.isOpen) return
+    this.hidePreviewMessage()
+    this.ensureChat((chat) => this.part('window').append(chat))
+    this.host.toggleAttribute('open', true)
+    this.part('window').hidden = false
+    this.showTitle()
+    this.#unwatchViewport = watchVisualViewport(this.host)
+    if (moveFocus) this.part('close').focus()
+    rememberOpen(this.#flow(), true)
+    emitLauncherEvent(this.host, 'flowchat:open')
+  }
+
+  #fillPreview(): void {
+    this.part('preview-text').textContent = this.host.getAttribute('preview-message') ?? ''
+    const avatar = this.part<HTMLImageElement>('preview-avatar')
+    const url = safeImageUrl(this.host.getAttribute('preview-avatar'))
+    avatar.hidden = !url
+    if (url) avatar.src = url
+    if (!this.host.getAttribute('preview-message')) this.hidePreviewMessage()
+  }
+
+  #flow(): string {
+    return this.host.getAttribute('flow') ?? ''
+  }
+}

@@ -1,0 +1,177 @@
+import { attributeCssValue } from '../../content/css'
+import { createFlowClient } from '../../transport/index'
+import { CHAT_PROPERTIES } from '../chat-properties'
+import { forgetConversation } from '../conversation-storage'
+import { DEFAULT_TAG_NAME } from '../define'
+import type { FlowChatElement, FlowChatElementOptions } from '../flow-chat-element'
+import type { LauncherBehaviour } from '../launcher-element'
+import { observedAttributes, propertyOf, readProperty, type PropertyTable } from '../properties'
+import { adoptCss } from './launcher-styles'
+
+/** The chat's own attributes: a launcher hands every one of them to the chat it contains. */
+const CHAT_ATTRIBUTES: ReadonlySet<string> = new Set(observedAttributes(CHAT_PROPERTIES))
+
+/**
+ * What a bubble and a popup have in common: the `<flow-chat>` inside (created on first open, so
+ * its session starts then and not when the page loads), the flow's theme on the launcher (read
+ * through the same client, so the chat reuses that read), the title, the styles from the
+ * element's attributes, and letting go of all that when the element leaves the page. Subclasses
+ * keep only their window mechanics.
+ */
+export abstract class LauncherBase implements LauncherBehaviour {
+  protected readonly root: ShadowRoot
+  #chat: FlowChatElement | undefined
+  #theme: AbortController | undefined
+  #flowName = ''
+
+  constructor(
+    protected readonly host: HTMLElement,
+    private readonly table: PropertyTable,
+    private readonly options: FlowChatElementOptions,
+    markup: string,
+    css: string,
+  ) {
+    this.root = host.attachShadow({ mode: 'open' })
+    this.root.innerHTML = markup
+    adoptCss(this.root, css)
+  }
+
+  abstract get isOpen(): boolean
+  abstract open(): void
+  abstract close(): void
+
+  toggle(): void {
+    if (this.isOpen) this.close()
+    else this.open()
+  }
+  /** Shows the title (the label, else the flow's name, else "Chat") wherever the window has it. */
+  protected abstract showTitle(): void
+  /** Other attributes of the subclass's own (a bubble's preview, its icon). */
+  protected optionChanged(_roles: readonly string[]): void {}
+  /** Lets go of what the window holds on the page (timers, listeners, the scroll lock). */
+  protected abstract release(): void
+
+  get chat(): FlowChatElement | null {
+    return this.#chat ?? null
+  }
+
+  get title(): string {
+    return this.host.getAttribute('label')?.trim() || this.#flowName || 'Chat'
+  }
+
+  connected(): void {
+    this.applyStyles()
+    this.#loadTheme()
+  }
+
+  disconnected(): void {
+    // Deferred: moved within the page, the element is disconnected and reconnected in one task.
+    queueMicrotask(() => {
+      if (this.host.isConnected) return
+      this.#theme?.abort()
+      this.release()
+    })
+  }
+
+  attributeChanged(name: string): void {
+    const roles = propertyOf(this.table, name)?.roles ?? []
+    if (CHAT_ATTRIBUTES.has(name) && this.#chat) this.#forward(this.#chat)
+    if (roles.includes('launcher-theme')) this.#loadTheme()
+    if (roles.includes('label')) this.showTitle()
+    this.applyStyles()
+    this.optionChanged(roles)
+  }
+
+  reload(): void {
+    if (!this.#chat) return
+    this.#chat.prefilledVariables = this.#prefilled()
+    this.#chat.reload()
+  }
+
+  /** Forgets the remembered conversation (even before the chat exists) and starts a new one. */
+  reset(): void {
+    if (this.#chat) {
+      this.#chat.prefilledVariables = this.#prefilled()
+      this.#chat.reset()
+    } else {
+      forgetConversation(this.host.getAttribute('flow') ?? '', this.#storageKey())
+    }
+  }
+
+  /** The chat, created and handed to `place` (to put it in the window) on the first call. */
+  protected ensureChat(place: (chat: FlowChatElement) => void): FlowChatElement {
+    if (this.#chat) return this.#chat
+    const chat = (this.#chat = document.createElement(DEFAULT_TAG_NAME) as FlowChatElement)
+    this.#forward(chat)
+    chat.prefilledVariables = this.#prefilled()
+    chat.setAttribute('part', 'chat')
+    place(chat)
+    return chat
+  }
+
+  /** Finds an element of the window by its `data-role`. */
+  protected part<T extends HTMLElement = HTMLElement>(role: string): T {
+    return this.root.querySelector<T>(`[data-role="${role}"]`)!
+  }
+
+  /** The custom properties the element's attributes set (only valid lengths, integers and colours). */
+  protected applyStyles(): void {
+    for (const spec of Object.values(this.table)) {
+      if (!spec.style || !spec.attribute || (spec.kind !== 'length' && spec.kind !== 'integer' && spec.kind !== 'colour')) continue
+      const value = attributeCssValue(spec.kind, this.host.getAttribute(spec.attribute))
+      if (value) this.host.style.setProperty(spec.style, value)
+      else this.host.style.removeProperty(spec.style)
+    }
+  }
+
+  #prefilled(): FlowChatElement['prefilledVariables'] {
+    return (this.host as unknown as { prefilledVariables: FlowChatElement['prefilledVariables'] }).prefilledVariables
+  }
+
+  #storageKey(): string {
+    return String(readProperty(this.host, 'storageKey', this.table.storageKey!))
+  }
+
+  /** Copies the chat's attributes from the launcher (adding, changing, removing); the storage key defaults to the launcher's. */
+  #forward(chat: FlowChatElement): void {
+    for (const name of CHAT_ATTRIBUTES) {
+      const value = name === 'storage-key' ? this.#storageKey() : this.host.getAttribute(name)
+      if (value === null) chat.removeAttribute(name)
+      else if (chat.getAttribute(name) !== value) chat.setAttribute(name, value)
+    }
+  }
+
+  /**
+   * The launcher wears the flow's button colours and name, under the page's own attributes and
+   * custom properties. Failing is harmless: it keeps its defaults, and the chat reports errors
+   * itself once opened.
+   */
+  #loadTheme(): void {
+    this.#theme?.abort()
+    const abort = (this.#theme = new AbortController())
+    const flow = this.host.getAttribute('flow')?.trim()
+    if (!flow) return
+    const client = createFlowClient({ apiHost: this.host.getAttribute('api-host') ?? '', token: this.host.getAttribute('token') ?? '', fetch: this.options.fetch })
+    client.getPublishedFlow(flow, abort.signal).then(
+      ({ publishedFlow }) => {
+        if (abort.signal.aborted) return
+        const buttons = publishedFlow.theme?.chat?.buttons
+        for (const [property, value] of [['--fc-theme-bg', buttons?.backgroundColor], ['--fc-theme-color', buttons?.color]] as const) {
+          const colour = attributeCssValue('colour', value ?? null)
+          if (colour) this.host.style.setProperty(property, colour)
+          else this.host.style.removeProperty(property)
+        }
+        // The contract's published flow has no name; the share page title is the owner's next best.
+        const name = (publishedFlow as { name?: unknown }).name ?? publishedFlow.settings?.metadata?.title
+        this.#flowName = typeof name === 'string' ? name.trim().slice(0, 80) : ''
+        this.showTitle()
+      },
+      () => {},
+    )
+  }
+}
+
+/** Dispatches one of the launcher's own events (`flowchat:open`, `flowchat:close`). */
+export function emitLauncherEvent(host: Element, type: 'flowchat:open' | 'flowchat:close'): void {
+  host.dispatchEvent(new CustomEvent(type, { detail: {}, bubbles: true, composed: true }))
+}

@@ -1,0 +1,45 @@
+import type { ChatInput } from '../../../protocol/index'
+import { useLayoutEffect, useRef } from 'preact/hooks'
+import { adoptChunkCss } from '../lazy-view'
+import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
+import { DateInput } from './date-input'
+import { RatingInput } from './rating-input'
+
+/** The look of the inputs in this chunk, added to the widget's styles when the first one shows. */
+const RICH_INPUT_CSS = `
+.button[aria-pressed="true"] { outline: 2px solid currentColor; outline-offset: -5px; }
+.choices { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 8px; max-width: 100%; }
+.choices .field { flex-basis: 100%; max-width: 100%; }
+.picture { display: flex; flex-direction: column; align-items: stretch; width: 180px; padding: 0; overflow: hidden; text-align: start; }
+.picture img { display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; }
+.picture span { display: block; padding: 6px 10px; }
+.picture .desc { font-weight: 400; font-size: 14px; white-space: pre-wrap; }
+.rating { display: flex; flex-direction: column; align-items: flex-end; gap: 6px; max-width: 100%; }
+.rating .choices .button { min-width: 44px; padding: 8px; }
+.rating-labels { display: flex; justify-content: space-between; gap: 16px; width: 100%; font-size: 14px; }
+.range { display: flex; flex-wrap: wrap; gap: 8px; justify-content: flex-end; }
+.range label { display: flex; flex-direction: column; font-size: 14px; }
+`
+
+const VIEWS = new Map([
+  ['date input', DateInput],
+  ['choice input', ChoiceInput],
+  ['picture choice input', PictureChoiceInput],
+  ['rating input', RatingInput],
+])
+
+/**
+ * The rich inputs chunk (dates, choices, pictures, ratings), loaded beside the core script when
+ * a flow announces one of them (see input-views.ts).
+ */
+export function RichInput({ input }: { input: ChatInput }) {
+  const anchor = useRef<HTMLSpanElement>(null)
+  useLayoutEffect(() => adoptChunkCss(anchor.current, RICH_INPUT_CSS), [])
+  const View = VIEWS.get(input.type)
+  return (
+    <>
+      <span ref={anchor} hidden />
+      {View && <View input={input} />}
+    </>
+  )
+}

@@ -1,0 +1,77 @@
+import { signal } from '@preact/signals'
+import type { ComponentChildren, FunctionComponent } from 'preact'
+import { useEffect } from 'preact/hooks'
+import { widgetWarning, type DiagnosticCode } from '../chat/index'
+import { useWidget } from './widget-context'
+
+export interface LazyView<P> {
+  /** Renders the view once its chunk is here, `loading` until then, `fallback` if it cannot load. */
+  View: FunctionComponent<P & { loading?: ComponentChildren; fallback?: ComponentChildren }>
+  /** Requests the chunk now, so the view is ready when it is needed. */
+  preload(): void
+}
+
+/**
+ * A view whose code is a lazily loaded chunk beside the core script. The chunk is requested as
+ * soon as anything calls `preload` (the conversation announces what it will show) or the view
+ * first renders; a chunk that failed is requested again the next time.
+ */
+export function lazyView<P extends object>(
+  name: string,
+  load: () => Promise<FunctionComponent<P>>,
+  code: DiagnosticCode = 'chunk-load-failed',
+): LazyView<P> {
+  const component = signal<FunctionComponent<P> | null>(null)
+  const failed = signal<unknown>(null)
+  let loading: Promise<void> | undefined
+  const preload = () => {
+    loading ??= load().then(
+      (loaded) => {
+        failed.value = null
+        component.value = loaded
+      },
+      (error: unknown) => {
+        loading = undefined
+        failed.value = error
+      },
+    )
+  }
+  function View({ loading = null, fallback = null, ...props }: P & { loading?: ComponentChildren; fallback?: ComponentChildren }) {
+    const { emit } = useWidget()
+    const Loaded = component.value
+    const error = failed.value
+    useEffect(() => {
+      if (!Loaded) preload()
+    }, [Loaded])
+    useEffect(() => {
+      if (error) emit('flowchat:log', { ...widgetWarning(code, `The ${name} could not be loaded`, { error: String(error) }), status: 'error' })
+    }, [error])
+    if (Loaded) return <Loaded {...(props as P)} />
+    return <>{error ? fallback : loading}</>
+  }
+  return { View, preload }
+}
+
+const adopted = new WeakMap<Node, Set<string>>()
+
+/**
+ * Adds a chunk's stylesheet to the widget's shadow root, once per root: the core's stylesheet
+ * carries only what the core shows. (Outside a shadow root, as in unit tests, there is no
+ * stylesheet of the widget's to add to.)
+ */
+export function adoptChunkCss(node: Node | null, css: string): void {
+  const root = node?.getRootNode()
+  if (!(root instanceof ShadowRoot)) return
+  const done = adopted.get(root) ?? new Set<string>()
+  if (done.has(css)) return
+  adopted.set(root, done.add(css))
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(css)
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet]
+  } else {
+    const style = document.createElement('style')
+    style.textContent = css
+    root.append(style)
+  }
+}

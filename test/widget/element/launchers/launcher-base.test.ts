@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { defineFlowChatLaunchers, type FlowChatBubbleElement, type FlowChatPopupElement } from '../../../../src/widget/index'
+import type { FetchLike } from '../../../../src/widget/transport/index'
+import { publishedFlow, startResponse, text, textInput } from '../../chat/fake-client'
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+/** The flow service in a function, recording what it is asked. */
+const requests: Array<{ url: string; authorization: string | null; body: unknown }> = []
+const fetch: FetchLike = async (url, init) => {
+  requests.push({ url, authorization: new Headers(init?.headers).get('Authorization'), body: init?.body ? JSON.parse(String(init.body)) : undefined })
+  if (url.includes('/publishedFlow')) {
+    return json({ publishedFlow: publishedFlow({ theme: { chat: { buttons: { backgroundColor: 'rgb(0, 51, 102)', color: 'white' } } }, settings: { metadata: { title: 'Support desk' }, typingEmulation: { enabled: false } } }), version: '3' })
+  }
+  if (url.endsWith('/startChat')) return json(startResponse({ messages: [text('m1', 'Hello')], input: textInput() }))
+  return json({ error: { code: 'not_found', message: 'Not found' } }, 404)
+}
+
+afterEach(() => {
+  document.body.replaceChildren()
+  requests.length = 0
+  localStorage.clear()
+})
+
+const launcherButton = (bubble: HTMLElement) => bubble.shadowRoot?.querySelector<HTMLButtonElement>('[part="button"]') ?? null
+
+describe('a launcher', () => {
+  it('upgrades, wears the flow theme read through the configured fetch, and hands the chat its attributes and variables', async () => {
+    const bubble = document.createElement('flow-chat-bubble') as FlowChatBubbleElement
+    Object.assign(bubble, { prefilledVariables: { Plan: 'pro' } }) // set before the element is defined
+    for (const [name, value] of [['flow', 'f1'], ['api-host', 'https://api.example'], ['token', 'pk_1'], ['label', 'Sales'], ['id', 'help'], ['button-size', '56'], ['z-index', 'top']] as const) {
+      bubble.setAttribute(name, value)
+    }
+    document.body.append(bubble)
+    defineFlowChatLaunchers({ fetch })
+    await vi.waitFor(() => expect(launcherButton(bubble)?.getAttribute('aria-label')).toBe('Open chat: Sales'))
+    expect(requests.map((request) => [request.url, request.authorization])).toEqual([['https://api.example/v1/flows/f1/publishedFlow?migrateToLatestVersion=true', 'Bearer pk_1']])
+    await vi.waitFor(() => expect(bubble.style.getPropertyValue('--fc-theme-bg')).toBe('rgb(0, 51, 102)'))
+    expect(bubble.style.getPropertyValue('--fc-bubble-size')).toBe('56px')
+    expect(bubble.style.getPropertyValue('--fc-bubble-z-index')).toBe('')
+    expect(bubble.chat).toBeNull()
+
+    bubble.open()
+    const chat = bubble.chat!
+    expect(['flow', 'api-host', 'token', 'label', 'storage-key'].map((name) => chat.getAttribute(name))).toEqual(['f1', 'https://api.example', 'pk_1', 'Sales', 'help'])
+    expect(chat.prefilledVariables).toEqual({ Plan: 'pro' })
+    await vi.waitFor(() => expect(chat.shadowRoot?.textContent).toContain('Hello'))
+    // The chat reuses the launcher's read of the published flow: one read, then the session.
+    expect(requests.map((request) => request.url.split('/').at(-1))).toEqual(['publishedFlow?migrateToLatestVersion=true', 'startChat'])
+    expect(requests[1]?.body).toEqual({ prefilledVariables: { Plan: 'pro' } })
+    bubble.label = 'Help'
+    await vi.waitFor(() => expect(chat.label).toBe('Help'))
+  })
+
+  it('carries out commands given before its code arrived, and takes the title from the flow without a label', async () => {
+    defineFlowChatLaunchers({ fetch })
+    const popup = document.createElement('flow-chat-popup') as FlowChatPopupElement
+    popup.flow = 'f1'
+    document.body.append(popup)
+    popup.open()
+    expect(popup.isOpen).toBe(false)
+    await vi.waitFor(() => expect(popup.isOpen).toBe(true))
+    await vi.waitFor(() => expect(popup.shadowRoot?.querySelector('[part="title"]')?.textContent).toBe('Support desk'))
+    expect(popup.chat?.getAttribute('storage-key')).toBe('flow-chat-popup')
+  })
+
+  it('forgets the remembered conversation on reset(), even before the chat exists', async () => {
+    defineFlowChatLaunchers({ fetch })
+    localStorage.setItem('flowchat:chat:f1:flow-chat-bubble', '{"saved":true}')
+    const bubble = document.createElement('flow-chat-bubble') as FlowChatBubbleElement
+    bubble.flow = 'f1'
+    document.body.append(bubble)
+    bubble.reset()
+    await vi.waitFor(() => expect(localStorage.getItem('flowchat:chat:f1:flow-chat-bubble')).toBeNull())
+  })
+})
