@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
-import { lazyChunks } from './src/widget/build/lazy-chunks.ts'
+import { SHIPPED_COMMENTS, lazyChunks } from './src/widget/build/lazy-chunks.ts'
 import { sandboxDocument } from './src/widget/build/sandbox-document.ts'
 
 /**
@@ -52,7 +52,7 @@ export default defineConfig({
     },
     rolldownOptions: {
       // Vite leaves ES library output unminified (whitespace kept); this bundle ships as is.
-      output: { minify: true, comments: { legal: true } },
+      output: { minify: true, comments: SHIPPED_COMMENTS },
       plugins: [
         privateZodConfig(),
         lazyChunks({ entry: ENTRY, root: resolve(import.meta.dirname, 'src/widget'), plugins: () => [privateZodConfig()] }),

@@ -113,7 +113,9 @@ export const scriptArgSchema = z.looseObject({ id: z.string(), value: opt(variab
 export const httpRequestToExecuteSchema = z.looseObject({
   url: z.string(),
   method: str(),
-  headers: opt(z.record(z.string(), z.string())),
+  // An object whose values are all strings (`z.catchall` rather than `z.record`: the widget's core
+  // already carries objects, and a record kind would add 2.5 KB to it).
+  headers: opt(z.catchall(z.object({}), z.string())),
   body: opt(z.unknown()),
 })
 export type HttpRequestToExecute = z.infer<typeof httpRequestToExecuteSchema>
@@ -169,19 +171,23 @@ export const MAX_COMMAND_LENGTH = 200
 export const MAX_ATTACHED_FILES = 20
 export const MAX_URL_LENGTH = 2048
 
-const answerText = () => z.string().check(z.maxLength(MAX_MESSAGE_LENGTH))
+// Calls marked pure (see common.ts): a bundle that never parses requests drops these schemas.
+/* @__NO_SIDE_EFFECTS__ */
+const answerText = () => /* @__PURE__ */ z.string().check(z.maxLength(MAX_MESSAGE_LENGTH))
 
 /** An answer: `replyId` names the chosen item (cards), `attachedFileUrls` the uploaded files. */
 export const textReplySchema = z.looseObject({
   type: z.literal('text'),
   text: answerText(),
-  replyId: opt(z.string().check(z.maxLength(200))),
-  attachedFileUrls: opt(z.array(z.string().check(z.maxLength(MAX_URL_LENGTH))).check(z.maxLength(MAX_ATTACHED_FILES))),
+  replyId: opt(/* @__PURE__ */ z.string().check(z.maxLength(200))),
+  attachedFileUrls: opt(
+    /* @__PURE__ */ z.array(/* @__PURE__ */ z.string().check(z.maxLength(MAX_URL_LENGTH))).check(z.maxLength(MAX_ATTACHED_FILES)),
+  ),
 })
 /** A command the host page sent; the flow's matching `command` event runs. */
 export const commandReplySchema = z.looseObject({
   type: z.literal('command'),
-  command: z.string().check(z.minLength(1), z.maxLength(MAX_COMMAND_LENGTH)),
+  command: /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(MAX_COMMAND_LENGTH)),
 })
 /** A bare string means `{type: "text", text}`, so older clients keep working. */
 export const chatReplyMessageSchema = z.union([answerText(), textReplySchema, commandReplySchema])
@@ -196,7 +202,7 @@ export const startChatRequestSchema = z.looseObject({
   prefilledVariables: opt(
     z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   ),
-  resultId: opt(z.string().check(z.minLength(1), z.maxLength(200))),
+  resultId: opt(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(200))),
 })
 export type StartChatRequest = z.infer<typeof startChatRequestSchema>
 

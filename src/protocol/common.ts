@@ -8,13 +8,20 @@ import { z } from 'zod/mini'
  * (the known values are exported as constants for code that branches on them). Objects are loose:
  * extra fields pass through untouched, because a later schema version may add them.
  */
+// The helpers are marked free of side effects (as zod marks its own), so a bundle drops the
+// schemas it does not use: the widget's core ships only those it parses.
+/* @__NO_SIDE_EFFECTS__ */
 export const opt = <T extends z.ZodMiniType>(schema: T) => z.nullish(schema)
 
+/* @__NO_SIDE_EFFECTS__ */
 export const str = () => opt(z.string())
+/* @__NO_SIDE_EFFECTS__ */
 export const num = () => opt(z.number())
+/* @__NO_SIDE_EFFECTS__ */
 export const bool = () => opt(z.boolean())
 
 /** A number that flow builders sometimes export as a string ("1" for one second). */
+/* @__NO_SIDE_EFFECTS__ */
 export const numeric = () =>
   opt(
     z.union([
@@ -37,5 +44,5 @@ export const numeric = () =>
 export const point = z.looseObject({ x: z.number(), y: z.number() })
 
 /** Values a prefilled or stored variable may hold. */
-export const variableValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())])
+export const variableValue = z.nullable(z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
 export type VariableValue = z.infer<typeof variableValue>

@@ -14,6 +14,12 @@ import { build, type Plugin, type Rolldown } from 'vite'
  * core keeps nothing a chunk does not use).
  */
 
+/**
+ * Comments the shipped files keep: licences only. Pure annotations and JSDoc served the build's
+ * tree-shaking, not the browser (they were over 4 KB of the core).
+ */
+export const SHIPPED_COMMENTS = { legal: true, annotation: false, jsdoc: false }
+
 const BRIDGE_ID = '\0flow-chat-chunk-bridge'
 const CORE_PREFIX = 'fc-core:'
 const PARAMETER = '__fcCore'
@@ -51,7 +57,7 @@ async function bundleOnce(entry: string, first: Rolldown.Plugin, plugins: Rolldo
       target: 'es2022',
       minify,
       lib: { entry, formats: ['es'], fileName: () => 'out.mjs' },
-      rolldownOptions: { output: { minify, comments: { legal: true } }, plugins },
+      rolldownOptions: { output: { minify, comments: SHIPPED_COMMENTS }, plugins },
     },
   })) as Rolldown.RolldownOutput[]
   const chunk = output[0]?.output.find((item): item is Rolldown.OutputChunk => item.type === 'chunk')

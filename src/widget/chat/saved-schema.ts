@@ -1,7 +1,7 @@
 import type { z } from 'zod/mini'
 // Named imports, not the `z` namespace: this module is a chunk's, and it takes from the core's
 // zod exactly these functions (a namespace would keep all of zod in the core).
-import { array, boolean, enum as oneOf, literal, minLength, nullable, number, object, optional, string, union } from 'zod/mini'
+import { array, boolean, literal, minLength, nullable, number, object, optional, string, union } from 'zod/mini'
 import { chatInputSchema, chatMessageSchema, chatStepResultSchema } from '../../protocol/chat'
 
 /** The version of the record below: a reload refuses (and forgets) any other. */
@@ -31,7 +31,7 @@ const savedSchema = object({
       object({
         kind: literal('guest'),
         text: string(),
-        status: oneOf(['sending', 'sent', 'failed', 'rejected']),
+        status: literal(['sending', 'sent', 'failed', 'rejected']),
         error: text,
         avatarUrl: text,
       }),
