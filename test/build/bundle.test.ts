@@ -28,6 +28,8 @@ const MEASURED: Record<string, number> = {
   'flow-chat-client-actions.mjs': 930,
   /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
   'flow-chat-remembered.mjs': 1_199,
+  /** The theme's colours, shapes and background as custom properties: requested as a chat starts. */
+  'flow-chat-theme-vars.mjs': 1_374,
   /** A theme's web font: loaded when the theme names one. */
   'flow-chat-fonts.mjs': 1_063,
 }

@@ -7,8 +7,8 @@ import { LiveRegion } from './live-region'
 import { usePreloadViews } from './preload-views'
 import { ProgressBar } from './progress-bar'
 import { FailureNotice, LoadingIndicator, RestartNotice } from './status-views'
-import { browserCssValidator, type CssValidator } from '../content/css'
-import { themeLayout } from './theme/theme-vars'
+import type { CssValidator } from '../content/css'
+import { themeLayout } from './theme/theme-layout'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
 import { useThemeVars } from './use-theme-vars'
@@ -20,11 +20,11 @@ export interface AppProps {
   /** The chat's accessible name (the transcript region's); default "Chat". */
   label?: string
   /** Defaults to the browser's `CSS.supports`. */
-  isValidCss?: CssValidator
+  isValidCss?: CssValidator | undefined
 }
 
 /** The whole chat UI for one conversation. */
-export function App({ conversation, emit, label = 'Chat', isValidCss = browserCssValidator }: AppProps) {
+export function App({ conversation, emit, label = 'Chat', isValidCss }: AppProps) {
   const frame = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
   const context = useMemo<WidgetContextValue>(
@@ -53,7 +53,7 @@ export function App({ conversation, emit, label = 'Chat', isValidCss = browserCs
 }
 
 interface ShellProps {
-  isValidCss: CssValidator
+  isValidCss: CssValidator | undefined
   label: string
   frame: { current: HTMLDivElement | null }
   scroller: { current: HTMLDivElement | null }

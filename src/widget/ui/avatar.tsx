@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
-import type { ThemeLayout } from './theme/theme-vars'
+import type { ThemeLayout } from './theme/theme-layout'
 
 /**
  * The host's or guest's picture beside a bubble, when the theme enables it; a neutral circle when

@@ -1,5 +1,4 @@
 export { App, type AppProps } from './app'
 export { BASE_CSS } from './styles'
-export { browserCssValidator, type CssValidator } from '../content/css'
 export { SYSTEM_FONT_STACK, fontRequest, type FontRequest } from './theme/font'
-export { themeLayout, themeVars, type ThemeLayout, type ThemeVars } from './theme/theme-vars'
+export { themeLayout, type ThemeLayout } from './theme/theme-layout'

@@ -2,7 +2,7 @@ import { createContext } from 'preact'
 import { useContext } from 'preact/hooks'
 import type { ReadonlySignal } from '@preact/signals'
 import type { Conversation, Emit } from '../chat/index'
-import type { ThemeLayout } from './theme/theme-vars'
+import type { ThemeLayout } from './theme/theme-layout'
 
 export interface WidgetContextValue {
   conversation: Conversation

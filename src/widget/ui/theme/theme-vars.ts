@@ -1,6 +1,6 @@
 import type { StyleBox, Theme } from '../../../protocol/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
-import { clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
+import { browserCssValidator, clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
 import { fontFamilyValue, fontRequest } from './font'
 
 export interface ThemeVars {
@@ -37,9 +37,10 @@ function radius(roundness: unknown, custom: unknown): string | undefined {
 /**
  * Turns the flow's theme into custom properties. Every value is checked (a safe character set,
  * then the browser's CSS parser) and applied only through `style.setProperty`, so no theme value
- * can leave its declaration, reach the host page or inject markup.
+ * can leave its declaration, reach the host page or inject markup. A chunk of its own (with the
+ * CSS checks), requested when a chat starts, while the published flow is on its way.
  */
-export function themeVars(theme: Theme | null | undefined, isValid: CssValidator): ThemeVars {
+export function themeVars(theme: Theme | null | undefined, isValid: CssValidator = browserCssValidator): ThemeVars {
   const vars: Record<string, string> = {}
   const rejected: string[] = []
   const take = (path: string, name: string, raw: unknown, property: string, wrap?: (value: string) => string) => {
@@ -100,25 +101,4 @@ export function themeVars(theme: Theme | null | undefined, isValid: CssValidator
   box('input', 'chat.inputs', chat?.inputs)
   take('chat.inputs.placeholderColor', '--fct-input-placeholder', chat?.inputs?.placeholderColor, 'color')
   return { vars, rejected }
-}
-
-export interface ThemeLayout {
-  progress: { enabled: boolean; placement: 'top' | 'bottom'; position: 'fixed' | 'absolute' }
-  hostAvatar: { enabled: boolean; url: string | undefined }
-  guestAvatar: { enabled: boolean; url: string | undefined }
-}
-
-/** The structural choices of a theme: what to render, not how it looks. */
-export function themeLayout(theme: Theme | null | undefined): ThemeLayout {
-  const progress = theme?.general?.progressBar
-  const chat = theme?.chat
-  return {
-    progress: {
-      enabled: progress?.isEnabled === true,
-      placement: progress?.placement === 'Bottom' ? 'bottom' : 'top',
-      position: progress?.position === 'fixed' ? 'fixed' : 'absolute',
-    },
-    hostAvatar: { enabled: chat?.hostAvatar?.isEnabled === true, url: chat?.hostAvatar?.url ?? undefined },
-    guestAvatar: { enabled: chat?.guestAvatar?.isEnabled === true, url: chat?.guestAvatar?.url ?? undefined },
-  }
 }

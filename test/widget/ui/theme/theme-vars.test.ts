@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Theme } from '../../../../src/protocol/index'
-import { themeLayout, themeVars } from '../../../../src/widget/ui/theme/theme-vars'
+import { themeVars } from '../../../../src/widget/ui/theme/theme-vars'
 
 /** Stands in for CSS.supports: colors are hex, named or color-mix(); lengths end in px or %. */
 const isValid = (property: string, value: string) => {
@@ -97,21 +97,5 @@ describe('themeVars', () => {
     )
     expect(vars).toEqual({})
     expect(rejected).toEqual(['general.background.content', 'chat.buttons.backgroundColor'])
-  })
-})
-
-describe('themeLayout', () => {
-  it('reads progress bar placement and avatars, with safe defaults', () => {
-    expect(themeLayout(undefined)).toEqual({
-      progress: { enabled: false, placement: 'top', position: 'absolute' },
-      hostAvatar: { enabled: false, url: undefined },
-      guestAvatar: { enabled: false, url: undefined },
-    })
-    const layout = themeLayout({
-      general: { progressBar: { isEnabled: true, placement: 'Bottom', position: 'fixed' } },
-      chat: { hostAvatar: { isEnabled: true, url: 'https://a.example/h.png' } },
-    })
-    expect(layout.progress).toEqual({ enabled: true, placement: 'bottom', position: 'fixed' })
-    expect(layout.hostAvatar).toEqual({ enabled: true, url: 'https://a.example/h.png' })
   })
 })
