@@ -3,36 +3,35 @@ import { bool, num, opt, str } from './common'
 
 export const REMEMBER_USER_STORAGES = ['session', 'local'] as const
 
+/** The parts of the settings a chat reads (the widget's view of a published flow holds only these). */
+export const generalSettingsSchema = z.looseObject({
+  isBrandingEnabled: bool(),
+  isTypingEmulationEnabled: bool(),
+  isInputPrefillEnabled: bool(),
+  isHideQueryParamsEnabled: bool(),
+  isNewResultOnRefreshEnabled: bool(),
+  rememberUser: opt(z.looseObject({ isEnabled: bool(), storage: str() })),
+})
+export const typingEmulationSchema = z.looseObject({
+  enabled: bool(),
+  speed: num(),
+  maxDelay: num(),
+  delayBetweenBubbles: num(),
+  isDisabledOnFirstMessage: bool(),
+})
+export const metadataSchema = z.looseObject({
+  title: str(),
+  description: str(),
+  imageUrl: str(),
+  favIconUrl: str(),
+  customHeadCode: str(),
+  tagManagerId: str(),
+})
+
 export const settingsSchema = z.looseObject({
-  general: opt(
-    z.looseObject({
-      isBrandingEnabled: bool(),
-      isTypingEmulationEnabled: bool(),
-      isInputPrefillEnabled: bool(),
-      isHideQueryParamsEnabled: bool(),
-      isNewResultOnRefreshEnabled: bool(),
-      rememberUser: opt(z.looseObject({ isEnabled: bool(), storage: str() })),
-    }),
-  ),
-  typingEmulation: opt(
-    z.looseObject({
-      enabled: bool(),
-      speed: num(),
-      maxDelay: num(),
-      delayBetweenBubbles: num(),
-      isDisabledOnFirstMessage: bool(),
-    }),
-  ),
-  metadata: opt(
-    z.looseObject({
-      title: str(),
-      description: str(),
-      imageUrl: str(),
-      favIconUrl: str(),
-      customHeadCode: str(),
-      tagManagerId: str(),
-    }),
-  ),
+  general: opt(generalSettingsSchema),
+  typingEmulation: opt(typingEmulationSchema),
+  metadata: opt(metadataSchema),
   messagingApp: opt(
     z.looseObject({
       isEnabled: bool(),

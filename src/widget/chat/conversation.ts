@@ -1,6 +1,6 @@
 import { batch, computed } from '@preact/signals'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
-import { isTransportError, newIdempotencyKey, sleep as defaultSleep, type PublishedFlow } from '../transport/index'
+import { isTransportError, newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
 import { createState } from './conversation-state'
 import type { Conversation, ConversationOptions, RestartReason } from './conversation-types'
@@ -9,10 +9,9 @@ import { widgetWarning, type FlowChatErrorDetail } from './events'
 import { describeFailure } from './failures'
 import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
 import { startRequest } from './variables'
-import type { Settings } from '../../protocol/index'
 
 /** Where the flow wants conversations remembered, if at all. */
-function rememberStorage(settings: Settings | null | undefined): 'session' | 'local' | undefined {
+function rememberStorage(settings: ChatSettings | null | undefined): 'session' | 'local' | undefined {
   const remember = settings?.general?.rememberUser
   if (remember?.isEnabled !== true) return undefined
   return remember.storage === 'local' ? 'local' : 'session'

@@ -1,4 +1,4 @@
-import type { Settings } from '../../protocol/index'
+import type { ChatSettings } from '../transport/index'
 
 export interface TypingSettings {
   enabled: boolean
@@ -24,7 +24,7 @@ export const DEFAULT_TYPING: TypingSettings = {
 const finite = (value: unknown, fallback: number, min = 0) =>
   typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback
 
-export function typingSettings(settings: Settings | null | undefined): TypingSettings {
+export function typingSettings(settings: ChatSettings | null | undefined): TypingSettings {
   const t = settings?.typingEmulation
   const enabled = t?.enabled ?? settings?.general?.isTypingEmulationEnabled ?? DEFAULT_TYPING.enabled
   return {

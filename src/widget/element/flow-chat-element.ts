@@ -11,7 +11,7 @@ import {
   type Emit,
 } from '../chat/index'
 import { createFlowClient, type FetchLike } from '../transport/index'
-import { App, fontRequest } from '../ui/index'
+import { App } from '../ui/index'
 import { CHAT_PROPERTIES } from './chat-properties'
 import { claimConversationKey, conversationKey, createConversationStorage, forgetConversation } from './conversation-storage'
 import { createEmitter } from './emitter'
@@ -175,10 +175,10 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
 function applyTheme(conversation: Conversation, styles: StyleTarget, emit: Emit): void {
   const theme = conversation.publishedFlow.value?.theme
   styles.setCustomCss(theme?.customCss ?? '')
-  const font = fontRequest(theme?.general?.font)
+  const font = theme?.general?.font
   if (!font) return
   // Font loading is a chunk of its own: most of the widget shows before the font is in anyway.
-  import('./fonts').then(({ loadThemeFont }) => loadThemeFont(font)).catch((error: unknown) =>
-    emit('flowchat:log', widgetWarning('font-load-failed', `The font "${font.family}" could not be loaded; the system font is used`, { error: String(error) })),
+  import('./fonts').then(({ loadFontOf }) => loadFontOf(font)).catch((error: unknown) =>
+    emit('flowchat:log', widgetWarning('font-load-failed', "The theme's font could not be loaded; the system font is used", { error: String(error) })),
   )
 }

@@ -1,6 +1,7 @@
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { fetchFontStylesheet } from '../transport/font-stylesheet'
-import type { FontRequest } from '../ui/index'
+import type { Theme } from '../../protocol/index'
+import { fontRequest, type FontRequest } from '../ui/theme/font'
 
 /** Aliases already registered in this document: each font loads once, whatever the widget count. */
 const registered = new Map<string, Promise<void>>()
@@ -77,4 +78,13 @@ export function loadThemeFont(request: FontRequest): Promise<void> {
     registered.set(key, pending)
   }
   return pending
+}
+
+/** Loads the font the theme names, if it names one the widget can load (see `fontRequest`). */
+export async function loadFontOf(font: NonNullable<Theme['general']>['font']): Promise<void> {
+  const request = fontRequest(font)
+  if (!request) return
+  await loadThemeFont(request).catch((error: unknown) => {
+    throw new Error(`The font "${request.family}" could not be loaded (${String(error)})`)
+  })
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini'
 import { chatStepResultSchema, startChatResponseSchema, type ChatStepResult, type StartChatRequest, type StartChatResponse } from '../../protocol/chat'
 import { opt, str } from '../../protocol/common'
-import { settingsSchema } from '../../protocol/settings'
+import { generalSettingsSchema, metadataSchema, typingEmulationSchema } from '../../protocol/settings'
 import { themeSchema } from '../../protocol/theme'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
 import { requestJson, type FetchLike } from './http'
@@ -22,10 +22,18 @@ export interface FlowClientConfig {
 }
 
 /**
- * The published flow as the widget reads it: the contract's fields for its theme and settings and
- * the ids the widget reports. Its groups, edges and variables (the flow's program, most of the
- * response) pass through unread: the widget runs none of it.
+ * The published flow as the widget reads it: the contract's fields for its theme and the settings
+ * a chat reads, and the ids the widget reports. Its groups, edges and variables (the flow's
+ * program, most of the response) and the settings of other channels (messaging apps, sharing,
+ * allowed origins) pass through unread: the widget uses none of them.
  */
+const chatSettingsSchema = z.looseObject({
+  general: opt(generalSettingsSchema),
+  typingEmulation: opt(typingEmulationSchema),
+  metadata: opt(metadataSchema),
+})
+export type ChatSettings = z.infer<typeof chatSettingsSchema>
+
 const publishedFlowViewSchema = z.looseObject({
   publishedFlow: z.looseObject({
     id: z.string(),
@@ -33,7 +41,7 @@ const publishedFlowViewSchema = z.looseObject({
     updatedAt: z.string(),
     version: str(),
     theme: opt(themeSchema),
-    settings: opt(settingsSchema),
+    settings: opt(chatSettingsSchema),
   }),
 })
 export type PublishedFlowView = z.infer<typeof publishedFlowViewSchema>
