@@ -27,7 +27,7 @@ const MEASURED: Record<string, number> = {
   /** Redirects and waits: loaded when a step brings one. */
   'flow-chat-client-actions.mjs': 930,
   /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
-  'flow-chat-remembered.mjs': 1_199,
+  'flow-chat-remembered.mjs': 1_318,
   /** The theme's colours, shapes and background as custom properties: requested as a chat starts. */
   'flow-chat-theme-vars.mjs': 1_741,
   /** A theme's web font: loaded when the theme names one. */

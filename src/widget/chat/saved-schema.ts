@@ -1,13 +1,28 @@
 import type { z } from 'zod/mini'
 // Named imports, not the `z` namespace: this module is a chunk's, and it takes from the core's
 // zod exactly these functions (a namespace would keep all of zod in the core).
-import { array, boolean, literal, minLength, nullable, number, object, optional, string, union } from 'zod/mini'
+import { array, boolean, nullable, number, object, optional, string, union } from 'zod/mini'
 import { chatInputSchema, chatMessageSchema, chatStepResultSchema } from '../../protocol/chat'
 
 /** The version of the record below: a reload refuses (and forgets) any other. */
 export const SAVED_VERSION = 1
 
 const text = optional(string())
+
+/**
+ * Exactly one of `values`, as a check function on a string or number schema: the core's zod has
+ * no literal, enum or length-check kind for this chunk's sake (they were 1 KB of it).
+ */
+function oneOf<const T extends string | number>(...values: T[]): z.ZodMiniType<T> {
+  const base: z.ZodMiniType = typeof values[0] === 'number' ? number() : string()
+  return base.check((ctx) => {
+    if (!(values as unknown[]).includes(ctx.value)) ctx.issues.push({ code: 'invalid_value', values, input: ctx.value })
+  }) as unknown as z.ZodMiniType<T>
+}
+
+const nonEmpty = string().check((ctx) => {
+  if (!ctx.value) ctx.issues.push({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: ctx.value })
+})
 
 /**
  * A conversation as the browser remembers it between page loads (`settings.general.rememberUser`):
@@ -20,18 +35,18 @@ const text = optional(string())
  * - `input`: the input waiting for the visitor, with what was typed into it when saved.
  */
 const savedSchema = object({
-  version: literal(SAVED_VERSION),
+  version: oneOf(SAVED_VERSION),
   /** The published flow's `updatedAt` the session runs on: a republished flow starts fresh. */
   publishedAt: string(),
-  sessionId: string().check(minLength(1)),
+  sessionId: nonEmpty,
   resultId: string(),
   entries: array(
     union([
-      object({ kind: literal('host'), message: chatMessageSchema, avatarUrl: text }),
+      object({ kind: oneOf('host'), message: chatMessageSchema, avatarUrl: text }),
       object({
-        kind: literal('guest'),
+        kind: oneOf('guest'),
         text: string(),
-        status: literal(['sending', 'sent', 'failed', 'rejected']),
+        status: oneOf('sending', 'sent', 'failed', 'rejected'),
         error: text,
         avatarUrl: text,
       }),
