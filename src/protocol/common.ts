@@ -20,25 +20,22 @@ export const num = () => opt(z.number())
 /* @__NO_SIDE_EFFECTS__ */
 export const bool = () => opt(z.boolean())
 
-/** A number that flow builders sometimes export as a string ("1" for one second). */
+/**
+ * A number that flow builders sometimes export as a string ("1" for one second): always a number
+ * once parsed. The string is converted by a check function (it writes the payload's value, as
+ * zod's own `overwrite` does) rather than a pipe and a transform, two schema kinds the widget's
+ * core would otherwise carry for this alone.
+ */
 /* @__NO_SIDE_EFFECTS__ */
 export const numeric = () =>
   opt(
-    z.union([
-      z.number(),
-      z.pipe(
-        z.string(),
-        z.transform((value, ctx) => {
-          const trimmed = value.trim()
-          const n = Number(trimmed)
-          if (trimmed === '' || !Number.isFinite(n)) {
-            ctx.issues.push({ code: 'custom', message: 'Expected a number', input: value })
-            return z.NEVER
-          }
-          return n
-        }),
-      ),
-    ]),
+    z.union([z.number(), z.string()]).check((ctx) => {
+      if (typeof ctx.value !== 'string') return
+      const trimmed = ctx.value.trim()
+      const n = Number(trimmed)
+      if (trimmed === '' || !Number.isFinite(n)) ctx.issues.push({ code: 'custom', message: 'Expected a number', input: ctx.value })
+      else ctx.value = n
+    }) as unknown as z.ZodMiniType<number, number | string>,
   )
 
 export const point = z.looseObject({ x: z.number(), y: z.number() })
