@@ -23,7 +23,7 @@ const MEASURED: Record<string, number> = {
   /** DOMPurify, the widget's allow-lists and the html view: loaded for an html-only message. */
   'flow-chat-html.mjs': 12_220,
   /** The script sandbox runner: loaded when a step brings a script. */
-  'flow-chat-scripts.mjs': 3_555,
+  'flow-chat-scripts.mjs': 3_894,
   /** Redirects and waits: loaded when a step brings one. */
   'flow-chat-client-actions.mjs': 930,
   /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */

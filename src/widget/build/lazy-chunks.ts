@@ -162,7 +162,9 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
     const discover: Rolldown.Plugin = {
       name: 'flow-chat-chunk-discovery',
       buildEnd() {
-        for (const id of this.getModuleIds()) coreModules.add(id)
+        // Not the chunks themselves (external here): one chunk importing from another bundles
+        // what it uses, instead of pulling the other chunk's module into the core.
+        for (const id of this.getModuleIds()) if (this.getModuleInfo(id)?.code != null) coreModules.add(id)
       },
       async resolveDynamicImport(specifier, importer) {
         if (typeof specifier !== 'string' || !importer) return null
