@@ -70,26 +70,40 @@ const IMPORT = /import\s*(?:\{([^}]*)\}|\*\s*as\s+([\w$]+)|([\w$]+))\s*from\s*"f
 const SIDE_EFFECT_IMPORT = /import\s*"fc-core:\d+";?/g
 const EXPORT = /export\s*\{([^}]*)\};?\s*$/
 
+/** What a chunk reads from one core module: the whole namespace, or bindings as local names. */
+interface CoreRead {
+  slot: number
+  namespace?: string
+  pairs: Array<[imported: string, local: string]>
+}
+
+interface ParsedChunk {
+  body: string
+  reads: CoreRead[]
+  /** `name:local` pairs of the object the factory returns. */
+  result: string
+}
+
 /**
- * Wraps a chunk built with the core's modules external as a factory of its exports, reading those
- * modules from its parameter; records in `needed` which bindings of which module it reads.
+ * Takes a chunk built with the core's modules external apart: its reads of those modules (recorded
+ * in `needed`, per module), its body and its exports.
  */
-function wrapChunk(code: string, entry: string, needed: Map<number, Set<string>>): string {
-  const reads: string[] = []
+function parseChunk(code: string, entry: string, needed: Map<number, Set<string>>): ParsedChunk {
+  const reads: CoreRead[] = []
   let body = code.replace(IMPORT, (_statement, named: string | undefined, namespace: string | undefined, fallback: string | undefined, index: string) => {
     const slot = Number(index)
     const bindings = needed.get(slot) ?? new Set<string>()
     needed.set(slot, bindings)
     if (namespace) {
       bindings.add('*')
-      reads.push(`${namespace}=${PARAMETER}[${slot}]`)
+      reads.push({ slot, namespace, pairs: [] })
       return ''
     }
     const pairs = named
       ? named.split(',').map((part) => part.trim()).filter(Boolean).map((part) => part.split(/\s+as\s+/) as [string, string?])
       : [['default', fallback] as [string, string?]]
     for (const [imported] of pairs) bindings.add(imported)
-    reads.push(`{${pairs.map(([imported, local]) => (local && local !== imported ? `${imported}:${local}` : imported)).join(',')}}=${PARAMETER}[${slot}]`)
+    reads.push({ slot, pairs: pairs.map(([imported, local]) => [imported, local ?? imported]) })
     return ''
   })
   body = body.replace(SIDE_EFFECT_IMPORT, '')
@@ -108,22 +122,41 @@ function wrapChunk(code: string, entry: string, needed: Map<number, Set<string>>
         })
         .join(',')
     : ''
-  return `export default function(${PARAMETER}){const ${reads.join(',') || '_=0'};${body};return{${result}}}\n`
+  return { body, reads, result }
 }
 
-/** The bridge: for each core module a chunk reads, exactly the bindings it reads. */
+/**
+ * The bindings the bridge hands over for a module, in order (`*`: its namespace). Positions, not
+ * names, reach the chunks: the names would be kilobytes of the core.
+ */
+const bridgeOrder = (needed: Map<number, Set<string>>, slot: number): string[] =>
+  needed.get(slot)?.has('*') ? ['*'] : [...(needed.get(slot) ?? [])].sort()
+
+/** A chunk as a factory of its exports, reading the core's modules from its parameter (see `bridgeModule`). */
+function wrapChunk({ body, reads, result }: ParsedChunk, needed: Map<number, Set<string>>): string {
+  const declarations = reads.map(({ slot, namespace, pairs }) => {
+    const order = bridgeOrder(needed, slot)
+    if (namespace) return `${namespace}=${PARAMETER}[${slot}]`
+    if (order[0] === '*') return `{${pairs.map(([imported, local]) => (local !== imported ? `${imported}:${local}` : imported)).join(',')}}=${PARAMETER}[${slot}]`
+    const positions: string[] = []
+    for (const [imported, local] of pairs) positions[order.indexOf(imported)] = local
+    return `[${Array.from(positions, (local) => local ?? '').join(',')}]=${PARAMETER}[${slot}]`
+  })
+  return `export default function(${PARAMETER}){const ${declarations.join(',') || '_=0'};${body};return{${result}}}\n`
+}
+
+/** The bridge: for each core module a chunk reads, exactly the bindings it reads (in `bridgeOrder`). */
 function bridgeModule(modules: string[], needed: Map<number, Set<string>>): string {
   const imports: string[] = []
   const slots = modules.map((id, slot) => {
-    const bindings = needed.get(slot)
-    if (!bindings) return 'null'
-    if (bindings.has('*')) {
+    const names = bridgeOrder(needed, slot)
+    if (names.length === 0) return 'null'
+    if (names[0] === '*') {
       imports.push(`import * as m${slot} from ${JSON.stringify(id)}`)
       return `m${slot}`
     }
-    const names = [...bindings]
     imports.push(`import { ${names.map((name) => `${name} as m${slot}_${name}`).join(', ')} } from ${JSON.stringify(id)}`)
-    return `{ ${names.map((name) => `${name}: m${slot}_${name}`).join(', ')} }`
+    return `[${names.map((name) => `m${slot}_${name}`).join(', ')}]`
   })
   return `${imports.join('\n')}
 // Read when a chunk loads, not when this module runs: some of these modules import this one.
@@ -190,11 +223,11 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
         return { id: `${CORE_PREFIX}${slot}`, external: true }
       },
     }
+    const parsed = new Map<string, ParsedChunk>()
+    for (const entry of entries) parsed.set(entry, parseChunk((await bundleOnce(entry, bridgeTo, options.plugins(), true)).code, entry, needed))
+    // Wrapped once every chunk is read: the bridge's order of a module's bindings is then known.
     const chunks = new Map<string, Chunk>()
-    for (const entry of entries) {
-      const built = await bundleOnce(entry, bridgeTo, options.plugins(), true)
-      chunks.set(entry, { file: chunkFile(entry), code: wrapChunk(built.code, entry, needed) })
-    }
+    for (const [entry, chunk] of parsed) chunks.set(entry, { file: chunkFile(entry), code: wrapChunk(chunk, needed) })
     return { chunks, bridge: bridgeModule(modules, needed) }
   }
 
