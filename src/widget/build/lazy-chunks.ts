@@ -224,11 +224,17 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
       },
     }
     const parsed = new Map<string, ParsedChunk>()
-    for (const entry of entries) parsed.set(entry, parseChunk((await bundleOnce(entry, bridgeTo, options.plugins(), true)).code, entry, needed))
+    for (const entry of [...entries].sort()) parsed.set(entry, parseChunk((await bundleOnce(entry, bridgeTo, options.plugins(), true)).code, entry, needed))
+    // Slots were numbered as imports resolved, concurrently: renumbered by module id, so the same
+    // sources always make the same bridge, the same module order and the same bytes.
+    const sorted = [...modules].sort()
+    const slotOf = (slot: number) => sorted.indexOf(modules[slot]!)
+    const canonical = new Map([...needed].map(([slot, names]) => [slotOf(slot), names]))
+    for (const chunk of parsed.values()) for (const read of chunk.reads) read.slot = slotOf(read.slot)
     // Wrapped once every chunk is read: the bridge's order of a module's bindings is then known.
     const chunks = new Map<string, Chunk>()
-    for (const [entry, chunk] of parsed) chunks.set(entry, { file: chunkFile(entry), code: wrapChunk(chunk, needed) })
-    return { chunks, bridge: bridgeModule(modules, needed) }
+    for (const [entry, chunk] of parsed) chunks.set(entry, { file: chunkFile(entry), code: wrapChunk(chunk, canonical) })
+    return { chunks, bridge: bridgeModule(sorted, canonical) }
   }
 
   return {
