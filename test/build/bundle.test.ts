@@ -29,7 +29,7 @@ const MEASURED: Record<string, number> = {
   /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
   'flow-chat-remembered.mjs': 1_318,
   /** The theme's colours, shapes and background as custom properties: requested as a chat starts. */
-  'flow-chat-theme-vars.mjs': 1_741,
+  'flow-chat-theme-vars.mjs': 1_887,
   /** A theme's web font: loaded when the theme names one. */
   'flow-chat-fonts.mjs': 1_424,
 }

@@ -1,4 +1,5 @@
 import type { StyleBox, Theme } from '../../../protocol/index'
+import { widgetWarning, type Emit } from '../../chat/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
 import { browserCssValidator, clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
 import { fontFamilyValue, fontRequest } from './font'
@@ -101,4 +102,18 @@ export function themeVars(theme: Theme | null | undefined, isValid: CssValidator
   box('input', 'chat.inputs', chat?.inputs)
   take('chat.inputs.placeholderColor', '--fct-input-placeholder', chat?.inputs?.placeholderColor, 'color')
   return { vars, rejected }
+}
+
+/**
+ * Sets the theme's custom properties on `element` with `style.setProperty` (CSSOM, allowed under
+ * `style-src 'self'`), removing those of `previous` the theme no longer sets; returns what it set.
+ */
+export function applyThemeVars(element: HTMLElement, theme: Theme | null | undefined, isValid: CssValidator | undefined, previous: readonly string[], emit: Emit): string[] {
+  const { vars, rejected } = themeVars(theme, isValid)
+  for (const name of previous) if (!(name in vars)) element.style.removeProperty(name)
+  for (const [name, value] of Object.entries(vars)) element.style.setProperty(name, value)
+  if (rejected.length > 0) {
+    emit('flowchat:log', widgetWarning('invalid-theme-value', 'Some theme values were invalid and were ignored', { paths: rejected }))
+  }
+  return Object.keys(vars)
 }
