@@ -17,7 +17,7 @@ const MEASURED: Record<string, number> = {
   /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_247,
   /** Dates, choices, pictures and ratings: loaded when a flow announces one. */
-  'flow-chat-rich-inputs.mjs': 2_221,
+  'flow-chat-rich-inputs.mjs': 2_301,
   /** Video, audio and embed players: loaded when a flow announces one. */
   'flow-chat-media.mjs': 801,
   /** DOMPurify, the widget's allow-lists and the html view: loaded for an html-only message. */

@@ -1,4 +1,4 @@
-import { BASE_CSS } from '../ui/index'
+import { BASE_CSS, canAdoptSheets } from '../ui/index'
 
 export interface StyleTarget {
   /** Replaces the flow theme's `customCss` (scoped to this shadow root). */
@@ -8,15 +8,9 @@ export interface StyleTarget {
 /** One parsed copy of the widget's CSS, shared by every widget on the page. */
 let sharedBase: CSSStyleSheet | undefined
 
-const canAdopt = (root: ShadowRoot) =>
-  'adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype
-
-/**
- * Constructable stylesheets, because a strict host CSP (`style-src 'self'`) blocks `<style>`
- * elements. Browsers without them (pre-2023 Safari) get `<style>` elements instead.
- */
+/** The widget's stylesheet and the theme's custom CSS on a shadow root (see `canAdoptSheets`). */
 export function adoptStyles(root: ShadowRoot): StyleTarget {
-  if (canAdopt(root)) {
+  if (canAdoptSheets(root)) {
     if (!sharedBase) {
       sharedBase = new CSSStyleSheet()
       sharedBase.replaceSync(BASE_CSS)

@@ -186,3 +186,10 @@ textarea.field { min-height: 88px; }
   .progress-fill { transition: none; }
 }
 `
+
+/**
+ * Constructable stylesheets, because a strict host CSP (`style-src 'self'`) blocks `<style>`
+ * elements; browsers without them (pre-2023 Safari) get `<style>` elements instead.
+ */
+export const canAdoptSheets = (root: ShadowRoot): boolean =>
+  'adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype

@@ -1,6 +1,6 @@
 import type { ChatInput } from '../../../protocol/index'
 import { useLayoutEffect, useRef } from 'preact/hooks'
-import { adoptChunkCss } from '../lazy-view'
+import { adoptChunkCss } from '../chunk-css'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
 import { DateInput } from './date-input'
 import { RatingInput } from './rating-input'
