@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
+import { cssTemplates } from './src/widget/build/css-templates.ts'
 import { SHIPPED_COMMENTS, lazyChunks } from './src/widget/build/lazy-chunks.ts'
 import { sandboxDocument } from './src/widget/build/sandbox-document.ts'
 
@@ -55,7 +56,8 @@ export default defineConfig({
       output: { minify: true, comments: SHIPPED_COMMENTS },
       plugins: [
         privateZodConfig(),
-        lazyChunks({ entry: ENTRY, root: resolve(import.meta.dirname, 'src/widget'), plugins: () => [privateZodConfig()] }),
+        cssTemplates(),
+        lazyChunks({ entry: ENTRY, root: resolve(import.meta.dirname, 'src/widget'), plugins: () => [privateZodConfig(), cssTemplates()] }),
         sandboxDocument(),
       ],
     },

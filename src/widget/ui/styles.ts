@@ -3,9 +3,16 @@
  * `--fc-*` property first (a host page restyles from outside), then the flow theme's private
  * `--fct-*` one, then the default, which meets WCAG AA contrast.
  */
+/**
+ * Marks a stylesheet: the build minifies it where it is written (build/css-templates.ts); run
+ * unbuilt (unit tests), it joins the template as it is.
+ */
+export const css = (strings: TemplateStringsArray, ...values: unknown[]): string =>
+  strings.reduce((out, text, i) => `${out}${String(values[i - 1])}${text}`)
+
 const v = (name: string, fallback: string) => `var(--fc-${name}, var(--fct-${name}, ${fallback}))`
 
-const box = (name: string, bg: string, color: string) => `
+const box = (name: string, bg: string, color: string) => css`
   background: ${v(`${name}-bg`, bg)};
   color: ${v(`${name}-color`, color)};
   border: ${v(`${name}-border-width`, '0px')} solid ${v(`${name}-border-color`, 'transparent')};
@@ -23,7 +30,7 @@ const TEXT = '#303235'
  */
 const WAITING_IMAGE = '.row[hidden], .row[hidden] ~ * { display: none !important; }'
 
-export const BASE_CSS = `
+export const BASE_CSS = css`
 :host {
   all: initial;
   display: block;

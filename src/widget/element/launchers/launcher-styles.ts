@@ -1,18 +1,20 @@
-/** Constructable sheets (a strict CSP blocks `<style>`), with `<style>` for older browsers. */
-export function adoptCss(root: ShadowRoot, css: string): void {
-  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+import { canAdoptSheets, css } from '../../ui/index'
+
+/** The launcher's stylesheet on its shadow root (see `canAdoptSheets`). */
+export function adoptCss(root: ShadowRoot, text: string): void {
+  if (canAdoptSheets(root)) {
     const sheet = new CSSStyleSheet()
-    sheet.replaceSync(css)
+    sheet.replaceSync(text)
     root.adoptedStyleSheets = [sheet]
     return
   }
   const style = document.createElement('style')
-  style.textContent = css
+  style.textContent = text
   root.prepend(style)
 }
 
 /** The header both launchers put above the chat: a title and a close button. */
-export const HEADER_CSS = `
+export const HEADER_CSS = css`
 .header{display:flex;align-items:center;gap:8px;padding:8px 8px 8px 16px;background:var(--fc-launcher-bg,var(--fc-theme-bg,#0042da));color:var(--fc-launcher-color,var(--fc-theme-color,#fff));font:600 15px/1.3 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .title{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;margin:0;font:inherit}
 .close{width:36px;height:36px;border:0;border-radius:8px;background:transparent;color:inherit;font:24px/1 system-ui,sans-serif;cursor:pointer;display:grid;place-items:center;padding:0}
@@ -22,7 +24,7 @@ button:focus-visible{outline:3px solid var(--fc-launcher-focus,var(--fc-launcher
 flow-chat{display:block;flex:1;min-height:0;height:auto;width:100%}
 `
 
-export const BUBBLE_CSS = `${HEADER_CSS}
+export const BUBBLE_CSS = css`${HEADER_CSS}
 :host{all:initial;display:block;position:fixed;z-index:var(--fc-bubble-z-index,1000);--size:var(--fc-bubble-size,48px);--gap:var(--fc-bubble-offset,20px);--below:var(--fc-viewport-bottom,0px);bottom:calc(var(--gap) + var(--below));right:var(--gap);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 :host([placement=left]){right:auto;left:var(--gap)}
 .launcher{width:var(--size);height:var(--size);border-radius:50%;border:0;padding:0;background:var(--fc-launcher-bg,var(--fc-theme-bg,#0042da));color:var(--fc-launcher-color,var(--fc-theme-color,#fff));cursor:pointer;display:grid;place-items:center;box-shadow:0 2px 12px rgba(0,0,0,.25);transition:transform .15s}
@@ -40,7 +42,7 @@ export const BUBBLE_CSS = `${HEADER_CSS}
 @media (max-width:480px){.window{left:0;right:0;width:100%;top:var(--fc-viewport-top,0px);bottom:auto;height:var(--fc-viewport-height,100dvh);border-radius:0}:host([open]) .launcher{visibility:hidden}}
 `
 
-export const POPUP_CSS = `${HEADER_CSS}
+export const POPUP_CSS = css`${HEADER_CSS}
 :host{all:initial;display:contents}
 dialog{display:flex;flex-direction:column;padding:0;border:0;border-radius:12px;width:min(var(--fc-popup-max-width,560px),calc(100vw - 32px));height:min(var(--fc-popup-max-height,680px),calc(100dvh - 32px));max-width:none;max-height:none;overflow:hidden;background:#fff;box-shadow:0 12px 48px rgba(0,0,0,.3)}
 dialog:not([open]){display:none}

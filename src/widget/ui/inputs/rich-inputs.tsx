@@ -1,12 +1,13 @@
 import type { ChatInput } from '../../../protocol/index'
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import { adoptChunkCss } from '../chunk-css'
+import { css } from '../styles'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
 import { DateInput } from './date-input'
 import { RatingInput } from './rating-input'
 
 /** The look of the inputs in this chunk, added to the widget's styles when the first one shows. */
-const RICH_INPUT_CSS = `
+const RICH_INPUT_CSS = css`
 .button[aria-pressed="true"] { outline: 2px solid currentColor; outline-offset: -5px; }
 .choices { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 8px; max-width: 100%; }
 .choices .field { flex-basis: 100%; max-width: 100%; }
