@@ -28,7 +28,7 @@ const TEXT = '#303235'
  * An image bubble waits hidden for its picture, and so does everything after it (image-reveal.ts).
  * `!important` so a host page's ::part() rules cannot show a row early.
  */
-const WAITING_IMAGE = '.row[hidden], .row[hidden] ~ * { display: none !important; }'
+const WAITING_IMAGE = css`.row[hidden], .row[hidden] ~ * { display: none !important; }`
 
 export const BASE_CSS = css`
 :host {
@@ -156,7 +156,6 @@ textarea.field { min-height: 88px; }
   font-size: 14px;
   text-align: center;
 }
-.loading { padding: 16px; color: inherit; }
 .progress {
   position: absolute;
   left: 0;
