@@ -10,7 +10,7 @@ export function cssTemplates(): Rolldown.Plugin {
   return {
     name: 'flow-chat-css-templates',
     transform(code, id) {
-      if (!/\.tsx?$/.test(id) || !TAG.test(code)) return null
+      if (!/\.tsx?$/.test(id) || id.includes('node_modules') || !TAG.test(code)) return null
       return { code: minifyCssTemplates(code, id), map: null }
     },
   }
