@@ -1,5 +1,5 @@
-import type { ChatStepResult, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
-import { TransportError, type FlowClient } from '../../../src/widget/transport/index'
+import type { ChatStepResult, CommandReply, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
+import { TransportError, type FlowClient, type WebhookWait } from '../../../src/widget/transport/index'
 import type { FlowChatEventMap, FlowChatEventType } from '../../../src/widget/chat/index'
 
 export const UPDATED_AT = '2026-01-02T00:00:00.000Z'
@@ -27,15 +27,30 @@ export function startResponse(step: ChatStepResult = {}, overrides: Partial<Star
 }
 
 type Reply = ChatStepResult | TransportError | Promise<ChatStepResult>
+type Wait = WebhookWait | TransportError | Promise<WebhookWait>
 
-/** A scripted flow service: each continueChat takes the next reply in order. */
-export function fakeClient(options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[] } = {}) {
+/** A scripted flow service: each continueChat takes the next reply in order, each long poll the next wait. */
+export function fakeClient(
+  options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[]; waits?: Wait[] } = {},
+) {
   const calls = {
     published: 0,
     start: [] as Array<{ flow: string; body: unknown }>,
-    continue: [] as Array<{ sessionId: string; message: string; key: string }>,
+    continue: [] as Array<{ sessionId: string; message: string | CommandReply; key: string }>,
+    listen: [] as Array<{ sessionId: string; waitId: string; timeoutSeconds: number | undefined }>,
   }
   const replies = [...(options.replies ?? [])]
+  const waits = [...(options.waits ?? [])]
+  /** A scripted answer, or (for a promise) one that the conversation can cancel. */
+  const answer = <T>(next: T | TransportError | Promise<T> | undefined, what: string, signal?: AbortSignal): Promise<T> => {
+    if (next === undefined) throw new Error(`unexpected ${what}`)
+    if (next instanceof TransportError) throw next
+    if (!(next instanceof Promise)) return Promise.resolve(next)
+    return new Promise((resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(new TransportError('aborted', 'cancelled')))
+      next.then(resolve, reject)
+    })
+  }
   const published = options.published ?? publishedFlow()
   const start = options.start ?? startResponse({ messages: [text('m1', 'Hello')], input: textInput() })
   const client: FlowClient = {
@@ -51,19 +66,14 @@ export function fakeClient(options: { published?: PublishedFlow | TransportError
     },
     async continueChat(sessionId, message, key, signal) {
       calls.continue.push({ sessionId, message, key })
-      const next = replies.shift()
-      if (!next) throw new Error('unexpected continueChat')
-      if (next instanceof TransportError) throw next
-      if (next instanceof Promise) {
-        return new Promise((resolve, reject) => {
-          signal?.addEventListener('abort', () => reject(new TransportError('aborted', 'cancelled')))
-          next.then(resolve, reject)
-        })
-      }
-      return next
+      return answer(replies.shift(), 'continueChat', signal)
+    },
+    async listenForWebhook(sessionId, waitId, signal, timeoutSeconds) {
+      calls.listen.push({ sessionId, waitId, timeoutSeconds })
+      return answer(waits.shift(), 'listenForWebhook', signal)
     },
   }
-  return { client, calls, replies }
+  return { client, calls, replies, waits }
 }
 
 export function recordEvents() {
