@@ -87,27 +87,25 @@ export function createCommands(host: CommandHost): Commands {
     const { action } = stage
     const reply = pending(() => ({ play: { clientSideActions: [action] } }))
     host.interrupt(async (signal) => {
-      const next = await deliverTurn(state, context, reply, signal)
-      return next && 'play' in next ? { play: await catchUp(next.play, action, signal) } : next
+      const arrived = await webhookArrived(action, signal)
+      if (!arrived) return deliverTurn(state, context, reply, signal)
+      // The flow went on meanwhile: its step plays first, the command goes when the chat is free again.
+      sending = undefined
+      queue.unshift(item)
+      return { play: arrived }
     })
   }
 
-  /**
-   * The webhook may have come while the command was on its way: its step then came first and the
-   * command ran after it. Its bubbles are shown before the command's.
-   */
-  async function catchUp(step: ChatStepResult, action: ClientAction, signal: AbortSignal): Promise<ChatStepResult> {
+  /** The step of a webhook that came while the long poll was being stopped, if one did. */
+  async function webhookArrived(action: ClientAction, signal: AbortSignal): Promise<ChatStepResult | undefined> {
     const waitId = action.listenForWebhook?.waitId
-    if (!waitId) return step
+    if (!waitId) return undefined
     try {
-      const earlier = await context.client.listenForWebhook(state.session.id, waitId, signal, 0)
-      if (earlier.status !== 'continued' || !earlier.step) return step
-      const first = earlier.step
-      return { ...step, messages: [...(first.messages ?? []), ...(step.messages ?? [])], logs: [...(first.logs ?? []), ...(step.logs ?? [])] }
+      const answer = await context.client.listenForWebhook(state.session.id, waitId, signal, 0)
+      return answer.status === 'continued' && answer.step ? answer.step : undefined
     } catch (error) {
-      // Not waiting for it any more (the usual answer): the command came first.
       if (signal.aborted) throw error
-      return step
+      return undefined
     }
   }
 
