@@ -35,10 +35,10 @@ interface Queued {
 
 /** Stages that take no command, and why (the caller's promise rejects with it). */
 const REFUSED: Partial<Record<Stage['tag'], string>> = {
-  idle: 'The chat has not started',
-  ended: 'The conversation has ended',
-  redirected: 'The chat has left this page',
-  failed: 'The chat is showing an error; commands wait until it is resolved',
+  idle: 'the chat has not started',
+  ended: 'the conversation has ended',
+  redirected: 'the chat has left this page',
+  failed: 'the chat is showing an error',
 }
 
 /**

@@ -61,7 +61,7 @@ export async function sendVisitorRequest(
     return { statusCode: response.status, data: parsed(text) }
   } catch (error) {
     if (signal.aborted) throw new TransportError('aborted', 'Request cancelled', { cause: error })
-    if (controller.signal.aborted) return failed(`No answer within ${Math.round(timeoutMs / 1000)} s`)
+    if (controller.signal.aborted) return failed(`No answer within ${timeoutMs / 1000} s`)
     // fetch says no more (by design) for a network failure, a CORS refusal or a forbidden header.
     return failed(`The request failed (network, CORS or an invalid request): ${String(error)}`)
   } finally {

@@ -1,6 +1,13 @@
 import type { ChatStepResult, CommandReply, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
 import { TransportError, type FlowClient, type WebhookWait } from '../../../src/widget/transport/index'
-import type { FlowChatEventMap, FlowChatEventType } from '../../../src/widget/chat/index'
+import {
+  createConversation,
+  type Conversation,
+  type ConversationOptions,
+  type FlowChatEventMap,
+  type FlowChatEventType,
+  type GuestEntry,
+} from '../../../src/widget/chat/index'
 
 export const UPDATED_AT = '2026-01-02T00:00:00.000Z'
 
@@ -90,4 +97,29 @@ export function recordEvents() {
 export const settle = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve()
   await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+export const entriesOf = (conversation: Conversation) => conversation.transcript.chunks.value.flatMap((chunk) => chunk.entries.value)
+export const guests = (conversation: Conversation) => entriesOf(conversation).filter((entry): entry is GuestEntry => entry.kind === 'guest')
+/** The plain text of every host bubble shown so far. */
+export const hostTexts = (conversation: Conversation) =>
+  entriesOf(conversation).flatMap((entry) => (entry.kind === 'host' ? [(entry.message.content as { plainText?: string }).plainText] : []))
+
+/** A conversation over a scripted service: idempotency keys `key-1`, `key-2`, …; sleeps return at once unless given. */
+export function setupConversation(
+  options: Parameters<typeof fakeClient>[0] = {},
+  extra: { prefilledVariables?: unknown; flow?: string; sleep?: ConversationOptions['sleep'] } = {},
+) {
+  const fake = fakeClient(options)
+  const events = recordEvents()
+  let keys = 0
+  const conversation = createConversation({
+    flow: extra.flow ?? 'f1',
+    client: fake.client,
+    emit: events.emit,
+    prefilledVariables: extra.prefilledVariables,
+    newKey: () => `key-${++keys}`,
+    sleep: extra.sleep ?? (async () => {}),
+  })
+  return { ...fake, events, conversation }
 }
