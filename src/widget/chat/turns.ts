@@ -96,10 +96,10 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
     step = await context.client.continueChat(state.session.id, reply.message, reply.key, signal)
   } catch (error) {
     if (isAborted(error, signal)) throw error
-    if (state.session.resumed && isSessionGone(error)) return { startOver: 'expired' }
     const detail = describeFailure(error, reply.command !== undefined)
-    context.emit('flowchat:error', detail)
     reply.command?.settle(detail)
+    if (state.session.resumed && isSessionGone(error)) return { startOver: 'expired' }
+    context.emit('flowchat:error', detail)
     // A command the service refused changed nothing: the chat goes back to how it was.
     if (reply.command && isRejection(error)) return reply.command.refused()
     batch(() => {

@@ -1,6 +1,6 @@
 import { effect } from '@preact/signals'
 import { describe, expect, it, vi } from 'vitest'
-import { createConversation, lazyRunner, type Conversation, type GuestEntry } from '../../../src/widget/chat/index'
+import { createConversation, lazyRunner, type Conversation } from '../../../src/widget/chat/index'
 import type { ChatStepResult } from '../../../src/protocol/index'
 import { TransportError } from '../../../src/widget/transport/index'
 import { entriesOf, fakeClient, guests, publishedFlow, recordEvents, settle, setupConversation as setup, startResponse, text, textInput } from './fake-client'
