@@ -12,8 +12,10 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 35_621,
-  'flow-chat.mjs': 35_942,
+  // Raised on purpose (issue 15, +0.8 KB over main's 36,355): sendCommand on the element, launchers
+  // and handles, the turn loop's commands, webhook waits and HTTP replies, the waiting announcement.
+  'flow-chat.js': 37_115,
+  'flow-chat.mjs': 37_490,
   /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_247,
   /** Dates, choices, pictures and ratings: loaded when a flow announces one. */
@@ -24,8 +26,12 @@ const MEASURED: Record<string, number> = {
   'flow-chat-html.mjs': 12_220,
   /** The script sandbox runner: loaded when a step brings a script. */
   'flow-chat-scripts.mjs': 3_555,
-  /** Redirects and waits: loaded when a step brings one. */
-  'flow-chat-client-actions.mjs': 930,
+  /** Redirects, waits, HTTP requests from the browser and webhook waits: loaded when a step brings one. */
+  'flow-chat-client-actions.mjs': 2_427,
+  /** A host page's commands (sendCommand): loaded with the first one. */
+  'flow-chat-commands.mjs': 976,
+  /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
+  'flow-chat-waiting-view.mjs': 572,
   /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
   'flow-chat-remembered.mjs': 1_199,
   /** A theme's web font: loaded when the theme names one. */
