@@ -12,26 +12,30 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 31_540,
-  'flow-chat.mjs': 31_507,
+  'flow-chat.js': 32_182,
+  'flow-chat.mjs': 32_153,
   /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
-  'flow-chat-launchers.mjs': 5_315,
+  'flow-chat-launchers.mjs': 5_316,
   /** Dates, choices, pictures and ratings: loaded when a flow announces one. */
-  'flow-chat-rich-inputs.mjs': 2_277,
+  'flow-chat-rich-inputs.mjs': 2_279,
   /** Video, audio and embed players: loaded when a flow announces one. */
   'flow-chat-media.mjs': 778,
   /** DOMPurify, the widget's allow-lists and the html view: loaded for an html-only message. */
-  'flow-chat-html.mjs': 12_119,
+  'flow-chat-html.mjs': 12_120,
   /** The script sandbox runner: loaded when a step brings a script. */
-  'flow-chat-scripts.mjs': 3_799,
-  /** Redirects and waits: loaded when a step brings one. */
-  'flow-chat-client-actions.mjs': 899,
+  'flow-chat-scripts.mjs': 3_800,
+  /** Redirects, waits, HTTP requests from the browser and webhook waits: loaded when a step brings one. */
+  'flow-chat-client-actions.mjs': 2_333,
+  /** A host page's commands (sendCommand): loaded with the first one. */
+  'flow-chat-commands.mjs': 953,
+  /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
+  'flow-chat-waiting-view.mjs': 676,
   /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
-  'flow-chat-remembered.mjs': 1_226,
+  'flow-chat-remembered.mjs': 1_255,
   /** The theme's colours, shapes and background as custom properties: requested as a chat starts. */
-  'flow-chat-theme-vars.mjs': 1_887,
+  'flow-chat-theme-vars.mjs': 1_886,
   /** A theme's web font: loaded when the theme names one. */
-  'flow-chat-fonts.mjs': 1_380,
+  'flow-chat-fonts.mjs': 1_381,
 }
 const CORE = ['flow-chat.js', 'flow-chat.mjs']
 const CORE_GOAL = 30_000
@@ -68,7 +72,7 @@ describe('built bundles', () => {
     })
   }
 
-  // The goal the issue sets; 31.5 KB today (what the core is made of and what would close the gap:
+  // The goal the issue sets; 32.2 KB today (what the core is made of and what would close the gap:
   // README, "Size and speed").
   it.todo(`the core stays at most ${CORE_GOAL} bytes gzipped`)
 

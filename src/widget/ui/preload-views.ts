@@ -2,6 +2,7 @@ import { useSignalEffect } from '@preact/signals'
 import type { Conversation } from '../chat/index'
 import { INPUT_CHUNKS } from './inputs/input-views'
 import { MESSAGE_CHUNKS, preloadMessageView } from './message-content'
+import { waitingView } from './status-views'
 
 /** Requests the chunks of these message and input types. */
 function preload(types: Iterable<unknown>): void {
@@ -37,5 +38,6 @@ export function usePreloadViews(conversation: Conversation): void {
     if (stage.tag !== 'playing') return
     preload([stage.step.input?.type])
     for (const message of stage.step.messages ?? []) preloadMessageView(message)
+    if (stage.step.clientSideActions?.some((action) => action.type === 'listenForWebhook')) waitingView.preload()
   })
 }
