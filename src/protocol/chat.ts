@@ -13,7 +13,7 @@ export const INPUT_TYPES = [
   'picture choice input',
   'rating input',
 ] as const
-export const CLIENT_ACTION_TYPES = ['scriptToExecute', 'redirect', 'wait', 'httpRequestToExecute', 'listenForWebhook'] as const
+export const CLIENT_ACTION_TYPES = ['scriptToExecute', 'redirect', 'wait', 'httpRequestToExecute', 'listenForWebhook', 'stream'] as const
 
 /** Any message: its `type` decides the shape of `content` (see the content schemas below). */
 export const chatMessageSchema = z.looseObject({
@@ -135,6 +135,13 @@ export const clientActionSchema = z.looseObject({
   wait: opt(z.looseObject({ secondsToWaitFor: numeric() })),
   httpRequestToExecute: opt(httpRequestToExecuteSchema),
   listenForWebhook: opt(listenForWebhookSchema),
+  /**
+   * `type: "stream"`: an AI block's answer streams. Once the bubbles before it are shown, the
+   * client posts `{}` to `STREAM_MESSAGE_PATH` (see stream.ts), renders the text as it arrives and,
+   * after the `d:` part, calls continueChat with no message (the service recorded the answer).
+   * The action has `expectsDedicatedReply`.
+   */
+  stream: bool(),
   lastBubbleBlockId: str(),
   expectsDedicatedReply: bool(),
 })
