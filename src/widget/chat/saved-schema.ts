@@ -39,7 +39,7 @@ const savedSchema = object({
   ),
   avatars: object({ host: text, guest: text }),
   progress: nullable(number()),
-  pending: nullable(object({ message: string(), key: string(), shown: boolean(), input: optional(chatInputSchema) })),
+  pending: nullable(object({ message: nullable(string()), key: string(), shown: boolean(), input: optional(chatInputSchema) })),
   step: nullable(chatStepResultSchema),
   input: nullable(object({ input: chatInputSchema, draft: text })),
   ended: boolean(),

@@ -16,7 +16,8 @@ export interface ActiveInput {
 
 /** An answer on its way to the service, kept until it is acknowledged (for Retry and reloads). */
 export interface Pending {
-  message: string
+  /** `null`: no message (after a streamed answer, which the service recorded itself). */
+  message: string | null
   key: string
   /** The bubble showing it; null for a client action's hidden reply. */
   entry: GuestEntry | null

@@ -4,8 +4,10 @@ import { opt, str } from '../../protocol/common'
 import { settingsSchema } from '../../protocol/settings'
 import { themeSchema } from '../../protocol/theme'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
+import { STREAM_MESSAGE_PATH } from '../../protocol/stream'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
+import type { StreamTarget } from './stream'
 
 export interface FlowClientConfig {
   /** Base URL of the flow-management API (`{base_url}`); empty means the page's own origin. */
@@ -47,13 +49,18 @@ export interface FlowClient {
    */
   getPublishedFlow(flow: string, signal?: AbortSignal, options?: { fresh?: boolean }): Promise<PublishedFlowView>
   startChat(flow: string, request: StartChatRequest, signal?: AbortSignal): Promise<StartChatResponse>
-  /** Retries with the same `idempotencyKey`, so the service applies the answer at most once. */
+  /**
+   * Retries with the same `idempotencyKey`, so the service applies the answer at most once.
+   * `null`: no message (the answer a stream produced, which the service recorded itself).
+   */
   continueChat(
     sessionId: string,
-    message: string,
+    message: string | null,
     idempotencyKey: string,
     signal?: AbortSignal,
   ): Promise<ChatStepResult>
+  /** Where the session's streamed answer is read from (see `streamMessage`, a chunk of its own). */
+  streamTarget(sessionId: string): StreamTarget
 }
 
 const trimBase = (url: string) => url.trim().replace(/\/+$/, '')
@@ -108,12 +115,13 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
         requestJson(url, chatStepResultSchema, {
           method: 'POST',
           headers: { 'Idempotency-Key': idempotencyKey },
-          body: { message },
+          body: message === null ? {} : { message },
           signal,
           timeoutMs,
           fetch: doFetch,
         }),
       )
     },
+    streamTarget: (sessionId) => ({ url: chatApi + STREAM_MESSAGE_PATH.replace('{sessionId}', segment(sessionId)), fetch: doFetch }),
   }
 }

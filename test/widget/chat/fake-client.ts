@@ -1,5 +1,5 @@
 import type { ChatStepResult, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
-import { TransportError, type FlowClient } from '../../../src/widget/transport/index'
+import { TransportError, type FetchLike, type FlowClient } from '../../../src/widget/transport/index'
 import type { FlowChatEventMap, FlowChatEventType } from '../../../src/widget/chat/index'
 
 export const UPDATED_AT = '2026-01-02T00:00:00.000Z'
@@ -29,11 +29,13 @@ export function startResponse(step: ChatStepResult = {}, overrides: Partial<Star
 type Reply = ChatStepResult | TransportError | Promise<ChatStepResult>
 
 /** A scripted flow service: each continueChat takes the next reply in order. */
-export function fakeClient(options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[] } = {}) {
+export function fakeClient(
+  options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[]; streamFetch?: FetchLike } = {},
+) {
   const calls = {
     published: 0,
     start: [] as Array<{ flow: string; body: unknown }>,
-    continue: [] as Array<{ sessionId: string; message: string; key: string }>,
+    continue: [] as Array<{ sessionId: string; message: string | null; key: string }>,
   }
   const replies = [...(options.replies ?? [])]
   const published = options.published ?? publishedFlow()
@@ -62,6 +64,10 @@ export function fakeClient(options: { published?: PublishedFlow | TransportError
       }
       return next
     },
+    streamTarget: (sessionId) => ({
+      url: `https://chat.example/v1/sessions/${sessionId}/streamMessage`,
+      fetch: options.streamFetch ?? (async () => Promise.reject(new Error('unexpected streamMessage'))),
+    }),
   }
   return { client, calls, replies }
 }
