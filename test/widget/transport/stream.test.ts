@@ -2,27 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { errorPart, finishPart, textPart } from '../../../src/protocol/stream'
 import { TransportError, type FetchLike } from '../../../src/widget/transport/index'
 import { streamMessage } from '../../../src/widget/transport/stream'
-
-const encoder = new TextEncoder()
-
-/** A 200 stream whose body is `chunks`, then closed, broken (`error`) or silent (`hang`). */
-function streamResponse(chunks: string[], end: 'close' | 'error' | 'hang' = 'close') {
-  let next = 0
-  const body = new ReadableStream<Uint8Array>({
-    // One chunk per read, as a network delivers them; then the end (or nothing, for `hang`).
-    pull(controller) {
-      const chunk = chunks[next++]
-      if (chunk !== undefined) return controller.enqueue(encoder.encode(chunk))
-      if (end === 'close') controller.close()
-      if (end === 'error') controller.error(new TypeError('network error'))
-      return end === 'hang' ? new Promise<void>(() => {}) : undefined
-    },
-  })
-  return new Response(body, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
-}
-
-const errorResponse = (status: number, code: string) =>
-  new Response(JSON.stringify({ error: { code, message: `failed: ${code}` } }), { status, headers: { 'Content-Type': 'application/json' } })
+import { errorResponse, streamResponse } from './stream-responses'
 
 function target(...responses: Array<Response | Error | (() => Response)>) {
   const calls: Array<{ url: string; init: RequestInit | undefined }> = []
