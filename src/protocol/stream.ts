@@ -11,6 +11,15 @@
 export const STREAM_MESSAGE_PATH = '/v1/sessions/{sessionId}/streamMessage'
 
 /**
+ * How long a client waits on a stream. The service gives its AI provider 30 s to connect and
+ * send the first piece and 30 s between pieces, then ends the stream with an error part; a client
+ * waits a little longer for either, so it hears the service's reason rather than its own timeout.
+ * A stream that fails to start (unreachable, 5xx, 429) is tried once more after a short pause.
+ * (Kept here rather than in time-limits.ts: only the stream's chunk of the widget reads them.)
+ */
+export const STREAM_LIMITS = { startMs: 45_000, idleMs: 45_000, startRetry: { retries: 1, baseDelayMs: 1_500, maxDelayMs: 1_500 } } as const
+
+/**
  * Longest line the parser accepts, in characters. A text part is one piece of the answer (a
  * replayed answer is sent in pieces too); anything longer is a broken or hostile stream.
  */

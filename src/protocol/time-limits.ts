@@ -34,11 +34,3 @@ export const IMAGE_WAIT_MS = 6_000
 
 /** Longest Wait block honoured, in seconds: beyond it a visitor would think the chat is broken. */
 export const MAX_WAIT_SECONDS = 600
-
-/**
- * A streamed AI answer (see stream.ts). The service gives its AI provider 30 s to connect and
- * send the first piece and 30 s between pieces, then ends the stream with an error part; the
- * widget waits a little longer for either, so it hears the service's reason rather than its own
- * timeout. A stream that fails to start (unreachable, 5xx) is tried once more after a short pause.
- */
-export const STREAM_LIMITS = { startMs: 45_000, idleMs: 45_000, startRetry: { retries: 1, baseDelayMs: 1_500, maxDelayMs: 1_500 } } as const

@@ -4,7 +4,6 @@ import { opt, str } from '../../protocol/common'
 import { settingsSchema } from '../../protocol/settings'
 import { themeSchema } from '../../protocol/theme'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
-import { STREAM_MESSAGE_PATH } from '../../protocol/stream'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
 import type { StreamTarget } from './stream'
@@ -122,6 +121,6 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
         }),
       )
     },
-    streamTarget: (sessionId) => ({ url: chatApi + STREAM_MESSAGE_PATH.replace('{sessionId}', segment(sessionId)), fetch: doFetch }),
+    streamTarget: (sessionId) => ({ chatApi, sessionId, fetch: doFetch }),
   }
 }

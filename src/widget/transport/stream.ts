@@ -1,14 +1,17 @@
-import { StreamFormatError, createStreamParser, type StreamErrorLog, type StreamPart } from '../../protocol/stream'
-import { STREAM_LIMITS } from '../../protocol/time-limits'
+import { STREAM_LIMITS, STREAM_MESSAGE_PATH, StreamFormatError, createStreamParser, type StreamErrorLog, type StreamPart } from '../../protocol/stream'
 import { TransportError } from './errors'
 import { httpError, type FetchLike } from './http'
 import { sleep as defaultSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
 
 /** Where a session's answer streams from (the client knows the chat host and the fetch to use). */
 export interface StreamTarget {
-  url: string
+  /** `{chat_base_url}`, without a trailing slash. */
+  chatApi: string
+  sessionId: string
   fetch: FetchLike
 }
+
+export const streamUrl = ({ chatApi, sessionId }: StreamTarget) => chatApi + STREAM_MESSAGE_PATH.replace('{sessionId}', encodeURIComponent(sessionId))
 
 export interface StreamOptions {
   /** Aborts the request and the reading (the chat closed, was reset or removed). */
@@ -76,7 +79,7 @@ async function open(target: StreamTarget, options: StreamOptions): Promise<Opene
   dog.arm()
   let response: Response
   try {
-    response = await target.fetch(target.url, {
+    response = await target.fetch(streamUrl(target), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'text/plain' },
       body: '{}',

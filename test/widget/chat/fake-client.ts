@@ -65,7 +65,8 @@ export function fakeClient(
       return next
     },
     streamTarget: (sessionId) => ({
-      url: `https://chat.example/v1/sessions/${sessionId}/streamMessage`,
+      chatApi: 'https://chat.example',
+      sessionId,
       fetch: options.streamFetch ?? (async () => Promise.reject(new Error('unexpected streamMessage'))),
     }),
   }

@@ -13,7 +13,7 @@ function target(...responses: Array<Response | Error | (() => Response)>) {
     if (next instanceof Error) throw next
     return typeof next === 'function' ? next() : next
   }
-  return { target: { url: 'https://chat.example/v1/sessions/s1/streamMessage', fetch }, calls }
+  return { target: { chatApi: 'https://chat.example', sessionId: 's1', fetch }, calls }
 }
 
 const noSleep = async () => {}
