@@ -126,6 +126,13 @@ export type HttpRequestToExecute = z.infer<typeof httpRequestToExecuteSchema>
  */
 export const listenForWebhookSchema = z.looseObject({ waitId: z.string() })
 
+/**
+ * `stream` (`{type: "stream", stream: true, expectsDedicatedReply: true, lastBubbleBlockId?}`):
+ * an AI block's answer streams. Once the bubbles up to `lastBubbleBlockId` are shown, the widget
+ * sends `POST STREAM_MESSAGE_PATH` with `{}` and shows the text as it arrives (the line format
+ * and its parser are in `./stream`); after the finish part it sends continueChat with no
+ * `message` (body `{}`), and the flow goes on with the text the service recorded.
+ */
 export const clientActionSchema = z.looseObject({
   type: z.string(),
   scriptToExecute: opt(
@@ -135,12 +142,6 @@ export const clientActionSchema = z.looseObject({
   wait: opt(z.looseObject({ secondsToWaitFor: numeric() })),
   httpRequestToExecute: opt(httpRequestToExecuteSchema),
   listenForWebhook: opt(listenForWebhookSchema),
-  /**
-   * `type: "stream"`: an AI block's answer streams. Once the bubbles before it are shown, the
-   * client posts `{}` to `STREAM_MESSAGE_PATH` (see stream.ts), renders the text as it arrives and,
-   * after the `d:` part, calls continueChat with no message (the service recorded the answer).
-   * The action has `expectsDedicatedReply`.
-   */
   stream: bool(),
   lastBubbleBlockId: str(),
   expectsDedicatedReply: bool(),
@@ -194,7 +195,12 @@ export const commandReplySchema = z.looseObject({
 export const chatReplyMessageSchema = z.union([answerText(), textReplySchema, commandReplySchema])
 export type ChatReplyMessage = z.infer<typeof chatReplyMessageSchema>
 
-export const continueChatRequestSchema = z.looseObject({ message: chatReplyMessageSchema })
+/**
+ * `message` is left out only after a streamed AI answer (the `stream` action): the flow goes on
+ * with the text the service recorded. The service refuses a missing `message` in any other
+ * state (400 naming `message`), and while the answer is still streaming (409).
+ */
+export const continueChatRequestSchema = z.looseObject({ message: z.optional(chatReplyMessageSchema) })
 export type ContinueChatRequest = z.infer<typeof continueChatRequestSchema>
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 128
@@ -204,6 +210,11 @@ export const startChatRequestSchema = z.looseObject({
     z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   ),
   resultId: opt(z.string().check(z.minLength(1), z.maxLength(200))),
+  /**
+   * The client can show streamed AI answers (`stream` actions); the widget always sends true.
+   * Left out or false, an AI block's answer is computed within the step.
+   */
+  isStreamEnabled: opt(z.boolean()),
 })
 export type StartChatRequest = z.infer<typeof startChatRequestSchema>
 

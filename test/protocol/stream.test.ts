@@ -1,89 +1,71 @@
 import { describe, expect, test } from 'vitest'
-import { clientActionSchema } from '../../src/protocol/chat'
 import {
-  MAX_STREAM_LINE_LENGTH,
-  StreamFormatError,
   createStreamParser,
-  errorPart,
-  finishPart,
-  textPart,
+  errorLine,
+  finishLine,
+  MAX_STREAM_LINE_LENGTH,
+  MAX_STREAM_TEXT_PART,
+  STREAM_LOG_CONTEXT,
   type StreamPart,
+  StreamFormatError,
+  textLines,
 } from '../../src/protocol/stream'
 
-const encoder = new TextEncoder()
+const SAMPLE = 'Héllo 👋🏽 wörld — “quotes” \\ "escaped"\nnew line ✓ 日本語'
+const WIRE = `f:{"messageId":"step-1"}\n${textLines(SAMPLE)}${textLines(' and more')}e:{"finishReason":"stop","isContinued":false}\n${finishLine()}`
 
-/** Feeds `bytes` to a parser in pieces of `size` bytes (cutting lines and UTF-8 sequences anywhere). */
-function parseInPieces(bytes: Uint8Array, size: number): StreamPart[] {
+function parseAll(chunks: (Uint8Array | string)[]): StreamPart[] {
   const parser = createStreamParser()
-  const parts: StreamPart[] = []
-  for (let at = 0; at < bytes.length; at += size) parts.push(...parser.push(bytes.subarray(at, at + size)))
-  return [...parts, ...parser.end()]
+  return [...chunks.flatMap((chunk) => parser.push(chunk)), ...parser.end()]
 }
 
-const EXAMPLE = [
-  'f:{"messageId":"step-1"}\n',
-  textPart('Héllo 👋'),
-  textPart(' there!\nHow'),
-  textPart(' can I help? "quoted" \\ back'),
-  'e:{"finishReason":"stop","isContinued":false}\n',
-  finishPart(),
-].join('')
+const joined = (parts: StreamPart[]) => parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
 
-describe('the stream action', () => {
-  test('parses as a client action with its flags', () => {
-    const action = clientActionSchema.parse({ type: 'stream', stream: true, expectsDedicatedReply: true, lastBubbleBlockId: 'b1' })
-    expect(action).toMatchObject({ type: 'stream', stream: true, expectsDedicatedReply: true })
-  })
-})
-
-describe('the data stream parser', () => {
-  test('reads text, ignores the codes a client does not need, and ends at the finish part', () => {
-    expect(parseInPieces(encoder.encode(EXAMPLE), 1 << 16)).toEqual([
-      { type: 'text', text: 'Héllo 👋' },
-      { type: 'text', text: ' there!\nHow' },
-      { type: 'text', text: ' can I help? "quoted" \\ back' },
-      { type: 'finish', finishReason: 'stop' },
-    ])
+describe('the stream line format', () => {
+  test('text parts, then the finish part; other codes are skipped', () => {
+    const parts = parseAll([WIRE])
+    expect(joined(parts)).toBe(`${SAMPLE} and more`)
+    expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' })
+    expect(parts.map((part) => part.type)).toEqual(['text', 'text', 'finish'])
   })
 
-  test('gives the same parts whatever the chunk boundaries, inside UTF-8 sequences included', () => {
-    const bytes = encoder.encode(EXAMPLE)
-    const whole = parseInPieces(bytes, bytes.length)
-    for (const size of [1, 2, 3, 5, 7, 13]) expect(parseInPieces(bytes, size), `pieces of ${size}`).toEqual(whole)
+  test('bytes split anywhere, inside UTF-8 sequences included, parse to the same parts', () => {
+    const bytes = new TextEncoder().encode(WIRE)
+    const whole = parseAll([bytes])
+    for (let cut = 1; cut < bytes.length; cut++) {
+      expect(parseAll([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(whole)
+    }
+    expect(parseAll([...bytes].map((byte) => Uint8Array.of(byte)))).toEqual(whole)
   })
 
-  test('accepts strings, CRLF line ends and a last line without its newline', () => {
-    const parser = createStreamParser()
-    expect(parser.push('0:"a"\r\n0:"b')).toEqual([{ type: 'text', text: 'a' }])
-    expect(parser.push('c"\r\n\r\nd:{"finishReason":"length"}')).toEqual([{ type: 'text', text: 'bc' }])
-    expect(parser.end()).toEqual([{ type: 'finish', finishReason: 'length' }])
-  })
-
-  test('reads an error part as the log inside it', () => {
-    const log = { status: 'error', description: 'The AI provider stopped answering', details: { after: 30 }, context: 'While streaming AI' }
-    expect(createStreamParser().push(textPart('Half') + errorPart(log))).toEqual([
+  test('an error part carries the log of the failure', () => {
+    const parts = parseAll([textLines('Half'), errorLine({ description: 'Timed out', details: { afterMs: 30_000 } })])
+    expect(parts).toEqual([
       { type: 'text', text: 'Half' },
-      { type: 'error', log },
+      { type: 'error', log: { status: 'error', description: 'Timed out', details: { afterMs: 30_000 }, context: STREAM_LOG_CONTEXT } },
     ])
-    // A provider's plain text instead of a log is still an error, described by that text.
-    expect(createStreamParser().push('3:"upstream said no"\n')).toEqual([{ type: 'error', log: { status: 'error', description: 'upstream said no' } }])
+  })
+
+  test('long text is split into bounded parts, never inside a surrogate pair', () => {
+    const text = `${'a'.repeat(MAX_STREAM_TEXT_PART - 1)}😀${'b'.repeat(MAX_STREAM_TEXT_PART * 2)}`
+    const lines = textLines(text).split('\n').filter(Boolean)
+    expect(lines.length).toBeGreaterThan(2)
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(MAX_STREAM_LINE_LENGTH)
+    const parts = parseAll([textLines(text)])
+    expect(joined(parts)).toBe(text)
+    for (const part of parts) expect((part as { text: string }).text).not.toMatch(/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/)
+    // The worst JSON escaping of a full part still fits a line.
+    expect(textLines('\u0001'.repeat(MAX_STREAM_TEXT_PART)).length - 3).toBeLessThanOrEqual(MAX_STREAM_LINE_LENGTH)
   })
 
   test.each([
-    ['no code', ':"x"\n'],
-    ['no colon', 'hello\n'],
-    ['a value that is not JSON', '0:hello\n'],
-    ['a text part that is not a string', '0:{"text":"x"}\n'],
-    ['an error part that is not a string', '3:{"description":"x"}\n'],
-  ])('refuses a line with %s', (_name, line) => {
-    expect(() => createStreamParser().push(line)).toThrow(StreamFormatError)
-  })
-
-  test('refuses a line over the cap, even before its newline arrives', () => {
-    const parser = createStreamParser(100)
-    expect(() => parser.push(`0:"${'x'.repeat(50)}`)).not.toThrow()
-    expect(() => parser.push('x'.repeat(60))).toThrow(/longer than 100/)
-    expect(() => createStreamParser(100).push(`${textPart('y'.repeat(120))}`)).toThrow(StreamFormatError)
-    expect(MAX_STREAM_LINE_LENGTH).toBeGreaterThan(100_000)
+    ['a line over the cap', [`0:"${'x'.repeat(MAX_STREAM_LINE_LENGTH)}"\n`]],
+    ['an unfinished line over the cap, in small chunks', Array.from({ length: 70 }, () => 'x'.repeat(1024))],
+    ['a text part that is not a string', ['0:42\n']],
+    ['a text part that is not JSON', ['0:"open\n']],
+    ['a line without a code', ['hello\n']],
+    ['a stream cut in the middle of a line', ['0:"Hel']],
+  ])('refuses %s', (_what, chunks) => {
+    expect(() => parseAll(chunks)).toThrow(StreamFormatError)
   })
 })

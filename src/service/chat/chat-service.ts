@@ -113,7 +113,8 @@ export async function continueChat(
     sessionId: string
     rateKey: string
     idempotencyKey?: string
-    admit: (gate: ChatGate) => Promise<ChatReplyMessage>
+    /** The visitor's message; none only after a streamed AI answer. */
+    admit: (gate: ChatGate) => Promise<ChatReplyMessage | undefined>
   },
 ): Promise<ResponseJson> {
   return advanceSession(deps, {
@@ -129,8 +130,9 @@ export async function continueChat(
         found: session !== undefined,
       })
       if (!session) throw sessionNotFound(input.sessionId)
-      const requestHash = sha256(typeof message === 'string' ? message : JSON.stringify(message))
+      const requestHash = sha256(typeof message === 'string' ? message : JSON.stringify(message ?? null))
       const run: StepRun = async ({ version, state, context }) => {
+        if (message === undefined) throw messageMissing()
         try {
           return await deps.engine.continue(version.snapshot, state, message, context)
         } catch (error) {
@@ -145,6 +147,12 @@ export async function continueChat(
       return { requestHash, run }
     },
   })
+}
+
+function messageMissing(): HttpError {
+  return new HttpError('invalid_body', 'The body needs a message: only a streamed answer goes on without one.', [
+    { path: 'message', message: 'Required' },
+  ])
 }
 
 /** The origins a flow's live version allows, for a preflight (no rate limit, no lease). */

@@ -108,7 +108,7 @@ async function runStep(
   let outcome: StepOutcome
   try {
     const ids = { workspaceId: session.workspaceId, flowId: session.flowId, sessionId: session.id, resultId: session.resultId }
-    outcome = await input.run({ version, state: leased.state, context: stepContext(deps, ids) })
+    outcome = await input.run({ version, state: leased.state as SessionState, context: stepContext(deps, ids) })
   } catch (error) {
     if (error instanceof SessionEndedError) throw sessionEnded()
     throw error

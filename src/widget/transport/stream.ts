@@ -1,7 +1,17 @@
-import { STREAM_LIMITS, STREAM_MESSAGE_PATH, StreamFormatError, createStreamParser, type StreamErrorLog, type StreamPart } from '../../protocol/stream'
+import { STREAM_MESSAGE_PATH, StreamFormatError, createStreamParser, type StreamErrorLog, type StreamPart } from '../../protocol/stream'
 import { TransportError } from './errors'
 import { httpError, type FetchLike } from './http'
 import { sleep as defaultSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
+
+/**
+ * How long the widget waits on a stream. The service gives its AI provider 30 s to connect and
+ * send the first piece and 30 s between pieces, then ends the stream with an error part; the
+ * widget waits a little longer for either, so it hears the service's reason rather than its own
+ * timeout. A stream that fails to start (unreachable, 5xx, 429) is tried once more after a short
+ * pause. (Here, not in time-limits.ts: only this chunk reads them, and the core keeps every
+ * binding a chunk imports from it.)
+ */
+export const STREAM_LIMITS = { startMs: 45_000, idleMs: 45_000, startRetry: { retries: 1, baseDelayMs: 1_500, maxDelayMs: 1_500 } } as const
 
 /** Where a session's answer streams from (the client knows the chat host and the fetch to use). */
 export interface StreamTarget {

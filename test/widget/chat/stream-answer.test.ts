@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { errorPart, finishPart, textPart } from '../../../src/protocol/stream'
+import { errorLine, finishLine, textLines } from '../../../src/protocol/stream'
 import { follow } from '../../../src/widget/chat/stream-answer'
 import { createConversation, type Conversation, type HostEntry } from '../../../src/widget/chat/index'
 import type { FetchLike } from '../../../src/widget/transport/index'
@@ -42,11 +42,11 @@ describe('a streamed answer', () => {
     const entry = streamed(conversation)
     const seen: Array<[string, boolean]> = []
     entry.stream!.listen((piece, reset) => seen.push([piece, reset]))
-    live.write(textPart('**Hello**'))
+    live.write(textLines('**Hello**'))
     await settle()
     expect(entry.stream!.text).toBe('**Hello**')
     expect(entry.stream!.status.value).toBe('streaming')
-    live.write(textPart(' there') + finishPart())
+    live.write(textLines(' there') + finishLine())
     await settle()
     expect(seen).toEqual([['**Hello**', false], [' there', false]])
     expect(entry.stream!.status.value).toBe('done')
@@ -60,10 +60,10 @@ describe('a streamed answer', () => {
   })
 
   it('keeps what arrived when the stream fails, says so, and streams again when the visitor retries', async () => {
-    const log = { status: 'error', description: 'The provider stopped', context: 'While streaming AI' }
+    const log = { status: 'error', description: 'The provider stopped', context: 'While streaming AI' } as const
     const { conversation, calls, events } = setup([
-      streamResponse([textPart('The answer is'), errorPart(log)]),
-      streamResponse([textPart('The answer'), textPart(' is 42.'), finishPart()]),
+      streamResponse([textLines('The answer is'), errorLine(log)]),
+      streamResponse([textLines('The answer'), textLines(' is 42.'), finishLine()]),
     ])
     conversation.start()
     await settle()
@@ -91,7 +91,7 @@ describe('a streamed answer', () => {
     const { conversation, events } = setup([live.response])
     conversation.start()
     await settle()
-    live.write(textPart('Partial'))
+    live.write(textLines('Partial'))
     await settle()
     live.drop()
     await settle()
@@ -102,7 +102,7 @@ describe('a streamed answer', () => {
   })
 
   it('tries a stream that fails to start once more by itself', async () => {
-    const { conversation, streamCalls, calls } = setup([errorResponse(503, 'unavailable'), streamResponse([textPart('Hi'), finishPart()])])
+    const { conversation, streamCalls, calls } = setup([errorResponse(503, 'unavailable'), streamResponse([textLines('Hi'), finishLine()])])
     conversation.start()
     await settle()
     expect(streamCalls).toHaveLength(2)
@@ -118,7 +118,7 @@ describe('a streamed answer', () => {
     conversation.dispose()
     await settle()
     expect(events.of('flowchat:error')).toEqual([])
-    expect(() => live.write(textPart('late'))).toThrow()
+    expect(() => live.write(textLines('late'))).toThrow()
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { errorPart, finishPart, textPart } from '../../../src/protocol/stream'
+import { errorLine, finishLine, textLines } from '../../../src/protocol/stream'
 import { TransportError, type FetchLike } from '../../../src/widget/transport/index'
 import { streamMessage } from '../../../src/widget/transport/stream'
 import { errorResponse, streamResponse } from './stream-responses'
@@ -33,7 +33,7 @@ async function collect(t: ReturnType<typeof target>['target'], options: { signal
 
 describe('streamMessage', () => {
   it('posts {} and hands over each text piece as it arrives, ending at the finish part', async () => {
-    const t = target(streamResponse(['f:{"messageId":"x"}\n0:"Hel', 'lo"\n', textPart(' world'), finishPart()]))
+    const t = target(streamResponse(['f:{"messageId":"x"}\n0:"Hel', 'lo"\n', textLines(' world'), finishLine()]))
     const { end, pieces, opened } = await collect(t.target)
     expect(end).toEqual({ ok: true, finishReason: 'stop' })
     expect(pieces).toEqual(['Hello', ' world'])
@@ -43,31 +43,31 @@ describe('streamMessage', () => {
   })
 
   it('ends with the service log when the stream reports an error, keeping what came before', async () => {
-    const log = { status: 'error', description: 'Provider stalled', context: 'While streaming AI' }
-    const { end, pieces } = await collect(target(streamResponse([textPart('Half'), errorPart(log)])).target)
+    const log = { status: 'error', description: 'Provider stalled', context: 'While streaming AI' } as const
+    const { end, pieces } = await collect(target(streamResponse([textLines('Half'), errorLine(log)])).target)
     expect(pieces).toEqual(['Half'])
     expect(end).toEqual({ ok: false, log })
   })
 
   it('tries a stream that fails to start once more (network, then 5xx), and no more', async () => {
-    const ok = target(new TypeError('Failed to fetch'), streamResponse([textPart('ok'), finishPart()]))
+    const ok = target(new TypeError('Failed to fetch'), streamResponse([textLines('ok'), finishLine()]))
     expect((await collect(ok.target)).pieces).toEqual(['ok'])
     expect(ok.calls).toHaveLength(2)
 
-    const failing = target(errorResponse(502, 'upstream_failed'), errorResponse(502, 'upstream_failed'), streamResponse([finishPart()]))
+    const failing = target(errorResponse(502, 'upstream_failed'), errorResponse(502, 'upstream_failed'), streamResponse([finishLine()]))
     const error = await collect(failing.target).catch((caught: unknown) => caught)
     expect(error).toMatchObject({ kind: 'http', status: 502, code: 'upstream_failed' })
     expect(failing.calls).toHaveLength(2)
   })
 
   it('does not retry a refusal (409: not waiting for a stream)', async () => {
-    const t = target(errorResponse(409, 'conflict'), streamResponse([finishPart()]))
+    const t = target(errorResponse(409, 'conflict'), streamResponse([finishLine()]))
     await expect(collect(t.target)).rejects.toMatchObject({ kind: 'http', status: 409 })
     expect(t.calls).toHaveLength(1)
   })
 
   it('reports a connection lost mid-stream, or a body that ends without its last part, as a network failure (not retried)', async () => {
-    const dropped = target(streamResponse([textPart('Hal')], 'error'), streamResponse([finishPart()]))
+    const dropped = target(streamResponse([textLines('Hal')], 'error'), streamResponse([finishLine()]))
     const pieces: string[] = []
     const error = await streamMessage(dropped.target, { signal: new AbortController().signal, sleep: noSleep, onText: (text) => pieces.push(text) }).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(TransportError)
@@ -75,11 +75,11 @@ describe('streamMessage', () => {
     expect(pieces).toEqual(['Hal'])
     expect(dropped.calls).toHaveLength(1)
 
-    await expect(collect(target(streamResponse([textPart('cut')])).target)).rejects.toMatchObject({ kind: 'network' })
+    await expect(collect(target(streamResponse([textLines('cut')])).target)).rejects.toMatchObject({ kind: 'network' })
   })
 
   it('gives up on a stream that pauses longer than the idle limit', async () => {
-    await expect(collect(target(streamResponse([textPart('a')], 'hang')).target, { idleTimeoutMs: 30 })).rejects.toMatchObject({ kind: 'timeout' })
+    await expect(collect(target(streamResponse([textLines('a')], 'hang')).target, { idleTimeoutMs: 30 })).rejects.toMatchObject({ kind: 'timeout' })
   })
 
   it('reports a broken line as an invalid response', async () => {
@@ -88,7 +88,7 @@ describe('streamMessage', () => {
 
   it('is cancelled by its signal, while reading as before the answer', async () => {
     const controller = new AbortController()
-    const t = target(streamResponse([textPart('a')], 'hang'))
+    const t = target(streamResponse([textLines('a')], 'hang'))
     const pieces: string[] = []
     const reading = streamMessage(t.target, {
       signal: controller.signal,
@@ -102,6 +102,6 @@ describe('streamMessage', () => {
     expect((t.calls[0]?.init?.signal as AbortSignal).aborted).toBe(true)
     const before = new AbortController()
     before.abort()
-    await expect(collect(target(streamResponse([finishPart()])).target, { signal: before.signal })).rejects.toMatchObject({ kind: 'aborted' })
+    await expect(collect(target(streamResponse([finishLine()])).target, { signal: before.signal })).rejects.toMatchObject({ kind: 'aborted' })
   })
 })
