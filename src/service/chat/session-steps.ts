@@ -141,6 +141,7 @@ export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: 
     http: integrations.outbound,
     mail: (request) => integrations.mailer.send({ ...request, workspaceId: ids.workspaceId, flowId: ids.flowId, resultId: ids.resultId }),
     resultAnswers: () => store.results.listAnswers(ids.resultId),
+    ai: integrations.ai.forWorkspace(ids.workspaceId),
   })
 }
 

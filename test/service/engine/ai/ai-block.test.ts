@@ -1,0 +1,123 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { closeSandbox } from '../../../../src/service/engine/sandbox'
+import { aiFlow, aiService, type AiServiceOptions, say, startAiChat, texts } from '../../helpers/ai-flows'
+import { useTestDatabase } from '../../helpers/database'
+import { type OpenAiTestServer, startOpenAiTestServer } from '../../helpers/openai-test-server'
+import type { TestService } from '../../helpers/service'
+
+/** AI blocks computed within the step (API clients, which do not ask for streams), through the service. */
+const db = useTestDatabase()
+let server: OpenAiTestServer
+const services: TestService[] = []
+
+beforeAll(async () => {
+  server = await startOpenAiTestServer()
+})
+afterAll(async () => {
+  await server.close()
+  await closeSandbox()
+})
+afterEach(async () => {
+  for (const svc of services.splice(0).reverse()) await svc.close()
+})
+
+async function service(options: AiServiceOptions = {}): Promise<TestService> {
+  const svc = await aiService(db, server, options)
+  services.push(svc)
+  return svc
+}
+
+describe('AI blocks computed within the step', () => {
+  it('maps the answer and its tokens, and shows the {{Answer}} bubble itself', async () => {
+    const svc = await service()
+    server.script({ parts: ['Hi ', 'Ada'], usage: { prompt_tokens: 30, completion_tokens: 2, total_tokens: 32 } })
+    const chat = await startAiChat(svc, aiFlow(), false)
+    const res = await say(svc, chat.sessionId, { message: 'Hello' })
+    expect(res.status).toBe(200)
+    expect(res.body.clientSideActions).toBeUndefined()
+    expect(texts(res.body)).toEqual(['Hi Ada', '32 tokens for "Hi Ada"'])
+    expect(server.received.at(-1)!.body).toMatchObject({ model: 'gpt-test', temperature: 0.5 })
+    expect(server.received.at(-1)!.body.stream).toBeFalsy()
+  })
+
+  it('builds a Dialogue starting by the assistant with proper alternation', async () => {
+    const svc = await service()
+    server.script({ parts: ['ok'] })
+    const flow = aiFlow({}, { messages: [{ role: 'Dialogue', dialogueVariableId: 'vDialogue', startsBy: 'assistant' }, { role: 'user', content: '' }] })
+    const chat = await startAiChat(svc, flow, false)
+    await say(svc, chat.sessionId, { message: 'one' })
+    await say(svc, chat.sessionId, { message: 'three' })
+    // Dialogue: one, ok, three; the empty user message is dropped.
+    expect(server.received.at(-1)!.body.messages).toEqual([
+      { role: 'assistant', content: 'one' },
+      { role: 'user', content: 'ok' },
+      { role: 'assistant', content: 'three' },
+    ])
+  })
+
+  it('runs the legacy OpenAI block: a messages sequence, its temperature, the answer appended to a list', async () => {
+    const svc = await service()
+    server.script({ parts: ['legacy answer'] })
+    const flow = aiFlow({
+      type: 'OpenAI',
+      options: {
+        task: 'Create chat completion',
+        messages: [
+          { id: 'm1', role: 'system', content: 'Be brief' },
+          { id: 'm2', role: 'Messages sequence ✨', content: { userMessagesVariableId: 'vDialogue', assistantMessagesVariableId: 'vAnswer' } },
+        ],
+        advancedSettings: { temperature: '0.2' },
+        responseMapping: [{ id: 'r1', valueToExtract: 'Message content', variableId: 'vAnswer' }],
+      },
+    })
+    const chat = await startAiChat(svc, flow, false)
+    await say(svc, chat.sessionId, { message: 'first' })
+    expect(server.received.at(-1)!.body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0.2 })
+    expect(server.received.at(-1)!.body.messages).toEqual([
+      { role: 'system', content: 'Be brief' },
+      { role: 'user', content: 'first' },
+    ])
+  })
+
+  it("uses the workspace's own credentials when the block names them", async () => {
+    const svc = await service({ serviceKey: false })
+    const created = await svc.call('POST', '/v1/credentials', {
+      token: svc.tokens.secret,
+      json: { type: 'openai', id: 'team-key', data: { apiKey: 'sk-workspace', baseUrl: server.baseUrl } },
+    })
+    expect(created.status).toBe(200)
+    server.script({ parts: ['from the team key'] })
+    const chat = await startAiChat(svc, aiFlow({}, { credentialsId: 'team-key' }), false)
+    expect(texts((await say(svc, chat.sessionId, { message: 'x' })).body)[0]).toBe('from the team key')
+    expect(server.received.at(-1)!.authorization).toBe('Bearer sk-workspace')
+  })
+
+  it.each([
+    ['no credentials anywhere', { serviceKey: false }, {}, 'Could not find credentials for block `openai`'],
+    ['credentials of another workspace or none', {}, { credentialsId: 'missing' }, 'Could not find credentials for block `openai`'],
+    // The model's variable is still empty when the block runs.
+    ['no model', {}, { model: '{{Total}}' }, 'No model provided'],
+    ['an action this service does not run', {}, { action: 'Create speech' }, 'The openai action "Create speech" is not supported by this service: the block was skipped'],
+    ['no action', {}, { action: undefined }, '`openai` is not configured'],
+  ])('logs %s and the flow goes on', async (_what, serviceOptions: AiServiceOptions, options, description) => {
+    const svc = await service(serviceOptions)
+    const before = server.received.length
+    const chat = await startAiChat(svc, aiFlow({}, options), false)
+    const res = await say(svc, chat.sessionId, { message: 'x' })
+    expect(res.status).toBe(200)
+    expect(res.body.logs).toContainEqual(expect.objectContaining({ description, details: expect.objectContaining({ blockId: 'ai' }) }))
+    expect(res.body.input.id).toBe('again')
+    expect(server.received.length).toBe(before)
+  })
+
+  it("refuses a provider on a private address unless it is allowed, with a log and the flow going on", async () => {
+    const svc = await service({ allow: [] })
+    const chat = await startAiChat(svc, aiFlow(), false)
+    const res = await say(svc, chat.sessionId, { message: 'x' })
+    expect(res.status).toBe(200)
+    expect(res.body.logs).toContainEqual(
+      expect.objectContaining({ description: "The AI provider's address is refused by this service", context: 'While generating chat completion' }),
+    )
+    expect(texts(res.body)).toEqual([' tokens for ""'])
+  })
+})
