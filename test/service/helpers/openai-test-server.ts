@@ -17,8 +17,8 @@ export interface CompletionScript {
   stallAfter?: number
   /** After this many text parts, drop the connection. */
   dropAfter?: number
-  /** After this many text parts, wait for `release()`. */
-  pauseAfter?: number
+  /** After this many text parts (or each of these counts), wait for `release()`. */
+  pauseAfter?: number | number[]
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number }
 }
 
@@ -96,10 +96,11 @@ export async function startOpenAiTestServer(): Promise<OpenAiTestServer> {
     sentAt = []
     send([delta({ role: 'assistant', content: '', refusal: null })])
     const parts = script.parts ?? []
+    const pauses = ([] as number[]).concat(script.pauseAfter ?? [])
     for (let i = 0; i < parts.length; i++) {
       if (i === script.stallAfter) return
       if (i === script.dropAfter) return void res.destroy()
-      if (i === script.pauseAfter) await new Promise<void>((resolve) => releases.push(resolve))
+      if (pauses.includes(i)) await new Promise<void>((resolve) => releases.push(resolve))
       if (res.destroyed) return
       send([delta({ content: parts[i] })])
       sentAt.push(performance.now())
