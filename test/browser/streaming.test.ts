@@ -6,6 +6,7 @@ import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { answerTokens, firstByteToFirstPaint, scriptSeconds, startMetrics, waitForAnswerText, watchFirstPaint } from './helpers/stream-metrics'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
+import { MARKDOWN_XSS_CORPUS } from '../widget/content/markdown-xss-corpus'
 
 // A local OpenAI-compatible server (the API's server-sent events) behind the real service.
 let ai: OpenAiTestServer
@@ -135,5 +136,43 @@ describe('streamed AI answers', () => {
     const text = await c.root.locator('.md').textContent()
     expect(text).toContain('w1999')
     expect(await c.root.locator('.md p').count()).toBe(50)
+  })
+
+  it('executes, loads and keeps nothing from the Markdown XSS corpus, streamed in small pieces (page without CSP)', async () => {
+    const markdown = MARKDOWN_XSS_CORPUS.map(({ markdown }) => markdown).join('\n\n')
+    ai.script({ parts: markdown.match(/[\s\S]{1,7}/g)! })
+    const page = await suite.newPage()
+    const leaks: string[] = []
+    page.on('request', (request) => {
+      if (!request.url().startsWith(suite.service.origin)) leaks.push(request.url())
+    })
+    page.on('dialog', (dialog) => {
+      leaks.push(`dialog: ${dialog.message()}`)
+      void dialog.dismiss()
+    })
+    await page.goto(suite.service.pageUrl(suite.service.flows['ai-chat.json']!, { csp: false }))
+    const c = chat(page)
+    await c.host('Ask me anything').waitFor()
+    await c.say('Attack')
+    await c.host('Anything else?').waitFor()
+    const answer = c.root.locator('.md')
+    // Hovering every element would fire any handler that survived.
+    for (const element of await answer.locator('*').all()) await element.hover({ force: true }).catch(() => {})
+    const found = await answer.evaluate((root) => ({
+      pwned: (window as unknown as { __pwned?: unknown }).__pwned,
+      dangerous: Array.from(root.querySelectorAll('script, iframe, object, embed, svg, style, form, input, meta, img')).map((node) => node.outerHTML),
+      handlers: Array.from(root.querySelectorAll('*')).flatMap((node) => Array.from(node.attributes).filter((attribute) => /^on|^style$|^srcdoc$/.test(attribute.name)).map((attribute) => attribute.name)),
+      hrefs: Array.from(root.querySelectorAll('[href]')).map((node) => node.getAttribute('href') ?? ''),
+      links: Array.from(root.querySelectorAll('a[href]')).map((node) => `${node.getAttribute('target')} ${node.getAttribute('rel')}`),
+      text: root.textContent ?? '',
+    }))
+    expect(found.pwned).toBeUndefined()
+    expect(found.dangerous).toEqual([])
+    expect(found.handlers).toEqual([])
+    for (const href of found.hrefs) expect(href).toMatch(/^(https?|mailto|tel|sms):/)
+    for (const link of found.links) expect(link).toBe('_blank noopener noreferrer')
+    for (const { attack, survives } of MARKDOWN_XSS_CORPUS) if (survives) expect(found.text, attack).toContain(survives)
+    expect(leaks).toEqual([])
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
   })
 })

@@ -1,7 +1,8 @@
 /**
  * Markdown an AI could be made to write (a prompt injection) that tries to run code, load
  * something by itself, or send the visitor somewhere unsafe. Each entry names its attack; the
- * unit test renders each one, and the browser test streams them all and watches for execution.
+ * browser test (test/browser/streaming.test.ts) streams them all in small pieces and watches for
+ * execution, loads and leftovers.
  * `survives` is text that must still be visible (the content is shown, defused, not dropped).
  */
 export interface MarkdownAttack {

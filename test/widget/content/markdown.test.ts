@@ -5,7 +5,7 @@ import type { Sanitizer } from '../../../src/widget/content/purify'
 /**
  * The Markdown layer alone, its HTML parsed as is: DOMPurify under happy-dom drops a fragment's
  * first node, so sanitizing (links' schemes, target and rel; the XSS corpus) is checked in real
- * Chromium (test/browser/streaming-security.test.ts) and by purify.test.ts.
+ * Chromium (test/browser/streaming.test.ts) and by purify.test.ts.
  */
 const parseAsIs: Sanitizer = (html) => {
   const template = document.createElement('template')
