@@ -4,7 +4,7 @@ import { beforeAll, afterAll, describe, expect, it } from 'vitest'
 import { startOpenAiTestServer, type OpenAiTestServer } from '../service/helpers/openai-test-server'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
-import { answerTokens, firstByteToFirstPaint, scriptSeconds, startMetrics, waitForAnswerText, watchFirstPaint } from './helpers/stream-metrics'
+import { measureLongAnswer, waitForAnswerText } from './helpers/stream-metrics'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
 import { MARKDOWN_XSS_CORPUS } from '../widget/content/markdown-xss-corpus'
 
@@ -114,27 +114,13 @@ describe('streamed AI answers', () => {
   })
 
   it('renders a 2,000-token answer at a flat cost per token (figures printed)', async () => {
-    const tokens = answerTokens(2_000)
-    ai.script({ parts: tokens, pauseAfter: [5, 15, 1_985, 1_995] })
-    const { page, c } = await ask('Long one')
-    const cdp = await startMetrics(page)
-    const windowCost = async (from: number, to: number) => {
-      await waitForAnswerText(page, `w${from - 1}`)
-      const before = await scriptSeconds(cdp)
-      ai.release()
-      await waitForAnswerText(page, `w${to - 1}`)
-      return ((await scriptSeconds(cdp)) - before) * 1_000 / (to - from)
-    }
-    await watchFirstPaint(page)
-    const early = await windowCost(5, 15)
-    ai.release()
-    const late = await windowCost(1_985, 1_995)
-    ai.release()
-    await c.host('Anything else?').waitFor()
-    const paint = await firstByteToFirstPaint(page)
-    console.log(`streamed answer: first byte → first painted token ${paint.toFixed(1)} ms; script per token ${early.toFixed(3)} ms at token ~10, ${late.toFixed(3)} ms at token ~1,990`)
-    const text = await c.root.locator('.md').textContent()
-    expect(text).toContain('w1999')
+    const page = await suite.newPage()
+    await page.goto(suite.service.pageUrl(suite.service.flows['ai-chat.json']!))
+    const c = chat(page)
+    await c.host('Ask me anything').waitFor()
+    const figures = await measureLongAnswer(page, ai)
+    console.log(`streamed answer: first byte → first painted token ${figures.firstPaintMs.toFixed(1)} ms; script per token ${figures.earlyMs.toFixed(3)} ms at token ~10, ${figures.lateMs.toFixed(3)} ms at token ~1,990`)
+    expect(await c.root.locator('.md').textContent()).toContain('w1999')
     expect(await c.root.locator('.md p').count()).toBe(50)
   })
 

@@ -56,25 +56,9 @@ export async function streamMessage(target: StreamTarget, options: StreamOptions
 
 type Reader = { read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>; cancel(reason?: unknown): Promise<void> }
 
-/** A timer tied to an abort controller: `arm` (re)starts it, `disarm` stops it. */
-function watchdog(controller: AbortController, ms: number) {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const state = { fired: false, arm() {}, disarm() {} }
-  state.arm = () => {
-    clearTimeout(timer)
-    timer = setTimeout(() => {
-      state.fired = true
-      controller.abort()
-    }, ms)
-  }
-  state.disarm = () => clearTimeout(timer)
-  return state
-}
-
-/** An open stream: its reader, the start timer to stop, and the abort listener to remove. */
+/** An open stream: its reader, and the listener that aborts it with the caller's signal (to remove). */
 interface Opened {
   reader: Reader
-  dog: ReturnType<typeof watchdog>
   release(): void
 }
 
@@ -85,8 +69,11 @@ async function open(target: StreamTarget, options: StreamOptions): Promise<Opene
   const onAbort = () => controller.abort()
   signal.addEventListener('abort', onAbort, { once: true })
   const release = () => signal.removeEventListener('abort', onAbort)
-  const dog = watchdog(controller, options.startTimeoutMs ?? STREAM_LIMITS.startMs)
-  dog.arm()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, options.startTimeoutMs ?? STREAM_LIMITS.startMs)
   let response: Response
   try {
     response = await target.fetch(streamUrl(target), {
@@ -99,9 +86,9 @@ async function open(target: StreamTarget, options: StreamOptions): Promise<Opene
     if (!response.ok) throw httpError(response, await response.text())
   } catch (cause) {
     release()
-    throw failure(cause, signal, dog.fired)
+    throw failure(cause, signal, timedOut)
   } finally {
-    dog.disarm()
+    clearTimeout(timer)
   }
   const body = response.body
   const reader: Reader = body
@@ -114,7 +101,7 @@ async function open(target: StreamTarget, options: StreamOptions): Promise<Opene
           cancel: async () => {},
         }
       })()
-  return { reader, dog, release }
+  return { reader, release }
 }
 
 function failure(cause: unknown, signal: AbortSignal, timedOut: boolean): TransportError {

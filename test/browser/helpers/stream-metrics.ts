@@ -1,4 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core'
+import type { OpenAiTestServer } from '../../service/helpers/openai-test-server'
+import { chat } from './chat-page'
 
 /**
  * Figures of a streamed answer in a real page: script time the page spent per token over a
@@ -6,9 +8,6 @@ import type { CDPSession, Page } from 'playwright-core'
  * rendering and nothing the page was idle for), and the time from the stream's first byte to the
  * first animation frame that shows its text.
  */
-
-/** The widget's streamed answer (its Markdown root) inside the shadow root. */
-export const ANSWER = 'flow-chat >> .md'
 
 export async function scriptSeconds(cdp: CDPSession): Promise<number> {
   const { metrics } = await cdp.send('Performance.getMetrics')
@@ -55,4 +54,39 @@ export async function firstByteToFirstPaint(page: Page): Promise<number> {
 /** `count` tokens of an answer: words, with a paragraph break every `paragraph` tokens (as answers are written). */
 export function answerTokens(count: number, paragraph = 40): string[] {
   return Array.from({ length: count }, (_, index) => (index > 0 && index % paragraph === 0 ? `\n\nw${index}` : ` w${index}`))
+}
+
+export interface LongAnswerFigures {
+  /** Stream's first byte → first frame showing its text, ms. */
+  firstPaintMs: number
+  /** Script time per token over tokens 6–15 and 1,986–1,995, ms. */
+  earlyMs: number
+  lateMs: number
+}
+
+/**
+ * Asks the AI chat on `page` (its first question on screen) for a 2,000-token answer that `ai`
+ * streams with pauses around token 10 and token 1,990, and measures the page's script time per
+ * token in each window; resolves once the flow went on after the answer.
+ */
+export async function measureLongAnswer(page: Page, ai: OpenAiTestServer): Promise<LongAnswerFigures> {
+  ai.script({ parts: answerTokens(2_000), pauseAfter: [5, 15, 1_985, 1_995] })
+  const c = chat(page)
+  await c.say('A long answer, please')
+  const cdp = await startMetrics(page)
+  await watchFirstPaint(page)
+  const perToken = async (from: number, to: number) => {
+    await waitForAnswerText(page, `w${from - 1}`)
+    const before = await scriptSeconds(cdp)
+    ai.release()
+    await waitForAnswerText(page, `w${to - 1}`)
+    return (((await scriptSeconds(cdp)) - before) * 1_000) / (to - from)
+  }
+  const earlyMs = await perToken(5, 15)
+  ai.release()
+  const lateMs = await perToken(1_985, 1_995)
+  ai.release()
+  await c.host('Anything else?').waitFor()
+  await cdp.detach()
+  return { firstPaintMs: await firstByteToFirstPaint(page), earlyMs, lateMs }
 }
