@@ -109,12 +109,14 @@ export const scriptArgSchema = z.looseObject({ id: z.string(), value: opt(variab
  * it with `fetch` (body as JSON text when it is not a string; none for GET and HEAD), then posts
  * `{"statusCode": <status>, "data": <JSON body, or the text>}` as the next continueChat text
  * (`{"statusCode": 500, "data": "…"}` when the call fails). The action has `expectsDedicatedReply`.
+ * `timeoutSeconds` is the block's (see http-request-limits.ts for the default and the bounds).
  */
 export const httpRequestToExecuteSchema = z.looseObject({
   url: z.string(),
   method: str(),
   headers: opt(z.record(z.string(), z.string())),
   body: opt(z.unknown()),
+  timeoutSeconds: num(),
 })
 export type HttpRequestToExecute = z.infer<typeof httpRequestToExecuteSchema>
 
@@ -191,6 +193,7 @@ export const commandReplySchema = z.looseObject({
   type: z.literal('command'),
   command: z.string().check(z.minLength(1), z.maxLength(MAX_COMMAND_LENGTH)),
 })
+export type CommandReply = z.infer<typeof commandReplySchema>
 /** A bare string means `{type: "text", text}`, so older clients keep working. */
 export const chatReplyMessageSchema = z.union([answerText(), textReplySchema, commandReplySchema])
 export type ChatReplyMessage = z.infer<typeof chatReplyMessageSchema>

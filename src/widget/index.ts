@@ -19,6 +19,7 @@ export type {
   ActionOutcome,
   ActionRunner,
   ActionRunners,
+  CommandError as FlowChatCommandError,
   DiagnosticCode,
   FlowChatErrorDetail,
   FlowChatEventMap,

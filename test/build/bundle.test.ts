@@ -12,11 +12,13 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
+  // Raised on purpose (issue 15, +0.8 KB over main's 36,355): sendCommand on the element, launchers
+  // and handles, the turn loop's commands, webhook waits and HTTP replies, the waiting announcement.
   // Raised with issue 12 (AI answers streamed): about 500 bytes for the stream action's runner and
   // views as lazy entries, the sanitizer shared by html messages and answers, finished answers in
-  // the transcript and read out once (main measured 36,302 and 36,630 before it).
-  'flow-chat.js': 36_817,
-  'flow-chat.mjs': 37_169,
+  // the transcript and read out once.
+  'flow-chat.js': 37_700,
+  'flow-chat.mjs': 38_100,
   /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_247,
   /** Dates, choices, pictures and ratings: loaded when a flow announces one. */
@@ -33,8 +35,12 @@ const MEASURED: Record<string, number> = {
   'flow-chat-streamed-answer.mjs': 16_813,
   /** The script sandbox runner: loaded when a step brings a script. */
   'flow-chat-scripts.mjs': 3_555,
-  /** Redirects and waits: loaded when a step brings one. */
-  'flow-chat-client-actions.mjs': 930,
+  /** Redirects, waits, HTTP requests from the browser and webhook waits: loaded when a step brings one. */
+  'flow-chat-client-actions.mjs': 2_427,
+  /** A host page's commands (sendCommand): loaded with the first one. */
+  'flow-chat-commands.mjs': 976,
+  /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
+  'flow-chat-waiting-view.mjs': 572,
   /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
   'flow-chat-remembered.mjs': 1_199,
   /** A theme's web font: loaded when the theme names one. */

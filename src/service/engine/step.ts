@@ -131,7 +131,8 @@ export class Step {
     }
     const timeoutMs = Math.min(this.limits.timeoutMs, this.codeTimeLeftMs)
     const { outcome, runMs } = await this.context.runCode(program, { timeoutMs, memoryBytes: this.limits.memoryBytes })
-    this.codeTimeLeftMs -= Math.max(1, runMs)
+    // A run is charged at most its allowance: overshooting it is the machine's load, not the flow's code.
+    this.codeTimeLeftMs -= Math.min(timeoutMs, Math.max(1, runMs))
     if (outcome.status === 'ok') this.bytes.produce(resultText(outcome.value))
     return outcome
   }

@@ -1,4 +1,4 @@
-import type { ChatMessage, ClientAction } from '../../protocol/index'
+import type { ChatMessage, ChatStepResult, ClientAction } from '../../protocol/index'
 import { isTransportError, type FlowClient, type Sleep } from '../transport/index'
 import type { HostEntry, StreamedAnswer } from './entries'
 import { widgetWarning, type Emit } from './events'
@@ -28,6 +28,8 @@ export interface ActionOutcome {
   reply?: string | null
   /** The page is going away (same-tab redirect): play nothing more. */
   halt?: boolean
+  /** The flow went on without a reply from this page (a webhook came): this step plays next. */
+  step?: ChatStepResult
 }
 
 /**
@@ -64,10 +66,13 @@ export const runnerFor = (runners: ActionRunners, type: string): ActionRunner | 
   Object.prototype.hasOwnProperty.call(runners, type) ? runners[type] : undefined
 
 /** The runners of the contract's client actions are a chunk of their own (client-actions.ts). */
-const builtIn = (name: 'redirect' | 'wait' | 'scriptNotSupported') => lazyRunner(() => import('./client-actions').then((chunk) => chunk[name]))
+const builtIn = (name: 'redirect' | 'wait' | 'scriptNotSupported' | 'httpRequest' | 'listenForWebhook') =>
+  lazyRunner(() => import('./client-actions').then((chunk) => chunk[name]))
+const httpRequest = builtIn('httpRequest')
 
 /**
- * Redirects and waits; scripts are reported and skipped (the element replaces that runner with
+ * Redirects, waits, HTTP requests from the visitor's browser (also under their older name) and
+ * waits for a webhook; scripts are reported and skipped (the element replaces that runner with
  * its sandboxed one); AI answers stream (their own chunk, with the stream reader).
  */
 export const DEFAULT_ACTION_RUNNERS: ActionRunners = {
@@ -75,6 +80,9 @@ export const DEFAULT_ACTION_RUNNERS: ActionRunners = {
   wait: builtIn('wait'),
   scriptToExecute: builtIn('scriptNotSupported'),
   stream: lazyRunner(() => import('./stream-answer').then((chunk) => chunk.streamAnswer), 'streaming'),
+  httpRequestToExecute: httpRequest,
+  webhookToExecute: httpRequest,
+  listenForWebhook: builtIn('listenForWebhook'),
 }
 
 /**
@@ -95,14 +103,15 @@ export async function runClientAction(
     try {
       outcome = await runner(action, context)
     } catch (error) {
-      if (context.signal.aborted || (isTransportError(error) && error.kind === 'aborted')) throw error
+      // A runner talking to the flow service (a webhook wait) fails the way a turn does.
+      if (context.signal.aborted || isTransportError(error)) throw error
       context.emit('flowchat:log', {
         ...widgetWarning('action-failed', `The ${action.type} action failed`, { error: String(error) }),
         status: 'error',
       })
     }
   }
-  if (action.expectsDedicatedReply === true && outcome.reply === undefined && !outcome.halt) {
+  if (action.expectsDedicatedReply === true && outcome.reply === undefined && !outcome.halt && !outcome.step) {
     return { ...outcome, reply: '' }
   }
   return outcome

@@ -7,10 +7,13 @@ import type { ActionRunner } from './actions'
 import { widgetWarning, type DiagnosticCode } from './events'
 
 /**
- * The runners of the contract's client actions (redirect, wait, and the report of a script that
- * cannot run), and the one the element builds around its sandbox: a chunk of their own, requested
- * when a step brings an action.
+ * The runners of the contract's client actions (redirect, wait, an HTTP request from the
+ * visitor's browser, the wait for a webhook, and the report of a script that cannot run), and the
+ * one the element builds around its sandbox: a chunk of their own, requested when a step brings
+ * an action.
  */
+export { httpRequest } from './http-request-action'
+export { listenForWebhook } from './webhook-wait'
 
 /**
  * A redirect to the web (in this tab, which then leaves: nothing more plays) or to the visitor's

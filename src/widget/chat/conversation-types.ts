@@ -56,6 +56,13 @@ export interface Conversation {
   setDraft(text: string): boolean
   /** Sends what is typed for the waiting input; false when nothing is. */
   submitDraft(): boolean
+  /**
+   * Runs the flow's `command` event named `name` (`{type: "command", command: name}`), after the
+   * answer in flight if there is one. Resolves once the service took it; rejects (and emits
+   * `flowchat:error` with code `command-rejected`) when the flow has no such command or the chat
+   * cannot take one now, with nothing changed.
+   */
+  command(name: string): Promise<void>
   /** Sends the failed pending answer again, with its original idempotency key. */
   retry(): void
   /** Forgets the current (and remembered) conversation and starts a new one. */

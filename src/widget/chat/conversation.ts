@@ -3,10 +3,11 @@ import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
 import { isTransportError, newIdempotencyKey, sleep as defaultSleep, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
 import { createState } from './conversation-state'
+import type { Commands } from './commands'
 import type { Conversation, ConversationOptions, RestartReason } from './conversation-types'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
-import { describeFailure } from './failures'
+import { describeFailure, refuseCommand } from './failures'
 import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
 import { startRequest } from './variables'
 import type { Settings } from '../../protocol/index'
@@ -18,7 +19,7 @@ function rememberStorage(settings: Settings | null | undefined): 'session' | 'lo
   return remember.storage === 'local' ? 'local' : 'session'
 }
 
-/** Remembering conversations is a chunk of its own (see remembered.ts). */
+/** Remembering conversations is a chunk of its own (see remembered.ts), and so are commands (commands.ts). */
 const loadRemembered = () => import('./remembered')
 
 /**
@@ -42,6 +43,7 @@ export function createConversation(options: ConversationOptions): Conversation {
 
   let controller = new AbortController()
   let disposed = false
+  let commands: Promise<Commands> | undefined
 
   /** Runs an async task of the current conversation; cancellation is silent, anything else shown. */
   const run = (task: (signal: AbortSignal) => Promise<Next>) => {
@@ -55,6 +57,14 @@ export function createConversation(options: ConversationOptions): Conversation {
         state.fail(detail, 'restart')
       })
   }
+
+  /** Stops the current conversation's tasks (a webhook wait, a turn) and runs `task` instead. */
+  const interrupt = (task: (signal: AbortSignal) => Promise<Next>) => {
+    controller.abort()
+    controller = new AbortController()
+    run(task)
+  }
+  const cancelCommands = () => void commands?.then((queue) => queue.cancel(), () => {})
 
   async function drive(next: Next, signal: AbortSignal): Promise<void> {
     while (next) {
@@ -190,8 +200,21 @@ export function createConversation(options: ConversationOptions): Conversation {
       const { reply } = current
       run((signal) => deliverTurn(state, context, reply, signal))
     },
+    command(name) {
+      if (disposed) return refuseCommand(emit, name, 'the chat was removed')
+      commands ??= import('./commands').then((chunk) => chunk.createCommands({ state, context, run, interrupt }))
+      return commands.then(
+        (queue) => queue.send(name),
+        (error: unknown) => {
+          commands = undefined
+          return refuseCommand(emit, name, `its code could not be loaded (${String(error)})`)
+        },
+      )
+    },
     reset() {
       if (disposed) return
+      cancelCommands()
+      commands = undefined
       controller.abort()
       controller = new AbortController()
       memory?.clear()
@@ -201,6 +224,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     },
     dispose() {
       disposed = true
+      cancelCommands()
       controller.abort()
       const current = stage.peek()
       if (current.tag === 'playing' && current.typing) state.enter({ ...current, typing: false })

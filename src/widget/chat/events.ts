@@ -36,6 +36,9 @@ export type DiagnosticCode =
   | 'theme-refresh-failed'
   | 'storage-unavailable'
   | 'saved-conversation-invalid'
+  | 'command-rejected'
+  | 'http-request-failed'
+  | 'webhook-wait-interrupted'
 
 export interface FlowChatErrorDetail {
   code: DiagnosticCode

@@ -1,5 +1,5 @@
 import { isTransportError, type TransportError } from '../transport/index'
-import type { DiagnosticCode, FlowChatErrorDetail } from './events'
+import type { DiagnosticCode, Emit, FlowChatErrorDetail } from './events'
 
 const SESSION_GONE = new Set(['session_not_found', 'session_expired'])
 
@@ -29,12 +29,13 @@ function codeOf(error: TransportError): DiagnosticCode {
 /**
  * Plain words for the visitor plus a typed event detail for the page. A 4xx message from the
  * service is shown (it explains what was refused); 5xx text may be internal, so it is replaced.
+ * A host page's `command` the service refused (no event has that name) is `command-rejected`.
  */
-export function describeFailure(error: unknown): FlowChatErrorDetail {
+export function describeFailure(error: unknown, command = false): FlowChatErrorDetail {
   if (!isTransportError(error)) {
     return { code: 'service-error', message: 'Something went wrong in the chat.', retryable: true, details: String(error) }
   }
-  const code = codeOf(error)
+  const code = command && isRejection(error) ? 'command-rejected' : codeOf(error)
   const refusal = code === 'service-error' && error.status !== undefined && error.status < 500 && error.status !== 429
   return {
     code,
@@ -44,4 +45,16 @@ export function describeFailure(error: unknown): FlowChatErrorDetail {
     retryable: error.retryable,
     details: error.details,
   }
+}
+
+/** What a `sendCommand` promise rejects with: an Error carrying the `flowchat:error` detail the page also got. */
+export type CommandError = Error & FlowChatErrorDetail
+
+export const commandError = (detail: FlowChatErrorDetail): CommandError => Object.assign(new Error(detail.message), detail)
+
+/** A command that was not sent (`why`), reported to the page; the promise to reject it with. */
+export function refuseCommand(emit: Emit, name: unknown, why: string): Promise<never> {
+  const detail: FlowChatErrorDetail = { code: 'command-rejected', message: `The command "${String(name)}" was not sent: ${why}.`, retryable: false }
+  emit('flowchat:error', detail)
+  return Promise.reject(commandError(detail))
 }

@@ -23,5 +23,7 @@ export type {
   FlowChatScriptEventDetail,
 } from './events'
 export { widgetWarning } from './events'
+export { refuseCommand, type CommandError } from './failures'
+export { isWaitingForWebhook } from './stage'
 export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './transcript'
 export { DEFAULT_TYPING, typingDuration, typingSettings, type TypingSettings } from './typing'

@@ -22,8 +22,8 @@ const KNOWN_MESSAGES: ReadonlySet<string> = new Set(MESSAGE_TYPES)
 
 /**
  * Plays one step's bubbles and actions in order, with the typing indicator and pauses the flow's
- * typing emulation asks for. Stops early at an action that halts the page or expects a dedicated
- * reply (the service stops its walk there too), returning that outcome.
+ * typing emulation asks for. Stops early at an action that halts the page, expects a dedicated
+ * reply (the service stops its walk there too) or brings the next step, returning that outcome.
  */
 export async function playStep(items: readonly StepItem[], context: PlayerContext): Promise<ActionOutcome> {
   const { typing, signal, sleep } = context
@@ -31,7 +31,7 @@ export async function playStep(items: readonly StepItem[], context: PlayerContex
   for (const item of items) {
     if (item.kind === 'action') {
       const outcome = await context.runAction(item.action)
-      if (outcome.halt || outcome.reply !== undefined) return outcome
+      if (outcome.halt || outcome.reply !== undefined || outcome.step) return outcome
       continue
     }
     const { message } = item

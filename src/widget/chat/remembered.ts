@@ -93,7 +93,7 @@ export function resume(state: ConversationState, saved: SavedConversation, stora
   emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })
   if (saved.pending) {
     const { message, key, shown, input } = saved.pending
-    if (input && message !== null) state.lastAnswer = { inputId: input.id, message }
+    if (input && typeof message === 'string') state.lastAnswer = { inputId: input.id, message }
     return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
   }
   if (saved.step) return { play: saved.step }

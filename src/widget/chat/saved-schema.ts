@@ -13,9 +13,10 @@ const text = optional(string())
  * A conversation as the browser remembers it between page loads (`settings.general.rememberUser`):
  * what the visitor saw and where the chat stands, so a reload shows the same transcript and goes
  * on with the same session.
- * - `pending`: an answer sent but not yet acknowledged; resent with its idempotency key, so it is
- *   applied once whether or not the first request reached the service (`shown`: it has a guest
- *   bubble, the last one; `input`: the input it answers, given back if the service rejects it);
+ * - `pending`: an answer (or a host page's command) sent but not yet acknowledged; resent with its
+ *   idempotency key, so it is applied once whether or not the first request reached the service
+ *   (`shown`: it has a guest bubble, the last one; `input`: the input it answers, given back if
+ *   the service rejects it);
  * - `step`: a step received but maybe not fully played; played again;
  * - `input`: the input waiting for the visitor, with what was typed into it when saved.
  */
@@ -39,7 +40,14 @@ const savedSchema = object({
   ),
   avatars: object({ host: text, guest: text }),
   progress: nullable(number()),
-  pending: nullable(object({ message: nullable(string()), key: string(), shown: boolean(), input: optional(chatInputSchema) })),
+  pending: nullable(
+    object({
+      message: nullable(union([string(), object({ type: literal('command'), command: string() })])),
+      key: string(),
+      shown: boolean(),
+      input: optional(chatInputSchema),
+    }),
+  ),
   step: nullable(chatStepResultSchema),
   input: nullable(object({ input: chatInputSchema, draft: text })),
   ended: boolean(),

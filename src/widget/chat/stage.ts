@@ -1,7 +1,8 @@
 import type { Signal } from '@preact/signals'
-import type { ChatInput, ChatStepResult, ClientAction } from '../../protocol/index'
+import type { ChatInput, ChatStepResult, ClientAction, CommandReply } from '../../protocol/index'
 import type { GuestEntry } from './entries'
 import type { FlowChatErrorDetail } from './events'
+import type { Next } from './turns'
 
 /** The input the visitor can answer now; `key` changes each time one is shown, resetting its view. */
 export interface ActiveInput {
@@ -14,15 +15,17 @@ export interface ActiveInput {
   draft: Signal<string>
 }
 
-/** An answer on its way to the service, kept until it is acknowledged (for Retry and reloads). */
+/** An answer (or a host page's command) on its way to the service, kept until it is acknowledged (for Retry and reloads). */
 export interface Pending {
   /** `null`: no message (after a streamed answer, which the service recorded itself). */
-  message: string | null
+  message: string | CommandReply | null
   key: string
-  /** The bubble showing it; null for a client action's hidden reply. */
+  /** The bubble showing it; null for a client action's hidden reply or a command. */
   entry: GuestEntry | null
   /** The input it answers, given back when the service rejects the answer. */
   answered: ChatInput | null
+  /** A command's: what follows when the service refuses it (the chat as it was), and its caller's promise. */
+  command?: { refused(): Next; settle(error?: unknown): void }
 }
 
 /** `restart`: begin a new conversation; `resend`: send the pending answer again; `none`: nothing helps. */
@@ -35,8 +38,8 @@ export interface Failure {
  * Where one conversation stands. Everything the interface shows about it (the input, the typing
  * dots, a failure, the loading state) and what a reload finds in storage follow from it.
  * - `playing`: showing a step's bubbles, with the typing indicator when `typing`;
- * - `running-action`: a client action of the step runs (a script, a wait, a redirect; later an
- *   HTTP request or a webhook the chat waits for);
+ * - `running-action`: a client action of the step runs (a script, a wait, a redirect, an HTTP
+ *   request, or the wait for a webhook: see `isWaitingForWebhook`);
  * - `streaming`: an answer streams in, token by token, for an action whose runner says so;
  * - `sending`: an answer (or an action's hidden reply) is on its way;
  * - `redirected`: a redirect took this tab away; nothing more plays.
@@ -64,3 +67,7 @@ export const stepOf = (stage: Stage): ChatStepResult | null =>
 /** The answer a stage still owes the service: sending, or failed and waiting for a retry. */
 export const pendingOf = (stage: Stage): Pending | null =>
   stage.tag === 'sending' ? stage.reply : stage.tag === 'failed' ? (stage.reply ?? null) : null
+
+/** The chat waits for an outside system (a wait-for-webhook block): shown as waiting, commands still go. */
+export const isWaitingForWebhook = (stage: Stage): stage is Extract<Stage, { tag: 'running-action' }> =>
+  stage.tag === 'running-action' && stage.action.type === 'listenForWebhook'

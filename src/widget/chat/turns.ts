@@ -83,6 +83,7 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
     return null
   }
   if (outcome.reply !== undefined) return { deliver: { message: outcome.reply, key: context.newKey(), entry: null, answered: null } }
+  if (outcome.step) return { play: outcome.step }
   if (step.input) state.showInput(step.input)
   else {
     state.enter({ tag: 'ended' })
@@ -107,9 +108,12 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
     step = await context.client.continueChat(state.session.id, reply.message, reply.key, signal)
   } catch (error) {
     if (isAborted(error, signal)) throw error
+    const detail = describeFailure(error, reply.command !== undefined)
+    reply.command?.settle(detail)
     if (state.session.resumed && isSessionGone(error)) return { startOver: 'expired' }
-    const detail = describeFailure(error)
     context.emit('flowchat:error', detail)
+    // A command the service refused changed nothing: the chat goes back to how it was.
+    if (reply.command && isRejection(error)) return reply.command.refused()
     batch(() => {
       if (isTransportError(error) && error.retryable) {
         // Still owed: retry() sends it again, with the same idempotency key.
@@ -137,6 +141,7 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
     })
   }
   // A streamed answer's continuation is no answer of the visitor's (stream-end told the page).
-  if (reply.message !== null) context.emit('flowchat:answer', { message: reply.message })
+  if (reply.command) reply.command.settle()
+  else if (typeof reply.message === 'string') context.emit('flowchat:answer', { message: reply.message })
   return { play: step }
 }

@@ -4,6 +4,7 @@ import {
   DEFAULT_ACTION_RUNNERS,
   createConversation,
   lazyRunner,
+  refuseCommand,
   widgetWarning,
   type ActionRunners,
   type Conversation,
@@ -37,6 +38,12 @@ export interface FlowChatElement extends HTMLElement, Properties<typeof CHAT_PRO
   setInputValue(value: string): boolean
   /** Sends what is typed, as the send button does; false when nothing is. */
   submitInput(): boolean
+  /**
+   * Runs the flow's `command` event named `name`, after the answer in flight if any. Resolves
+   * once the service took it; rejects (after a `flowchat:error` with code `command-rejected`, or
+   * the failure's own code) when the flow has no such command or the chat cannot take one now.
+   */
+  sendCommand(name: string): Promise<void>
 }
 
 /**
@@ -99,6 +106,10 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
 
     submitInput(): boolean {
       return this.#conversation?.submitDraft() ?? false
+    }
+
+    sendCommand(name: string): Promise<void> {
+      return this.#conversation?.command(name) ?? refuseCommand(createEmitter(this), name, 'the chat has not started')
     }
 
     /** This element's own properties, typed (the accessors come from the table, below). */

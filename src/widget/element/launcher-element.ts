@@ -1,4 +1,4 @@
-import { widgetWarning } from '../chat/index'
+import { refuseCommand, widgetWarning } from '../chat/index'
 import { createEmitter } from './emitter'
 import type { FlowChatElement, FlowChatElementOptions } from './flow-chat-element'
 import type { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from './launcher-properties'
@@ -24,6 +24,8 @@ interface LauncherCommands {
   setInputValue(value: string): boolean
   /** Sends what is typed, as the send button does; false when nothing is. */
   submitInput(): boolean
+  /** Runs the flow's `command` event named `name` in the chat (refused until it was first opened). */
+  sendCommand(name: string): Promise<void>
 }
 
 /** Public surface of `<flow-chat-bubble>` beyond HTMLElement. */
@@ -119,6 +121,9 @@ export function createLauncherElement(kind: LauncherKind, options: FlowChatEleme
     }
     submitInput(): boolean {
       return this.chat?.submitInput() ?? false
+    }
+    sendCommand(name: string): Promise<void> {
+      return this.chat?.sendCommand(name) ?? refuseCommand(createEmitter(this), name, 'the chat has not been opened yet')
     }
   }
   const commands: Command[] = ['open', 'close', 'toggle', 'reload', 'reset']

@@ -23,6 +23,12 @@ export interface FlowChatHandle<E extends HTMLElement = HTMLElement> {
   setInputValue(value: string): boolean
   /** Sends the waiting answer, as the send button does; resolves false when there is nothing to send. */
   submitInput(): Promise<boolean>
+  /**
+   * Runs the flow's `command` event named `name` (after the answer in flight, if any). Resolves
+   * once the service took it; rejects with a `FlowChatCommandError` (and a `flowchat:error`)
+   * when the flow has no such command or the chat cannot take one (not opened yet, ended).
+   */
+  sendCommand(name: string): Promise<void>
   /** Removes the chat from the page, ending its requests and timers. */
   unmount(): void
 }
@@ -74,6 +80,7 @@ function handleFor<E extends Embedded>(element: E, windowed: boolean): FlowChatH
     },
     setInputValue: (value) => element.setInputValue(value),
     submitInput: async () => element.submitInput(),
+    sendCommand: (name) => element.sendCommand(name),
     unmount: () => element.remove(),
   }
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod/mini'
-import { chatStepResultSchema, startChatResponseSchema, type ChatStepResult, type StartChatRequest, type StartChatResponse } from '../../protocol/chat'
+import {
+  LISTEN_FOR_WEBHOOK_PATH,
+  MAX_LISTEN_SECONDS,
+  chatStepResultSchema,
+  startChatResponseSchema,
+  type ChatStepResult,
+  type CommandReply,
+  type StartChatRequest,
+  type StartChatResponse,
+} from '../../protocol/chat'
 import { opt, str } from '../../protocol/common'
 import { settingsSchema } from '../../protocol/settings'
 import { themeSchema } from '../../protocol/theme'
@@ -49,18 +58,27 @@ export interface FlowClient {
   getPublishedFlow(flow: string, signal?: AbortSignal, options?: { fresh?: boolean }): Promise<PublishedFlowView>
   startChat(flow: string, request: StartChatRequest, signal?: AbortSignal): Promise<StartChatResponse>
   /**
-   * Retries with the same `idempotencyKey`, so the service applies the answer at most once.
-   * `null`: no message (the answer a stream produced, which the service recorded itself).
+   * Retries with the same `idempotencyKey`, so the service applies the answer (or command) at most
+   * once. `null`: no message (the answer a stream produced, which the service recorded itself).
    */
   continueChat(
     sessionId: string,
-    message: string | null,
+    message: string | CommandReply | null,
     idempotencyKey: string,
     signal?: AbortSignal,
   ): Promise<ChatStepResult>
   /** Where the session's streamed answer is read from (see `streamMessage`, a chunk of its own). */
   streamTarget(sessionId: string): StreamTarget
+  /**
+   * One long poll of a wait-for-webhook block (`LISTEN_FOR_WEBHOOK_PATH`), never retried here: the
+   * caller keeps asking. `step` comes with `continued`; after `timeoutSeconds` the answer is `waiting`.
+   */
+  listenForWebhook(sessionId: string, waitId: string, signal: AbortSignal, timeoutSeconds?: number): Promise<WebhookWait>
 }
+
+/** The long poll's answer, read with the schemas the core has anyway (`status` is `waiting` or `continued`). */
+const webhookWaitSchema = z.looseObject({ status: z.string(), step: opt(chatStepResultSchema) })
+export type WebhookWait = z.infer<typeof webhookWaitSchema>
 
 const trimBase = (url: string) => url.trim().replace(/\/+$/, '')
 
@@ -122,5 +140,11 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
       )
     },
     streamTarget: (sessionId) => ({ chatApi, sessionId, fetch: doFetch }),
+    listenForWebhook(sessionId, waitId, signal, timeoutSeconds = MAX_LISTEN_SECONDS) {
+      const path = LISTEN_FOR_WEBHOOK_PATH.replace('{sessionId}', segment(sessionId))
+      const url = `${chatApi}${path}?waitId=${segment(waitId)}&timeoutSeconds=${timeoutSeconds}`
+      // The service holds the request up to `timeoutSeconds`: the time limit starts after that.
+      return requestJson(url, webhookWaitSchema, { signal, timeoutMs: timeoutMs + timeoutSeconds * 1000, fetch: doFetch })
+    },
   }
 }

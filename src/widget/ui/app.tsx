@@ -6,7 +6,7 @@ import { InputArea } from './inputs/input-area'
 import { LiveRegion } from './live-region'
 import { usePreloadViews } from './preload-views'
 import { ProgressBar } from './progress-bar'
-import { FailureNotice, LoadingIndicator, RestartNotice } from './status-views'
+import { FailureNotice, LoadingIndicator, RestartNotice, WaitingNotice } from './status-views'
 import { browserCssValidator, type CssValidator } from '../content/css'
 import { themeLayout } from './theme/theme-vars'
 import { TranscriptView } from './transcript-view'
@@ -77,6 +77,7 @@ function Shell({ isValidCss, label, frame, scroller }: ShellProps) {
             <TranscriptView />
             <LoadingIndicator />
             <TypingIndicator />
+            <WaitingNotice />
             <InputArea />
           </div>
         </div>

@@ -1,8 +1,9 @@
 import { useRef } from 'preact/hooks'
 import type { ChatMessage } from '../../protocol/index'
-import type { HostEntry, Transcript } from '../chat/index'
+import { isWaitingForWebhook, type HostEntry, type Transcript } from '../chat/index'
 import { messageText } from '../content/plain-text'
 import { isImagePending } from './image-reveal'
+import { WAITING_TEXT } from './status-views'
 import { useWidget } from './widget-context'
 
 /** Announcements kept in the region after they were read: a little history, bounded in size. */
@@ -63,7 +64,8 @@ function useAnnouncements(transcript: Transcript): readonly HostEntry[] {
 }
 
 /**
- * A polite live region that announces each new host message once. Each message is its own node
+ * A polite live region that announces each new host message once, and that the chat is waiting
+ * for an outside system (a wait-for-webhook block) when it is. Each message is its own node
  * (added, never rewritten), so screen readers queue a burst of bubbles instead of dropping all but
  * the last; older nodes leave as newer ones arrive.
  */
@@ -75,6 +77,7 @@ export function LiveRegion() {
       {announced.map((entry) => (
         <p key={entry.key}>{announcement(entry.message)}</p>
       ))}
+      {isWaitingForWebhook(conversation.stage.value) && <p key="waiting">{WAITING_TEXT}</p>}
     </div>
   )
 }

@@ -2,6 +2,7 @@ import { useSignalEffect } from '@preact/signals'
 import type { Conversation } from '../chat/index'
 import { INPUT_CHUNKS } from './inputs/input-views'
 import { MESSAGE_CHUNKS, preloadMessageView, streamedAnswerView } from './message-content'
+import { waitingView } from './status-views'
 
 /** Blocks whose answer streams (integrations.md §4): their view is requested with the flow. */
 const AI_BLOCKS: ReadonlySet<unknown> = new Set(['openai', 'mistral', 'OpenAI'])
@@ -41,5 +42,6 @@ export function usePreloadViews(conversation: Conversation): void {
     if (stage.tag !== 'playing') return
     preload([stage.step.input?.type, ...(stage.step.clientSideActions ?? []).map((action) => action.type)])
     for (const message of stage.step.messages ?? []) preloadMessageView(message)
+    if (stage.step.clientSideActions?.some((action) => action.type === 'listenForWebhook')) waitingView.preload()
   })
 }

@@ -1,3 +1,5 @@
+import { isWaitingForWebhook } from '../chat/index'
+import { lazyView } from './lazy-view'
 import { useWidget } from './widget-context'
 
 /** A failure the visitor must see, with the one control that can get the chat going again. */
@@ -60,4 +62,16 @@ export function RestartNotice() {
       {RESTART_TEXT[reason]}
     </p>
   )
+}
+
+/** Said (on screen and in the live region) while the flow waits for an outside system. */
+export const WAITING_TEXT = 'Waiting for an update. The chat will go on by itself.'
+
+/** The waiting view is a chunk of its own (waiting-view.tsx), requested when a step announces a wait. */
+export const waitingView = lazyView('waiting view', () => import('./waiting-view').then((chunk) => chunk.WaitingView))
+
+/** Where the next bubble will come while the flow waits for a webhook. */
+export function WaitingNotice() {
+  const { conversation } = useWidget()
+  return isWaitingForWebhook(conversation.stage.value) ? <waitingView.View /> : null
 }

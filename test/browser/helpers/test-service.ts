@@ -43,6 +43,8 @@ export interface TestService {
   url: string
   origin: string
   publishableToken: string
+  /** The workspace owner's token (outside systems' calls, such as a result's webhook). */
+  secretToken: string
   flows: Record<string, PublishedTestFlow>
   store(): Store
   /** The page that embeds `<flow-chat>` for a flow. */
@@ -168,6 +170,7 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
     url: origin,
     origin,
     publishableToken,
+    secretToken,
     flows,
     store: () => running!.store,
     pageUrl: (flow, options = {}) => {

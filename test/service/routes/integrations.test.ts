@@ -101,7 +101,7 @@ describe('HTTP request blocks through the service', () => {
     const svc = await service()
     const chat = await startFlow(svc, flowWith({ type: 'Webhook', options: { isExecutedOnClient: true, webhook: { url: 'https://api.example.com/x', method: 'GET' }, responseVariableMapping: mapping } }))
     const waiting = await answer(svc, chat.sessionId, 'Ada')
-    expect(waiting.body.clientSideActions).toEqual([{ type: 'httpRequestToExecute', httpRequestToExecute: { url: 'https://api.example.com/x', method: 'GET', headers: {} }, expectsDedicatedReply: true }])
+    expect(waiting.body.clientSideActions).toEqual([{ type: 'httpRequestToExecute', httpRequestToExecute: { url: 'https://api.example.com/x', method: 'GET', headers: {}, timeoutSeconds: 10 }, expectsDedicatedReply: true }])
     const invalid = await answer(svc, chat.sessionId, 'not json')
     expect(invalid.status).toBe(400)
     expect(errorBodySchema.parse(invalid.body).error).toMatchObject({ code: 'invalid_body', message: 'Provided response is not valid JSON' })

@@ -60,6 +60,20 @@ async function firstVisit(replies: ChatStepResult[] = [{ messages: [text('m2', '
   return store
 }
 
+describe('a command in a remembered conversation', () => {
+  it('rejects (the caller hears) when the service forgot the resumed session, and a new conversation starts', async () => {
+    const store = await firstVisit()
+    const gone = new TransportError('http', 'Expired', { status: 404, code: 'session_not_found' })
+    const { conversation, calls, events } = setup({ memory: store.memory, replies: [gone], start: startResponse({ input: textInput() }, { sessionId: 's2' }) })
+    conversation.start()
+    await settle()
+    await expect(conversation.command('wizz')).rejects.toMatchObject({ code: 'session-expired' })
+    await settle()
+    expect(calls.continue.map((call) => call.message)).toEqual([{ type: 'command', command: 'wizz' }])
+    expect(events.of('flowchat:start').at(-1)).toMatchObject({ sessionId: 's2', restartedBecause: 'expired' })
+  })
+})
+
 describe('remembered conversations', () => {
   it('saves what was shown, the session and the waiting input, where the flow says', async () => {
     const store = await firstVisit()

@@ -1,29 +1,9 @@
 import { effect } from '@preact/signals'
 import { describe, expect, it, vi } from 'vitest'
-import { createConversation, lazyRunner, type Conversation, type GuestEntry } from '../../../src/widget/chat/index'
+import { createConversation, lazyRunner, type Conversation } from '../../../src/widget/chat/index'
 import type { ChatStepResult } from '../../../src/protocol/index'
 import { TransportError } from '../../../src/widget/transport/index'
-import { fakeClient, publishedFlow, recordEvents, settle, startResponse, text, textInput } from './fake-client'
-
-const entriesOf = (conversation: Conversation) =>
-  conversation.transcript.chunks.value.flatMap((chunk) => chunk.entries.value)
-const guests = (conversation: Conversation) =>
-  entriesOf(conversation).filter((entry): entry is GuestEntry => entry.kind === 'guest')
-
-function setup(options: Parameters<typeof fakeClient>[0] = {}, extra: { prefilledVariables?: unknown; flow?: string } = {}) {
-  const fake = fakeClient(options)
-  const events = recordEvents()
-  let keys = 0
-  const conversation = createConversation({
-    flow: extra.flow ?? 'f1',
-    client: fake.client,
-    emit: events.emit,
-    prefilledVariables: extra.prefilledVariables,
-    newKey: () => `key-${++keys}`,
-    sleep: async () => {},
-  })
-  return { ...fake, events, conversation }
-}
+import { entriesOf, fakeClient, guests, publishedFlow, recordEvents, settle, setupConversation as setup, startResponse, text, textInput } from './fake-client'
 
 describe('conversation start', () => {
   it('paints the published flow, plays the first step and shows its input', async () => {

@@ -1,6 +1,13 @@
-import type { ChatStepResult, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
-import { TransportError, type FetchLike, type FlowClient } from '../../../src/widget/transport/index'
-import type { FlowChatEventMap, FlowChatEventType } from '../../../src/widget/chat/index'
+import type { ChatStepResult, CommandReply, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
+import { TransportError, type FetchLike, type FlowClient, type WebhookWait } from '../../../src/widget/transport/index'
+import {
+  createConversation,
+  type Conversation,
+  type ConversationOptions,
+  type FlowChatEventMap,
+  type FlowChatEventType,
+  type GuestEntry,
+} from '../../../src/widget/chat/index'
 
 export const UPDATED_AT = '2026-01-02T00:00:00.000Z'
 
@@ -27,17 +34,30 @@ export function startResponse(step: ChatStepResult = {}, overrides: Partial<Star
 }
 
 type Reply = ChatStepResult | TransportError | Promise<ChatStepResult>
+type Wait = WebhookWait | TransportError | Promise<WebhookWait>
 
-/** A scripted flow service: each continueChat takes the next reply in order. */
+/** A scripted flow service: each continueChat takes the next reply in order, each long poll the next wait. */
 export function fakeClient(
-  options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[]; streamFetch?: FetchLike } = {},
+  options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[]; waits?: Wait[]; streamFetch?: FetchLike } = {},
 ) {
   const calls = {
     published: 0,
     start: [] as Array<{ flow: string; body: unknown }>,
-    continue: [] as Array<{ sessionId: string; message: string | null; key: string }>,
+    continue: [] as Array<{ sessionId: string; message: string | CommandReply | null; key: string }>,
+    listen: [] as Array<{ sessionId: string; waitId: string; timeoutSeconds: number | undefined }>,
   }
   const replies = [...(options.replies ?? [])]
+  const waits = [...(options.waits ?? [])]
+  /** A scripted answer, or (for a promise) one that the conversation can cancel. */
+  const answer = <T>(next: T | TransportError | Promise<T> | undefined, what: string, signal?: AbortSignal): Promise<T> => {
+    if (next === undefined) throw new Error(`unexpected ${what}`)
+    if (next instanceof TransportError) throw next
+    if (!(next instanceof Promise)) return Promise.resolve(next)
+    return new Promise((resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(new TransportError('aborted', 'cancelled')))
+      next.then(resolve, reject)
+    })
+  }
   const published = options.published ?? publishedFlow()
   const start = options.start ?? startResponse({ messages: [text('m1', 'Hello')], input: textInput() })
   const client: FlowClient = {
@@ -53,16 +73,11 @@ export function fakeClient(
     },
     async continueChat(sessionId, message, key, signal) {
       calls.continue.push({ sessionId, message, key })
-      const next = replies.shift()
-      if (!next) throw new Error('unexpected continueChat')
-      if (next instanceof TransportError) throw next
-      if (next instanceof Promise) {
-        return new Promise((resolve, reject) => {
-          signal?.addEventListener('abort', () => reject(new TransportError('aborted', 'cancelled')))
-          next.then(resolve, reject)
-        })
-      }
-      return next
+      return answer(replies.shift(), 'continueChat', signal)
+    },
+    async listenForWebhook(sessionId, waitId, signal, timeoutSeconds) {
+      calls.listen.push({ sessionId, waitId, timeoutSeconds })
+      return answer(waits.shift(), 'listenForWebhook', signal)
     },
     streamTarget: (sessionId) => ({
       chatApi: 'https://chat.example',
@@ -70,7 +85,7 @@ export function fakeClient(
       fetch: options.streamFetch ?? (async () => Promise.reject(new Error('unexpected streamMessage'))),
     }),
   }
-  return { client, calls, replies }
+  return { client, calls, replies, waits }
 }
 
 export function recordEvents() {
@@ -87,4 +102,29 @@ export function recordEvents() {
 export const settle = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve()
   await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+export const entriesOf = (conversation: Conversation) => conversation.transcript.chunks.value.flatMap((chunk) => chunk.entries.value)
+export const guests = (conversation: Conversation) => entriesOf(conversation).filter((entry): entry is GuestEntry => entry.kind === 'guest')
+/** The plain text of every host bubble shown so far. */
+export const hostTexts = (conversation: Conversation) =>
+  entriesOf(conversation).flatMap((entry) => (entry.kind === 'host' ? [(entry.message.content as { plainText?: string }).plainText] : []))
+
+/** A conversation over a scripted service: idempotency keys `key-1`, `key-2`, …; sleeps return at once unless given. */
+export function setupConversation(
+  options: Parameters<typeof fakeClient>[0] = {},
+  extra: { prefilledVariables?: unknown; flow?: string; sleep?: ConversationOptions['sleep'] } = {},
+) {
+  const fake = fakeClient(options)
+  const events = recordEvents()
+  let keys = 0
+  const conversation = createConversation({
+    flow: extra.flow ?? 'f1',
+    client: fake.client,
+    emit: events.emit,
+    prefilledVariables: extra.prefilledVariables,
+    newKey: () => `key-${++keys}`,
+    sleep: extra.sleep ?? (async () => {}),
+  })
+  return { ...fake, events, conversation }
 }

@@ -1,9 +1,7 @@
+import { MAX_HTTP_RESPONSE_BYTES } from '../../../protocol/http-request-limits'
 import { type OutboundHttp, OutboundError } from '../../outbound/outbound-http'
 import type { BuiltRequest } from './request-builder'
 import type { HttpResponseData } from './response-mapping'
-
-/** Largest answer an HTTP request block reads (it is then mapped in the sandbox). */
-export const MAX_HTTP_BLOCK_RESPONSE_BYTES = 1024 * 1024
 
 export interface HttpCallResult {
   response: HttpResponseData
@@ -23,7 +21,7 @@ export async function callHttp(client: OutboundHttp, request: BuiltRequest): Pro
       headers: request.headers,
       ...(request.body === undefined ? {} : { body: request.body }),
       timeoutMs: request.timeoutSeconds * 1000,
-      maxResponseBytes: MAX_HTTP_BLOCK_RESPONSE_BYTES,
+      maxResponseBytes: MAX_HTTP_RESPONSE_BYTES,
     })
     return { response: { statusCode: answer.status, data: parseBody(answer.body.toString('utf8')) } }
   } catch (error) {

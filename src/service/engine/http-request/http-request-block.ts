@@ -38,6 +38,7 @@ export async function runHttpRequestBlock(location: BlockLocation, step: Step): 
         method: request.method,
         headers: request.headers,
         ...(request.data === undefined ? {} : { body: request.data }),
+        timeoutSeconds: request.timeoutSeconds,
       },
       expectsDedicatedReply: true,
     })

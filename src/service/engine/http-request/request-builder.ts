@@ -1,3 +1,4 @@
+import { HTTP_REQUEST_TIMEOUT_SECONDS } from '../../../protocol/http-request-limits'
 import type { VariableValue } from '../../../protocol/index'
 import { asFields, readBoolean, readString, toFiniteNumber } from '../field-readers'
 import type { FlowIndex } from '../flow-index'
@@ -21,8 +22,6 @@ export interface BuiltRequest {
 
 export type BuildOutcome = { ok: true; request: BuiltRequest } | { ok: false; reason: string }
 
-export const DEFAULT_TIMEOUT_SECONDS = 10
-export const MAX_TIMEOUT_SECONDS = 120
 /** Methods builders list that no HTTP client sends on a flow's behalf (fetch forbids them too). */
 const REFUSED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
@@ -78,8 +77,8 @@ function encodeBasic(value: string): string {
 
 function timeoutOf(raw: unknown): number {
   const seconds = toFiniteNumber(raw)
-  if (seconds === undefined || seconds <= 0) return DEFAULT_TIMEOUT_SECONDS
-  return Math.min(Math.max(seconds, 1), MAX_TIMEOUT_SECONDS)
+  if (seconds === undefined || seconds <= 0) return HTTP_REQUEST_TIMEOUT_SECONDS.default
+  return Math.min(Math.max(seconds, 1), HTTP_REQUEST_TIMEOUT_SECONDS.max)
 }
 
 function bodyOf(

@@ -180,7 +180,7 @@ describe('HTTP request blocks run by the widget (isExecutedOnClient)', () => {
     expect(outcome.response.clientSideActions).toEqual([
       {
         type: 'httpRequestToExecute',
-        httpRequestToExecute: { url: 'https://api.example.com/items', method: 'POST', headers: { 'X-Key': 'k', 'content-type': 'application/json' }, body: { name: 'Ada' } },
+        httpRequestToExecute: { url: 'https://api.example.com/items', method: 'POST', headers: { 'X-Key': 'k', 'content-type': 'application/json' }, body: { name: 'Ada' }, timeoutSeconds: 10 },
         expectsDedicatedReply: true,
       },
     ])

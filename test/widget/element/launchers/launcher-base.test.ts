@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defineFlowChatLaunchers, type FlowChatBubbleElement, type FlowChatPopupElement } from '../../../../src/widget/index'
+import { defineFlowChatLaunchers, initBubble, type FlowChatBubbleElement, type FlowChatPopupElement } from '../../../../src/widget/index'
 import type { FetchLike } from '../../../../src/widget/transport/index'
 import { publishedFlow, startResponse, text, textInput } from '../../chat/fake-client'
 
@@ -13,6 +13,7 @@ const fetch: FetchLike = async (url, init) => {
     return json({ publishedFlow: publishedFlow({ theme: { chat: { buttons: { backgroundColor: 'rgb(0, 51, 102)', color: 'white' } } }, settings: { metadata: { title: 'Support desk' }, typingEmulation: { enabled: false } } }), version: '3' })
   }
   if (url.endsWith('/startChat')) return json(startResponse({ messages: [text('m1', 'Hello')], input: textInput() }))
+  if (url.endsWith('/continueChat')) return json({ messages: [text('w', 'Wizzzzz')], input: textInput() })
   return json({ error: { code: 'not_found', message: 'Not found' } }, 404)
 }
 
@@ -62,6 +63,20 @@ describe('a launcher', () => {
     await vi.waitFor(() => expect(popup.isOpen).toBe(true))
     await vi.waitFor(() => expect(popup.shadowRoot?.querySelector('[part="title"]')?.textContent).toBe('Support desk'))
     expect(popup.chat?.getAttribute('storage-key')).toBe('flow-chat-popup')
+  })
+
+  it("sends a handle's commands through its chat, and refuses them (with an error event) before the chat exists", async () => {
+    defineFlowChatLaunchers({ fetch })
+    const handle = initBubble({ flow: 'f1' })
+    const errors: unknown[] = []
+    handle.element.addEventListener('flowchat:error', (event) => errors.push(event.detail))
+    await expect(handle.sendCommand('wizz')).rejects.toMatchObject({ code: 'command-rejected', message: 'The command "wizz" was not sent: the chat has not been opened yet.' })
+    expect(errors).toEqual([expect.objectContaining({ code: 'command-rejected' })])
+    handle.open()
+    await vi.waitFor(() => expect(handle.element.chat?.shadowRoot?.textContent).toContain('Hello'))
+    await handle.sendCommand('wizz')
+    await vi.waitFor(() => expect(handle.element.chat?.shadowRoot?.textContent).toContain('Wizzzzz'))
+    expect(requests.at(-1)?.body).toEqual({ message: { type: 'command', command: 'wizz' } })
   })
 
   it('forgets the remembered conversation on reset(), even before the chat exists', async () => {
