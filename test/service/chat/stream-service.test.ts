@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
 import { STREAM_LOG_CONTEXT } from '../../../src/protocol/stream'
@@ -185,6 +187,21 @@ describe('streamMessage', () => {
     expect(read.status).toBe(status)
     const description = status === 502 ? read.body.error.message : (read.parts.at(-1) as { log: { description: string } }).log.description
     expect(description).toMatch(message)
+  })
+})
+
+describe('the AI demo flow', () => {
+  it('streams its answer from the configured OpenAI-compatible server and offers to go on', async () => {
+    const svc = await service()
+    server.script({ parts: ['**Paris** is the capital', ' of France.'] })
+    const demo = JSON.parse(readFileSync(join(import.meta.dirname, '../../../demo/flows/ai-assistant.json'), 'utf8'))
+    const chat = await startAiChat(svc, demo, true)
+    const waiting = await say(svc, chat.sessionId, { message: 'Capital of France?' })
+    expect(waiting.body.clientSideActions).toEqual([{ type: 'stream', stream: true, expectsDedicatedReply: true }])
+    expect((await streamMessage(svc, chat.sessionId)).text).toBe('**Paris** is the capital of France.')
+    expect(server.received.at(-1)!.body.model).toBe('gpt-4o-mini')
+    const next = await say(svc, chat.sessionId, {})
+    expect(next.body.input.items.map((item: { content: string }) => item.content)).toEqual(["That's all, thanks", 'Ask another question'])
   })
 })
 
