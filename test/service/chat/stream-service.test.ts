@@ -7,7 +7,7 @@ import { closeSandbox } from '../../../src/service/engine/sandbox'
 import { aiFlow, aiService, type AiServiceOptions, say, startAiChat, streamMessage, texts } from '../helpers/ai-flows'
 import { useTestDatabase } from '../helpers/database'
 import { type OpenAiTestServer, startOpenAiTestServer } from '../helpers/openai-test-server'
-import type { TestService } from '../helpers/service'
+import { TEST_CONFIG, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()
 let server: OpenAiTestServer
@@ -187,6 +187,47 @@ describe('streamMessage', () => {
     expect(read.status).toBe(status)
     const description = status === 502 ? read.body.error.message : (read.parts.at(-1) as { log: { description: string } }).log.description
     expect(description).toMatch(message)
+  })
+})
+
+describe('streamMessage as a chat operation', () => {
+  it("answers only the flow's allowed origins, and counts against the visitor's rate limit", async () => {
+    const svc = await service({ config: { rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 4 } } } })
+    const flow = { ...aiFlow(), settings: { security: { allowedOrigins: ['https://shop.example'] } } }
+    const visitor = { 'x-forwarded-for': '203.0.113.7' }
+    const chat = await startAiChat(svc, flow, true)
+    await say(svc, chat.sessionId, { message: 'hi' })
+    const foreign = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://evil.example' })
+    expect(foreign.status).toBe(403)
+    const preflight = await svc.call('OPTIONS', `/v1/sessions/${chat.sessionId}/streamMessage`, {
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    })
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example')
+    const allowed = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://shop.example' })
+    expect(allowed.status).toBe(200)
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example')
+    let refused = allowed
+    for (let i = 0; i < 6 && refused.status !== 429; i++) refused = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://shop.example' })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+  })
+
+  it('streams the legacy OpenAI block too, with its own mapping', async () => {
+    const svc = await service()
+    server.script({ parts: ['Legacy', ' stream'] })
+    const legacy = aiFlow({
+      type: 'OpenAI',
+      options: {
+        task: 'Create chat completion',
+        model: 'gpt-legacy',
+        messages: [{ id: 'm', role: 'user', content: '{{Msg}}' }],
+        responseMapping: [{ id: 'r', valueToExtract: 'Message content', variableId: 'vAnswer' }, { id: 't', valueToExtract: 'Total tokens', variableId: 'vTotal' }],
+      },
+    })
+    const chat = await startAiChat(svc, legacy, true)
+    expect((await say(svc, chat.sessionId, { message: 'go' })).body.clientSideActions).toEqual([{ type: 'stream', stream: true, expectsDedicatedReply: true }])
+    expect((await streamMessage(svc, chat.sessionId)).text).toBe('Legacy stream')
+    expect(texts((await say(svc, chat.sessionId, {})).body)).toEqual(['17 tokens for "Legacy stream"'])
   })
 })
 

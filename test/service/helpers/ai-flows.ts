@@ -2,6 +2,7 @@ import { expect } from 'vitest'
 import { chatStepResultSchema, startChatResponseSchema } from '../../../src/protocol/index'
 import { createStreamParser, type StreamPart } from '../../../src/protocol/stream'
 import type { AiTimeouts } from '../../../src/service/ai/ai-config'
+import type { ServiceConfig } from '../../../src/service/config'
 import type { TestDatabase } from './database'
 import { importOverHttp, publishOverHttp } from './flows'
 import type { OpenAiTestServer } from './openai-test-server'
@@ -75,6 +76,8 @@ export interface AiServiceOptions {
   allow?: string[]
   timeouts?: AiTimeouts
   schema?: string
+  /** More of the service's configuration (rate limits, …). */
+  config?: Partial<ServiceConfig>
 }
 
 export async function aiService(db: TestDatabase, server: OpenAiTestServer, options: AiServiceOptions = {}): Promise<TestService> {
@@ -85,6 +88,7 @@ export async function aiService(db: TestDatabase, server: OpenAiTestServer, opti
         defaults: options.serviceKey === false ? {} : { openai: { apiKey: 'sk-service', baseUrl: server.baseUrl } },
         timeouts: options.timeouts ?? FAST_TIMEOUTS,
       },
+      ...options.config,
     },
     ...(options.schema ? { schema: options.schema } : {}),
   })
@@ -114,10 +118,15 @@ export interface StreamRead {
 }
 
 /** POSTs streamMessage and reads the whole answer with the protocol's parser. */
-export async function streamMessage(svc: TestService, sessionId: string, body: unknown = {}): Promise<StreamRead> {
+export async function streamMessage(
+  svc: TestService,
+  sessionId: string,
+  body: unknown = {},
+  headers: Record<string, string> = {},
+): Promise<StreamRead> {
   const response = await svc.app.request(`/v1/sessions/${sessionId}/streamMessage`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   })
   if (response.status !== 200) return { status: response.status, headers: response.headers, parts: [], text: '', body: await response.json() }

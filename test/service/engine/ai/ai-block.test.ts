@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { closeSandbox } from '../../../../src/service/engine/sandbox'
-import { aiFlow, aiService, type AiServiceOptions, say, startAiChat, texts } from '../../helpers/ai-flows'
+import { aiFlow, aiService, type AiServiceOptions, FAST_TIMEOUTS, say, startAiChat, texts } from '../../helpers/ai-flows'
 import { useTestDatabase } from '../../helpers/database'
 import { type OpenAiTestServer, startOpenAiTestServer } from '../../helpers/openai-test-server'
 import type { TestService } from '../../helpers/service'
@@ -77,6 +77,14 @@ describe('AI blocks computed within the step', () => {
       { role: 'system', content: 'Be brief' },
       { role: 'user', content: 'first' },
     ])
+  })
+
+  it('calls Mistral with the service-wide MISTRAL_ key and address', async () => {
+    const svc = await service({ serviceKey: false, config: { ai: { defaults: { mistral: { apiKey: 'mistral-key', baseUrl: server.baseUrl } }, timeouts: FAST_TIMEOUTS } } })
+    server.script({ parts: ['Bonjour de Mistral'] })
+    const chat = await startAiChat(svc, aiFlow({ type: 'mistral' }, { model: 'mistral-small-latest' }), false)
+    expect(texts((await say(svc, chat.sessionId, { message: 'x' })).body)[0]).toBe('Bonjour de Mistral')
+    expect(server.received.at(-1)!).toMatchObject({ authorization: 'Bearer mistral-key', body: { model: 'mistral-small-latest' } })
   })
 
   it("uses the workspace's own credentials when the block names them", async () => {
