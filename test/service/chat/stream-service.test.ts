@@ -1,35 +1,20 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
 import { STREAM_LOG_CONTEXT } from '../../../src/protocol/stream'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
-import { aiFlow, aiService, type AiServiceOptions, say, startAiChat, streamMessage, texts } from '../helpers/ai-flows'
+import { aiFlow, type AiServiceOptions, say, startAiChat, streamMessage, texts, useAiServices } from '../helpers/ai-flows'
 import { useTestDatabase } from '../helpers/database'
-import { type OpenAiTestServer, startOpenAiTestServer } from '../helpers/openai-test-server'
+import type { OpenAiTestServer } from '../helpers/openai-test-server'
 import { TEST_CONFIG, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()
+const ai = useAiServices(db)
+const service = (options: AiServiceOptions = {}) => ai.service(options)
 let server: OpenAiTestServer
-const services: TestService[] = []
-
-beforeAll(async () => {
-  server = await startOpenAiTestServer()
+beforeAll(() => {
+  server = ai.server
 })
-afterAll(async () => {
-  await server.close()
-  await closeSandbox()
-})
-afterEach(async () => {
-  server.release()
-  for (const svc of services.splice(0).reverse()) await svc.close()
-})
-
-async function service(options: AiServiceOptions = {}): Promise<TestService> {
-  const svc = await aiService(db, server, options)
-  services.push(svc)
-  return svc
-}
 
 /** A streamed chat waiting for its first answer to be streamed. */
 async function streamedChat(svc: TestService, message = 'Bonjour') {

@@ -1,11 +1,12 @@
-import { expect } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { chatStepResultSchema, startChatResponseSchema } from '../../../src/protocol/index'
 import { createStreamParser, type StreamPart } from '../../../src/protocol/stream'
 import type { AiTimeouts } from '../../../src/service/ai/ai-config'
 import type { ServiceConfig } from '../../../src/service/config'
 import type { TestDatabase } from './database'
 import { importOverHttp, publishOverHttp } from './flows'
-import type { OpenAiTestServer } from './openai-test-server'
+import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { type OpenAiTestServer, startOpenAiTestServer } from './openai-test-server'
 import { createTestService, type TestService } from './service'
 
 /**
@@ -92,6 +93,37 @@ export async function aiService(db: TestDatabase, server: OpenAiTestServer, opti
     },
     ...(options.schema ? { schema: options.schema } : {}),
   })
+}
+
+/**
+ * A local OpenAI-compatible server for the test file, and services calling it that are closed
+ * after each test (paused streams released first).
+ */
+export function useAiServices(db: TestDatabase): { readonly server: OpenAiTestServer; service(options?: AiServiceOptions): Promise<TestService> } {
+  let server: OpenAiTestServer | undefined
+  const services: TestService[] = []
+  beforeAll(async () => {
+    server = await startOpenAiTestServer()
+  })
+  afterAll(async () => {
+    await server?.close()
+    await closeSandbox()
+  })
+  afterEach(async () => {
+    server?.release()
+    for (const svc of services.splice(0).reverse()) await svc.close()
+  })
+  return {
+    get server() {
+      if (!server) throw new Error('useAiServices(): the server starts in beforeAll')
+      return server
+    },
+    async service(options = {}) {
+      const svc = await aiService(db, this.server, options)
+      services.push(svc)
+      return svc
+    },
+  }
 }
 
 export async function startAiChat(svc: TestService, flow: unknown, isStreamEnabled: boolean) {

@@ -1,31 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { closeSandbox } from '../../../../src/service/engine/sandbox'
-import { aiFlow, aiService, type AiServiceOptions, FAST_TIMEOUTS, say, startAiChat, texts } from '../../helpers/ai-flows'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { aiFlow, type AiServiceOptions, FAST_TIMEOUTS, say, startAiChat, texts, useAiServices } from '../../helpers/ai-flows'
 import { useTestDatabase } from '../../helpers/database'
-import { type OpenAiTestServer, startOpenAiTestServer } from '../../helpers/openai-test-server'
-import type { TestService } from '../../helpers/service'
+import type { OpenAiTestServer } from '../../helpers/openai-test-server'
 
 /** AI blocks computed within the step (API clients, which do not ask for streams), through the service. */
 const db = useTestDatabase()
+const ai = useAiServices(db)
+const service = (options: AiServiceOptions = {}) => ai.service(options)
 let server: OpenAiTestServer
-const services: TestService[] = []
-
-beforeAll(async () => {
-  server = await startOpenAiTestServer()
+beforeAll(() => {
+  server = ai.server
 })
-afterAll(async () => {
-  await server.close()
-  await closeSandbox()
-})
-afterEach(async () => {
-  for (const svc of services.splice(0).reverse()) await svc.close()
-})
-
-async function service(options: AiServiceOptions = {}): Promise<TestService> {
-  const svc = await aiService(db, server, options)
-  services.push(svc)
-  return svc
-}
 
 describe('AI blocks computed within the step', () => {
   it('maps the answer and its tokens, and shows the {{Answer}} bubble itself', async () => {
