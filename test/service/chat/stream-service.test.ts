@@ -133,6 +133,22 @@ describe('streamMessage', () => {
     expect(texts(next.body)).toEqual(['17 tokens for "Shared by all"'])
   })
 
+  it('starts over an answer whose process went away mid-stream, once its hold has expired', async () => {
+    const svc = await service()
+    const chat = await streamedChat(svc)
+    const { state } = (await svc.store.sessions.findById(chat.sessionId))!
+    const { streamId } = (state as { awaiting: { streamId: string } }).awaiting
+    // A process claimed the answer, wrote a little, then died: it renews its hold no more.
+    expect(await svc.store.aiStreams.claim(chat.sessionId, streamId, 'gone', 50, svc.clock.now())).toBe(true)
+    expect(await svc.store.aiStreams.progress(chat.sessionId, streamId, 'gone', 'Half of it', 50)).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    server.script({ parts: ['A whole answer'] })
+    const before = calls()
+    expect((await streamMessage(svc, chat.sessionId)).text).toBe('A whole answer')
+    expect(calls()).toBe(before + 1)
+    expect(texts((await say(svc, chat.sessionId, {})).body)).toEqual(['17 tokens for "A whole answer"'])
+  })
+
   it.each([401, 429, 500])('a provider answering %i before any text is a 502 and a log; the retry calls it again', async (status) => {
     const svc = await service()
     server.script({ status }, { parts: ['Recovered'] })
