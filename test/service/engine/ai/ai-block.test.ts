@@ -103,6 +103,24 @@ describe('AI blocks computed within the step', () => {
     expect(server.received.length).toBe(before)
   })
 
+  it("logs a provider's refusal for the visitor without its words, which stay with the result", async () => {
+    const svc = await service()
+    server.script({ status: 401 })
+    const chat = await startAiChat(svc, aiFlow(), false)
+    const res = await say(svc, chat.sessionId, { message: 'x' })
+    expect(res.body.logs).toEqual([
+      {
+        status: 'error',
+        description: 'The AI provider answered 401 (check the API key)',
+        details: { blockId: 'ai', type: 'openai', status: 401, context: 'While generating chat completion' },
+        context: 'While generating chat completion',
+      },
+    ])
+    expect(res.text).not.toContain('sk-te')
+    const stored = await svc.call('GET', `/v1/flows/${chat.flowId}/results/${chat.resultId}/logs`, { token: svc.tokens.secret })
+    expect(stored.body.logs).toContainEqual(expect.objectContaining({ description: 'The AI provider said', details: expect.objectContaining({ message: expect.stringContaining('Incorrect API key') }) }))
+  })
+
   it("refuses a provider on a private address unless it is allowed, with a log and the flow going on", async () => {
     const svc = await service({ allow: [] })
     const chat = await startAiChat(svc, aiFlow(), false)
