@@ -100,6 +100,8 @@ export class AiClient {
       clearTimeout(total)
       clearTimeout(idle)
       signal?.removeEventListener('abort', stop)
+      // A reader that stopped early leaves no connection open.
+      controller.abort()
     }
   }
 

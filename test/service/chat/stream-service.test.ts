@@ -1,33 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
 import { STREAM_LOG_CONTEXT } from '../../../src/protocol/stream'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
-import { aiFlow, aiService, type AiServiceOptions, say, startAiChat, streamMessage, texts } from '../helpers/ai-flows'
+import { aiFlow, type AiServiceOptions, say, startAiChat, streamMessage, texts, useAiServices } from '../helpers/ai-flows'
 import { useTestDatabase } from '../helpers/database'
-import { type OpenAiTestServer, startOpenAiTestServer } from '../helpers/openai-test-server'
-import type { TestService } from '../helpers/service'
+import type { OpenAiTestServer } from '../helpers/openai-test-server'
+import { TEST_CONFIG, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()
+const ai = useAiServices(db)
+const service = (options: AiServiceOptions = {}) => ai.service(options)
 let server: OpenAiTestServer
-const services: TestService[] = []
-
-beforeAll(async () => {
-  server = await startOpenAiTestServer()
+beforeAll(() => {
+  server = ai.server
 })
-afterAll(async () => {
-  await server.close()
-  await closeSandbox()
-})
-afterEach(async () => {
-  server.release()
-  for (const svc of services.splice(0).reverse()) await svc.close()
-})
-
-async function service(options: AiServiceOptions = {}): Promise<TestService> {
-  const svc = await aiService(db, server, options)
-  services.push(svc)
-  return svc
-}
 
 /** A streamed chat waiting for its first answer to be streamed. */
 async function streamedChat(svc: TestService, message = 'Bonjour') {
@@ -146,6 +133,22 @@ describe('streamMessage', () => {
     expect(texts(next.body)).toEqual(['17 tokens for "Shared by all"'])
   })
 
+  it('starts over an answer whose process went away mid-stream, once its hold has expired', async () => {
+    const svc = await service()
+    const chat = await streamedChat(svc)
+    const { state } = (await svc.store.sessions.findById(chat.sessionId))!
+    const { streamId } = (state as { awaiting: { streamId: string } }).awaiting
+    // A process claimed the answer, wrote a little, then died: it renews its hold no more.
+    expect(await svc.store.aiStreams.claim(chat.sessionId, streamId, 'gone', 50, svc.clock.now())).toBe(true)
+    expect(await svc.store.aiStreams.progress(chat.sessionId, streamId, 'gone', 'Half of it', 50)).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    server.script({ parts: ['A whole answer'] })
+    const before = calls()
+    expect((await streamMessage(svc, chat.sessionId)).text).toBe('A whole answer')
+    expect(calls()).toBe(before + 1)
+    expect(texts((await say(svc, chat.sessionId, {})).body)).toEqual(['17 tokens for "A whole answer"'])
+  })
+
   it.each([401, 429, 500])('a provider answering %i before any text is a 502 and a log; the retry calls it again', async (status) => {
     const svc = await service()
     server.script({ status }, { parts: ['Recovered'] })
@@ -185,6 +188,62 @@ describe('streamMessage', () => {
     expect(read.status).toBe(status)
     const description = status === 502 ? read.body.error.message : (read.parts.at(-1) as { log: { description: string } }).log.description
     expect(description).toMatch(message)
+  })
+})
+
+describe('streamMessage as a chat operation', () => {
+  it("answers only the flow's allowed origins, and counts against the visitor's rate limit", async () => {
+    const svc = await service({ config: { rateLimits: { ...TEST_CONFIG.rateLimits, chat: { perMinute: 1, burst: 4 } } } })
+    const flow = { ...aiFlow(), settings: { security: { allowedOrigins: ['https://shop.example'] } } }
+    const visitor = { 'x-forwarded-for': '203.0.113.7' }
+    const chat = await startAiChat(svc, flow, true)
+    await say(svc, chat.sessionId, { message: 'hi' })
+    const foreign = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://evil.example' })
+    expect(foreign.status).toBe(403)
+    const preflight = await svc.call('OPTIONS', `/v1/sessions/${chat.sessionId}/streamMessage`, {
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    })
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example')
+    const allowed = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://shop.example' })
+    expect(allowed.status).toBe(200)
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example')
+    let refused = allowed
+    for (let i = 0; i < 6 && refused.status !== 429; i++) refused = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://shop.example' })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+  })
+
+  it('streams the legacy OpenAI block too, with its own mapping', async () => {
+    const svc = await service()
+    server.script({ parts: ['Legacy', ' stream'] })
+    const legacy = aiFlow({
+      type: 'OpenAI',
+      options: {
+        task: 'Create chat completion',
+        model: 'gpt-legacy',
+        messages: [{ id: 'm', role: 'user', content: '{{Msg}}' }],
+        responseMapping: [{ id: 'r', valueToExtract: 'Message content', variableId: 'vAnswer' }, { id: 't', valueToExtract: 'Total tokens', variableId: 'vTotal' }],
+      },
+    })
+    const chat = await startAiChat(svc, legacy, true)
+    expect((await say(svc, chat.sessionId, { message: 'go' })).body.clientSideActions).toEqual([{ type: 'stream', stream: true, expectsDedicatedReply: true }])
+    expect((await streamMessage(svc, chat.sessionId)).text).toBe('Legacy stream')
+    expect(texts((await say(svc, chat.sessionId, {})).body)).toEqual(['17 tokens for "Legacy stream"'])
+  })
+})
+
+describe('the AI demo flow', () => {
+  it('streams its answer from the configured OpenAI-compatible server and offers to go on', async () => {
+    const svc = await service()
+    server.script({ parts: ['**Paris** is the capital', ' of France.'] })
+    const demo = JSON.parse(readFileSync(join(import.meta.dirname, '../../../demo/flows/ai-assistant.json'), 'utf8'))
+    const chat = await startAiChat(svc, demo, true)
+    const waiting = await say(svc, chat.sessionId, { message: 'Capital of France?' })
+    expect(waiting.body.clientSideActions).toEqual([{ type: 'stream', stream: true, expectsDedicatedReply: true }])
+    expect((await streamMessage(svc, chat.sessionId)).text).toBe('**Paris** is the capital of France.')
+    expect(server.received.at(-1)!.body.model).toBe('gpt-4o-mini')
+    const next = await say(svc, chat.sessionId, {})
+    expect(next.body.input.items.map((item: { content: string }) => item.content)).toEqual(["That's all, thanks", 'Ask another question'])
   })
 })
 

@@ -1,10 +1,12 @@
-import { expect } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { chatStepResultSchema, startChatResponseSchema } from '../../../src/protocol/index'
 import { createStreamParser, type StreamPart } from '../../../src/protocol/stream'
 import type { AiTimeouts } from '../../../src/service/ai/ai-config'
+import type { ServiceConfig } from '../../../src/service/config'
 import type { TestDatabase } from './database'
 import { importOverHttp, publishOverHttp } from './flows'
-import type { OpenAiTestServer } from './openai-test-server'
+import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { type OpenAiTestServer, startOpenAiTestServer } from './openai-test-server'
 import { createTestService, type TestService } from './service'
 
 /**
@@ -75,6 +77,8 @@ export interface AiServiceOptions {
   allow?: string[]
   timeouts?: AiTimeouts
   schema?: string
+  /** More of the service's configuration (rate limits, …). */
+  config?: Partial<ServiceConfig>
 }
 
 export async function aiService(db: TestDatabase, server: OpenAiTestServer, options: AiServiceOptions = {}): Promise<TestService> {
@@ -85,9 +89,41 @@ export async function aiService(db: TestDatabase, server: OpenAiTestServer, opti
         defaults: options.serviceKey === false ? {} : { openai: { apiKey: 'sk-service', baseUrl: server.baseUrl } },
         timeouts: options.timeouts ?? FAST_TIMEOUTS,
       },
+      ...options.config,
     },
     ...(options.schema ? { schema: options.schema } : {}),
   })
+}
+
+/**
+ * A local OpenAI-compatible server for the test file, and services calling it that are closed
+ * after each test (paused streams released first).
+ */
+export function useAiServices(db: TestDatabase): { readonly server: OpenAiTestServer; service(options?: AiServiceOptions): Promise<TestService> } {
+  let server: OpenAiTestServer | undefined
+  const services: TestService[] = []
+  beforeAll(async () => {
+    server = await startOpenAiTestServer()
+  })
+  afterAll(async () => {
+    await server?.close()
+    await closeSandbox()
+  })
+  afterEach(async () => {
+    server?.release()
+    for (const svc of services.splice(0).reverse()) await svc.close()
+  })
+  return {
+    get server() {
+      if (!server) throw new Error('useAiServices(): the server starts in beforeAll')
+      return server
+    },
+    async service(options = {}) {
+      const svc = await aiService(db, this.server, options)
+      services.push(svc)
+      return svc
+    },
+  }
 }
 
 export async function startAiChat(svc: TestService, flow: unknown, isStreamEnabled: boolean) {
@@ -114,10 +150,15 @@ export interface StreamRead {
 }
 
 /** POSTs streamMessage and reads the whole answer with the protocol's parser. */
-export async function streamMessage(svc: TestService, sessionId: string, body: unknown = {}): Promise<StreamRead> {
+export async function streamMessage(
+  svc: TestService,
+  sessionId: string,
+  body: unknown = {},
+  headers: Record<string, string> = {},
+): Promise<StreamRead> {
   const response = await svc.app.request(`/v1/sessions/${sessionId}/streamMessage`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   })
   if (response.status !== 200) return { status: response.status, headers: response.headers, parts: [], text: '', body: await response.json() }

@@ -115,7 +115,8 @@ function applyCompletion(step: Step, mappings: AiMapping[], completion: ChatComp
 
 /** A public entry naming what failed, and the provider's own words kept with the result only. */
 export function logAiFailure(step: Step, block: Pick<Block, 'id' | 'type'>, error: AiCallError, context: string): void {
-  const details = { blockId: block.id, type: block.type, ...(error.status === undefined ? {} : { status: error.status }) }
+  // `context` also in the details: stored logs keep status, description and details only.
+  const details = { blockId: block.id, type: block.type, ...(error.status === undefined ? {} : { status: error.status }), context }
   step.logs.push({ status: 'error', description: error.message, details, context })
   if (error.providerMessage) {
     step.log('error', 'The AI provider said', { ...details, message: error.providerMessage }, { sensitive: true })

@@ -1,31 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { closeSandbox } from '../../../../src/service/engine/sandbox'
-import { aiFlow, aiService, type AiServiceOptions, say, startAiChat, texts } from '../../helpers/ai-flows'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { aiFlow, type AiServiceOptions, FAST_TIMEOUTS, say, startAiChat, texts, useAiServices } from '../../helpers/ai-flows'
 import { useTestDatabase } from '../../helpers/database'
-import { type OpenAiTestServer, startOpenAiTestServer } from '../../helpers/openai-test-server'
-import type { TestService } from '../../helpers/service'
+import type { OpenAiTestServer } from '../../helpers/openai-test-server'
 
 /** AI blocks computed within the step (API clients, which do not ask for streams), through the service. */
 const db = useTestDatabase()
+const ai = useAiServices(db)
+const service = (options: AiServiceOptions = {}) => ai.service(options)
 let server: OpenAiTestServer
-const services: TestService[] = []
-
-beforeAll(async () => {
-  server = await startOpenAiTestServer()
+beforeAll(() => {
+  server = ai.server
 })
-afterAll(async () => {
-  await server.close()
-  await closeSandbox()
-})
-afterEach(async () => {
-  for (const svc of services.splice(0).reverse()) await svc.close()
-})
-
-async function service(options: AiServiceOptions = {}): Promise<TestService> {
-  const svc = await aiService(db, server, options)
-  services.push(svc)
-  return svc
-}
 
 describe('AI blocks computed within the step', () => {
   it('maps the answer and its tokens, and shows the {{Answer}} bubble itself', async () => {
@@ -79,6 +64,14 @@ describe('AI blocks computed within the step', () => {
     ])
   })
 
+  it('calls Mistral with the service-wide MISTRAL_ key and address', async () => {
+    const svc = await service({ serviceKey: false, config: { ai: { defaults: { mistral: { apiKey: 'mistral-key', baseUrl: server.baseUrl } }, timeouts: FAST_TIMEOUTS } } })
+    server.script({ parts: ['Bonjour de Mistral'] })
+    const chat = await startAiChat(svc, aiFlow({ type: 'mistral' }, { model: 'mistral-small-latest' }), false)
+    expect(texts((await say(svc, chat.sessionId, { message: 'x' })).body)[0]).toBe('Bonjour de Mistral')
+    expect(server.received.at(-1)!).toMatchObject({ authorization: 'Bearer mistral-key', body: { model: 'mistral-small-latest' } })
+  })
+
   it("uses the workspace's own credentials when the block names them", async () => {
     const svc = await service({ serviceKey: false })
     const created = await svc.call('POST', '/v1/credentials', {
@@ -108,6 +101,24 @@ describe('AI blocks computed within the step', () => {
     expect(res.body.logs).toContainEqual(expect.objectContaining({ description, details: expect.objectContaining({ blockId: 'ai' }) }))
     expect(res.body.input.id).toBe('again')
     expect(server.received.length).toBe(before)
+  })
+
+  it("logs a provider's refusal for the visitor without its words, which stay with the result", async () => {
+    const svc = await service()
+    server.script({ status: 401 })
+    const chat = await startAiChat(svc, aiFlow(), false)
+    const res = await say(svc, chat.sessionId, { message: 'x' })
+    expect(res.body.logs).toEqual([
+      {
+        status: 'error',
+        description: 'The AI provider answered 401 (check the API key)',
+        details: { blockId: 'ai', type: 'openai', status: 401, context: 'While generating chat completion' },
+        context: 'While generating chat completion',
+      },
+    ])
+    expect(res.text).not.toContain('sk-te')
+    const stored = await svc.call('GET', `/v1/flows/${chat.flowId}/results/${chat.resultId}/logs`, { token: svc.tokens.secret })
+    expect(stored.body.logs).toContainEqual(expect.objectContaining({ description: 'The AI provider said', details: expect.objectContaining({ message: expect.stringContaining('Incorrect API key') }) }))
   })
 
   it("refuses a provider on a private address unless it is allowed, with a log and the flow going on", async () => {
