@@ -41,6 +41,7 @@ async function serveDemo(config: ServiceConfig, tokens: { publishable: string; s
         flows: () => flows,
         context: (requestUrl) => ({ apiHost: new URL(requestUrl).origin, publishableToken: tokens.publishable }),
         secretToken: tokens.secret,
+        aiConfigured: config.ai.defaults.openai !== undefined,
       }),
   })
   // With WORKERS > 1 the primary seeds the flows and tells every worker about them.

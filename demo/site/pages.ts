@@ -27,7 +27,8 @@ ${body}
 `.toString()
 }
 
-export function indexPage(flows: SeededFlow[]): string {
+/** `aiConfigured`: the service has a key for the AI demo flow (OPENAI_API_KEY). */
+export function indexPage(flows: SeededFlow[], options: { aiConfigured?: boolean } = {}): string {
   const row = (flow: SeededFlow) => html`<li>
   <a href="/demo/inline/${encodeURIComponent(flow.publicId)}">${flow.name}</a>
   <a href="/demo/bubble/${encodeURIComponent(flow.publicId)}">bubble</a>
@@ -42,6 +43,7 @@ export function indexPage(flows: SeededFlow[]): string {
 <main>
 <p><a href="/demo/several">Several instances on one page</a> (two inline chats, a bubble and a popup, each with its own flow, session and commands)</p>
 <p><a href="/demo/outbox">Outbox</a>: the e-mails flows sent, kept here while no SMTP server is configured</p>
+${aiNote(options.aiConfigured === true)}
 <section aria-labelledby="demo-flows"><h2 id="demo-flows">Demo flows</h2>
 <ul class="flows">${flows.filter((f) => f.source === 'demo').map(row)}</ul></section>
 <section aria-labelledby="shared-flows"><h2 id="shared-flows">Real flow exports</h2>
@@ -66,4 +68,11 @@ export function inlinePage(flow: SeededFlow, ctx: PageContext): string {
 <script src="/demo/assets/demo-events.js" defer></script>
 </main>`,
   )
+}
+
+/** What the AI demo flow needs: it never shows a made-up answer in place of an AI's. */
+function aiNote(configured: boolean): Html {
+  return configured
+    ? html`<p class="note">The AI assistant answers through the OpenAI-compatible API of <code>OPENAI_API_KEY</code>/<code>OPENAI_BASE_URL</code> (model: its <code>AI model</code> variable, <code>gpt-4o-mini</code> unless prefilled).</p>`
+    : html`<p class="note" role="note"><strong>The AI assistant has no AI to ask:</strong> set <code>OPENAI_API_KEY</code> (and <code>OPENAI_BASE_URL</code> for another OpenAI-compatible server, such as a local model server; add its address to <code>OUTBOUND_ALLOW_HOSTS</code> when it is on this machine or a private network), then run <code>npm start</code> again.</p>`
 }

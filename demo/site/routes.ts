@@ -30,6 +30,8 @@ export interface DemoSiteOptions {
   context: (requestUrl: string) => PageContext
   /** The demo workspace's secret token, used on the server to read the outbox. */
   secretToken?: string
+  /** The service has a key for the AI demo flow. */
+  aiConfigured?: boolean
 }
 
 export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
@@ -46,7 +48,7 @@ export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
 
   app.get('/', (c) => {
     c.header('Content-Security-Policy', DEMO_PAGE_CSP)
-    return c.html(indexPage(options.flows()))
+    return c.html(indexPage(options.flows(), { aiConfigured: options.aiConfigured === true }))
   })
   const pages = { inline: inlinePage, bubble: bubblePage, popup: popupPage }
   for (const [mode, page] of Object.entries(pages)) {

@@ -13,7 +13,7 @@ export const INPUT_TYPES = [
   'picture choice input',
   'rating input',
 ] as const
-export const CLIENT_ACTION_TYPES = ['scriptToExecute', 'redirect', 'wait', 'httpRequestToExecute', 'listenForWebhook'] as const
+export const CLIENT_ACTION_TYPES = ['scriptToExecute', 'redirect', 'wait', 'httpRequestToExecute', 'listenForWebhook', 'stream'] as const
 
 /** Any message: its `type` decides the shape of `content` (see the content schemas below). */
 export const chatMessageSchema = z.looseObject({
@@ -130,6 +130,13 @@ export type HttpRequestToExecute = z.infer<typeof httpRequestToExecuteSchema>
  */
 export const listenForWebhookSchema = z.looseObject({ waitId: z.string() })
 
+/**
+ * `stream` (`{type: "stream", stream: true, expectsDedicatedReply: true, lastBubbleBlockId?}`):
+ * an AI block's answer streams. Once the bubbles up to `lastBubbleBlockId` are shown, the widget
+ * sends `POST STREAM_MESSAGE_PATH` with `{}` and shows the text as it arrives (the line format
+ * and its parser are in `./stream`); after the finish part it sends continueChat with no
+ * `message` (body `{}`), and the flow goes on with the text the service recorded.
+ */
 export const clientActionSchema = z.looseObject({
   type: z.string(),
   scriptToExecute: opt(
@@ -139,6 +146,7 @@ export const clientActionSchema = z.looseObject({
   wait: opt(z.looseObject({ secondsToWaitFor: numeric() })),
   httpRequestToExecute: opt(httpRequestToExecuteSchema),
   listenForWebhook: opt(listenForWebhookSchema),
+  stream: bool(),
   lastBubbleBlockId: str(),
   expectsDedicatedReply: bool(),
 })
@@ -196,7 +204,12 @@ export type CommandReply = z.infer<typeof commandReplySchema>
 export const chatReplyMessageSchema = z.union([answerText(), textReplySchema, commandReplySchema])
 export type ChatReplyMessage = z.infer<typeof chatReplyMessageSchema>
 
-export const continueChatRequestSchema = z.looseObject({ message: chatReplyMessageSchema })
+/**
+ * `message` is left out only after a streamed AI answer (the `stream` action): the flow goes on
+ * with the text the service recorded. The service refuses a missing `message` in any other
+ * state (400 naming `message`), and while the answer is still streaming (409).
+ */
+export const continueChatRequestSchema = z.looseObject({ message: z.optional(chatReplyMessageSchema) })
 export type ContinueChatRequest = z.infer<typeof continueChatRequestSchema>
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 128
@@ -206,6 +219,11 @@ export const startChatRequestSchema = z.looseObject({
     z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   ),
   resultId: opt(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(200))),
+  /**
+   * The client can show streamed AI answers (`stream` actions); the widget always sends true.
+   * Left out or false, an AI block's answer is computed within the step.
+   */
+  isStreamEnabled: opt(z.boolean()),
 })
 export type StartChatRequest = z.infer<typeof startChatRequestSchema>
 

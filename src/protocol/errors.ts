@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  /** An outside server the request depends on (an AI provider) refused or could not be reached. */
+  upstream_failed: 502,
 } as const
 export type ErrorCode = keyof typeof ERROR_CODES
 

@@ -2,6 +2,7 @@
  * Service configuration from environment variables, validated up front so a typo fails at start
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
+import { type AiConfig, DEFAULT_AI_TIMEOUTS } from './ai/ai-config'
 import { DEFAULT_BYTE_LIMITS } from './engine/byte-budget'
 import { defaultCodeWorkers } from './engine/sandbox'
 import { credentialsKeyFrom } from './credentials/credentials-key'
@@ -56,6 +57,8 @@ export interface ServiceConfig {
   smtpFrom: string | undefined
   /** Key encrypting stored credentials (32 bytes, base64 or hex); generated into DATA_DIR when unset. */
   credentialsKey: string | undefined
+  /** AI blocks: the service-wide provider keys and the timeouts of a provider's answer. */
+  ai: AiConfig
 }
 
 const MAX_PROXY_HOPS = 16
@@ -84,6 +87,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   smtpUrl: undefined,
   smtpFrom: undefined,
   credentialsKey: undefined,
+  ai: { defaults: {}, timeouts: { ...DEFAULT_AI_TIMEOUTS } },
 }
 
 export class ConfigError extends Error {
@@ -139,6 +143,17 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     smtpUrl: read.string('SMTP_URL'),
     smtpFrom: read.string('SMTP_FROM'),
     credentialsKey: read.string('CREDENTIALS_KEY'),
+    ai: {
+      defaults: {
+        ...read.aiKey('openai', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'),
+        ...read.aiKey('mistral', 'MISTRAL_API_KEY', 'MISTRAL_BASE_URL'),
+      },
+      timeouts: {
+        firstTokenMs: read.integer('AI_FIRST_TOKEN_TIMEOUT_SECONDS', d.ai.timeouts.firstTokenMs / 1000, 1, 120) * 1000,
+        idleMs: read.integer('AI_IDLE_TIMEOUT_SECONDS', d.ai.timeouts.idleMs / 1000, 1, 120) * 1000,
+        totalMs: read.integer('AI_TOTAL_TIMEOUT_SECONDS', d.ai.timeouts.totalMs / 1000, 1, 120) * 1000,
+      },
+    },
   }
 
   config.codeWorkers = read.integer('CODE_WORKERS', defaultCodeWorkers(config.workers), 1, 64)
@@ -225,6 +240,20 @@ class EnvReader {
       return undefined
     }
     return url.href.replace(/\/+$/, '')
+  }
+
+  /**
+   * A provider's service-wide key and address. An address without a key is refused: set any key
+   * for a local server that checks none, so that a block's missing credentials stay visible.
+   */
+  aiKey(provider: 'openai' | 'mistral', keyName: string, urlName: string): AiConfig['defaults'] {
+    const apiKey = this.string(keyName)
+    const baseUrl = this.baseUrl(urlName)
+    if (apiKey === undefined) {
+      if (baseUrl !== undefined) this.problems.push(`${urlName} needs ${keyName} too (any value for a server that checks no key)`)
+      return {}
+    }
+    return { [provider]: baseUrl === undefined ? { apiKey } : { apiKey, baseUrl } }
   }
 
   /** `false`/`true` (no proxy / one proxy) or the number of trusted proxy hops. */

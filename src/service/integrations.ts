@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { AiClient } from './ai/ai-client'
+import { LiveStreams } from './chat/live-streams'
 import type { ServiceConfig } from './config'
 import { type CredentialsKey, credentialsKeyFrom } from './credentials/credentials-key'
 import { CredentialsVault } from './credentials/credentials-vault'
@@ -15,6 +17,10 @@ export interface Integrations {
   vault: CredentialsVault
   outbound: OutboundHttp
   mailer: Mailer
+  /** OpenAI-compatible chat completions for AI blocks. */
+  ai: AiClient
+  /** Streamed AI answers this process reads from a provider (stopped by `close`). */
+  streams: LiveStreams
   close(): Promise<void>
 }
 
@@ -44,5 +50,17 @@ export function createIntegrations(input: IntegrationsInput): Integrations {
     ...(config.smtpFrom ? { smtpFrom: config.smtpFrom } : {}),
     now,
   })
-  return { vault, outbound, mailer, close: () => outbound.close() }
+  const ai = new AiClient({ vault, outbound, config: config.ai })
+  const streams = new LiveStreams()
+  return {
+    vault,
+    outbound,
+    mailer,
+    ai,
+    streams,
+    async close() {
+      await streams.close()
+      await outbound.close()
+    },
+  }
 }

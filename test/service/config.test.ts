@@ -52,6 +52,12 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://user:pass@mail.example:465',
       SMTP_FROM: 'Flows <flows@example.com>',
       CREDENTIALS_KEY: 'ab'.repeat(32),
+      OPENAI_API_KEY: 'sk-service',
+      OPENAI_BASE_URL: 'http://10.0.0.9:11434/v1/',
+      MISTRAL_API_KEY: 'mistral-key',
+      AI_FIRST_TOKEN_TIMEOUT_SECONDS: '10',
+      AI_IDLE_TIMEOUT_SECONDS: '20',
+      AI_TOTAL_TIMEOUT_SECONDS: '90',
     })
     expect(config).toEqual({
       port: 9000,
@@ -72,7 +78,18 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://user:pass@mail.example:465',
       smtpFrom: 'Flows <flows@example.com>',
       credentialsKey: 'ab'.repeat(32),
+      ai: {
+        defaults: { openai: { apiKey: 'sk-service', baseUrl: 'http://10.0.0.9:11434/v1' }, mistral: { apiKey: 'mistral-key' } },
+        timeouts: { firstTokenMs: 10_000, idleMs: 20_000, totalMs: 90_000 },
+      },
     })
+  })
+
+  it('refuses an AI base address without its key, and timeouts past two minutes', () => {
+    expect(problemsOf({ MISTRAL_BASE_URL: 'http://127.0.0.1:8080/v1', AI_TOTAL_TIMEOUT_SECONDS: '600' })).toEqual([
+      'MISTRAL_BASE_URL needs MISTRAL_API_KEY too (any value for a server that checks no key)',
+      'AI_TOTAL_TIMEOUT_SECONDS must be a whole number from 1 to 120 (got "600")',
+    ])
   })
 
   it('treats blank values as unset', () => {

@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newToken } from '../../src/service/ids'
 import { openPgDatabase } from '../../src/service/store/pg-database'
 import { databaseUrl, dropSchema, freshSchema } from './helpers/database'
+import { createStreamParser } from '../../src/protocol/stream'
+import { aiFlow } from './helpers/ai-flows'
 import { greetingFlow } from './helpers/flows'
+import { type OpenAiTestServer, startOpenAiTestServer } from './helpers/openai-test-server'
 
 /**
  * The service as operators run it: `WORKERS=2` (two processes on one port) and a second instance
@@ -19,6 +22,7 @@ const BURST = 20
 const processes: ChildProcess[] = []
 let cluster = ''
 let single = ''
+let ai: OpenAiTestServer | undefined
 
 async function freePort(): Promise<number> {
   const server = createServer()
@@ -42,6 +46,10 @@ async function service(env: Record<string, string>): Promise<string> {
       RATE_LIMIT_CHAT_BURST: String(BURST),
       // Each test is its own visitor, named by the (trusted) proxy header.
       TRUST_PROXY: '1',
+      // AI blocks answer from the test's own OpenAI-compatible server.
+      OPENAI_API_KEY: 'sk-processes',
+      OPENAI_BASE_URL: ai!.baseUrl,
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -68,6 +76,7 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 
 describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL server', () => {
   beforeAll(async () => {
+    ai = await startOpenAiTestServer()
     // One after the other: the first creates the schema, the second finds it migrated.
     cluster = await service({ WORKERS: '2' })
     single = await service({ WORKERS: '1' })
@@ -76,6 +85,7 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
     await Promise.all(
       processes.map((child) => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill('SIGTERM')) : resolve(null)))),
     )
+    await ai?.close()
     const pg = openPgDatabase(databaseUrl!)
     await dropSchema(pg, schema)
     await pg.close()
@@ -117,5 +127,34 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
     }
     // One bucket for the visitor, whichever process and worker served each request.
     expect(statuses).toEqual([...Array(BURST).fill(200), ...Array(2 * BURST).fill(429)])
+  })
+
+  it('stream an AI answer with one provider call, followed from every process, and go on from any of them', async () => {
+    visitor = '198.51.100.3'
+    const server = ai!
+    const auth = { authorization: `Bearer ${secret}` }
+    const imported = await (await post(`${cluster}/v1/flows/import`, { workspaceId: 'demo', flow: aiFlow() }, auth)).json()
+    const flowId = imported.flow.id as string
+    await post(`${single}/v1/flows/${flowId}/publish`, {}, auth)
+    const started = await (await post(`${single}/v1/flows/${flowId}/startChat`, { isStreamEnabled: true })).json()
+    const session = `/v1/sessions/${started.sessionId}`
+    expect((await (await post(`${cluster}${session}/continueChat`, { message: 'Hello' })).json()).clientSideActions[0].type).toBe('stream')
+
+    server.script({ parts: ['Across', ' every', ' process'], pauseAfter: 1 })
+    const before = server.received.length
+    const reads = [cluster, single, cluster, single].map(async (base) => {
+      const parser = createStreamParser()
+      const parts = [...parser.push(await (await post(`${base}${session}/streamMessage`, {})).text()), ...parser.end()]
+      return parts.map((part) => (part.type === 'text' ? part.text : `<${part.type}>`)).join('')
+    })
+    for (let i = 0; i < 200 && server.received.length === before; i++) await new Promise((resolve) => setTimeout(resolve, 25))
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    server.release()
+    expect(await Promise.all(reads)).toEqual(Array(4).fill('Across every process<finish>'))
+    expect(server.received.length).toBe(before + 1)
+    expect(server.received.at(-1)!.authorization).toBe('Bearer sk-processes')
+
+    const next = await (await post(`${single}${session}/continueChat`, {})).json()
+    expect(next.messages[0].content.plainText).toBe('17 tokens for "Across every process"')
   })
 })

@@ -1,6 +1,6 @@
 import type { ChatReplyMessage, StartChatRequest, StartChatResponse } from '../../protocol/index'
 import type { SandboxPool } from '../engine/sandbox-pool'
-import { type Engine, InvalidReplyError, UnknownCommandError, WaitingForWebhookError } from '../engine/types'
+import { type Engine, InvalidReplyError, UnknownCommandError, WaitingForStreamError, WaitingForWebhookError } from '../engine/types'
 import { HttpError } from '../http/errors'
 import { rateLimited, type RateLimiter } from '../http/rate-limit'
 import { newId, sha256 } from '../ids'
@@ -9,6 +9,7 @@ import type { ChatStepsRepository } from '../store/chat-steps-repository'
 import { verdictOf } from '../store/rate-limits-repository'
 import type { Store } from '../store/store'
 import type { PublishedVersions } from './published-versions'
+import { recordedCompletion } from './stream-service'
 import type { LeaseTiming, LocalQueue } from './session-turns'
 import { advanceSession, flowClosed, sessionNotFound, type StepRun, stepContext, stepWrite } from './session-steps'
 import type { WebhookWaits } from './webhook-waits'
@@ -80,7 +81,11 @@ export async function startChat(
   const resultId = resumed?.id ?? newId()
   const outcome = await deps.engine.start(
     version.snapshot,
-    { prefilledVariables: request.prefilledVariables ?? undefined, restoredVariables: resumed?.variables },
+    {
+      prefilledVariables: request.prefilledVariables ?? undefined,
+      restoredVariables: resumed?.variables,
+      isStreamEnabled: request.isStreamEnabled === true,
+    },
     stepContext(deps, { workspaceId: flow.workspaceId, flowId: flow.id, sessionId, resultId }),
   )
 
@@ -113,7 +118,8 @@ export async function continueChat(
     sessionId: string
     rateKey: string
     idempotencyKey?: string
-    admit: (gate: ChatGate) => Promise<ChatReplyMessage>
+    /** The visitor's message; none only after a streamed AI answer. */
+    admit: (gate: ChatGate) => Promise<ChatReplyMessage | undefined>
   },
 ): Promise<ResponseJson> {
   return advanceSession(deps, {
@@ -129,8 +135,16 @@ export async function continueChat(
         found: session !== undefined,
       })
       if (!session) throw sessionNotFound(input.sessionId)
-      const requestHash = sha256(typeof message === 'string' ? message : JSON.stringify(message))
+      const requestHash = sha256(typeof message === 'string' ? message : JSON.stringify(message ?? null))
       const run: StepRun = async ({ version, state, context }) => {
+        const awaiting = state.awaiting
+        if (awaiting?.kind === 'stream' && (message === undefined || typeof message === 'string' || message.type === 'text')) {
+          // The flow goes on with what the service recorded; a client's text is never the AI's answer.
+          const completion = await recordedCompletion(deps, session.id, awaiting.streamId)
+          if (!completion) throw new HttpError('conflict', 'The reply is still streaming; continue once it has finished.')
+          return deps.engine.resumeStream(version.snapshot, state, completion, context)
+        }
+        if (message === undefined) throw messageMissing()
         try {
           return await deps.engine.continue(version.snapshot, state, message, context)
         } catch (error) {
@@ -138,13 +152,19 @@ export async function continueChat(
             throw new HttpError('invalid_body', error.message, [{ path: 'message.command', message: 'Unknown command' }])
           }
           if (error instanceof InvalidReplyError) throw new HttpError('invalid_body', error.message, [{ path: 'message', message: error.message }])
-          if (error instanceof WaitingForWebhookError) throw new HttpError('conflict', error.message)
+          if (error instanceof WaitingForWebhookError || error instanceof WaitingForStreamError) throw new HttpError('conflict', error.message)
           throw error
         }
       }
       return { requestHash, run }
     },
   })
+}
+
+function messageMissing(): HttpError {
+  return new HttpError('invalid_body', 'The body needs a message: only a streamed answer goes on without one.', [
+    { path: 'message', message: 'Required' },
+  ])
 }
 
 /** The origins a flow's live version allows, for a preflight (no rate limit, no lease). */

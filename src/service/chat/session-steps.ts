@@ -108,7 +108,7 @@ async function runStep(
   let outcome: StepOutcome
   try {
     const ids = { workspaceId: session.workspaceId, flowId: session.flowId, sessionId: session.id, resultId: session.resultId }
-    outcome = await input.run({ version, state: leased.state, context: stepContext(deps, ids) })
+    outcome = await input.run({ version, state: leased.state as SessionState, context: stepContext(deps, ids) })
   } catch (error) {
     if (error instanceof SessionEndedError) throw sessionEnded()
     throw error
@@ -141,6 +141,7 @@ export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: 
     http: integrations.outbound,
     mail: (request) => integrations.mailer.send({ ...request, workspaceId: ids.workspaceId, flowId: ids.flowId, resultId: ids.resultId }),
     resultAnswers: () => store.results.listAnswers(ids.resultId),
+    ai: integrations.ai.forWorkspace(ids.workspaceId),
   })
 }
 

@@ -1,5 +1,5 @@
 import { type ChatStepResult, MAX_LISTEN_SECONDS, type WebhookWaitResponse } from '../../protocol/index'
-import { NotWaitingForWebhookError } from '../engine/types'
+import { NotWaitingForWebhookError, type SessionState } from '../engine/types'
 import { HttpError } from '../http/errors'
 import { sha256 } from '../ids'
 import { advanceSession, type ChatDeps, sessionNotFound } from './chat-service'
@@ -19,7 +19,7 @@ export async function deliverResultWebhook(
   input: { resultId: string; body: unknown },
 ): Promise<{ sessionId: string; waitId: string }> {
   const waiting = await deps.store.sessions.findWaitingForWebhook(input.resultId)
-  const awaiting = waiting?.state.awaiting
+  const awaiting = (waiting?.state as SessionState | undefined)?.awaiting
   if (!waiting || awaiting?.kind !== 'webhook') throw notWaiting()
   const { waitId } = awaiting
   await advanceSession(deps, {
@@ -54,7 +54,7 @@ export async function listenForWebhook(
   if (found) return found
   const session = await deps.store.sessions.findById(input.sessionId)
   if (!session) throw sessionNotFound(input.sessionId)
-  const awaiting = session.state.awaiting
+  const awaiting = (session.state as SessionState).awaiting
   if (awaiting?.kind !== 'webhook' || awaiting.waitId !== input.waitId) {
     if (session.completedAt !== null) {
       throw new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')

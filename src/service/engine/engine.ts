@@ -1,4 +1,5 @@
 import type { ChatReplyMessage, ChatStepResult, PublishedFlow } from '../../protocol/index'
+import { resumeAfterStream } from './ai/ai-block'
 import { ByteBudgetExceeded } from './byte-budget'
 import { leave } from './continuation'
 import { startCommand } from './events'
@@ -9,7 +10,7 @@ import { estimateProgress } from './progress'
 import { submitAnswer } from './replies'
 import { Step, type StepLimits } from './step'
 import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './types'
-import { NotWaitingForWebhookError, SessionEndedError } from './types'
+import { NotWaitingForStreamError, NotWaitingForWebhookError, SessionEndedError } from './types'
 import { initialVariables, variableMap } from './variables'
 import { type WalkResult, walk } from './walker'
 
@@ -19,6 +20,7 @@ export function createFlowEngine(limits: StepLimits): Engine {
     async start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome> {
       const index = indexFlow(flow)
       const step = new Step(index, initialVariables(index, options), limits, context)
+      step.streamEnabled = options?.isStreamEnabled === true
       if (index.usesTranscript) step.transcript = []
       const first = startPosition(index)
       if (!first) step.log('warning', 'The flow has no start: there is nothing to show')
@@ -68,6 +70,14 @@ export function createFlowEngine(limits: StepLimits): Engine {
       await acceptWebhook(step, location, delivery)
       return finish(step, await walk(step, leave(location, location.block.outgoingEdgeId ?? undefined, step)), state.visitedBlockCount)
     },
+
+    async resumeStream(flow, state, completion, context) {
+      const awaiting = state.awaiting
+      if (awaiting?.kind !== 'stream') throw new NotWaitingForStreamError()
+      const { step, restored } = await resumeStep(flow, state, limits, context)
+      if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
+      return finish(step, await resumeAfterStream(step, awaiting, completion), state.visitedBlockCount)
+    },
   }
   return {
     start: (flow, options, context) => withinBudget(() => engine.start(flow, options, context), 0),
@@ -75,6 +85,8 @@ export function createFlowEngine(limits: StepLimits): Engine {
       withinBudget(() => engine.continue(flow, state, message, context), state.visitedBlockCount),
     deliverWebhook: (flow, state, delivery, context) =>
       withinBudget(() => engine.deliverWebhook(flow, state, delivery, context), state.visitedBlockCount),
+    resumeStream: (flow, state, completion, context) =>
+      withinBudget(() => engine.resumeStream(flow, state, completion, context), state.visitedBlockCount),
   }
 }
 
@@ -89,6 +101,7 @@ async function resumeStep(
   const step = new Step(index, variableMap(state.variables), limits, context)
   step.root.queue.push(...(state.queue ?? []))
   step.returnMark = state.returnMark
+  step.streamEnabled = state.streamEnabled === true
   if (state.transcript || index.usesTranscript) step.transcript = [...(state.transcript ?? [])]
   if (!(await restoreLinks(step, state.links ?? [], flow))) {
     step.log('error', 'The conversation cannot continue: a linked flow it was in is no longer published')
@@ -136,6 +149,7 @@ function finish(step: Step, result: WalkResult, visitedBefore: number): StepOutc
   }
   const state: SessionState = { variables: root.variables, awaiting: result.awaiting, visitedBlockCount }
   if (!ended) {
+    if (step.streamEnabled) state.streamEnabled = true
     const links = savedLinks(step)
     if (links.length > 0) state.links = links
     if (root.queue.length > 0) state.queue = root.queue

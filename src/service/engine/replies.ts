@@ -7,7 +7,7 @@ import { buildInputView } from './input-view'
 import type { Step } from './step'
 import { recordUserLine } from './transcript'
 import { acceptHttpReply } from './http-request/http-request-block'
-import { type Answer, type Awaiting, WaitingForWebhookError } from './types'
+import { type Answer, type Awaiting, WaitingForStreamError, WaitingForWebhookError } from './types'
 import { type WalkResult, walk } from './walker'
 
 /**
@@ -25,6 +25,7 @@ export async function submitAnswer(step: Step, awaiting: Awaiting, message: stri
     return { awaiting: null }
   }
   if (awaiting.kind === 'webhook') throw new WaitingForWebhookError()
+  if (awaiting.kind === 'stream') throw new WaitingForStreamError()
   if (awaiting.kind === 'httpReply') {
     await acceptHttpReply(step, location, message)
     return walk(step, leave(location, location.block.outgoingEdgeId ?? undefined, step))

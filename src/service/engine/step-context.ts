@@ -4,6 +4,7 @@ import { runInSandbox, type SandboxLimits, type SandboxProgram } from './sandbox
 import type { MailOutcome, OutgoingEmail } from '../mail/mailer'
 import type { OutboundHttp } from '../outbound/outbound-http'
 import type { SnapshotAnswer } from './http-request/answers-snapshot'
+import type { AiCaller } from './ai/chat-completion'
 import type { LinkedFlowLoader } from './types'
 
 /**
@@ -31,6 +32,8 @@ export interface StepContext {
   readonly mail?: MailSender
   /** Answers the result held before this step (the default body of HTTP requests and e-mails). */
   readonly resultAnswers?: () => Promise<SnapshotAnswer[]>
+  /** AI providers with this workspace's credentials; without it AI blocks are skipped with a log. */
+  readonly ai?: AiCaller
 }
 
 export type MailSender = (request: { credentialsId?: string; email: OutgoingEmail }) => Promise<MailOutcome>
@@ -48,6 +51,7 @@ export interface StepContextInput {
   http?: OutboundHttp
   mail?: MailSender
   resultAnswers?: () => Promise<SnapshotAnswer[]>
+  ai?: AiCaller
 }
 
 export function createStepContext(input: StepContextInput): StepContext {
@@ -66,6 +70,7 @@ export function createStepContext(input: StepContextInput): StepContext {
     ...(input.http ? { http: input.http } : {}),
     ...(input.mail ? { mail: input.mail } : {}),
     ...(input.resultAnswers ? { resultAnswers: input.resultAnswers } : {}),
+    ...(input.ai ? { ai: input.ai } : {}),
   }
 }
 

@@ -55,6 +55,8 @@ export class Step {
   /** E-mails sent in this step, and the last one (builders refuse a sixth, or the same one twice). */
   emailsSent = 0
   lastEmailKey: string | undefined
+  /** The client shows streamed AI answers, so an AI block may stop the step with a `stream` action. */
+  streamEnabled = false
 
   /** The session's own flow first, then each linked flow entered; the walk is in the last. */
   readonly frames: Frame[]

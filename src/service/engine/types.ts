@@ -1,5 +1,6 @@
 import type { ChatLog, ChatReplyMessage, ChatStepResult, PublishedFlow, VariableValue } from '../../protocol/index'
 import type { Position } from './flow-index'
+import type { ChatCompletion, ChatCompletionRequest } from './ai/chat-completion'
 import type { HttpResponseData } from './http-request/response-mapping'
 import type { StepContext } from './step-context'
 
@@ -27,6 +28,8 @@ export interface SessionState {
   returnMark?: ReturnMark
   /** What was said so far, kept only for flows that have a `Transcript` Set variable. */
   transcript?: TranscriptLine[]
+  /** The client shows streamed AI answers (startChat's `isStreamEnabled`). */
+  streamEnabled?: boolean
 }
 
 /** A linked flow the walk entered (`Typebot link`), with its own variables. */
@@ -67,6 +70,18 @@ export type Awaiting =
   | { kind: 'httpReply'; groupId: string; blockId: string }
   /** A wait-for-webhook block: an outside system's call (`deliverWebhook`) goes on. */
   | { kind: 'webhook'; groupId: string; blockId: string; waitId: string }
+  /**
+   * An AI block whose answer streams (a `stream` client action): the request waits here for
+   * `streamMessage`; the recorded answer (`resumeStream`) goes on past `bubbleBlockId`.
+   */
+  | {
+      kind: 'stream'
+      groupId: string
+      blockId: string
+      streamId: string
+      request: ChatCompletionRequest
+      bubbleBlockId: string
+    }
 
 /** One answer to store in the result, in the order given. */
 export interface Answer {
@@ -108,6 +123,8 @@ export interface StartOptions {
   prefilledVariables?: Record<string, string | number | boolean>
   /** Variable values by id to start from (a resumed result). Prefilled values win over them. */
   restoredVariables?: Record<string, VariableValue>
+  /** The client shows streamed AI answers: AI blocks may stop with a `stream` action. */
+  isStreamEnabled?: boolean
 }
 
 /** Limits for flow code run on the server (Set variable expressions, server-side Scripts). */
@@ -157,6 +174,11 @@ export interface Engine {
    * on. Throws `NotWaitingForWebhookError` when the session waits for something else.
    */
   deliverWebhook(flow: PublishedFlow, state: SessionState, delivery: WebhookDelivery, context?: StepContext): Promise<StepOutcome>
+  /**
+   * The answer of the AI block the session waits on (a `stream` wait), as the service recorded
+   * it: mapped, and the walk goes on. Throws `NotWaitingForStreamError` for any other wait.
+   */
+  resumeStream(flow: PublishedFlow, state: SessionState, completion: ChatCompletion, context?: StepContext): Promise<StepOutcome>
 }
 
 /** A reply the session cannot take (a client action's result that is not what it sent). */
@@ -179,6 +201,22 @@ export class NotWaitingForWebhookError extends Error {
   constructor() {
     super('No conversation of this result is waiting for a webhook')
     this.name = 'NotWaitingForWebhookError'
+  }
+}
+
+/** The session waits for a streamed AI answer: it goes on with the answer the service recorded. */
+export class NotWaitingForStreamError extends Error {
+  constructor() {
+    super('This conversation is not waiting for a streamed answer')
+    this.name = 'NotWaitingForStreamError'
+  }
+}
+
+/** A typed answer reached a session waiting for a streamed AI answer (the service resumes it instead). */
+export class WaitingForStreamError extends Error {
+  constructor() {
+    super('The reply is still streaming; the conversation goes on once it has finished')
+    this.name = 'WaitingForStreamError'
   }
 }
 

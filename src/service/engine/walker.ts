@@ -1,4 +1,6 @@
 import type { ChatInput } from '../../protocol/index'
+import { isAiBlockType } from './ai/ai-options'
+import { runAiBlock } from './ai/ai-block'
 import { isBubbleType, isInputType } from './block-kinds'
 import { buildBubbleMessage } from './bubbles'
 import { runRedirect, runScript, runWait } from './client-actions'
@@ -78,6 +80,7 @@ async function runBlock(location: BlockLocation, step: Step): Promise<Continuati
     }
     return { kind: 'wait', awaiting: { kind: 'input', groupId: group.id, blockId: block.id }, input }
   }
+  if (isAiBlockType(block.type)) return runAiBlock(location, step)
   switch (block.type) {
     case 'Set variable':
       return runSetVariable(location, step)
@@ -106,7 +109,7 @@ async function runBlock(location: BlockLocation, step: Step): Promise<Continuati
     case 'Email':
       return runEmailBlock(block, step)
     default:
-      // Blocks the service cannot run yet (AI, files, payments, cards) or does not know: named
+      // Blocks the service cannot run yet (files, payments, cards) or does not know: named
       // in the logs, and the walk goes on along the block's edge.
       step.skip(block, 'info', `Block type ${block.type} is not supported`)
       return follow(block.outgoingEdgeId)

@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono'
+import { z } from 'zod/mini'
 import {
   continueChatRequestSchema,
   MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -14,6 +15,7 @@ import {
   sessionNotFound,
   startChat,
 } from '../chat/chat-service'
+import { streamMessage } from '../chat/stream-service'
 import { listenForWebhook } from '../chat/webhook-service'
 import { isResourceRef, type AppContext } from '../context'
 import { parseBody, readJsonBody } from '../http/body'
@@ -60,16 +62,34 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
         admit(c, gate, () => new HttpError('flow_not_found', 'No flow has this id or public id.'))
         const raw = await readBody(c, true)
         // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
-        return parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId'])
+        return parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId', 'isStreamEnabled'])
       },
     })
     return jsonText(c, json)
   })
 
-  app.options('/v1/sessions/:sessionId/continueChat', async (c) => {
+  for (const operation of ['continueChat', 'streamMessage']) {
+    app.options(`/v1/sessions/:sessionId/${operation}`, async (c) => {
+      const sessionId = ref(c.req.param('sessionId'))
+      applyChatOrigin(c, sessionId ? await allowedOriginsOfSession(deps, sessionId) : [])
+      return preflight(c)
+    })
+  }
+
+  // The answer of the AI block the session waits on, as lines (src/protocol/stream.ts).
+  app.post('/v1/sessions/:sessionId/streamMessage', async (c) => {
     const sessionId = ref(c.req.param('sessionId'))
-    applyChatOrigin(c, sessionId ? await allowedOriginsOfSession(deps, sessionId) : [])
-    return preflight(c)
+    const body = await streamMessage(deps, {
+      sessionId,
+      rateKey: rateKey(c),
+      signal: c.req.raw.signal,
+      admit: async (gate) => {
+        admit(c, gate, () => sessionNotFound(sessionId || '(invalid id)'))
+        // The service builds the prompt itself: a client sends nothing but `{}`.
+        parseBody(emptyObject, (await readBody(c, true)) ?? {}, [])
+      },
+    })
+    return c.body(body, 200, { 'Content-Type': 'text/plain; charset=utf-8' })
   })
 
   app.post('/v1/sessions/:sessionId/continueChat', async (c) => {
@@ -109,6 +129,8 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
     return c.json(await listenForWebhook(deps, { sessionId, waitId, timeoutSeconds, signal: c.req.raw.signal }))
   })
 }
+
+const emptyObject = z.looseObject({})
 
 const LISTEN_CORS = { methods: 'GET, OPTIONS', headers: 'Content-Type' }
 

@@ -165,6 +165,29 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX ON ${t.outbox} (workspace_id, created_at)`,
     ],
   },
+  {
+    version: 4,
+    name: 'streamed AI answers',
+    statements: (t) => [
+      // One row per streamed answer a session waited for (its `stream` wait), recorded by the
+      // service: `running` while a process (`owner`, holding it until `lease_expires_at`) reads
+      // the provider, with the text so far; `done` with the whole answer; `failed` (nothing
+      // recorded) until the next request starts over. Gone with its session.
+      `CREATE TABLE ${t.aiStreams} (
+        session_id text NOT NULL REFERENCES ${t.sessions}(id) ON DELETE CASCADE,
+        stream_id text NOT NULL,
+        status text NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+        text text NOT NULL,
+        usage jsonb,
+        error jsonb,
+        owner text,
+        lease_expires_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (session_id, stream_id)
+      )`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -16,6 +16,16 @@ export class ResultLogsRepository {
     private readonly t: Tables,
   ) {}
 
+  /** Logs written outside a step (a streamed answer that failed), in order. */
+  async add(resultId: string, sessionId: string, logs: readonly { status: string; description: string; details?: unknown }[], now: Date): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ${this.t.resultLogs} (result_id, session_id, status, description, details, created_at)
+       SELECT $1, $2, x.log ->> 'status', x.log ->> 'description', x.log -> 'details', $4
+       FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(log, n) ORDER BY x.n`,
+      [resultId, sessionId, JSON.stringify(logs), now.toISOString()],
+    )
+  }
+
   /** In the order they were written. */
   async list(resultId: string): Promise<StoredLog[]> {
     const rows = await this.db.query<{

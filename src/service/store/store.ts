@@ -1,3 +1,4 @@
+import { AiStreamsRepository } from './ai-streams-repository'
 import { ChatStepsRepository } from './chat-steps-repository'
 import { CredentialsRepository } from './credentials-repository'
 import type { Database, Queryable } from './database'
@@ -25,6 +26,7 @@ export interface Repositories {
   resultLogs: ResultLogsRepository
   credentials: CredentialsRepository
   outbox: OutboxRepository
+  aiStreams: AiStreamsRepository
 }
 
 export interface Store extends Repositories {
@@ -50,6 +52,7 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     resultLogs: new ResultLogsRepository(db, tables),
     credentials: new CredentialsRepository(db, tables),
     outbox: new OutboxRepository(db, tables),
+    aiStreams: new AiStreamsRepository(db, tables),
   }
 }
 

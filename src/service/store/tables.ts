@@ -20,6 +20,7 @@ export interface Tables {
   credentials: string
   resultLogs: string
   outbox: string
+  aiStreams: string
 }
 
 export function tablesFor(schema: string): Tables {
@@ -43,6 +44,7 @@ export function tablesFor(schema: string): Tables {
     credentials: q('credentials'),
     resultLogs: q('result_logs'),
     outbox: q('outbox'),
+    aiStreams: q('ai_streams'),
   }
 }
 

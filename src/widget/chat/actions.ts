@@ -1,5 +1,6 @@
-import type { ChatStepResult, ClientAction } from '../../protocol/index'
+import type { ChatMessage, ChatStepResult, ClientAction } from '../../protocol/index'
 import { isTransportError, type FlowClient, type Sleep } from '../transport/index'
+import type { HostEntry, StreamedAnswer } from './entries'
 import { widgetWarning, type Emit } from './events'
 
 /** Opens `url` in this tab or a new one (the element provides the browser's navigation). */
@@ -15,11 +16,16 @@ export interface ActionContext {
   client: FlowClient
   /** … about this conversation's session. */
   sessionId: string
+  /** Adds a host bubble whose text `stream` brings (an AI answer). */
+  showStream(message: ChatMessage, stream: StreamedAnswer): HostEntry
 }
 
 export interface ActionOutcome {
-  /** Sent as the next message when the action `expectsDedicatedReply`. */
-  reply?: string
+  /**
+   * Sent as the next message when the action `expectsDedicatedReply`; `null`: continue with no
+   * message (the service recorded the answer itself, as for a stream).
+   */
+  reply?: string | null
   /** The page is going away (same-tab redirect): play nothing more. */
   halt?: boolean
   /** The flow went on without a reply from this page (a webhook came): this step plays next. */
@@ -67,12 +73,13 @@ const httpRequest = builtIn('httpRequest')
 /**
  * Redirects, waits, HTTP requests from the visitor's browser (also under their older name) and
  * waits for a webhook; scripts are reported and skipped (the element replaces that runner with
- * its sandboxed one).
+ * its sandboxed one); AI answers stream (their own chunk, with the stream reader).
  */
 export const DEFAULT_ACTION_RUNNERS: ActionRunners = {
   redirect: builtIn('redirect'),
   wait: builtIn('wait'),
   scriptToExecute: builtIn('scriptNotSupported'),
+  stream: lazyRunner(() => import('./stream-answer').then((chunk) => chunk.streamAnswer), 'streaming'),
   httpRequestToExecute: httpRequest,
   webhookToExecute: httpRequest,
   listenForWebhook: builtIn('listenForWebhook'),

@@ -1,7 +1,25 @@
-import { signal, type Signal } from '@preact/signals'
+import { signal, type ReadonlySignal, type Signal } from '@preact/signals'
 import type { ChatMessage } from '../../protocol/index'
 
-/** A message from the flow, immutable once shown. */
+/**
+ * An AI answer streaming into a host bubble. Its text arrives in pieces that views append as
+ * they come (`listen`), so a long answer costs the same per piece as a short one.
+ * - `streaming`: on its way (no text yet: the typing dots);
+ * - `done`: complete, recorded by the service; the entry's message now holds the whole text;
+ * - `failed`: interrupted; what arrived stays, `error` says why and, when `retryable`, `retry()`
+ *   asks the service again.
+ */
+export interface StreamedAnswer {
+  readonly status: ReadonlySignal<'streaming' | 'done' | 'failed'>
+  readonly error: ReadonlySignal<{ message: string; retryable: boolean } | null>
+  /** The text so far. */
+  readonly text: string
+  /** Hears every change: a piece appended, or (`reset`) the whole text replaced. Returns the unsubscribe. */
+  listen(listener: (text: string, reset: boolean) => void): () => void
+  retry(): void
+}
+
+/** A message from the flow, immutable once shown (a streamed answer's is set once, when complete). */
 export interface HostEntry {
   kind: 'host'
   /** Unique in the transcript (a loop can show the same block, hence the same message id, twice). */
@@ -11,6 +29,8 @@ export interface HostEntry {
   avatarUrl: string | undefined
   /** Shown again from a remembered conversation: already read out on the earlier page. */
   restored?: true
+  /** Set while and after an AI answer streams into this bubble. */
+  stream?: StreamedAnswer
 }
 
 /**
@@ -36,12 +56,13 @@ export type Entry = HostEntry | GuestEntry
 let counter = 0
 const nextKey = () => `e${++counter}`
 
-export const hostEntry = (message: ChatMessage, avatarUrl: string | undefined, restored = false): HostEntry => ({
+export const hostEntry = (message: ChatMessage, avatarUrl: string | undefined, restored = false, stream?: StreamedAnswer): HostEntry => ({
   kind: 'host',
   key: nextKey(),
   message,
   avatarUrl,
   ...(restored && { restored: true }),
+  ...(stream && { stream }),
 })
 
 export const guestEntry = (text: string, avatarUrl: string | undefined): GuestEntry => ({

@@ -10,6 +10,8 @@ export type DiagnosticCode =
   | 'invalid-response'
   | 'session-expired'
   | 'answer-rejected'
+  | 'stream-failed'
+  | 'stream-interrupted'
   | 'service-log'
   | 'script-not-supported'
   | 'script-failed'
@@ -77,6 +79,13 @@ export interface FlowChatEventMap {
   'flowchat:answer': { message: string }
   /** The flow reached its end: no further input is expected. */
   'flowchat:end': Record<string, never>
+  /**
+   * An AI answer started streaming in: the service accepted the request. `attempt` counts the
+   * visitor's retries of this answer (0 for the first).
+   */
+  'flowchat:stream-start': { attempt: number }
+  /** The streamed answer is complete (and recorded by the service); `text` is all of it. */
+  'flowchat:stream-end': { attempt: number; text: string }
   'flowchat:error': FlowChatErrorDetail
   'flowchat:log': FlowChatLogDetail
   /** A flow script called `emitHostEvent(name, payload)`; the payload is plain JSON data. */

@@ -12,7 +12,7 @@ export { createConversation } from './conversation'
 export type { Conversation, ConversationMemory, ConversationOptions, RestartReason } from './conversation-types'
 export type { ActiveInput, Failure, Pending, Stage, StageTag } from './stage'
 export type { SavedConversation } from './saved-schema'
-export type { Entry, GuestEntry, HostEntry, ReplyStatus } from './entries'
+export type { Entry, GuestEntry, HostEntry, ReplyStatus, StreamedAnswer } from './entries'
 export type {
   DiagnosticCode,
   Emit,

@@ -57,7 +57,7 @@ const savedSchema = object({
   progress: nullable(number()),
   pending: nullable(
     object({
-      message: union([string(), object({ type: oneOf('command'), command: string() })]),
+      message: nullable(union([string(), object({ type: oneOf('command'), command: string() })])),
       key: string(),
       shown: boolean(),
       input: optional(chatInputSchema),

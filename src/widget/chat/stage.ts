@@ -17,7 +17,8 @@ export interface ActiveInput {
 
 /** An answer (or a host page's command) on its way to the service, kept until it is acknowledged (for Retry and reloads). */
 export interface Pending {
-  message: string | CommandReply
+  /** `null`: no message (after a streamed answer, which the service recorded itself). */
+  message: string | CommandReply | null
   key: string
   /** The bubble showing it; null for a client action's hidden reply or a command. */
   entry: GuestEntry | null

@@ -1,7 +1,7 @@
 import { batch } from '@preact/signals'
 import type { ChatStepResult } from '../../protocol/index'
 import { isTransportError, type FlowClient, type Sleep } from '../transport/index'
-import { runClientAction, runnerFor, type ActionRunners, type Navigate } from './actions'
+import { runClientAction, runnerFor, type ActionContext, type ActionRunners, type Navigate } from './actions'
 import type { RestartReason } from './conversation-types'
 import type { ConversationState } from './conversation-state'
 import { hostEntry } from './entries'
@@ -60,7 +60,19 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
     show: (message) => state.append(hostEntry(message, state.avatars.host)),
     runAction: async (action) => {
       state.enter({ tag: runnerFor(runners, action.type)?.stage ?? 'running-action', step, action })
-      const actionContext = { signal, sleep: context.sleep, emit, navigate: context.navigate, client: context.client, sessionId: state.session.id }
+      const actionContext: ActionContext = {
+        signal,
+        sleep: context.sleep,
+        emit,
+        navigate: context.navigate,
+        client: context.client,
+        sessionId: state.session.id,
+        showStream: (message, stream) => {
+          const entry = hostEntry(message, state.avatars.host, false, stream)
+          state.append(entry)
+          return entry
+        },
+      }
       const result = await runClientAction(action, runners, actionContext)
       playing()
       return result
@@ -128,6 +140,7 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
       if (step.lastMessageNewFormat) entry.text.value = step.lastMessageNewFormat
     })
   }
+  // A streamed answer's continuation is no answer of the visitor's (stream-end told the page).
   if (reply.command) reply.command.settle()
   else if (typeof reply.message === 'string') context.emit('flowchat:answer', { message: reply.message })
   return { play: step }

@@ -22,13 +22,16 @@ export function cleanVariables(input: unknown): { variables: PrefilledVariables 
   return { variables: Object.keys(variables).length > 0 ? variables : undefined, dropped }
 }
 
-/** The startChat body: the usable prefilled variables (dropped ones logged) and a result to resume. */
+/**
+ * The startChat body: the usable prefilled variables (dropped ones logged), a result to resume,
+ * and `isStreamEnabled`: this widget shows AI answers as they stream.
+ */
 export function startRequest(prefilled: unknown, resultId: string | undefined, emit: Emit): StartChatRequest {
   const { variables, dropped } = cleanVariables(prefilled)
   if (dropped.length > 0) {
     emit('flowchat:log', widgetWarning('invalid-variables', 'Some prefilled variables were not strings, numbers or booleans and were left out', { dropped }))
   }
-  const request: StartChatRequest = {}
+  const request: StartChatRequest = { isStreamEnabled: true }
   if (variables) request.prefilledVariables = variables
   if (resultId) request.resultId = resultId
   return request

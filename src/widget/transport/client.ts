@@ -15,6 +15,7 @@ import { themeSchema } from '../../protocol/theme'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
+import type { StreamTarget } from './stream'
 
 export interface FlowClientConfig {
   /** Base URL of the flow-management API (`{base_url}`); empty means the page's own origin. */
@@ -64,13 +65,18 @@ export interface FlowClient {
    */
   getPublishedFlow(flow: string, signal?: AbortSignal, options?: { fresh?: boolean }): Promise<PublishedFlowView>
   startChat(flow: string, request: StartChatRequest, signal?: AbortSignal): Promise<StartChatResponse>
-  /** Retries with the same `idempotencyKey`, so the service applies the answer (or command) at most once. */
+  /**
+   * Retries with the same `idempotencyKey`, so the service applies the answer (or command) at most
+   * once. `null`: no message (the answer a stream produced, which the service recorded itself).
+   */
   continueChat(
     sessionId: string,
-    message: string | CommandReply,
+    message: string | CommandReply | null,
     idempotencyKey: string,
     signal?: AbortSignal,
   ): Promise<ChatStepResult>
+  /** Where the session's streamed answer is read from (see `streamMessage`, a chunk of its own). */
+  streamTarget(sessionId: string): StreamTarget
   /**
    * One long poll of a wait-for-webhook block (`LISTEN_FOR_WEBHOOK_PATH`), never retried here: the
    * caller keeps asking. `step` comes with `continued`; after `timeoutSeconds` the answer is `waiting`.
@@ -134,13 +140,14 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
         requestJson(url, chatStepResultSchema, {
           method: 'POST',
           headers: { 'Idempotency-Key': idempotencyKey },
-          body: { message },
+          body: message === null ? {} : { message },
           signal,
           timeoutMs,
           fetch: doFetch,
         }),
       )
     },
+    streamTarget: (sessionId) => ({ chatApi, sessionId, fetch: doFetch }),
     listenForWebhook(sessionId, waitId, signal, timeoutSeconds = MAX_LISTEN_SECONDS) {
       const path = LISTEN_FOR_WEBHOOK_PATH.replace('{sessionId}', segment(sessionId))
       const url = `${chatApi}${path}?waitId=${segment(waitId)}&timeoutSeconds=${timeoutSeconds}`

@@ -88,7 +88,7 @@ export async function requestJson<S extends z.ZodMiniType>(
   }
 }
 
-function httpError(response: Response, text: string): TransportError {
+export function httpError(response: Response, text: string): TransportError {
   const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'))
   let json: unknown
   try {

@@ -1,7 +1,7 @@
 import type { GuestEntry, HostEntry } from '../chat/index'
 import { Avatar } from './avatar'
 import { isImagePending, settleImage } from './image-reveal'
-import { MessageContent, isMediaMessage } from './message-content'
+import { MessageContent, isMediaMessage, streamedAnswerView } from './message-content'
 import { useWidget } from './widget-context'
 
 // These components read signals while rendering, so @preact/signals memoizes them: a parent
@@ -22,7 +22,11 @@ export function HostBubble({ entry }: { entry: HostEntry }) {
       <div class="row host enter" part="host-row" hidden={pending}>
         <Avatar side="host" config={layout.value.hostAvatar} url={entry.avatarUrl} />
         <div class={isMediaMessage(entry.message) ? 'bubble host media' : 'bubble host'} part="bubble host-bubble">
-          <MessageContent message={entry.message} onSettled={() => settleImage(entry)} />
+          {entry.stream ? (
+            <streamedAnswerView.View stream={entry.stream} loading={<AnswerDots />} fallback={<span>{entry.stream.text}</span>} />
+          ) : (
+            <MessageContent message={entry.message} onSettled={() => settleImage(entry)} />
+          )}
         </div>
       </div>
     </>
@@ -31,7 +35,7 @@ export function HostBubble({ entry }: { entry: HostEntry }) {
 
 /** The visitor's answer, with its delivery state and, once retries are spent, a retry control. */
 export function GuestBubble({ entry }: { entry: GuestEntry }) {
-  const { conversation, layout, focusTranscript } = useWidget()
+  const { conversation, layout } = useWidget()
   const status = entry.status.value
   const error = entry.error.value
   const problem = status === 'failed' || (status === 'rejected' && error)
@@ -45,20 +49,7 @@ export function GuestBubble({ entry }: { entry: GuestEntry }) {
         {problem && (
           <div class="status" part="answer-status" role="alert">
             <span>{status === 'failed' ? `Not sent. ${error ?? ''}` : error}</span>
-            {status === 'failed' && (
-              <button
-                type="button"
-                class="button small"
-                part="button retry-button"
-                onClick={() => {
-                  // The button goes away with the failure: focus waits on the transcript.
-                  focusTranscript()
-                  conversation.retry()
-                }}
-              >
-                Retry
-              </button>
-            )}
+            {status === 'failed' && <RetryButton label="Retry" onRetry={conversation.retry} />}
           </div>
         )}
       </div>
@@ -66,6 +57,34 @@ export function GuestBubble({ entry }: { entry: GuestEntry }) {
     </div>
   )
 }
+
+/** Tries a failed answer again (the visitor's, or an AI answer). */
+export function RetryButton({ label, onRetry }: { label: string; onRetry(): void }) {
+  const { focusTranscript } = useWidget()
+  return (
+    <button
+      type="button"
+      class="button small"
+      part="button retry-button"
+      onClick={() => {
+        // The button goes away with the failure: focus waits on the transcript.
+        focusTranscript()
+        onRetry()
+      }}
+    >
+      {label}
+    </button>
+  )
+}
+
+/** An AI answer's dots until its view's chunk is here (it is requested as soon as a step announces it). */
+const AnswerDots = () => (
+  <span class="typing" aria-hidden="true">
+    <span />
+    <span />
+    <span />
+  </span>
+)
 
 /** Dots while the flow "types" its next message. */
 export function TypingIndicator() {

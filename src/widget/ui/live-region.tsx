@@ -16,8 +16,12 @@ const MEDIA_NAMES = new Map([
   ['embed', 'Embedded content'],
 ])
 
+/** Markdown marks a screen reader would spell out ("star star"): an AI answer is read without them. */
+const MARKS = /\*\*|__|`+|^#{1,6}\s|^>\s?/gm
+
 function announcement(message: ChatMessage): string {
-  const text = messageText(message).trim()
+  const markdown = (message.content as { format?: unknown } | undefined)?.format === 'markdown'
+  const text = (markdown ? messageText(message).replace(MARKS, '') : messageText(message)).trim()
   const media = MEDIA_NAMES.get(message.type)
   if (!media) return text
   return text ? `${media}: ${text}` : media
@@ -49,7 +53,8 @@ function useAnnouncements(transcript: Transcript): readonly HostEntry[] {
     if (entry?.kind === 'host' && !entry.restored) state.waiting.push(entry)
   }
   let ready = 0
-  while (ready < state.waiting.length && !isImagePending(state.waiting[ready]!)) ready++
+  // An AI answer is read out once, complete: never piece by piece.
+  while (ready < state.waiting.length && !isImagePending(state.waiting[ready]!) && (state.waiting[ready]!.stream?.status.value ?? 'done') === 'done') ready++
   if (ready > 0) {
     // Everything released at once is added at once, however many (older nodes leave instead).
     const released = state.waiting.splice(0, ready)

@@ -7,7 +7,20 @@ import { lazyView, type LazyView } from './lazy-view'
 type Content = Record<string, unknown>
 
 const players = lazyView('media player', () => import('./media').then((chunk) => chunk.MediaPlayer))
-const html = lazyView('HTML sanitizer', () => import('./html').then((chunk) => chunk.HtmlContent), 'content-load-failed')
+/** DOMPurify and the widget's allow-lists: a chunk of their own, shared by html messages and AI answers. */
+const sanitizer = () => import('../content/purify').then((chunk) => chunk.createSanitizer)
+const html = lazyView('HTML sanitizer', () => Promise.all([import('./html'), sanitizer()]).then(([chunk, create]) => chunk.bindHtmlContent(create)), 'content-load-failed')
+
+let answerViews: ReturnType<typeof loadAnswerViews> | undefined
+const loadAnswerViews = () => Promise.all([import('./streamed-answer'), sanitizer()]).then(([chunk, create]) => chunk.bindAnswerViews(create))
+/** The Markdown views of AI answers (streaming, and finished), made once; a failed load is tried again. */
+const answers = () =>
+  (answerViews ??= loadAnswerViews().catch((error: unknown) => {
+    answerViews = undefined
+    throw error
+  }))
+export const streamedAnswerView = lazyView('answer view', () => answers().then((views) => views.StreamedAnswerView))
+const markdownView = lazyView('answer view', () => answers().then((views) => views.MarkdownView), 'content-load-failed')
 
 /** Messages whose view is a lazily loaded chunk, by type. */
 export const MESSAGE_CHUNKS: ReadonlyMap<string, LazyView<{ message: { type: string; content: Content } }>> = new Map([
@@ -20,11 +33,14 @@ const contentOf = (message: ChatMessage): Content =>
   typeof message.content === 'object' && message.content !== null ? (message.content as Content) : {}
 
 const hasRichText = (content: Content): content is Content & { richText: unknown[] } => Array.isArray(content.richText) && content.richText.length > 0
+/** An AI answer the widget streamed: its text is Markdown. */
+const isMarkdown = (content: Content): content is Content & { plainText: string } => content.format === 'markdown' && typeof content.plainText === 'string'
 
 /** Requests the chunk a message will need: its player, or the sanitizer of an html-only text. */
 export function preloadMessageView(message: ChatMessage): void {
   MESSAGE_CHUNKS.get(message.type)?.preload()
   const content = contentOf(message)
+  if (isMarkdown(content)) markdownView.preload()
   if (message.type === 'text' && !hasRichText(content) && typeof content.html === 'string' && content.html.trim()) html.preload()
 }
 
@@ -44,6 +60,10 @@ export function MessageContent({ message, onSettled }: { message: ChatMessage; o
   const content = contentOf(message)
   switch (message.type) {
     case 'text': {
+      if (isMarkdown(content)) {
+        const text = <span>{content.plainText}</span>
+        return <markdownView.View text={content.plainText} loading={text} fallback={text} />
+      }
       if (hasRichText(content)) {
         return <div class="rt">{renderRichText(content.richText)}</div>
       }

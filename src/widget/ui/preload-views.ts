@@ -1,12 +1,16 @@
 import { useSignalEffect } from '@preact/signals'
 import type { Conversation } from '../chat/index'
 import { INPUT_CHUNKS } from './inputs/input-views'
-import { MESSAGE_CHUNKS, preloadMessageView } from './message-content'
+import { MESSAGE_CHUNKS, preloadMessageView, streamedAnswerView } from './message-content'
 import { waitingView } from './status-views'
 
-/** Requests the chunks of these message and input types. */
+/** Blocks whose answer streams (integrations.md §4): their view is requested with the flow. */
+const AI_BLOCKS: ReadonlySet<unknown> = new Set(['openai', 'mistral', 'OpenAI'])
+
+/** Requests the chunks of these message, input and action types (and block types that stream). */
 function preload(types: Iterable<unknown>): void {
   for (const type of types) {
+    if (AI_BLOCKS.has(type) || type === 'stream') streamedAnswerView.preload()
     if (typeof type !== 'string') continue
     INPUT_CHUNKS.get(type)?.preload()
     MESSAGE_CHUNKS.get(type)?.preload()
@@ -36,7 +40,7 @@ export function usePreloadViews(conversation: Conversation): void {
   useSignalEffect(() => {
     const stage = conversation.stage.value
     if (stage.tag !== 'playing') return
-    preload([stage.step.input?.type])
+    preload([stage.step.input?.type, ...(stage.step.clientSideActions ?? []).map((action) => action.type)])
     for (const message of stage.step.messages ?? []) preloadMessageView(message)
     if (stage.step.clientSideActions?.some((action) => action.type === 'listenForWebhook')) waitingView.preload()
   })

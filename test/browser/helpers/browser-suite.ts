@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { launchChromium, type LaunchedBrowser } from './chromium'
+import type { ServiceConfig } from '../../../src/service/config'
 import { startTestService, type TestService } from './test-service'
 
 export interface BrowserSuite {
@@ -19,6 +20,8 @@ export interface BrowserSuite {
 export function useBrowserSuite(
   flowFiles: string[] | (() => string[] | Promise<string[]>),
   afterEachTest?: (suite: BrowserSuite) => Promise<void>,
+  /** Service settings of this file (an AI provider, say), evaluated before the service starts. */
+  config?: () => Partial<ServiceConfig>,
 ): BrowserSuite {
   let service: TestService | undefined
   let chromium: LaunchedBrowser | undefined
@@ -42,7 +45,7 @@ export function useBrowserSuite(
   }
 
   beforeAll(async () => {
-    service = await startTestService(typeof flowFiles === 'function' ? await flowFiles() : flowFiles)
+    service = await startTestService(typeof flowFiles === 'function' ? await flowFiles() : flowFiles, config?.())
     chromium = await launchChromium()
   })
   afterAll(async () => {

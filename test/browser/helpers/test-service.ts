@@ -117,7 +117,7 @@ function serveDist(c: Context) {
  * throw-away PGlite database, with `flowFiles` imported and published and the built widget and
  * test pages served from the same origin.
  */
-export async function startTestService(flowFiles: string[]): Promise<TestService> {
+export async function startTestService(flowFiles: string[], overrides: Partial<ServiceConfig> = {}): Promise<TestService> {
   if (!existsSync(join(DIST_DIR, 'flow-chat.js'))) {
     throw new Error('dist/flow-chat.js is missing: run `npm run build` (vite build) before the browser tests')
   }
@@ -132,6 +132,7 @@ export async function startTestService(flowFiles: string[]): Promise<TestService
     secretToken,
     publishableToken,
     rateLimits: { chat: unlimited, management: unlimited },
+    ...overrides,
   }
   let running: RunningServer | undefined
   const boot = async () => {

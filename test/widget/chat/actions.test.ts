@@ -15,6 +15,9 @@ function context(overrides: Partial<ActionContext> = {}) {
     navigate: vi.fn(),
     client: fakeClient().client,
     sessionId: 's1',
+    showStream: () => {
+      throw new Error('no stream expected')
+    },
     ...overrides,
   }
   return { ctx, events }

@@ -30,7 +30,7 @@ describe('conversation start', () => {
     const { conversation, calls, events } = setup({}, { prefilledVariables: { Name: 'Ada', Age: 36, Bad: { x: 1 } } })
     conversation.start()
     await settle()
-    expect(calls.start[0]?.body).toEqual({ prefilledVariables: { Name: 'Ada', Age: 36 } })
+    expect(calls.start[0]?.body).toEqual({ isStreamEnabled: true, prefilledVariables: { Name: 'Ada', Age: 36 } })
     expect(events.of('flowchat:log').map((log) => log.code)).toContain('invalid-variables')
   })
 

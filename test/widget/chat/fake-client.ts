@@ -1,5 +1,5 @@
 import type { ChatStepResult, CommandReply, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
-import { TransportError, type FlowClient, type WebhookWait } from '../../../src/widget/transport/index'
+import { TransportError, type FetchLike, type FlowClient, type WebhookWait } from '../../../src/widget/transport/index'
 import {
   createConversation,
   type Conversation,
@@ -38,12 +38,12 @@ type Wait = WebhookWait | TransportError | Promise<WebhookWait>
 
 /** A scripted flow service: each continueChat takes the next reply in order, each long poll the next wait. */
 export function fakeClient(
-  options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[]; waits?: Wait[] } = {},
+  options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[]; waits?: Wait[]; streamFetch?: FetchLike } = {},
 ) {
   const calls = {
     published: 0,
     start: [] as Array<{ flow: string; body: unknown }>,
-    continue: [] as Array<{ sessionId: string; message: string | CommandReply; key: string }>,
+    continue: [] as Array<{ sessionId: string; message: string | CommandReply | null; key: string }>,
     listen: [] as Array<{ sessionId: string; waitId: string; timeoutSeconds: number | undefined }>,
   }
   const replies = [...(options.replies ?? [])]
@@ -79,6 +79,11 @@ export function fakeClient(
       calls.listen.push({ sessionId, waitId, timeoutSeconds })
       return answer(waits.shift(), 'listenForWebhook', signal)
     },
+    streamTarget: (sessionId) => ({
+      chatApi: 'https://chat.example',
+      sessionId,
+      fetch: options.streamFetch ?? (async () => Promise.reject(new Error('unexpected streamMessage'))),
+    }),
   }
   return { client, calls, replies, waits }
 }

@@ -98,7 +98,7 @@ describe('<flow-chat>', () => {
     await flush()
     const start = api.requests.find((r) => r.url.endsWith('/startChat'))
     expect(start?.url).toBe('https://api.example/v1/flows/f1/startChat')
-    expect(start?.body).toEqual({ prefilledVariables: { Name: 'Ada' } })
+    expect(start?.body).toEqual({ isStreamEnabled: true, prefilledVariables: { Name: 'Ada' } })
   })
 
   it('restarts cleanly when the flow changes, once for several changes at once', async () => {
@@ -127,7 +127,7 @@ describe('<flow-chat>', () => {
     element.reset()
     await flush()
     const starts = api.requests.filter((r) => r.url.endsWith('/startChat'))
-    expect(starts.map((r) => r.body)).toEqual([{}, { prefilledVariables: { Plan: 'team' } }])
+    expect(starts.map((r) => r.body)).toEqual([{ isStreamEnabled: true }, { isStreamEnabled: true, prefilledVariables: { Plan: 'team' } }])
     expect(element.shadowRoot?.querySelectorAll('[part~="host-bubble"]')).toHaveLength(1)
   })
 
@@ -287,7 +287,7 @@ describe('<flow-chat>', () => {
     defineFlowChat({ tagName, fetch: api.fetch })
     await flush()
     expect(element.getAttribute('flow')).toBe('early')
-    expect(api.requests.find((r) => r.url.endsWith('/startChat'))?.body).toEqual({ prefilledVariables: { Plan: 'pro' } })
+    expect(api.requests.find((r) => r.url.endsWith('/startChat'))?.body).toEqual({ isStreamEnabled: true, prefilledVariables: { Plan: 'pro' } })
   })
   it('has script settings as attributes and properties, with the sandbox next to the chat API by default', () => {
     const element = document.createElement(setup(service())) as FlowChatElement

@@ -48,7 +48,7 @@ describe('a launcher', () => {
     await vi.waitFor(() => expect(chat.shadowRoot?.textContent).toContain('Hello'))
     // The chat reuses the launcher's read of the published flow: one read, then the session.
     expect(requests.map((request) => request.url.split('/').at(-1))).toEqual(['publishedFlow?migrateToLatestVersion=true', 'startChat'])
-    expect(requests[1]?.body).toEqual({ prefilledVariables: { Plan: 'pro' } })
+    expect(requests[1]?.body).toEqual({ isStreamEnabled: true, prefilledVariables: { Plan: 'pro' } })
     bubble.label = 'Help'
     await vi.waitFor(() => expect(chat.label).toBe('Help'))
   })
