@@ -1,0 +1,105 @@
+import type { AnswerRecord } from './results-repository'
+import type { SessionRecord } from './sessions-repository'
+import type { Tables } from './tables'
+
+/**
+ * What a chat step writes, and the pieces of SQL that write it: the step's one commit
+ * statement (chat-steps-repository.ts) inserts answers, linked results and logs given as JSON
+ * arrays, for its session row `s`, in common table expressions built here.
+ */
+
+/** An answer to write; one with a `resultId` belongs to that linked flow's own result. */
+export interface AnswerWrite extends AnswerRecord {
+  resultId?: string
+}
+
+/** A result of its own that a linked flow writes to (links that do not merge with their caller). */
+export interface LinkedResultWrite {
+  id: string
+  flowId: string
+  variables: Record<string, unknown>
+  isCompleted: boolean
+}
+
+/** A log a step wrote, stored with the session's result (sensitive ones included). */
+export interface LogWrite {
+  status: string
+  description: string
+  details?: unknown
+}
+
+/** What any step writes: the session's state and what the step gave its result(s). */
+export interface StepWrite {
+  /** `JSON.stringify(state)`: stored in the session, its variables in the result. */
+  stateJson: string
+  /** Answers in order; one with a `resultId` belongs to that linked result. */
+  answers: readonly AnswerWrite[]
+  linkedResults?: readonly LinkedResultWrite[]
+  logs?: readonly LogWrite[]
+  ended: boolean
+  timestamp: string
+  expiresAt: string
+}
+
+export interface AnswerCommit extends StepWrite {
+  sessionId: string
+  leaseOwner: string
+  idempotency?: { key: string; requestHash: string; response: string }
+}
+
+export interface StartCommit extends StepWrite {
+  session: Pick<SessionRecord, 'id' | 'flowId' | 'resultId' | 'publishedFlowId' | 'publishedVersionId' | 'publishedAt'>
+  /** True when the result is new; false when the start resumes an earlier result. */
+  newResult: boolean
+}
+
+export function answersJson(answers: readonly AnswerWrite[]): string {
+  return JSON.stringify(
+    answers.map((a) => ({
+      result_id: a.resultId ?? null,
+      block_id: a.blockId,
+      group_id: a.groupId,
+      variable_id: a.variableId ?? null,
+      value: a.value,
+    })),
+  )
+}
+
+export function linkedResultsJson(results: readonly LinkedResultWrite[]): string {
+  return JSON.stringify(
+    results.map((r) => ({ id: r.id, flow_id: r.flowId, variables: r.variables, is_completed: r.isCompleted })),
+  )
+}
+
+/**
+ * Creates or updates linked flows' own results (`lr`), for the session row `s` of the statement.
+ * Their answers reference them in the same statement: foreign keys are checked at its end.
+ */
+export function linkedResultsCte(t: Tables, results: string, timestamp: string): string {
+  return `lr AS (
+    INSERT INTO ${t.results} (id, flow_id, variables, is_completed, created_at, updated_at)
+    SELECT x.id, x.flow_id, x.variables, x.is_completed, ${timestamp}, ${timestamp}
+    FROM s, jsonb_to_recordset(${results}::jsonb) AS x(id text, flow_id text, variables jsonb, is_completed boolean)
+    ON CONFLICT (id) DO UPDATE SET variables = EXCLUDED.variables,
+      is_completed = ${t.results}.is_completed OR EXCLUDED.is_completed, updated_at = EXCLUDED.updated_at)`
+}
+
+/** Inserts the answers given as a JSON array, in order, for the session row `s` of the statement. */
+export function answersCte(t: Tables, answers: string, createdAt: string): string {
+  return `a AS (
+    INSERT INTO ${t.answers} (result_id, session_id, block_id, group_id, variable_id, value, created_at)
+    SELECT COALESCE(x.result_id, s.result_id), s.id, x.block_id, x.group_id, x.variable_id, x.value, ${createdAt}
+    FROM s, ROWS FROM (jsonb_to_recordset(${answers}::jsonb)
+      AS (result_id text, block_id text, group_id text, variable_id text, value text))
+      WITH ORDINALITY AS x(result_id, block_id, group_id, variable_id, value, n)
+    ORDER BY x.n)`
+}
+
+/** Inserts the step's logs given as a JSON array, in order, for the session row `s` of the statement. */
+export function logsCte(t: Tables, logs: string, createdAt: string): string {
+  return `lg AS (
+    INSERT INTO ${t.resultLogs} (result_id, session_id, status, description, details, created_at)
+    SELECT s.result_id, s.id, x.log ->> 'status', x.log ->> 'description', x.log -> 'details', ${createdAt}
+    FROM s, jsonb_array_elements(${logs}::jsonb) WITH ORDINALITY AS x(log, n)
+    ORDER BY x.n)`
+}
