@@ -32,7 +32,7 @@ export function presetValue(type: string, options: Fields, variableId: string, s
     case 'Tomorrow':
       return value(dateIn(options, DAY_MS, step))
     case 'Today':
-      return value(new Date().toISOString().slice(0, 10))
+      return value(step.now().toISOString().slice(0, 10))
     case 'Random ID':
       return value(randomUUID())
     case 'Result ID':
@@ -65,7 +65,7 @@ export function presetValue(type: string, options: Fields, variableId: string, s
  * IANA name, variables allowed) when one is set and known.
  */
 function dateIn(options: Fields, offsetMs: number, step: Step): string {
-  const date = new Date(Date.now() + offsetMs)
+  const date = new Date(step.now().getTime() + offsetMs)
   const timeZone = step.substitute(readString(options, 'timeZone') ?? '').trim()
   if (timeZone === '') return date.toISOString()
   try {
