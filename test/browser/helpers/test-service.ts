@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, extname, join, relative, resolve } from 'node:path'
@@ -132,6 +133,8 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
     secretToken,
     publishableToken,
     rateLimits: { chat: unlimited, management: unlimited },
+    // A key of its own, as an operator sets CREDENTIALS_KEY (else the service makes one and says so).
+    credentialsKey: randomBytes(32).toString('hex'),
     ...overrides,
   }
   let running: RunningServer | undefined
