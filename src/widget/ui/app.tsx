@@ -5,8 +5,8 @@ import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
 import { LiveRegion } from './live-region'
 import { usePreloadViews } from './preload-views'
-import { ProgressBar } from './progress-bar'
 import { FailureNotice, LoadingIndicator, RestartNotice, WaitingNotice } from './status-views'
+import { lazyView } from './lazy-view'
 import type { CssValidator } from '../content/css'
 import { themeLayout } from './theme/theme-layout'
 import { TranscriptView } from './transcript-view'
@@ -59,15 +59,18 @@ interface ShellProps {
   scroller: { current: HTMLDivElement | null }
 }
 
+/** The progress bar is a chunk of its own (progress-bar.tsx), requested when the theme enables it. */
+const progressBar = lazyView('progress bar', () => import('./progress-bar').then((chunk) => chunk.ProgressBar))
+
 function Shell({ isValidCss, label, frame, scroller }: ShellProps) {
-  const { conversation, emit } = useWidget()
+  const { conversation, emit, layout } = useWidget()
   const stream = useRef<HTMLDivElement>(null)
   useThemeVars(frame, conversation.publishedFlow.value?.theme, isValidCss, emit)
   useStickToBottom(scroller, stream)
   usePreloadViews(conversation)
   return (
     <>
-      <ProgressBar />
+      {layout.value.progress && <progressBar.View />}
       <div class="container" part="container">
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus
             waits between an answer and the next input. */}

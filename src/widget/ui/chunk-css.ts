@@ -13,13 +13,18 @@ export function adoptChunkCss(node: Node | null, css: string): void {
   const done = adopted.get(root) ?? new Set<string>()
   if (done.has(css)) return
   adopted.set(root, done.add(css))
+  // Right after the widget's stylesheet, before the theme's custom CSS (element/stylesheets.ts),
+  // so a theme restyles a chunk's views as it does the core's.
   if (canAdoptSheets(root)) {
     const sheet = new CSSStyleSheet()
     sheet.replaceSync(css)
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet]
+    const [base, ...rest] = root.adoptedStyleSheets
+    root.adoptedStyleSheets = base ? [base, sheet, ...rest] : [sheet]
   } else {
     const style = document.createElement('style')
     style.textContent = css
-    root.append(style)
+    const base = root.querySelector('style')
+    if (base) base.after(style)
+    else root.append(style)
   }
 }

@@ -1,17 +1,47 @@
+import { useLayoutEffect, useRef } from 'preact/hooks'
+import { adoptChunkCss } from './chunk-css'
+import { ACCENT, css, v } from './styles'
 import { useWidget } from './widget-context'
 
-/** The flow's `progress` (0–100), when the theme enables the bar. */
+/** The bar's look, added to the widget's styles when it first shows. */
+const PROGRESS_CSS = css`
+.progress {
+  position: absolute;
+  left: 0;
+  right: 0;
+  top: 0;
+  z-index: 2;
+  height: ${v('progress-thickness', '4px')};
+  background: ${v('progress-track', '#e5e7eb')};
+}
+.progress[data-placement="bottom"] { top: auto; bottom: 0; }
+.progress[data-position="fixed"] { position: fixed; }
+.progress-fill {
+  height: 100%;
+  width: var(--fct-progress-value, 0%);
+  background: ${v('progress-color', ACCENT)};
+  transition: width 0.3s ease-out;
+}
+@media (prefers-reduced-motion: reduce) { .progress-fill { transition: none; } }
+`
+
+/**
+ * The flow's `progress` (0–100). A chunk of its own, requested as soon as the published flow's
+ * theme enables the bar (it arrives before or with the first step, so the bar never waits on one).
+ */
 export function ProgressBar() {
-  const { conversation, layout } = useWidget()
-  const config = layout.value.progress
-  if (!config.enabled) return null
+  const { conversation } = useWidget()
+  const bar = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => adoptChunkCss(bar.current, PROGRESS_CSS), [])
+  const config = conversation.publishedFlow.value?.theme?.general?.progressBar
   const value = conversation.progress.value ?? 0
   return (
     <div
       class="progress"
       part="progress"
-      data-placement={config.placement}
-      data-position={config.position}
+      ref={bar}
+      data-placement={config?.placement === 'Bottom' ? 'bottom' : 'top'}
+      data-position={config?.position === 'fixed' ? 'fixed' : 'absolute'}
       role="progressbar"
       aria-label="Progress"
       aria-valuemin={0}

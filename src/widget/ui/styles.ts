@@ -10,7 +10,8 @@
 export const css = (strings: TemplateStringsArray, ...values: unknown[]): string =>
   strings.reduce((out, text, i) => `${out}${String(values[i - 1])}${text}`)
 
-const v = (name: string, fallback: string) => `var(--fc-${name}, var(--fct-${name}, ${fallback}))`
+/** A themeable value: the public property, then the theme's, then the default. */
+export const v = (name: string, fallback: string) => `var(--fc-${name}, var(--fct-${name}, ${fallback}))`
 
 const box = (name: string, bg: string, color: string) => css`
   background: ${v(`${name}-bg`, bg)};
@@ -21,7 +22,7 @@ const box = (name: string, bg: string, color: string) => css`
   backdrop-filter: ${v(`${name}-blur`, 'none')};`
 
 const FONT = v('font-family', 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif')
-const ACCENT = '#0042da'
+export const ACCENT = '#0042da'
 const TEXT = '#303235'
 
 /**
@@ -156,23 +157,6 @@ textarea.field { min-height: 88px; }
   font-size: 14px;
   text-align: center;
 }
-.progress {
-  position: absolute;
-  left: 0;
-  right: 0;
-  top: 0;
-  z-index: 2;
-  height: ${v('progress-thickness', '4px')};
-  background: ${v('progress-track', '#e5e7eb')};
-}
-.progress[data-placement="bottom"] { top: auto; bottom: 0; }
-.progress[data-position="fixed"] { position: fixed; }
-.progress-fill {
-  height: 100%;
-  width: var(--fct-progress-value, 0%);
-  background: ${v('progress-color', ACCENT)};
-  transition: width 0.3s ease-out;
-}
 :focus-visible { outline: 2px solid var(--fc-focus-ring, ${ACCENT}); outline-offset: 2px; }
 .sr-only {
   position: absolute;
@@ -189,7 +173,6 @@ textarea.field { min-height: 88px; }
 @keyframes fc-dot { 0%, 80%, 100% { transform: translateY(0); } 40% { transform: translateY(-4px); } }
 @media (prefers-reduced-motion: reduce) {
   .row.enter, .typing span { animation: none; }
-  .progress-fill { transition: none; }
 }
 `
 

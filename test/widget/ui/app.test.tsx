@@ -122,7 +122,8 @@ describe('App', () => {
         start: startResponse({ progress: 35, input: textInput() }),
       }),
     )
-    const bar = screen.getByRole('progressbar', { name: 'Progress' })
+    // A chunk of its own, requested as the theme arrives.
+    const bar = await screen.findByRole('progressbar', { name: 'Progress' })
     expect(bar.getAttribute('aria-valuenow')).toBe('35')
     expect(bar.dataset.placement).toBe('bottom')
     expect(bar.dataset.position).toBe('fixed')

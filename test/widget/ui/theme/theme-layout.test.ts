@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { themeLayout } from '../../../../src/widget/ui/theme/theme-layout'
 
 describe('themeLayout', () => {
-  it('reads progress bar placement and avatars, with safe defaults', () => {
+  it('reads whether the progress bar shows and the avatars, with safe defaults', () => {
     expect(themeLayout(undefined)).toEqual({
-      progress: { enabled: false, placement: 'top', position: 'absolute' },
+      progress: false,
       hostAvatar: { enabled: false, url: undefined },
       guestAvatar: { enabled: false, url: undefined },
     })
@@ -12,7 +12,7 @@ describe('themeLayout', () => {
       general: { progressBar: { isEnabled: true, placement: 'Bottom', position: 'fixed' } },
       chat: { hostAvatar: { isEnabled: true, url: 'https://a.example/h.png' } },
     })
-    expect(layout.progress).toEqual({ enabled: true, placement: 'bottom', position: 'fixed' })
+    expect(layout.progress).toBe(true)
     expect(layout.hostAvatar).toEqual({ enabled: true, url: 'https://a.example/h.png' })
   })
 })
