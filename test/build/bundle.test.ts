@@ -12,8 +12,8 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 32_416,
-  'flow-chat.mjs': 32_382,
+  'flow-chat.js': 32_349,
+  'flow-chat.mjs': 32_315,
   /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_316,
   /** Dates, choices, pictures and ratings: loaded when a flow announces one. */
@@ -44,6 +44,8 @@ const MEASURED: Record<string, number> = {
   'flow-chat-fonts.mjs': 1_381,
   /** The progress bar and its look: requested when the published flow's theme enables it. */
   'flow-chat-progress-bar.mjs': 796,
+  /** Why a remembered conversation started over: requested when a flow remembers users, or a restart happens. */
+  'flow-chat-restart-notice.mjs': 638,
 }
 const CORE = ['flow-chat.js', 'flow-chat.mjs']
 const CORE_GOAL = 30_000

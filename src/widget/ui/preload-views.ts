@@ -2,7 +2,7 @@ import { useSignalEffect } from '@preact/signals'
 import type { Conversation } from '../chat/index'
 import { INPUT_CHUNKS } from './inputs/input-views'
 import { MESSAGE_CHUNKS, preloadMessageView, streamedAnswerView } from './message-content'
-import { waitingView } from './status-views'
+import { restartNoticeView, waitingView } from './status-views'
 
 /** Blocks whose answer streams (integrations.md §4): their view is requested with the flow. */
 const AI_BLOCKS: ReadonlySet<unknown> = new Set(['openai', 'mistral', 'OpenAI'])
@@ -29,13 +29,17 @@ function* blockTypes(flow: unknown): Iterable<unknown> {
 
 /**
  * Requests the lazily loaded views a conversation is going to need before it needs them: those of
- * every block type of the published flow as soon as it arrives, and those of each step as soon as
- * the service sends it (while its bubbles play), so no visitor waits on a chunk.
+ * every block type of the published flow as soon as it arrives (and the restart notice when it
+ * remembers users), and those of each step as soon as the service sends it (while its bubbles
+ * play), so no visitor waits on a chunk.
  */
 export function usePreloadViews(conversation: Conversation): void {
   useSignalEffect(() => {
     const flow = conversation.publishedFlow.value
-    if (flow) preload(blockTypes(flow))
+    if (!flow) return
+    preload(blockTypes(flow))
+    // Only a remembered conversation restarts, with a notice saying why.
+    if (flow.settings?.general?.rememberUser?.isEnabled) restartNoticeView.preload()
   })
   useSignalEffect(() => {
     const stage = conversation.stage.value

@@ -47,21 +47,14 @@ export function LoadingIndicator() {
   )
 }
 
-const RESTART_TEXT = {
-  republished: 'This chat has been updated since your last visit, so a new conversation has started.',
-  expired: 'Your previous conversation had expired, so a new one has started.',
-} as const
+/** The restart notice is a chunk of its own (restart-notice.tsx), requested when a flow remembers users or a restart happens. */
+export const restartNoticeView = lazyView('restart notice', () => import('./restart-notice').then((chunk) => chunk.RestartNoticeView))
 
 /** Why the visitor does not see the conversation they left: it could not go on. */
 export function RestartNotice() {
   const { conversation } = useWidget()
   const reason = conversation.notice.value
-  if (!reason) return null
-  return (
-    <p class="restart-notice" part="restart-notice" role="status">
-      {RESTART_TEXT[reason]}
-    </p>
-  )
+  return reason ? <restartNoticeView.View reason={reason} /> : null
 }
 
 /** Said (on screen and in the live region) while the flow waits for an outside system. */

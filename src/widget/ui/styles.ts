@@ -148,15 +148,6 @@ textarea.field { min-height: 88px; }
   color: #7f1d1d;
 }
 .notice p { margin: 0 0 8px; }
-.restart-notice {
-  margin: 0 0 12px;
-  padding: 8px 12px;
-  border-radius: 8px;
-  background: #f1f5f9;
-  color: #1e293b;
-  font-size: 14px;
-  text-align: center;
-}
 :focus-visible { outline: 2px solid var(--fc-focus-ring, ${ACCENT}); outline-offset: 2px; }
 .sr-only {
   position: absolute;
