@@ -1,31 +1,18 @@
 import { z } from 'zod/mini'
 import { bool, num, opt, str } from './common'
+import { chatGeneralShape, rememberUserSchema, typingEmulationSchema } from './chat-settings'
+import { metadataSchema } from './metadata'
 
-export const REMEMBER_USER_STORAGES = ['session', 'local'] as const
+export { REMEMBER_USER_STORAGES, chatGeneralSettingsSchema, typingEmulationSchema } from './chat-settings'
+export { metadataSchema } from './metadata'
 
-/** The parts of the settings a chat reads (the widget's view of a published flow holds only these). */
+/** A flow's general settings, as the service validates them; a chat reads those of chat-settings.ts. */
 export const generalSettingsSchema = z.looseObject({
   isBrandingEnabled: bool(),
-  isTypingEmulationEnabled: bool(),
-  isInputPrefillEnabled: bool(),
+  ...chatGeneralShape,
   isHideQueryParamsEnabled: bool(),
   isNewResultOnRefreshEnabled: bool(),
-  rememberUser: opt(z.looseObject({ isEnabled: bool(), storage: str() })),
-})
-export const typingEmulationSchema = z.looseObject({
-  enabled: bool(),
-  speed: num(),
-  maxDelay: num(),
-  delayBetweenBubbles: num(),
-  isDisabledOnFirstMessage: bool(),
-})
-export const metadataSchema = z.looseObject({
-  title: str(),
-  description: str(),
-  imageUrl: str(),
-  favIconUrl: str(),
-  customHeadCode: str(),
-  tagManagerId: str(),
+  rememberUser: opt(rememberUserSchema),
 })
 
 export const settingsSchema = z.looseObject({

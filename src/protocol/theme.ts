@@ -1,61 +1,44 @@
-import { z } from 'zod/mini'
-import { bool, num, opt, str } from './common'
+import type { z } from 'zod/mini'
+// Named zod imports, not the `z` namespace: a widget chunk importing this module then takes from
+// the core's zod only what it uses (build/lazy-chunks.ts), not all of it.
+import { looseObject } from 'zod/mini'
+import { opt, str } from './common'
+import { progressBarSchema } from './progress-bar'
+import { styleBoxSchema, styleBoxShape } from './style-box'
+import { fontSchema } from './theme-font'
+import { chatLayoutShape, customCssShape } from './theme-layout'
+
+export { PROGRESS_BAR_PLACEMENTS, PROGRESS_BAR_POSITIONS, progressBarSchema } from './progress-bar'
+export { borderSchema, styleBoxSchema, type StyleBox } from './style-box'
+export { fontSchema } from './theme-font'
+export { avatarSchema, themeLayoutSchema, type ThemeLayoutFields } from './theme-layout'
 
 export const BACKGROUND_TYPES = ['Color', 'Image', 'None'] as const
-export const PROGRESS_BAR_PLACEMENTS = ['Top', 'Bottom'] as const
-export const PROGRESS_BAR_POSITIONS = ['fixed', 'absolute'] as const
 export const ROUNDNESS_VALUES = ['none', 'medium', 'large', 'custom'] as const
 
-export const borderSchema = z.looseObject({
-  thickness: num(),
-  color: str(),
-  roundeness: str(),
-  customRoundeness: num(),
-  opacity: num(),
-})
-
-const styleBoxShape = {
-  backgroundColor: str(),
-  color: str(),
-  blur: num(),
-  opacity: num(),
-  shadow: str(),
-  border: opt(borderSchema),
-}
-export const styleBoxSchema = z.looseObject(styleBoxShape)
-export type StyleBox = z.infer<typeof styleBoxSchema>
-
-export const avatarSchema = z.looseObject({ isEnabled: bool(), url: str() })
-
-export const themeSchema = z.looseObject({
+/**
+ * A flow's theme, as the service validates it. The widget's core validates only its layout
+ * (theme-layout.ts); the chunks that read its look validate that with these schemas first.
+ */
+export const themeSchema = looseObject({
   general: opt(
-    z.looseObject({
-      font: opt(z.union([z.string(), z.looseObject({ type: str(), family: str(), url: str() })])),
-      background: opt(z.looseObject({ type: str(), content: str() })),
-      progressBar: opt(
-        z.looseObject({
-          isEnabled: bool(),
-          color: str(),
-          backgroundColor: str(),
-          placement: str(),
-          thickness: num(),
-          position: str(),
-        }),
-      ),
+    looseObject({
+      font: opt(fontSchema),
+      background: opt(looseObject({ type: str(), content: str() })),
+      progressBar: opt(progressBarSchema),
     }),
   ),
   chat: opt(
-    z.looseObject({
-      container: opt(z.looseObject({ ...styleBoxShape, maxWidth: str(), maxHeight: str() })),
-      hostAvatar: opt(avatarSchema),
-      guestAvatar: opt(avatarSchema),
+    looseObject({
+      container: opt(looseObject({ ...styleBoxShape, maxWidth: str(), maxHeight: str() })),
+      ...chatLayoutShape,
       hostBubbles: opt(styleBoxSchema),
       guestBubbles: opt(styleBoxSchema),
       buttons: opt(styleBoxSchema),
-      inputs: opt(z.looseObject({ ...styleBoxShape, placeholderColor: str() })),
+      inputs: opt(looseObject({ ...styleBoxShape, placeholderColor: str() })),
       roundness: str(),
     }),
   ),
-  customCss: str(),
+  ...customCssShape,
 })
 export type Theme = z.infer<typeof themeSchema>

@@ -1,6 +1,6 @@
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { fetchFontStylesheet } from '../transport/font-stylesheet'
-import type { Theme } from '../../protocol/index'
+import { fontSchema } from '../../protocol/theme-font'
 import { fontRequest, type FontRequest } from '../ui/theme/font'
 
 /** Aliases already registered in this document: each font loads once, whatever the widget count. */
@@ -80,9 +80,14 @@ export function loadThemeFont(request: FontRequest): Promise<void> {
   return pending
 }
 
-/** Loads the font the theme names, if it names one the widget can load (see `fontRequest`). */
-export async function loadFontOf(font: NonNullable<Theme['general']>['font']): Promise<void> {
-  const request = fontRequest(font)
+/**
+ * Loads the font the theme names, if it names one the widget can load (see `fontRequest`). The
+ * core did not read the font: it is validated here first.
+ */
+export async function loadFontOf(font: unknown): Promise<void> {
+  const parsed = fontSchema.safeParse(font)
+  if (!parsed.success) throw new Error("The theme's font is not one this widget can read")
+  const request = fontRequest(parsed.data)
   if (!request) return
   await loadThemeFont(request).catch((error: unknown) => {
     throw new Error(`The font "${request.family}" could not be loaded (${String(error)})`)

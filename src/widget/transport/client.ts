@@ -10,8 +10,8 @@ import {
   type StartChatResponse,
 } from '../../protocol/chat'
 import { opt, str } from '../../protocol/common'
-import { generalSettingsSchema, metadataSchema, typingEmulationSchema } from '../../protocol/settings'
-import { themeSchema } from '../../protocol/theme'
+import { chatGeneralSettingsSchema, typingEmulationSchema } from '../../protocol/chat-settings'
+import { themeLayoutSchema } from '../../protocol/theme-layout'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
@@ -32,15 +32,16 @@ export interface FlowClientConfig {
 }
 
 /**
- * The published flow as the widget reads it: the contract's fields for its theme and the settings
- * a chat reads, and the ids the widget reports. Its groups, edges and variables (the flow's
- * program, most of the response) and the settings of other channels (messaging apps, sharing,
- * allowed origins) pass through unread: the widget uses none of them.
+ * The published flow as the widget's core reads it: the parts of its theme and settings a chat
+ * reads, and the ids the widget reports. Its groups, edges and variables (the flow's program, most
+ * of the response) and the settings of other channels (messaging apps, sharing, allowed origins)
+ * pass through unread. The theme's look and the metadata are read only by chunks (theme
+ * variables, fonts, the progress bar, launchers), each validating what it reads with the
+ * protocol's schemas before using it.
  */
 const chatSettingsSchema = z.looseObject({
-  general: opt(generalSettingsSchema),
+  general: opt(chatGeneralSettingsSchema),
   typingEmulation: opt(typingEmulationSchema),
-  metadata: opt(metadataSchema),
 })
 export type ChatSettings = z.infer<typeof chatSettingsSchema>
 
@@ -50,7 +51,7 @@ const publishedFlowViewSchema = z.looseObject({
     flowId: z.string(),
     updatedAt: z.string(),
     version: str(),
-    theme: opt(themeSchema),
+    theme: opt(themeLayoutSchema),
     settings: opt(chatSettingsSchema),
   }),
 })

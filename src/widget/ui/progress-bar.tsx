@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef } from 'preact/hooks'
+import { progressBarSchema } from '../../protocol/progress-bar'
 import { adoptChunkCss } from './chunk-css'
 import { ACCENT, css, v } from './styles'
 import { useWidget } from './widget-context'
@@ -33,7 +34,8 @@ export function ProgressBar() {
   const { conversation } = useWidget()
   const bar = useRef<HTMLDivElement>(null)
   useLayoutEffect(() => adoptChunkCss(bar.current, PROGRESS_CSS), [])
-  const config = conversation.publishedFlow.value?.theme?.general?.progressBar
+  // The core read only whether the bar shows: where it goes is validated here.
+  const config = progressBarSchema.safeParse(conversation.publishedFlow.value?.theme?.general?.progressBar).data
   const value = conversation.progress.value ?? 0
   return (
     <div

@@ -1,7 +1,6 @@
 import { signal } from '@preact/signals'
 import type { RefObject } from 'preact'
 import { useLayoutEffect, useRef } from 'preact/hooks'
-import type { Theme } from '../../protocol/index'
 import { widgetWarning, type Emit } from '../chat/index'
 import type { CssValidator } from '../content/css'
 import type { applyThemeVars } from './theme/theme-vars'
@@ -28,7 +27,7 @@ function loadThemeChunk(emit: Emit): void {
  * Applies the theme's custom properties to the widget's root element (see `applyThemeVars`).
  * Until the theme chunk is here (or if it cannot load) the default look stays.
  */
-export function useThemeVars(target: RefObject<HTMLElement | null>, theme: Theme | null | undefined, isValid: CssValidator | undefined, emit: Emit): void {
+export function useThemeVars(target: RefObject<HTMLElement | null>, theme: unknown, isValid: CssValidator | undefined, emit: Emit): void {
   const applied = useRef<string[]>([])
   const applyVars = apply.value
   useLayoutEffect(() => loadThemeChunk(emit), [])

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseFontFaces } from '../../../src/widget/element/fonts'
+import { loadFontOf, parseFontFaces } from '../../../src/widget/element/fonts'
 
 class FakeFontFace {
   constructor(
@@ -43,5 +43,19 @@ describe('parseFontFaces', () => {
       source: 'url("https://fonts.gstatic.com/s/opensans/v40/a.woff2")',
       descriptors: { style: 'normal', weight: '400', stretch: '100%', unicodeRange: 'U+0000-00FF, U+0131', display: 'swap' },
     })
+  })
+})
+
+describe('loadFontOf', () => {
+  it('validates the font it was handed (the core does not read it) and loads nothing from a font it cannot read', async () => {
+    const registered = vi.fn()
+    vi.stubGlobal('FontFace', class {
+      constructor() {
+        registered()
+      }
+    })
+    await expect(loadFontOf({ type: 'Custom', family: 'Evil', url: { href: 'https://fonts.example/evil.woff2' } })).rejects.toThrow(/not one this widget can read/)
+    await expect(loadFontOf(42)).rejects.toThrow(/not one this widget can read/)
+    expect(registered).not.toHaveBeenCalled()
   })
 })

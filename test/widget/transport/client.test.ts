@@ -98,6 +98,19 @@ describe('createFlowClient', () => {
     expect((error as { details: unknown[] }).details.length).toBeGreaterThan(0)
   })
 
+  it('validates the parts of the theme the core reads with the response, and passes its look to the chunks that validate it', async () => {
+    const flowWith = (theme: unknown) => json({ publishedFlow: { ...publishedFlow.publishedFlow, theme } })
+    const { fetch } = recordingFetch(
+      flowWith({ chat: { hostAvatar: { isEnabled: 'yes' } } }),
+      flowWith({ chat: { hostAvatar: { isEnabled: true }, hostBubbles: { backgroundColor: 12 } } }),
+    )
+    const client = createFlowClient({ apiHost: '', fetch, sleep: noSleep })
+    const error = await client.getPublishedFlow('f', undefined, { fresh: true }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'invalid-response', details: [expect.objectContaining({ path: 'publishedFlow.theme.chat.hostAvatar.isEnabled' })] })
+    const { publishedFlow: read } = await client.getPublishedFlow('f', undefined, { fresh: true })
+    expect(read.theme?.chat).toEqual({ hostAvatar: { isEnabled: true }, hostBubbles: { backgroundColor: 12 } })
+  })
+
   it('rejects a body that is not JSON', async () => {
     const { fetch } = recordingFetch(new Response('<html>proxy error</html>', { status: 200 }))
     const client = createFlowClient({ apiHost: '', fetch, sleep: noSleep })

@@ -154,4 +154,20 @@ describe('App', () => {
     expect(view.container.querySelector('img[part~="host-avatar"]')).toBeNull()
     expect(view.container.querySelector('span[part~="host-avatar"]')).not.toBeNull()
   })
+
+  it('validates the look of a theme where it is read: a look it cannot read leaves the default one, and the chat goes on', async () => {
+    const setup = await started(
+      renderApp({
+        published: publishedFlow({ theme: { chat: { hostBubbles: { backgroundColor: 12 }, roundness: 'large' } } as never }),
+        start: startResponse({ messages: [text('m1', 'Hello')], input: textInput() }),
+      }),
+    )
+    expect(chat().getByText('Hello')).toBeTruthy()
+    const frame = setup.view.container.querySelector('[part="frame"]') as HTMLElement
+    expect(frame.style.getPropertyValue('--fct-host-bubble-bg')).toBe('')
+    expect(frame.style.getPropertyValue('--fct-radius')).toBe('')
+    expect(setup.events.of('flowchat:log')).toContainEqual(
+      expect.objectContaining({ code: 'invalid-theme-value', details: { paths: ['chat.hostBubbles.backgroundColor'] } }),
+    )
+  })
 })

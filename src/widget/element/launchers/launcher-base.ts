@@ -1,3 +1,5 @@
+import { metadataSchema } from '../../../protocol/metadata'
+import { styleBoxSchema } from '../../../protocol/style-box'
 import { attributeCssValue } from '../../content/css'
 import { createFlowClient } from '../../transport/index'
 import { CHAT_PROPERTIES } from '../chat-properties'
@@ -155,14 +157,15 @@ export abstract class LauncherBase implements LauncherBehaviour {
     client.getPublishedFlow(flow, abort.signal).then(
       ({ publishedFlow }) => {
         if (abort.signal.aborted) return
-        const buttons = publishedFlow.theme?.chat?.buttons
+        // The core validated only what it reads of theme and settings: these parts are checked here.
+        const buttons = styleBoxSchema.safeParse(publishedFlow.theme?.chat?.buttons).data
         for (const [property, value] of [['--fc-theme-bg', buttons?.backgroundColor], ['--fc-theme-color', buttons?.color]] as const) {
           const colour = attributeCssValue('colour', value ?? null)
           if (colour) this.host.style.setProperty(property, colour)
           else this.host.style.removeProperty(property)
         }
         // The contract's published flow has no name; the share page title is the owner's next best.
-        const name = (publishedFlow as { name?: unknown }).name ?? publishedFlow.settings?.metadata?.title
+        const name = (publishedFlow as { name?: unknown }).name ?? metadataSchema.safeParse(publishedFlow.settings?.metadata).data?.title
         this.#flowName = typeof name === 'string' ? name.trim().slice(0, 80) : ''
         this.showTitle()
       },

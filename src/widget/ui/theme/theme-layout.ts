@@ -1,4 +1,4 @@
-import type { Theme } from '../../../protocol/index'
+import type { ThemeLayoutFields } from '../../../protocol/theme-layout'
 
 export interface ThemeLayout {
   /** Whether the theme shows the progress bar (its placement is the bar's chunk's business). */
@@ -8,7 +8,7 @@ export interface ThemeLayout {
 }
 
 /** The structural choices of a theme: what to render, not how it looks. */
-export function themeLayout(theme: Theme | null | undefined): ThemeLayout {
+export function themeLayout(theme: ThemeLayoutFields | null | undefined): ThemeLayout {
   const chat = theme?.chat
   return {
     progress: theme?.general?.progressBar?.isEnabled === true,

@@ -1,4 +1,5 @@
-import type { StyleBox, Theme } from '../../../protocol/index'
+import { readableIssues } from '../../../protocol/issues'
+import { themeSchema, type StyleBox, type Theme } from '../../../protocol/theme'
 import { widgetWarning, type Emit } from '../../chat/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
 import { browserCssValidator, clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
@@ -107,9 +108,12 @@ export function themeVars(theme: Theme | null | undefined, isValid: CssValidator
 /**
  * Sets the theme's custom properties on `element` with `style.setProperty` (CSSOM, allowed under
  * `style-src 'self'`), removing those of `previous` the theme no longer sets; returns what it set.
+ * The core checked only the theme's layout (transport/client.ts): its look is validated here, and
+ * a theme this widget cannot read leaves the default look.
  */
-export function applyThemeVars(element: HTMLElement, theme: Theme | null | undefined, isValid: CssValidator | undefined, previous: readonly string[], emit: Emit): string[] {
-  const { vars, rejected } = themeVars(theme, isValid)
+export function applyThemeVars(element: HTMLElement, theme: unknown, isValid: CssValidator | undefined, previous: readonly string[], emit: Emit): string[] {
+  const parsed = themeSchema.safeParse(theme ?? {})
+  const { vars, rejected } = parsed.success ? themeVars(parsed.data, isValid) : { vars: {}, rejected: readableIssues(parsed.error).map((issue) => issue.path) }
   for (const name of previous) if (!(name in vars)) element.style.removeProperty(name)
   for (const [name, value] of Object.entries(vars)) element.style.setProperty(name, value)
   if (rejected.length > 0) {
