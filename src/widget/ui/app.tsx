@@ -1,4 +1,3 @@
-import { computed } from '@preact/signals'
 import { useMemo, useRef } from 'preact/hooks'
 import type { Conversation, Emit } from '../chat/index'
 import { TypingIndicator } from './bubbles'
@@ -8,7 +7,6 @@ import { usePreloadViews } from './preload-views'
 import { FailureNotice, LoadingIndicator, RestartNotice, WaitingNotice } from './status-views'
 import { lazyView } from './lazy-view'
 import type { CssValidator } from '../content/css'
-import { themeLayout } from './theme/theme-layout'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
 import { useThemeVars } from './use-theme-vars'
@@ -31,7 +29,6 @@ export function App({ conversation, emit, label = 'Chat', isValidCss }: AppProps
     () => ({
       conversation,
       emit,
-      layout: computed(() => themeLayout(conversation.publishedFlow.value?.theme)),
       focusTranscript: () => scroller.current?.focus({ preventScroll: true }),
       hasFocus: () => {
         // From the page's focus down through the shadow roots on its way (a launcher's, ours).
@@ -63,14 +60,15 @@ interface ShellProps {
 const progressBar = lazyView('progress bar', () => import('./progress-bar').then((chunk) => chunk.ProgressBar))
 
 function Shell({ isValidCss, label, frame, scroller }: ShellProps) {
-  const { conversation, emit, layout } = useWidget()
+  const { conversation, emit } = useWidget()
   const stream = useRef<HTMLDivElement>(null)
-  useThemeVars(frame, conversation.publishedFlow.value?.theme, isValidCss, emit)
+  const theme = conversation.publishedFlow.value?.theme
+  useThemeVars(frame, theme, isValidCss, emit)
   useStickToBottom(scroller, stream)
   usePreloadViews(conversation)
   return (
     <>
-      {layout.value.progress && <progressBar.View />}
+      {theme?.general?.progressBar?.isEnabled && <progressBar.View />}
       <div class="container" part="container">
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus
             waits between an answer and the next input. */}

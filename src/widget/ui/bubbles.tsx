@@ -1,5 +1,5 @@
 import type { GuestEntry, HostEntry } from '../chat/index'
-import { Avatar } from './avatar'
+import { Avatar, useAvatar } from './avatar'
 import { isImagePending, settleImage } from './image-reveal'
 import { MessageContent, isMediaMessage, streamedAnswerView } from './message-content'
 import { useWidget } from './widget-context'
@@ -14,13 +14,13 @@ import { useWidget } from './widget-context'
  * failed, then shows at its final size in one go (see image-reveal.ts).
  */
 export function HostBubble({ entry }: { entry: HostEntry }) {
-  const { layout } = useWidget()
+  const avatar = useAvatar('host')
   const pending = isImagePending(entry)
   return (
     <>
       {pending && <TypingRow />}
       <div class="row host enter" part="host-row" hidden={pending}>
-        <Avatar side="host" config={layout.value.hostAvatar} url={entry.avatarUrl} />
+        <Avatar side="host" config={avatar} url={entry.avatarUrl} />
         <div class={isMediaMessage(entry.message) ? 'bubble host media' : 'bubble host'} part="bubble host-bubble">
           {entry.stream ? (
             <streamedAnswerView.View stream={entry.stream} loading={<AnswerDots />} fallback={<span>{entry.stream.text}</span>} />
@@ -35,7 +35,8 @@ export function HostBubble({ entry }: { entry: HostEntry }) {
 
 /** The visitor's answer, with its delivery state and, once retries are spent, a retry control. */
 export function GuestBubble({ entry }: { entry: GuestEntry }) {
-  const { conversation, layout } = useWidget()
+  const { conversation } = useWidget()
+  const avatar = useAvatar('guest')
   const status = entry.status.value
   const error = entry.error.value
   const problem = status === 'failed' || (status === 'rejected' && error)
@@ -53,7 +54,7 @@ export function GuestBubble({ entry }: { entry: GuestEntry }) {
           </div>
         )}
       </div>
-      <Avatar side="guest" config={layout.value.guestAvatar} url={entry.avatarUrl} />
+      <Avatar side="guest" config={avatar} url={entry.avatarUrl} />
     </div>
   )
 }
@@ -93,10 +94,10 @@ export function TypingIndicator() {
 }
 
 function TypingRow() {
-  const { layout } = useWidget()
+  const avatar = useAvatar('host')
   return (
     <div class="row host" part="host-row typing-row">
-      <Avatar side="host" config={layout.value.hostAvatar} />
+      <Avatar side="host" config={avatar} />
       <div class="bubble host typing" part="bubble host-bubble typing" aria-hidden="true">
         <span />
         <span />

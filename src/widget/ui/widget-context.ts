@@ -1,13 +1,10 @@
 import { createContext } from 'preact'
 import { useContext } from 'preact/hooks'
-import type { ReadonlySignal } from '@preact/signals'
 import type { Conversation, Emit } from '../chat/index'
-import type { ThemeLayout } from './theme/theme-layout'
 
 export interface WidgetContextValue {
   conversation: Conversation
   emit: Emit
-  layout: ReadonlySignal<ThemeLayout>
   /**
    * Puts focus on the transcript, without scrolling the page: where it waits while the control the
    * visitor used (an input that was answered, a Retry button) goes away and the next one comes.

@@ -115,6 +115,18 @@ describe('App', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy()
   })
 
+  it('shows no avatars and no progress bar unless the theme enables them', async () => {
+    const { view } = await started(
+      renderApp({
+        published: publishedFlow({ theme: { general: { progressBar: { isEnabled: false } }, chat: { hostAvatar: { isEnabled: false, url: 'https://cdn.example/bot.png' } } } }),
+        start: startResponse({ progress: 35, messages: [text('m1', 'Hello')], input: textInput() }),
+      }),
+    )
+    expect(chat().getByText('Hello')).toBeTruthy()
+    expect(view.container.querySelector('[part~="avatar"]')).toBeNull()
+    expect(screen.queryByRole('progressbar')).toBeNull()
+  })
+
   it('draws the progress bar from progress when the theme enables it', async () => {
     const { view } = await started(
       renderApp({
