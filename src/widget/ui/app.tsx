@@ -9,7 +9,6 @@ import { lazyView } from './lazy-view'
 import type { CssValidator } from '../content/css'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
-import { useThemeVars } from './use-theme-vars'
 import { WidgetContext, useWidget, type WidgetContextValue } from './widget-context'
 
 export interface AppProps {
@@ -56,18 +55,24 @@ interface ShellProps {
   scroller: { current: HTMLDivElement | null }
 }
 
+/**
+ * The theme's look (custom properties) is a chunk of its own (theme/theme-vars.ts), requested as a
+ * chat mounts, so it loads while the published flow is on its way.
+ */
+const themeVars = lazyView('theme', () => import('./theme/theme-vars').then((chunk) => chunk.ThemeVarsView))
+
 /** The progress bar is a chunk of its own (progress-bar.tsx), requested when the theme enables it. */
 const progressBar = lazyView('progress bar', () => import('./progress-bar').then((chunk) => chunk.ProgressBar))
 
 function Shell({ isValidCss, label, frame, scroller }: ShellProps) {
-  const { conversation, emit } = useWidget()
+  const { conversation } = useWidget()
   const stream = useRef<HTMLDivElement>(null)
   const theme = conversation.publishedFlow.value?.theme
-  useThemeVars(frame, theme, isValidCss, emit)
   useStickToBottom(scroller, stream)
   usePreloadViews(conversation)
   return (
     <>
+      <themeVars.View target={frame} theme={theme} isValid={isValidCss} />
       {theme?.general?.progressBar?.isEnabled && <progressBar.View />}
       <div class="container" part="container">
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus

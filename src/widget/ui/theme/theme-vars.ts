@@ -1,8 +1,11 @@
 import { readableIssues } from '../../../protocol/issues'
 import { themeSchema, type StyleBox, type Theme } from '../../../protocol/theme'
+import type { RefObject } from 'preact'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 import { widgetWarning, type Emit } from '../../chat/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
 import { browserCssValidator, clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
+import { useWidget } from '../widget-context'
 import { fontFamilyValue, fontRequest } from './font'
 
 export interface ThemeVars {
@@ -120,4 +123,17 @@ export function applyThemeVars(element: HTMLElement, theme: unknown, isValid: Cs
     emit('flowchat:log', widgetWarning('invalid-theme-value', 'Some theme values were invalid and were ignored', { paths: rejected }))
   }
   return Object.keys(vars)
+}
+
+/**
+ * The theme chunk's view: applies the theme's custom properties to the widget's root element
+ * (renders nothing). Until its chunk is here (or if it cannot load) the default look stays.
+ */
+export function ThemeVarsView({ target, theme, isValid }: { target: RefObject<HTMLElement | null>; theme: unknown; isValid: CssValidator | undefined }) {
+  const { emit } = useWidget()
+  const applied = useRef<string[]>([])
+  useLayoutEffect(() => {
+    if (target.current) applied.current = applyThemeVars(target.current, theme, isValid, applied.current, emit)
+  }, [theme])
+  return null
 }
