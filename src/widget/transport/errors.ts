@@ -20,20 +20,16 @@ export interface TransportErrorInit {
 }
 
 export class TransportError extends Error {
-  readonly kind: TransportErrorKind
-  readonly status: number | undefined
-  readonly code: string | undefined
-  readonly details: unknown
-  readonly retryAfterMs: number | undefined
+  // Declared, not initialised: the constructor sets them from its arguments in one go.
+  declare readonly kind: TransportErrorKind
+  declare readonly status: number | undefined
+  declare readonly code: string | undefined
+  declare readonly details: unknown
+  declare readonly retryAfterMs: number | undefined
 
-  constructor(kind: TransportErrorKind, message: string, init: TransportErrorInit = {}) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause })
-    this.name = 'TransportError'
-    this.kind = kind
-    this.status = init.status
-    this.code = init.code
-    this.details = init.details
-    this.retryAfterMs = init.retryAfterMs
+  constructor(kind: TransportErrorKind, message: string, { cause, ...init }: TransportErrorInit = {}) {
+    super(message, cause === undefined ? undefined : { cause })
+    Object.assign(this, init, { name: 'TransportError', kind })
   }
 
   /** Worth trying again with the same request: the failure may be temporary. */
