@@ -1,15 +1,9 @@
+import type { Signal } from '@preact/signals'
 import type { ChatInput } from '../../../protocol/index'
 import { lazyView, type LazyView } from '../lazy-view'
-import type { TextKind } from './text-input'
 
-/** Inputs answered by typing, in the core's text field (any unknown type gets one too). */
-export const TEXT_KINDS: ReadonlyMap<string, TextKind> = new Map<string, TextKind>([
-  ['text input', 'text'],
-  ['number input', 'number'],
-  ['email input', 'email'],
-  ['url input', 'url'],
-  ['phone number input', 'phone'],
-])
+/** The input answered in the core's own text field (any unknown type gets one too). */
+export const TEXT_INPUT = 'text input'
 
 const richInputs = lazyView('input', () => import('./rich-inputs').then((chunk) => chunk.RichInput))
 
@@ -17,7 +11,11 @@ const richInputs = lazyView('input', () => import('./rich-inputs').then((chunk) 
  * Inputs whose view is a lazily loaded chunk, by type: where a new one (files, cards) registers.
  * Keyed by the untrusted input type in a Map, so "constructor" or "__proto__" find nothing.
  */
-export const INPUT_CHUNKS: ReadonlyMap<string, LazyView<{ input: ChatInput }>> = new Map([
+export const INPUT_CHUNKS: ReadonlyMap<string, LazyView<{ input: ChatInput; draft: Signal<string> }>> = new Map([
+  ['number input', richInputs],
+  ['email input', richInputs],
+  ['url input', richInputs],
+  ['phone number input', richInputs],
   ['date input', richInputs],
   ['choice input', richInputs],
   ['picture choice input', richInputs],

@@ -1,3 +1,4 @@
+import type { Signal } from '@preact/signals'
 import type { ChatInput } from '../../../protocol/index'
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import { adoptChunkCss } from '../chunk-css'
@@ -5,6 +6,7 @@ import { css } from '../styles'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
 import { DateInput } from './date-input'
 import { RatingInput } from './rating-input'
+import { TypedTextInput } from './typed-inputs'
 
 /** The look of the inputs in this chunk, added to the widget's styles when the first one shows. */
 const RICH_INPUT_CSS = css`
@@ -27,20 +29,24 @@ const VIEWS = new Map([
   ['choice input', ChoiceInput],
   ['picture choice input', PictureChoiceInput],
   ['rating input', RatingInput],
+  ['number input', TypedTextInput],
+  ['email input', TypedTextInput],
+  ['url input', TypedTextInput],
+  ['phone number input', TypedTextInput],
 ])
 
 /**
- * The rich inputs chunk (dates, choices, pictures, ratings), loaded beside the core script when
- * a flow announces one of them (see input-views.ts).
+ * The rich inputs chunk (dates, choices, pictures, ratings, and the number, e-mail, URL and phone
+ * fields), loaded beside the core script when a flow announces one of them (see input-views.ts).
  */
-export function RichInput({ input }: { input: ChatInput }) {
+export function RichInput({ input, draft }: { input: ChatInput; draft: Signal<string> }) {
   const anchor = useRef<HTMLSpanElement>(null)
   useLayoutEffect(() => adoptChunkCss(anchor.current, RICH_INPUT_CSS), [])
   const View = VIEWS.get(input.type)
   return (
     <>
       <span ref={anchor} hidden />
-      {View && <View input={input} />}
+      {View && <View input={input} draft={draft} />}
     </>
   )
 }

@@ -3,26 +3,27 @@ import { useRef } from 'preact/hooks'
 import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../../protocol/chat'
 import { isComposing, useAnswer, useAutoFocus } from './use-answer'
 
-export type TextKind = 'text' | 'number' | 'email' | 'url' | 'phone'
-
-const FIELD: Record<TextKind, { type: 'text' | 'number' | 'email' | 'url' | 'tel'; placeholder: string; inputMode?: string; autocomplete?: string }> = {
-  text: { type: 'text', placeholder: 'Type your answer…' },
-  number: { type: 'number', placeholder: 'Type a number…', inputMode: 'decimal' },
-  email: { type: 'email', placeholder: 'Type your email…', inputMode: 'email', autocomplete: 'email' },
-  url: { type: 'url', placeholder: 'Type a URL…', inputMode: 'url', autocomplete: 'url' },
-  phone: { type: 'tel', placeholder: 'Type your phone number…', inputMode: 'tel', autocomplete: 'tel' },
+/** What a text-like field is: its type, placeholder and the keyboard and autofill it asks for. */
+export interface TextField {
+  type: 'text' | 'number' | 'email' | 'url' | 'tel'
+  placeholder: string
+  inputMode?: string
+  autocomplete?: string
+  /** More attributes of the field (a number's range). */
+  attributes?: Record<string, unknown>
 }
 
-const numberAttr = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
+const TEXT_FIELD: TextField = { type: 'text', placeholder: 'Type your answer…' }
 
 /**
- * Text-like inputs. Enter sends; in a long (multi-line) input Shift+Enter breaks the line; Enter
- * that confirms an IME composition never sends. The service validates emails, URLs and numbers.
+ * Text-like inputs: a text input's field, or (with `field`) a number, e-mail, URL or phone one
+ * (typed-inputs.tsx, a chunk). Enter sends; in a long (multi-line) text input Shift+Enter breaks
+ * the line; Enter that confirms an IME composition never sends. The service validates emails,
+ * URLs and numbers.
  */
-export function TextInput({ input, draft, kind }: { input: ChatInput; draft: Signal<string>; kind: TextKind }) {
+export function TextInput({ input, draft, field = TEXT_FIELD }: { input: ChatInput; draft: Signal<string>; field?: TextField }) {
   const options = input.options ?? {}
-  const field = FIELD[kind]
-  const multiline = kind === 'text' && options.isLong === true
+  const multiline = field.type === 'text' && options.isLong === true
   // The conversation holds what is typed: the page's setInputValue() edits the same draft.
   const value = draft.value
   const composing = useRef(false)
@@ -71,14 +72,12 @@ export function TextInput({ input, draft, kind }: { input: ChatInput; draft: Sig
       ) : (
         <input
           {...shared}
+          {...field.attributes}
           ref={ref as never}
           // Preact 11 types narrow attributes per input type; the union here is known-good.
           type={field.type as 'text'}
           inputMode={field.inputMode as never}
           autocomplete={field.autocomplete as never}
-          min={kind === 'number' ? numberAttr(options.min) : undefined}
-          max={kind === 'number' ? numberAttr(options.max) : undefined}
-          step={kind === 'number' ? (numberAttr(options.step) ?? 'any') : undefined}
         />
       )}
       <button type="submit" class="button" part="button send-button" disabled={!value.trim()}>

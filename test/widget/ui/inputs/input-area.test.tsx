@@ -31,7 +31,8 @@ describe('the retry flow', () => {
       setup.conversation.start()
       await settle()
     })
-    await answer(screen.getByRole('textbox'), '12ab')
+    // The phone field is in the rich inputs chunk.
+    await answer(await screen.findByRole('textbox'), '12ab')
     expect(within(screen.getByRole('region', { name: 'Chat' })).getByText('This phone number does not look right. Can you type it again?')).toBeTruthy()
     const again = screen.getByRole('textbox') as HTMLInputElement
     expect(again.getAttribute('type')).toBe('tel')
@@ -51,7 +52,7 @@ describe('the retry flow', () => {
       setup.conversation.start()
       await settle()
     })
-    await answer(screen.getByRole('textbox'), '+15550100')
+    await answer(await screen.findByRole('textbox'), '+15550100')
     const next = screen.getByRole('textbox') as HTMLInputElement
     expect(next.getAttribute('type')).toBe('email')
     expect(next.value).toBe('')
