@@ -43,7 +43,7 @@ const MEASURED: Record<string, number> = {
   /** A theme's web font: loaded when the theme names one. */
   'flow-chat-fonts.mjs': 1_476,
   /** The progress bar and its look: requested when the published flow's theme enables it. */
-  'flow-chat-progress-bar.mjs': 894,
+  'flow-chat-progress-bar.mjs': 895,
   /** Why a remembered conversation started over: requested when a flow remembers users, or a restart happens. */
   'flow-chat-restart-notice.mjs': 638,
 }
