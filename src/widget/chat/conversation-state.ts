@@ -5,7 +5,7 @@ import type { ConversationMemory, RestartReason } from './conversation-types'
 import type { Entry } from './entries'
 import type { FlowChatErrorDetail } from './events'
 import type * as Remembered from './remembered'
-import { CHECKPOINTS, type Failure, type Pending, type Stage } from './stage'
+import type { Failure, Pending, Stage } from './stage'
 import { createTranscript, type Transcript } from './transcript'
 
 export interface Session {
@@ -28,7 +28,7 @@ export interface ConversationState {
   readonly notice: Signal<RestartReason | null>
   session: Session
   avatars: { host?: string | undefined; guest?: string | undefined }
-  /** The remembered-conversations chunk, once loaded: it saves the checkpoints. */
+  /** The remembered-conversations chunk, once loaded: it saves the checkpoints (see `enter`). */
   remembered: typeof Remembered | undefined
   /** The visitor's last answer: given back as the draft when the same input comes again (a retry). */
   lastAnswer: { inputId: string; message: string } | null
@@ -62,9 +62,7 @@ export function createState(memory: ConversationMemory | undefined): Conversatio
     enter(next) {
       const previous = state.stage.peek()
       state.stage.value = next
-      const { storage, id } = state.session
-      if (!memory || !storage || !id || !state.remembered || previous.tag === next.tag || !CHECKPOINTS.has(next.tag)) return
-      memory.save(storage, state.remembered.snapshot({ ...state, stage: next, progress: state.progress.peek() }))
+      if (memory) state.remembered?.checkpoint(state, memory, previous)
     },
     append(entry) {
       state.transcript.append(entry)

@@ -1,10 +1,11 @@
-import { batch, computed } from '@preact/signals'
+import { computed } from '@preact/signals'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
 import { isTransportError, newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
 import { createState } from './conversation-state'
 import type { Commands } from './commands'
 import type { Conversation, ConversationOptions, RestartReason } from './conversation-types'
+import type { RememberHost } from './remembered'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
 import { describeFailure, refuseCommand } from './failures'
@@ -43,6 +44,8 @@ export function createConversation(options: ConversationOptions): Conversation {
   let controller = new AbortController()
   let disposed = false
   let commands: Promise<Commands> | undefined
+  /** What the remembered-conversations chunk needs to go on from storage or start over. */
+  const host: RememberHost = { state, emit, memory, begin }
 
   /** Runs an async task of the current conversation; cancellation is silent, anything else shown. */
   const run = (task: (signal: AbortSignal) => Promise<Next>) => {
@@ -69,7 +72,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     while (next) {
       if ('play' in next) next = await playTurn(state, context, next.play, signal)
       else if ('deliver' in next) next = await deliverTurn(state, context, next.deliver, signal)
-      else next = await startOver(next.startOver, signal)
+      else next = await (await loadRemembered()).startOver(host, next.startOver, signal)
     }
   }
 
@@ -95,12 +98,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     if (!memory || data === undefined || data === null) return begin(signal)
     const [remembered, published] = await Promise.all([loadRemembered(), fetchPublished(flow, signal)])
     state.remembered = remembered
-    const saved = remembered.readSaved(data, memory, emit)
-    const storage = rememberStorage(published.settings)
-    if (!saved || !storage) return begin(signal, { published })
-    // A remembered conversation goes on only with the flow version it started on.
-    if (saved.publishedAt !== published.updatedAt) return startOver('republished', signal, saved.resultId, published)
-    return remembered.resume(state, saved, storage, emit)
+    return remembered.reopen(host, data, published, rememberStorage(published.settings), signal)
   }
 
   /** A new session: startChat and the published flow (unless already in hand) in parallel. */
@@ -128,20 +126,6 @@ export function createConversation(options: ConversationOptions): Conversation {
       }
     }
     return { play: started }
-  }
-
-  /**
-   * Replaces the remembered conversation with a new one for the same visitor (result): its flow
-   * was republished, or the service no longer has its session.
-   */
-  function startOver(reason: RestartReason | null, signal: AbortSignal, resultId = state.session.resultId, published?: PublishedFlow): Promise<Next> {
-    memory?.clear()
-    state.clear()
-    batch(() => {
-      state.notice.value = reason
-      state.enter({ tag: 'loading' })
-    })
-    return begin(signal, { published, resultId, reason: reason ?? undefined })
   }
 
   const input = computed(() => {

@@ -4,15 +4,26 @@
  * chats of flows that remember users load it.
  */
 import { batch } from '@preact/signals'
+import type { PublishedFlow } from '../transport/index'
 import type { ConversationState } from './conversation-state'
+import type { ConversationMemory, RestartReason } from './conversation-types'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'
 import { parseSavedConversation, type SavedConversation } from './saved-schema'
-import { pendingOf, stepOf, type Stage } from './stage'
+import { pendingOf, stepOf, type Stage, type StageTag } from './stage'
 import type { Transcript } from './transcript'
 import type { Next } from './turns'
 
 export type { SavedConversation }
+
+/** What this chunk needs of its conversation to go on from storage, or start over. */
+export interface RememberHost {
+  state: ConversationState
+  emit: Emit
+  memory: ConversationMemory | undefined
+  /** A new session (startChat), with the published flow when in hand, for a result to keep. */
+  begin(signal: AbortSignal, known?: { published?: PublishedFlow; resultId?: string; reason?: RestartReason }): Promise<Next>
+}
 
 /**
  * Bubbles kept across a reload. Bounded so that saving after each turn costs the same at turn
@@ -57,14 +68,57 @@ export function snapshot({ stage, session, transcript, avatars, progress }: Snap
   }
 }
 
+/** Stages a reload must be able to come back to: entering one saves the conversation. */
+const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'waiting-input', 'sending', 'ended', 'redirected'])
+
+/** Saves the conversation when it just entered a checkpoint (from `previous`) of a session the flow remembers. */
+export function checkpoint(state: ConversationState, memory: ConversationMemory, previous: Stage): void {
+  const stage = state.stage.peek()
+  const { storage, id } = state.session
+  if (!storage || !id || previous.tag === stage.tag || !CHECKPOINTS.has(stage.tag)) return
+  memory.save(storage, snapshot({ ...state, stage, progress: state.progress.peek() }))
+}
+
 /** The saved conversation `data` (what storage held), if readable; an unreadable one is dropped with a log. */
-export function readSaved(data: unknown, memory: { clear(): void }, emit: Emit): SavedConversation | undefined {
+function readSaved(data: unknown, { memory, emit }: RememberHost): SavedConversation | undefined {
   const saved = parseSavedConversation(data)
   if (!saved) {
-    memory.clear()
+    memory?.clear()
     emit('flowchat:log', widgetWarning('saved-conversation-invalid', 'The remembered conversation could not be read; a new one starts'))
   }
   return saved
+}
+
+/**
+ * Goes on with the conversation storage held (`data`), if it is readable, the flow still
+ * remembers users (`storage`) and it runs on the `published` version; else a new one begins.
+ */
+export function reopen(host: RememberHost, data: unknown, published: PublishedFlow, storage: 'session' | 'local' | undefined, signal: AbortSignal): Promise<Next> | Next {
+  const saved = readSaved(data, host)
+  if (!saved || !storage) return host.begin(signal, { published })
+  // A remembered conversation goes on only with the flow version it started on.
+  if (saved.publishedAt !== published.updatedAt) return startOver(host, 'republished', signal, saved.resultId, published)
+  return resume(host.state, saved, storage, host.emit)
+}
+
+/**
+ * Replaces the remembered conversation with a new one for the same visitor (result): its flow
+ * was republished, or the service no longer has its session.
+ */
+export function startOver(
+  { state, memory, begin }: RememberHost,
+  reason: RestartReason | null,
+  signal: AbortSignal,
+  resultId = state.session.resultId,
+  published?: PublishedFlow,
+): Promise<Next> {
+  memory?.clear()
+  state.clear()
+  batch(() => {
+    state.notice.value = reason
+    state.enter({ tag: 'loading' })
+  })
+  return begin(signal, { published, resultId, reason: reason ?? undefined })
 }
 
 /** The transcript entries of a saved conversation; `lastGuest` is the bubble of a pending answer. */

@@ -57,9 +57,6 @@ export type Stage =
 
 export type StageTag = Stage['tag']
 
-/** Stages a reload must be able to come back to: entering one saves the conversation. */
-export const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'waiting-input', 'sending', 'ended', 'redirected'])
-
 /** The step a stage is playing, if any: a reload plays it again. */
 export const stepOf = (stage: Stage): ChatStepResult | null =>
   stage.tag === 'playing' || stage.tag === 'running-action' || stage.tag === 'streaming' ? stage.step : null
