@@ -2,7 +2,6 @@ import { batch, signal, type Signal } from '@preact/signals'
 import type { ChatInput } from '../../protocol/index'
 import type { PublishedFlow } from '../transport/index'
 import type { ConversationMemory, RestartReason } from './conversation-types'
-import type { Entry } from './entries'
 import type { FlowChatErrorDetail } from './events'
 import type * as Remembered from './remembered'
 import type { Failure, Pending, Stage } from './stage'
@@ -34,7 +33,6 @@ export interface ConversationState {
   lastAnswer: { inputId: string; message: string } | null
   /** Moves the conversation to `next`; a checkpoint is saved for a reload. */
   enter(next: Stage): void
-  append(entry: Entry): void
   /**
    * Waits for an answer to `input`. Its draft is the answer the service just refused (it sent the
    * same input again), else the flow's prefill; `restored` is what a reload found typed.
@@ -64,9 +62,6 @@ export function createState(memory: ConversationMemory | undefined): Conversatio
       state.stage.value = next
       if (memory) state.remembered?.checkpoint(state, memory, previous)
     },
-    append(entry) {
-      state.transcript.append(entry)
-    },
     showInput(input, restored) {
       const retried = state.lastAnswer?.inputId === input.id ? state.lastAnswer.message : undefined
       const prefill = state.publishedFlow.peek()?.settings?.general?.isInputPrefillEnabled !== false
@@ -74,7 +69,7 @@ export function createState(memory: ConversationMemory | undefined): Conversatio
       state.enter({ tag: 'waiting-input', input: { input, key: ++inputs, draft: signal(draft) } })
     },
     fail(detail, recovery, reply) {
-      state.enter(reply ? { tag: 'failed', failure: { detail, recovery }, reply } : { tag: 'failed', failure: { detail, recovery } })
+      state.enter({ tag: 'failed', failure: { detail, recovery }, reply })
     },
     clear() {
       state.session = emptySession()

@@ -60,11 +60,10 @@ export function createConversation(options: ConversationOptions): Conversation {
       })
   }
 
-  /** Stops the current conversation's tasks (a webhook wait, a turn) and runs `task` instead. */
-  const interrupt = (task: (signal: AbortSignal) => Promise<Next>) => {
+  /** Stops the current conversation's tasks (a webhook wait, a turn); what runs next gets a new signal. */
+  const stop = () => {
     controller.abort()
     controller = new AbortController()
-    run(task)
   }
   const cancelCommands = () => void commands?.then((queue) => queue.cancel(), () => {})
 
@@ -144,7 +143,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     if (disposed || !active || message.length > MAX_MESSAGE_LENGTH) return false
     const entry = guestEntry(label?.trim() ? label : message, state.avatars.guest)
     state.lastAnswer = { inputId: active.input.id, message }
-    state.append(entry)
+    state.transcript.append(entry)
     run((signal) => deliverTurn(state, context, { message, key: newKey(), entry, answered: active.input }, signal))
     return true
   }
@@ -185,7 +184,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     },
     command(name) {
       if (disposed) return refuseCommand(emit, name, 'the chat was removed')
-      commands ??= import('./commands').then((chunk) => chunk.createCommands({ state, context, run, interrupt }))
+      commands ??= import('./commands').then((chunk) => chunk.createCommands({ state, context, run, stop }))
       return commands.then(
         (queue) => queue.send(name),
         (error: unknown) => {
@@ -198,8 +197,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       if (disposed) return
       cancelCommands()
       commands = undefined
-      controller.abort()
-      controller = new AbortController()
+      stop()
       memory?.clear()
       state.clear()
       state.enter({ tag: 'idle' })

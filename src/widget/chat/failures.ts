@@ -29,13 +29,12 @@ function codeOf(error: TransportError): DiagnosticCode {
 /**
  * Plain words for the visitor plus a typed event detail for the page. A 4xx message from the
  * service is shown (it explains what was refused); 5xx text may be internal, so it is replaced.
- * A host page's `command` the service refused (no event has that name) is `command-rejected`.
  */
-export function describeFailure(error: unknown, command = false): FlowChatErrorDetail {
+export function describeFailure(error: unknown): FlowChatErrorDetail {
   if (!isTransportError(error)) {
     return { code: 'service-error', message: 'Something went wrong in the chat.', retryable: true, details: String(error) }
   }
-  const code = command && isRejection(error) ? 'command-rejected' : codeOf(error)
+  const code = codeOf(error)
   const refusal = code === 'service-error' && error.status !== undefined && error.status < 500 && error.status !== 429
   return {
     code,

@@ -141,7 +141,7 @@ export function resume(state: ConversationState, saved: SavedConversation, stora
   state.avatars = { ...saved.avatars }
   const { entries, lastGuest } = restoreEntries(saved)
   batch(() => {
-    for (const entry of entries) state.append(entry)
+    for (const entry of entries) state.transcript.append(entry)
     state.progress.value = saved.progress
   })
   emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })

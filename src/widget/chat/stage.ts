@@ -24,8 +24,11 @@ export interface Pending {
   entry: GuestEntry | null
   /** The input it answers, given back when the service rejects the answer. */
   answered: ChatInput | null
-  /** A command's: what follows when the service refuses it (the chat as it was), and its caller's promise. */
-  command?: { refused(): Next; settle(error?: unknown): void }
+  /**
+   * What follows when the service does not take it, when not the usual failure (see turnFailed):
+   * a host page's command carries its own, which also settles its caller's promise.
+   */
+  failed?(error: unknown): Next
 }
 
 /** `restart`: begin a new conversation; `resend`: send the pending answer again; `none`: nothing helps. */
