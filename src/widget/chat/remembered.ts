@@ -42,6 +42,14 @@ function saveEntry(entry: Entry): SavedConversation['entries'][number] {
   }
 }
 
+/** The newest `n` entries of `transcript`, oldest first. */
+export function latest(transcript: Transcript, n: number): Entry[] {
+  const size = transcript.count.peek()
+  const out: Entry[] = []
+  for (let index = Math.max(0, size - n); index < size; index++) out.push(transcript.at(index)!)
+  return out
+}
+
 export interface SnapshotSource {
   stage: Stage
   session: { id: string; resultId: string; publishedAt: string }
@@ -58,7 +66,7 @@ export function snapshot({ stage, session, transcript, avatars, progress }: Snap
     publishedAt: session.publishedAt,
     sessionId: session.id,
     resultId: session.resultId,
-    entries: transcript.latest(MAX_SAVED_ENTRIES).map(saveEntry),
+    entries: latest(transcript, MAX_SAVED_ENTRIES).map(saveEntry),
     avatars: { ...avatars },
     progress,
     pending: reply && { message: reply.message, key: reply.key, shown: reply.entry !== null, input: reply.answered ?? undefined },
