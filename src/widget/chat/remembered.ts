@@ -10,7 +10,8 @@ import type { ConversationMemory, RestartReason } from './conversation-types'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'
 import { parseSavedConversation, type SavedConversation } from './saved-schema'
-import { pendingOf, stepOf, type Stage, type StageTag } from './stage'
+import type { ChatStepResult } from '../../protocol/index'
+import type { Pending, Stage, StageTag } from './stage'
 import type { Transcript } from './transcript'
 import type { Next } from './turns'
 
@@ -41,6 +42,14 @@ function saveEntry(entry: Entry): SavedConversation['entries'][number] {
     avatarUrl: entry.avatarUrl,
   }
 }
+
+/** The step a stage is playing, if any: a reload plays it again. */
+const stepOf = (stage: Stage): ChatStepResult | null =>
+  stage.tag === 'playing' || stage.tag === 'running-action' || stage.tag === 'streaming' ? stage.step : null
+
+/** The answer a stage still owes the service: sending, or failed and waiting for a retry. */
+const pendingOf = (stage: Stage): Pending | null =>
+  stage.tag === 'sending' ? stage.reply : stage.tag === 'failed' ? (stage.reply ?? null) : null
 
 /** The newest `n` entries of `transcript`, oldest first. */
 export function latest(transcript: Transcript, n: number): Entry[] {

@@ -60,14 +60,6 @@ export type Stage =
 
 export type StageTag = Stage['tag']
 
-/** The step a stage is playing, if any: a reload plays it again. */
-export const stepOf = (stage: Stage): ChatStepResult | null =>
-  stage.tag === 'playing' || stage.tag === 'running-action' || stage.tag === 'streaming' ? stage.step : null
-
-/** The answer a stage still owes the service: sending, or failed and waiting for a retry. */
-export const pendingOf = (stage: Stage): Pending | null =>
-  stage.tag === 'sending' ? stage.reply : stage.tag === 'failed' ? (stage.reply ?? null) : null
-
 /** The chat waits for an outside system (a wait-for-webhook block): shown as waiting, commands still go. */
 export const isWaitingForWebhook = (stage: Stage): stage is Extract<Stage, { tag: 'running-action' }> =>
   stage.tag === 'running-action' && stage.action.type === 'listenForWebhook'
