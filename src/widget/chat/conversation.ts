@@ -1,6 +1,6 @@
 import { computed } from '@preact/signals'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
-import { isTransportError, newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
+import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
 import { createState } from './conversation-state'
 import type { Commands } from './commands'
@@ -8,7 +8,7 @@ import type { Conversation, ConversationOptions, RestartReason } from './convers
 import type { RememberHost } from './remembered'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
-import { describeFailure, refuseCommand } from './failures'
+import { describeFailure, isAborted, refuseCommand } from './failures'
 import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
 import { startRequest } from './variables'
 
@@ -53,7 +53,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     task(signal)
       .then((next) => drive(next, signal))
       .catch((error: unknown) => {
-        if (signal.aborted || (isTransportError(error) && error.kind === 'aborted')) return
+        if (isAborted(error, signal)) return
         const detail = describeFailure(error)
         emit('flowchat:error', detail)
         state.fail(detail, 'restart')

@@ -7,6 +7,9 @@ const SESSION_GONE = new Set(['session_not_found', 'session_expired'])
 export const isSessionGone = (error: unknown): boolean =>
   isTransportError(error) && error.kind === 'http' && SESSION_GONE.has(error.code ?? '')
 
+/** The work was cancelled (`signal`: a restart, a removal; or the request's own abort): nothing to show. */
+export const isAborted = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (isTransportError(error) && error.kind === 'aborted')
+
 /** A refusal of this particular request (bad answer, too long, …): retrying it cannot help. */
 export const isRejection = (error: unknown): boolean =>
   isTransportError(error) && error.kind === 'http' && !error.retryable && !isSessionGone(error)

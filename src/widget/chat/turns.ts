@@ -6,7 +6,7 @@ import type { RestartReason } from './conversation-types'
 import type { ConversationState } from './conversation-state'
 import { hostEntry, type StreamedAnswer } from './entries'
 import type { Emit } from './events'
-import { describeFailure, isRejection, isSessionGone } from './failures'
+import { describeFailure, isAborted, isRejection, isSessionGone } from './failures'
 import { playStep } from './player'
 import { orderStep } from './sequence'
 import type { Pending } from './stage'
@@ -28,8 +28,6 @@ export interface TurnContext {
  * turn, the end, or a failure the visitor sees.
  */
 export type Next = { play: ChatStepResult } | { deliver: Pending } | { startOver: RestartReason | null } | null
-
-const isAborted = (error: unknown, signal: AbortSignal) => signal.aborted || (isTransportError(error) && error.kind === 'aborted')
 
 /** Plays a step the service sent: its logs, avatars and progress, bubbles and actions, then its input or the end. */
 export async function playTurn(state: ConversationState, context: TurnContext, step: ChatStepResult, signal: AbortSignal): Promise<Next> {
