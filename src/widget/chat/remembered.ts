@@ -1,16 +1,17 @@
 /**
  * Remembered conversations (`settings.general.rememberUser`): saving one at each checkpoint,
- * reading it back, and going on from where it stood after a reload. A chunk of its own: only the
- * chats of flows that remember users load it.
+ * reading it back, and going on from where it stood after a reload, or starting over when its flow
+ * was republished or its session expired. A chunk of its own: only the chats of flows that
+ * remember users, or whose storage holds a record, load it.
  */
 import { batch } from '@preact/signals'
+import type { ChatStepResult } from '../../protocol/index'
 import type { PublishedFlow } from '../transport/index'
 import type { ConversationState } from './conversation-state'
 import type { ConversationMemory, RestartReason } from './conversation-types'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'
 import { parseSavedConversation, type SavedConversation } from './saved-schema'
-import type { ChatStepResult } from '../../protocol/index'
 import type { Pending, Stage, StageTag } from './stage'
 import type { Transcript } from './transcript'
 import type { Next } from './turns'
