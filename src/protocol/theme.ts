@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { bool, num, opt, str } from './common'
+import { anyOf, bool, num, opt, str } from './common'
 
 export const BACKGROUND_TYPES = ['Color', 'Image', 'None'] as const
 export const PROGRESS_BAR_PLACEMENTS = ['Top', 'Bottom'] as const
@@ -30,7 +30,7 @@ export const avatarSchema = z.looseObject({ isEnabled: bool(), url: str() })
 export const themeSchema = z.looseObject({
   general: opt(
     z.looseObject({
-      font: opt(z.union([z.string(), z.looseObject({ type: str(), family: str(), url: str() })])),
+      font: opt(anyOf(z.string(), z.looseObject({ type: str(), family: str(), url: str() }))),
       background: opt(z.looseObject({ type: str(), content: str() })),
       progressBar: opt(
         z.looseObject({
