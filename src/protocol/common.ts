@@ -21,25 +21,42 @@ export const num = () => opt(z.number())
 export const bool = () => opt(z.boolean())
 
 /**
- * A number that flow builders sometimes export as a string ("1" for one second): always a number
- * once parsed. The string is converted by a check function (it writes the payload's value, as
- * zod's own `overwrite` does) rather than a pipe and a transform, two schema kinds the widget's
- * core would otherwise carry for this alone.
+ * A number that flow builders sometimes export as a string ("1" for one second): always a finite
+ * number once parsed. One check function reads both forms and writes the converted value (as
+ * zod's own `overwrite` does): a union, a pipe and a transform would be three schema kinds the
+ * widget's core would otherwise carry for this alone.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export const numeric = () =>
   opt(
-    z.union([z.number(), z.string()]).check((ctx) => {
-      if (typeof ctx.value !== 'string') return
-      const trimmed = ctx.value.trim()
-      const n = Number(trimmed)
-      if (trimmed === '' || !Number.isFinite(n)) ctx.issues.push({ code: 'custom', message: 'Expected a number', input: ctx.value })
-      else ctx.value = n
+    z.unknown().check((ctx) => {
+      const { value } = ctx
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+      if (typeof n === 'number' && Number.isFinite(n)) ctx.value = n
+      else ctx.issues.push({ code: 'custom', message: 'Expected a number', input: value })
     }) as unknown as z.ZodMiniType<number, number | string>,
   )
+
+/**
+ * The first of `schemas` that accepts the value, with that schema's output. This is what zod's
+ * `union` does; `union` is a schema kind of its own (0.35 KB of the widget's core script), and
+ * the widget's few unions are all this simple.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export const anyOf = <const T extends readonly z.ZodMiniType[]>(...schemas: T) =>
+  z.unknown().check((ctx) => {
+    for (const schema of schemas) {
+      const result = schema.safeParse(ctx.value)
+      if (result.success) {
+        ctx.value = result.data
+        return
+      }
+    }
+    ctx.issues.push({ code: 'custom', message: 'Expected one of the allowed shapes', input: ctx.value })
+  }) as unknown as z.ZodMiniType<z.output<T[number]>, z.input<T[number]>>
 
 export const point = z.looseObject({ x: z.number(), y: z.number() })
 
 /** Values a prefilled or stored variable may hold. */
-export const variableValue = z.nullable(z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+export const variableValue = z.nullable(anyOf(z.string(), z.number(), z.boolean(), z.array(z.string())))
 export type VariableValue = z.infer<typeof variableValue>

@@ -12,8 +12,8 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 31_780,
-  'flow-chat.mjs': 31_764,
+  'flow-chat.js': 31_233,
+  'flow-chat.mjs': 31_199,
   /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_316,
   /** Dates, choices, pictures, ratings, and number, e-mail, URL and phone fields: loaded when a flow announces one. */
@@ -32,16 +32,20 @@ const MEASURED: Record<string, number> = {
   'flow-chat-scripts.mjs': 3_800,
   /** Redirects, waits, HTTP requests from the browser and webhook waits: loaded when a step brings one. */
   'flow-chat-client-actions.mjs': 2_333,
-  /** A host page's commands (sendCommand): loaded with the first one. */
-  'flow-chat-commands.mjs': 953,
+  /** A host page's commands (sendCommand), with what a refused or failed one does: loaded with the first one. */
+  'flow-chat-commands.mjs': 1_051,
   /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
   'flow-chat-waiting-view.mjs': 675,
-  /** Remembered conversations: loaded for a flow that remembers users, or a remembered record. */
-  'flow-chat-remembered.mjs': 1_257,
+  /**
+   * Remembered conversations (saving, resuming, starting over when republished or expired): loaded
+   * for a flow that remembers users, or a remembered record. Raised from 1,257 B on purpose: the
+   * resume and start-over paths left the core for it (issue 14).
+   */
+  'flow-chat-remembered.mjs': 1_631,
   /** The theme's colours, shapes and background as custom properties: requested as a chat starts. */
-  'flow-chat-theme-vars.mjs': 2_262,
+  'flow-chat-theme-vars.mjs': 2_259,
   /** A theme's web font: loaded when the theme names one. */
-  'flow-chat-fonts.mjs': 1_476,
+  'flow-chat-fonts.mjs': 1_475,
   /** The progress bar and its look: requested when the published flow's theme enables it. */
   'flow-chat-progress-bar.mjs': 895,
   /** Why a remembered conversation started over: requested when a flow remembers users, or a restart happens. */

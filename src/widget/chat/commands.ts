@@ -5,9 +5,9 @@
 import { MAX_COMMAND_LENGTH, type ChatStepResult, type ClientAction, type CommandReply } from '../../protocol/chat'
 import type { ConversationState } from './conversation-state'
 import type { FlowChatErrorDetail } from './events'
-import { commandError, refuseCommand, type CommandError } from './failures'
+import { commandError, describeFailure, isRejection, refuseCommand, type CommandError } from './failures'
 import { isWaitingForWebhook, type Pending, type Stage } from './stage'
-import { deliverTurn, type Next, type TurnContext } from './turns'
+import { deliverTurn, turnFailed, type Next, type TurnContext } from './turns'
 
 type Task = (signal: AbortSignal) => Promise<Next>
 
@@ -17,8 +17,8 @@ export interface CommandHost {
   context: TurnContext
   /** Runs a task of the conversation (failures shown like a turn's). */
   run(task: Task): void
-  /** Stops what the conversation is doing (a webhook wait) and runs `task` instead. */
-  interrupt(task: Task): void
+  /** Stops what the conversation is doing (a webhook wait): the next `run` gets a new signal. */
+  stop(): void
 }
 
 export interface Commands {
@@ -67,28 +67,57 @@ export function createCommands(host: CommandHost): Commands {
 
   function dispatch(item: Queued, stage: Stage) {
     sending = item
+    let settled = false
     const settle = (error?: FlowChatErrorDetail) => {
+      if (settled) return
+      settled = true
       if (sending === item) sending = undefined
       if (error) item.reject(commandError(error))
       else item.resolve()
       queueMicrotask(pump)
     }
     const message: CommandReply = { type: 'command', command: item.name }
-    const pending = (refused: () => Next): Pending => ({ message, key: context.newKey(), entry: null, answered: null, command: { settle, refused } })
+    /** The command's reply; `refused`: what follows when the service refuses it (the chat as it was). */
+    const pending = (refused: () => Next): Pending => {
+      const reply: Pending = {
+        message,
+        key: context.newKey(),
+        entry: null,
+        answered: null,
+        failed(error) {
+          // A command the service refused (no event has that name) changes nothing in the chat.
+          const rejected = isRejection(error)
+          const detail = describeFailure(error)
+          if (rejected) Object.assign(detail, { code: 'command-rejected', message: (error as Error).message })
+          settle(detail)
+          if (!rejected) return turnFailed(state, context, reply, error, detail)
+          context.emit('flowchat:error', detail)
+          return refused()
+        },
+      }
+      return reply
+    }
+    /** Sends the command's reply; once the service took it, the caller's promise resolves. */
+    const deliver = async (reply: Pending, signal: AbortSignal): Promise<Next> => {
+      const next = await deliverTurn(state, context, reply, signal)
+      settle()
+      return next
+    }
     if (stage.tag === 'waiting-input') {
       // What the visitor typed comes back if the command's path returns to this input.
       const draft = stage.input.draft.peek()
       if (draft) state.lastAnswer = { inputId: stage.input.input.id, message: draft }
       const reply = pending(() => (state.enter(stage), null))
-      host.run((signal) => deliverTurn(state, context, reply, signal))
+      host.run((signal) => deliver(reply, signal))
       return
     }
     if (stage.tag !== 'running-action') return
     const { action } = stage
     const reply = pending(() => ({ play: { clientSideActions: [action] } }))
-    host.interrupt(async (signal) => {
+    host.stop()
+    host.run(async (signal) => {
       const arrived = await webhookArrived(action, signal)
-      if (!arrived) return deliverTurn(state, context, reply, signal)
+      if (!arrived) return deliver(reply, signal)
       // The flow went on meanwhile: its step plays first, the command goes when the chat is free again.
       sending = undefined
       queue.unshift(item)

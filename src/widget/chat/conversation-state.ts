@@ -2,10 +2,9 @@ import { batch, signal, type Signal } from '@preact/signals'
 import type { ChatInput } from '../../protocol/index'
 import type { PublishedFlow } from '../transport/index'
 import type { ConversationMemory, RestartReason } from './conversation-types'
-import type { Entry } from './entries'
 import type { FlowChatErrorDetail } from './events'
 import type * as Remembered from './remembered'
-import { CHECKPOINTS, type Failure, type Pending, type Stage } from './stage'
+import type { Failure, Pending, Stage } from './stage'
 import { createTranscript, type Transcript } from './transcript'
 
 export interface Session {
@@ -28,13 +27,12 @@ export interface ConversationState {
   readonly notice: Signal<RestartReason | null>
   session: Session
   avatars: { host?: string | undefined; guest?: string | undefined }
-  /** The remembered-conversations chunk, once loaded: it saves the checkpoints. */
+  /** The remembered-conversations chunk, once loaded: it saves the checkpoints (see `enter`). */
   remembered: typeof Remembered | undefined
   /** The visitor's last answer: given back as the draft when the same input comes again (a retry). */
   lastAnswer: { inputId: string; message: string } | null
   /** Moves the conversation to `next`; a checkpoint is saved for a reload. */
   enter(next: Stage): void
-  append(entry: Entry): void
   /**
    * Waits for an answer to `input`. Its draft is the answer the service just refused (it sent the
    * same input again), else the flow's prefill; `restored` is what a reload found typed.
@@ -62,12 +60,7 @@ export function createState(memory: ConversationMemory | undefined): Conversatio
     enter(next) {
       const previous = state.stage.peek()
       state.stage.value = next
-      const { storage, id } = state.session
-      if (!memory || !storage || !id || !state.remembered || previous.tag === next.tag || !CHECKPOINTS.has(next.tag)) return
-      memory.save(storage, state.remembered.snapshot({ ...state, stage: next, progress: state.progress.peek() }))
-    },
-    append(entry) {
-      state.transcript.append(entry)
+      if (memory) state.remembered?.checkpoint(state, memory, previous)
     },
     showInput(input, restored) {
       const retried = state.lastAnswer?.inputId === input.id ? state.lastAnswer.message : undefined
@@ -76,7 +69,7 @@ export function createState(memory: ConversationMemory | undefined): Conversatio
       state.enter({ tag: 'waiting-input', input: { input, key: ++inputs, draft: signal(draft) } })
     },
     fail(detail, recovery, reply) {
-      state.enter(reply ? { tag: 'failed', failure: { detail, recovery }, reply } : { tag: 'failed', failure: { detail, recovery } })
+      state.enter({ tag: 'failed', failure: { detail, recovery }, reply })
     },
     clear() {
       state.session = emptySession()

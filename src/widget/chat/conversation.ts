@@ -1,13 +1,14 @@
-import { batch, computed } from '@preact/signals'
+import { computed } from '@preact/signals'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
-import { isTransportError, newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
+import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
 import { createState } from './conversation-state'
 import type { Commands } from './commands'
 import type { Conversation, ConversationOptions, RestartReason } from './conversation-types'
+import type { RememberHost } from './remembered'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
-import { describeFailure, refuseCommand } from './failures'
+import { describeFailure, isAborted, refuseCommand } from './failures'
 import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
 import { startRequest } from './variables'
 
@@ -43,6 +44,8 @@ export function createConversation(options: ConversationOptions): Conversation {
   let controller = new AbortController()
   let disposed = false
   let commands: Promise<Commands> | undefined
+  /** What the remembered-conversations chunk needs to go on from storage or start over. */
+  const host: RememberHost = { state, emit, memory, begin }
 
   /** Runs an async task of the current conversation; cancellation is silent, anything else shown. */
   const run = (task: (signal: AbortSignal) => Promise<Next>) => {
@@ -50,18 +53,17 @@ export function createConversation(options: ConversationOptions): Conversation {
     task(signal)
       .then((next) => drive(next, signal))
       .catch((error: unknown) => {
-        if (signal.aborted || (isTransportError(error) && error.kind === 'aborted')) return
+        if (isAborted(error, signal)) return
         const detail = describeFailure(error)
         emit('flowchat:error', detail)
         state.fail(detail, 'restart')
       })
   }
 
-  /** Stops the current conversation's tasks (a webhook wait, a turn) and runs `task` instead. */
-  const interrupt = (task: (signal: AbortSignal) => Promise<Next>) => {
+  /** Stops the current conversation's tasks (a webhook wait, a turn); what runs next gets a new signal. */
+  const stop = () => {
     controller.abort()
     controller = new AbortController()
-    run(task)
   }
   const cancelCommands = () => void commands?.then((queue) => queue.cancel(), () => {})
 
@@ -69,7 +71,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     while (next) {
       if ('play' in next) next = await playTurn(state, context, next.play, signal)
       else if ('deliver' in next) next = await deliverTurn(state, context, next.deliver, signal)
-      else next = await startOver(next.startOver, signal)
+      else next = await (await loadRemembered()).startOver(host, next.startOver, signal)
     }
   }
 
@@ -95,12 +97,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     if (!memory || data === undefined || data === null) return begin(signal)
     const [remembered, published] = await Promise.all([loadRemembered(), fetchPublished(flow, signal)])
     state.remembered = remembered
-    const saved = remembered.readSaved(data, memory, emit)
-    const storage = rememberStorage(published.settings)
-    if (!saved || !storage) return begin(signal, { published })
-    // A remembered conversation goes on only with the flow version it started on.
-    if (saved.publishedAt !== published.updatedAt) return startOver('republished', signal, saved.resultId, published)
-    return remembered.resume(state, saved, storage, emit)
+    return remembered.reopen(host, data, published, rememberStorage(published.settings), signal)
   }
 
   /** A new session: startChat and the published flow (unless already in hand) in parallel. */
@@ -130,20 +127,6 @@ export function createConversation(options: ConversationOptions): Conversation {
     return { play: started }
   }
 
-  /**
-   * Replaces the remembered conversation with a new one for the same visitor (result): its flow
-   * was republished, or the service no longer has its session.
-   */
-  function startOver(reason: RestartReason | null, signal: AbortSignal, resultId = state.session.resultId, published?: PublishedFlow): Promise<Next> {
-    memory?.clear()
-    state.clear()
-    batch(() => {
-      state.notice.value = reason
-      state.enter({ tag: 'loading' })
-    })
-    return begin(signal, { published, resultId, reason: reason ?? undefined })
-  }
-
   const input = computed(() => {
     const current = stage.value
     return current.tag === 'waiting-input' ? current.input : null
@@ -160,7 +143,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     if (disposed || !active || message.length > MAX_MESSAGE_LENGTH) return false
     const entry = guestEntry(label?.trim() ? label : message, state.avatars.guest)
     state.lastAnswer = { inputId: active.input.id, message }
-    state.append(entry)
+    state.transcript.append(entry)
     run((signal) => deliverTurn(state, context, { message, key: newKey(), entry, answered: active.input }, signal))
     return true
   }
@@ -201,7 +184,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     },
     command(name) {
       if (disposed) return refuseCommand(emit, name, 'the chat was removed')
-      commands ??= import('./commands').then((chunk) => chunk.createCommands({ state, context, run, interrupt }))
+      commands ??= import('./commands').then((chunk) => chunk.createCommands({ state, context, run, stop }))
       return commands.then(
         (queue) => queue.send(name),
         (error: unknown) => {
@@ -214,8 +197,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       if (disposed) return
       cancelCommands()
       commands = undefined
-      controller.abort()
-      controller = new AbortController()
+      stop()
       memory?.clear()
       state.clear()
       state.enter({ tag: 'idle' })

@@ -7,6 +7,9 @@ const SESSION_GONE = new Set(['session_not_found', 'session_expired'])
 export const isSessionGone = (error: unknown): boolean =>
   isTransportError(error) && error.kind === 'http' && SESSION_GONE.has(error.code ?? '')
 
+/** The work was cancelled (`signal`: a restart, a removal; or the request's own abort): nothing to show. */
+export const isAborted = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (isTransportError(error) && error.kind === 'aborted')
+
 /** A refusal of this particular request (bad answer, too long, …): retrying it cannot help. */
 export const isRejection = (error: unknown): boolean =>
   isTransportError(error) && error.kind === 'http' && !error.retryable && !isSessionGone(error)
@@ -29,13 +32,12 @@ function codeOf(error: TransportError): DiagnosticCode {
 /**
  * Plain words for the visitor plus a typed event detail for the page. A 4xx message from the
  * service is shown (it explains what was refused); 5xx text may be internal, so it is replaced.
- * A host page's `command` the service refused (no event has that name) is `command-rejected`.
  */
-export function describeFailure(error: unknown, command = false): FlowChatErrorDetail {
+export function describeFailure(error: unknown): FlowChatErrorDetail {
   if (!isTransportError(error)) {
     return { code: 'service-error', message: 'Something went wrong in the chat.', retryable: true, details: String(error) }
   }
-  const code = command && isRejection(error) ? 'command-rejected' : codeOf(error)
+  const code = codeOf(error)
   const refusal = code === 'service-error' && error.status !== undefined && error.status < 500 && error.status !== 429
   return {
     code,

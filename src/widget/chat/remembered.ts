@@ -1,18 +1,31 @@
 /**
  * Remembered conversations (`settings.general.rememberUser`): saving one at each checkpoint,
- * reading it back, and going on from where it stood after a reload. A chunk of its own: only the
- * chats of flows that remember users load it.
+ * reading it back, and going on from where it stood after a reload, or starting over when its flow
+ * was republished or its session expired. A chunk of its own: only the chats of flows that
+ * remember users, or whose storage holds a record, load it.
  */
 import { batch } from '@preact/signals'
+import type { ChatStepResult } from '../../protocol/index'
+import type { PublishedFlow } from '../transport/index'
 import type { ConversationState } from './conversation-state'
+import type { ConversationMemory, RestartReason } from './conversation-types'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'
 import { parseSavedConversation, type SavedConversation } from './saved-schema'
-import { pendingOf, stepOf, type Stage } from './stage'
+import type { Pending, Stage, StageTag } from './stage'
 import type { Transcript } from './transcript'
 import type { Next } from './turns'
 
 export type { SavedConversation }
+
+/** What this chunk needs of its conversation to go on from storage, or start over. */
+export interface RememberHost {
+  state: ConversationState
+  emit: Emit
+  memory: ConversationMemory | undefined
+  /** A new session (startChat), with the published flow when in hand, for a result to keep. */
+  begin(signal: AbortSignal, known?: { published?: PublishedFlow; resultId?: string; reason?: RestartReason }): Promise<Next>
+}
 
 /**
  * Bubbles kept across a reload. Bounded so that saving after each turn costs the same at turn
@@ -31,6 +44,22 @@ function saveEntry(entry: Entry): SavedConversation['entries'][number] {
   }
 }
 
+/** The step a stage is playing, if any: a reload plays it again. */
+const stepOf = (stage: Stage): ChatStepResult | null =>
+  stage.tag === 'playing' || stage.tag === 'running-action' || stage.tag === 'streaming' ? stage.step : null
+
+/** The answer a stage still owes the service: sending, or failed and waiting for a retry. */
+const pendingOf = (stage: Stage): Pending | null =>
+  stage.tag === 'sending' ? stage.reply : stage.tag === 'failed' ? (stage.reply ?? null) : null
+
+/** The newest `n` entries of `transcript`, oldest first. */
+export function latest(transcript: Transcript, n: number): Entry[] {
+  const size = transcript.count.peek()
+  const out: Entry[] = []
+  for (let index = Math.max(0, size - n); index < size; index++) out.push(transcript.at(index)!)
+  return out
+}
+
 export interface SnapshotSource {
   stage: Stage
   session: { id: string; resultId: string; publishedAt: string }
@@ -47,7 +76,7 @@ export function snapshot({ stage, session, transcript, avatars, progress }: Snap
     publishedAt: session.publishedAt,
     sessionId: session.id,
     resultId: session.resultId,
-    entries: transcript.latest(MAX_SAVED_ENTRIES).map(saveEntry),
+    entries: latest(transcript, MAX_SAVED_ENTRIES).map(saveEntry),
     avatars: { ...avatars },
     progress,
     pending: reply && { message: reply.message, key: reply.key, shown: reply.entry !== null, input: reply.answered ?? undefined },
@@ -57,14 +86,57 @@ export function snapshot({ stage, session, transcript, avatars, progress }: Snap
   }
 }
 
+/** Stages a reload must be able to come back to: entering one saves the conversation. */
+const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'waiting-input', 'sending', 'ended', 'redirected'])
+
+/** Saves the conversation when it just entered a checkpoint (from `previous`) of a session the flow remembers. */
+export function checkpoint(state: ConversationState, memory: ConversationMemory, previous: Stage): void {
+  const stage = state.stage.peek()
+  const { storage, id } = state.session
+  if (!storage || !id || previous.tag === stage.tag || !CHECKPOINTS.has(stage.tag)) return
+  memory.save(storage, snapshot({ ...state, stage, progress: state.progress.peek() }))
+}
+
 /** The saved conversation `data` (what storage held), if readable; an unreadable one is dropped with a log. */
-export function readSaved(data: unknown, memory: { clear(): void }, emit: Emit): SavedConversation | undefined {
+function readSaved(data: unknown, { memory, emit }: RememberHost): SavedConversation | undefined {
   const saved = parseSavedConversation(data)
   if (!saved) {
-    memory.clear()
+    memory?.clear()
     emit('flowchat:log', widgetWarning('saved-conversation-invalid', 'The remembered conversation could not be read; a new one starts'))
   }
   return saved
+}
+
+/**
+ * Goes on with the conversation storage held (`data`), if it is readable, the flow still
+ * remembers users (`storage`) and it runs on the `published` version; else a new one begins.
+ */
+export function reopen(host: RememberHost, data: unknown, published: PublishedFlow, storage: 'session' | 'local' | undefined, signal: AbortSignal): Promise<Next> | Next {
+  const saved = readSaved(data, host)
+  if (!saved || !storage) return host.begin(signal, { published })
+  // A remembered conversation goes on only with the flow version it started on.
+  if (saved.publishedAt !== published.updatedAt) return startOver(host, 'republished', signal, saved.resultId, published)
+  return resume(host.state, saved, storage, host.emit)
+}
+
+/**
+ * Replaces the remembered conversation with a new one for the same visitor (result): its flow
+ * was republished, or the service no longer has its session.
+ */
+export function startOver(
+  { state, memory, begin }: RememberHost,
+  reason: RestartReason | null,
+  signal: AbortSignal,
+  resultId = state.session.resultId,
+  published?: PublishedFlow,
+): Promise<Next> {
+  memory?.clear()
+  state.clear()
+  batch(() => {
+    state.notice.value = reason
+    state.enter({ tag: 'loading' })
+  })
+  return begin(signal, { published, resultId, reason: reason ?? undefined })
 }
 
 /** The transcript entries of a saved conversation; `lastGuest` is the bubble of a pending answer. */
@@ -87,7 +159,7 @@ export function resume(state: ConversationState, saved: SavedConversation, stora
   state.avatars = { ...saved.avatars }
   const { entries, lastGuest } = restoreEntries(saved)
   batch(() => {
-    for (const entry of entries) state.append(entry)
+    for (const entry of entries) state.transcript.append(entry)
     state.progress.value = saved.progress
   })
   emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })

@@ -1,8 +1,9 @@
 import type { z } from 'zod/mini'
 // Named imports, not the `z` namespace: this module is a chunk's, and it takes from the core's
 // zod exactly these functions (a namespace would keep all of zod in the core).
-import { array, boolean, nullable, number, object, optional, string, union } from 'zod/mini'
+import { array, boolean, nullable, number, object, optional, string } from 'zod/mini'
 import { chatInputSchema, chatMessageSchema, chatStepResultSchema } from '../../protocol/chat'
+import { anyOf } from '../../protocol/common'
 
 /** The version of the record below: a reload refuses (and forgets) any other. */
 export const SAVED_VERSION = 1
@@ -42,7 +43,7 @@ const savedSchema = object({
   sessionId: nonEmpty,
   resultId: string(),
   entries: array(
-    union([
+    anyOf(
       object({ kind: oneOf('host'), message: chatMessageSchema, avatarUrl: text }),
       object({
         kind: oneOf('guest'),
@@ -51,13 +52,13 @@ const savedSchema = object({
         error: text,
         avatarUrl: text,
       }),
-    ]),
+    ),
   ),
   avatars: object({ host: text, guest: text }),
   progress: nullable(number()),
   pending: nullable(
     object({
-      message: nullable(union([string(), object({ type: oneOf('command'), command: string() })])),
+      message: nullable(anyOf(string(), object({ type: oneOf('command'), command: string() }))),
       key: string(),
       shown: boolean(),
       input: optional(chatInputSchema),

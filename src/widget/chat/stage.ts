@@ -24,8 +24,11 @@ export interface Pending {
   entry: GuestEntry | null
   /** The input it answers, given back when the service rejects the answer. */
   answered: ChatInput | null
-  /** A command's: what follows when the service refuses it (the chat as it was), and its caller's promise. */
-  command?: { refused(): Next; settle(error?: unknown): void }
+  /**
+   * What follows when the service does not take it, when not the usual failure (see turnFailed):
+   * a host page's command carries its own, which also settles its caller's promise.
+   */
+  failed?(error: unknown): Next
 }
 
 /** `restart`: begin a new conversation; `resend`: send the pending answer again; `none`: nothing helps. */
@@ -56,17 +59,6 @@ export type Stage =
   | { tag: 'failed'; failure: Failure; reply?: Pending }
 
 export type StageTag = Stage['tag']
-
-/** Stages a reload must be able to come back to: entering one saves the conversation. */
-export const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'waiting-input', 'sending', 'ended', 'redirected'])
-
-/** The step a stage is playing, if any: a reload plays it again. */
-export const stepOf = (stage: Stage): ChatStepResult | null =>
-  stage.tag === 'playing' || stage.tag === 'running-action' || stage.tag === 'streaming' ? stage.step : null
-
-/** The answer a stage still owes the service: sending, or failed and waiting for a retry. */
-export const pendingOf = (stage: Stage): Pending | null =>
-  stage.tag === 'sending' ? stage.reply : stage.tag === 'failed' ? (stage.reply ?? null) : null
 
 /** The chat waits for an outside system (a wait-for-webhook block): shown as waiting, commands still go. */
 export const isWaitingForWebhook = (stage: Stage): stage is Extract<Stage, { tag: 'running-action' }> =>

@@ -20,8 +20,6 @@ export interface Transcript {
   readonly epoch: number
   /** The entry at `index` (0 is the oldest), in constant time. */
   at(index: number): Entry | undefined
-  /** The newest `n` entries, oldest first. */
-  latest(n: number): Entry[]
   append(entry: Entry): void
   clear(): void
 }
@@ -49,12 +47,6 @@ export function createTranscript(): Transcript {
       return epoch
     },
     at,
-    latest(n) {
-      const size = count.peek()
-      const out: Entry[] = []
-      for (let index = Math.max(0, size - n); index < size; index++) out.push(at(index)!)
-      return out
-    },
     append(entry) {
       batch(() => {
         if (!tail || tail.peek().length >= CHUNK_SIZE) {

@@ -1,12 +1,12 @@
 import { batch } from '@preact/signals'
-import type { ChatStepResult } from '../../protocol/index'
+import type { ChatMessage, ChatStepResult } from '../../protocol/index'
 import { isTransportError, type FlowClient, type Sleep } from '../transport/index'
 import { runClientAction, runnerFor, type ActionContext, type ActionRunners, type Navigate } from './actions'
 import type { RestartReason } from './conversation-types'
 import type { ConversationState } from './conversation-state'
-import { hostEntry } from './entries'
+import { hostEntry, type StreamedAnswer } from './entries'
 import type { Emit } from './events'
-import { describeFailure, isRejection, isSessionGone } from './failures'
+import { describeFailure, isAborted, isRejection, isSessionGone } from './failures'
 import { playStep } from './player'
 import { orderStep } from './sequence'
 import type { Pending } from './stage'
@@ -29,8 +29,6 @@ export interface TurnContext {
  */
 export type Next = { play: ChatStepResult } | { deliver: Pending } | { startOver: RestartReason | null } | null
 
-const isAborted = (error: unknown, signal: AbortSignal) => signal.aborted || (isTransportError(error) && error.kind === 'aborted')
-
 /** Plays a step the service sent: its logs, avatars and progress, bubbles and actions, then its input or the end. */
 export async function playTurn(state: ConversationState, context: TurnContext, step: ChatStepResult, signal: AbortSignal): Promise<Next> {
   const { emit, runners } = context
@@ -48,6 +46,11 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
   }
   // Actions whose code loads lazily are requested now, while the bubbles before them play.
   for (const action of step.clientSideActions ?? []) runnerFor(runners, action.type)?.preload?.()
+  const showHost = (message: ChatMessage, stream?: StreamedAnswer) => {
+    const entry = hostEntry(message, state.avatars.host, false, stream)
+    state.transcript.append(entry)
+    return entry
+  }
   const playing = () => state.enter({ tag: 'playing', step, typing: false })
   playing()
   const outcome = await playStep(orderStep(step.messages ?? [], step.clientSideActions ?? []), {
@@ -57,7 +60,7 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
     typing: typingSettings(state.publishedFlow.peek()?.settings),
     isFirstBubble: () => state.transcript.hostCount === 0,
     setTyping: (typing) => state.enter({ tag: 'playing', step, typing }),
-    show: (message) => state.append(hostEntry(message, state.avatars.host)),
+    show: showHost,
     runAction: async (action) => {
       state.enter({ tag: runnerFor(runners, action.type)?.stage ?? 'running-action', step, action })
       const actionContext: ActionContext = {
@@ -67,11 +70,7 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
         navigate: context.navigate,
         client: context.client,
         sessionId: state.session.id,
-        showStream: (message, stream) => {
-          const entry = hostEntry(message, state.avatars.host, false, stream)
-          state.append(entry)
-          return entry
-        },
+        showStream: showHost,
       }
       const result = await runClientAction(action, runners, actionContext)
       playing()
@@ -108,30 +107,7 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
     step = await context.client.continueChat(state.session.id, reply.message, reply.key, signal)
   } catch (error) {
     if (isAborted(error, signal)) throw error
-    const detail = describeFailure(error, reply.command !== undefined)
-    reply.command?.settle(detail)
-    if (state.session.resumed && isSessionGone(error)) return { startOver: 'expired' }
-    context.emit('flowchat:error', detail)
-    // A command the service refused changed nothing: the chat goes back to how it was.
-    if (reply.command && isRejection(error)) return reply.command.refused()
-    batch(() => {
-      if (isTransportError(error) && error.retryable) {
-        // Still owed: retry() sends it again, with the same idempotency key.
-        if (entry) {
-          entry.status.value = 'failed'
-          entry.error.value = detail.message
-        }
-        return state.fail(detail, 'resend', reply)
-      }
-      if (entry) entry.status.value = 'rejected'
-      if (isRejection(error) && reply.answered) {
-        // Refused (too long, invalid): say why under the answer and give the input back.
-        if (entry) entry.error.value = detail.message
-        return state.showInput(reply.answered)
-      }
-      state.fail(detail, 'restart')
-    })
-    return null
+    return reply.failed ? reply.failed(error) : turnFailed(state, context, reply, error)
   }
   state.session.resumed = false
   if (entry) {
@@ -140,8 +116,32 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
       if (step.lastMessageNewFormat) entry.text.value = step.lastMessageNewFormat
     })
   }
-  // A streamed answer's continuation is no answer of the visitor's (stream-end told the page).
-  if (reply.command) reply.command.settle()
-  else if (typeof reply.message === 'string') context.emit('flowchat:answer', { message: reply.message })
+  // A command or a streamed answer's continuation is no answer of the visitor's.
+  if (typeof reply.message === 'string') context.emit('flowchat:answer', { message: reply.message })
   return { play: step }
+}
+
+/** What follows when the service did not take `reply`: the failure the visitor sees, with its way out. */
+export function turnFailed(state: ConversationState, context: TurnContext, reply: Pending, error: unknown, detail = describeFailure(error)): Next {
+  const { entry } = reply
+  if (state.session.resumed && isSessionGone(error)) return { startOver: 'expired' }
+  context.emit('flowchat:error', detail)
+  batch(() => {
+    if (isTransportError(error) && error.retryable) {
+      // Still owed: retry() sends it again, with the same idempotency key.
+      if (entry) {
+        entry.status.value = 'failed'
+        entry.error.value = detail.message
+      }
+      return state.fail(detail, 'resend', reply)
+    }
+    if (entry) entry.status.value = 'rejected'
+    if (isRejection(error) && reply.answered) {
+      // Refused (too long, invalid): say why under the answer and give the input back.
+      if (entry) entry.error.value = detail.message
+      return state.showInput(reply.answered)
+    }
+    state.fail(detail, 'restart')
+  })
+  return null
 }

@@ -1,6 +1,7 @@
 import { effect } from '@preact/signals'
 import { describe, expect, it } from 'vitest'
 import { guestEntry, hostEntry } from '../../../src/widget/chat/entries'
+import { latest } from '../../../src/widget/chat/remembered'
 import { CHUNK_SIZE, createTranscript } from '../../../src/widget/chat/transcript'
 
 const host = (id: string) => hostEntry({ id, type: 'text', content: { plainText: id } }, undefined)
@@ -31,8 +32,9 @@ describe('transcript', () => {
     expect(transcript.at(0)).toBe(entries[0])
     expect(transcript.at(CHUNK_SIZE + 3)).toBe(entries[CHUNK_SIZE + 3])
     expect(transcript.at(entries.length)).toBeUndefined()
-    expect(transcript.latest(3)).toEqual(entries.slice(-3))
-    expect(transcript.latest(1000)).toEqual(entries)
+    // What a remembered conversation saves (remembered.ts): the newest entries, oldest first.
+    expect(latest(transcript, 3)).toEqual(entries.slice(-3))
+    expect(latest(transcript, 1000)).toEqual(entries)
     expect(transcript.hostCount).toBe(entries.filter((entry) => entry.kind === 'host').length)
   })
 
