@@ -1,5 +1,6 @@
 import { z } from 'zod/mini'
-import { bool, num, numeric, opt, str, variableValue } from './common'
+import type { ACTION_PAYLOADS } from './action-payloads'
+import { bool, num, numeric, opt, str } from './common'
 
 export const MESSAGE_TYPES = ['text', 'image', 'video', 'audio', 'embed'] as const
 export const INPUT_TYPES = [
@@ -102,54 +103,24 @@ export const chatInputSchema = z.looseObject({
 })
 export type ChatInput = z.infer<typeof chatInputSchema>
 
-export const scriptArgSchema = z.looseObject({ id: z.string(), value: opt(variableValue) })
+/** Payloads as they come, unread: code that runs an action parses its payload first. */
+type UnreadPayloads = { [K in keyof typeof ACTION_PAYLOADS]?: unknown }
 
 /**
- * An HTTP request block run from the visitor's browser (`isExecutedOnClient`). The widget sends
- * it with `fetch` (body as JSON text when it is not a string; none for GET and HEAD), then posts
- * `{"statusCode": <status>, "data": <JSON body, or the text>}` as the next continueChat text
- * (`{"statusCode": 500, "data": "…"}` when the call fails). The action has `expectsDedicatedReply`.
- * `timeoutSeconds` is the block's (see http-request-limits.ts for the default and the bounds).
- */
-export const httpRequestToExecuteSchema = z.looseObject({
-  url: z.string(),
-  method: str(),
-  // An object whose values are all strings (`z.catchall` rather than `z.record`: the widget's core
-  // already carries objects, and a record kind would add 2.5 KB to it).
-  headers: opt(z.catchall(z.object({}), z.string())),
-  body: opt(z.unknown()),
-  timeoutSeconds: num(),
-})
-export type HttpRequestToExecute = z.infer<typeof httpRequestToExecuteSchema>
-
-/**
- * A wait-for-webhook block: the flow goes on when an outside system calls the flow's result
- * webhook. The widget shows the chat as waiting and long-polls `LISTEN_FOR_WEBHOOK_PATH` with
- * this `waitId` until the answer is `continued` (see `webhookWaitResponseSchema`). The action
- * has `expectsDedicatedReply`: no answer is typed meanwhile (commands still work).
- */
-export const listenForWebhookSchema = z.looseObject({ waitId: z.string() })
-
-/**
+ * A client action's envelope; its payload passes through unread (see `ACTION_PAYLOADS`).
  * `stream` (`{type: "stream", stream: true, expectsDedicatedReply: true, lastBubbleBlockId?}`):
  * an AI block's answer streams. Once the bubbles up to `lastBubbleBlockId` are shown, the widget
  * sends `POST STREAM_MESSAGE_PATH` with `{}` and shows the text as it arrives (the line format
  * and its parser are in `./stream`); after the finish part it sends continueChat with no
  * `message` (body `{}`), and the flow goes on with the text the service recorded.
  */
-export const clientActionSchema = z.looseObject({
+const actionEnvelope = z.looseObject({
   type: z.string(),
-  scriptToExecute: opt(
-    z.looseObject({ content: z.string(), args: opt(z.array(scriptArgSchema)) }),
-  ),
-  redirect: opt(z.looseObject({ url: str(), isNewTab: bool() })),
-  wait: opt(z.looseObject({ secondsToWaitFor: numeric() })),
-  httpRequestToExecute: opt(httpRequestToExecuteSchema),
-  listenForWebhook: opt(listenForWebhookSchema),
   stream: bool(),
   lastBubbleBlockId: str(),
   expectsDedicatedReply: bool(),
 })
+export const clientActionSchema = actionEnvelope as unknown as z.ZodMiniType<z.output<typeof actionEnvelope> & UnreadPayloads>
 export type ClientAction = z.infer<typeof clientActionSchema>
 
 export const LOG_STATUSES = ['info', 'warning', 'error', 'success'] as const

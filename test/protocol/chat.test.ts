@@ -13,6 +13,8 @@ import {
   videoContentSchema,
   chatInputSchema,
   webhookWaitResponseSchema,
+  waitSchema,
+  ACTION_PAYLOADS,
 } from '../../src/protocol/index'
 
 describe('chat step result', () => {
@@ -50,10 +52,10 @@ describe('chat step result', () => {
   })
 
   test('numeric fields exported as strings are read as numbers', () => {
-    expect(clientActionSchema.parse({ type: 'wait', wait: { secondsToWaitFor: '1.5' } }).wait?.secondsToWaitFor).toBe(1.5)
+    expect(waitSchema.parse({ secondsToWaitFor: '1.5' }).secondsToWaitFor).toBe(1.5)
     expect(videoContentSchema.parse({ height: '400' }).height).toBe(400)
     expect(chatInputSchema.parse({ id: 'i', type: 'number input', options: { min: '0', max: 10 } }).options).toMatchObject({ min: 0, max: 10 })
-    expect(clientActionSchema.safeParse({ type: 'wait', wait: { secondsToWaitFor: 'soon' } }).success).toBe(false)
+    expect(waitSchema.safeParse({ secondsToWaitFor: 'soon' }).success).toBe(false)
   })
 
   test('text content accepts the forms the service sends', () => {
@@ -111,7 +113,7 @@ describe('error body', () => {
 })
 
 describe('integration client actions and the webhook wait', () => {
-  test('httpRequestToExecute and listenForWebhook parse, and a malformed one is refused', () => {
+  test('an action envelope passes its payload through unread; the payload schemas check it', () => {
     const http = {
       type: 'httpRequestToExecute',
       httpRequestToExecute: { url: 'https://api.example.com/x', method: 'POST', headers: { 'content-type': 'application/json' }, body: { a: 1 } },
@@ -120,8 +122,13 @@ describe('integration client actions and the webhook wait', () => {
     const listen = { type: 'listenForWebhook', listenForWebhook: { waitId: 'w-1' }, expectsDedicatedReply: true }
     expect(clientActionSchema.parse(http)).toEqual(http)
     expect(clientActionSchema.parse(listen)).toEqual(listen)
-    expect(clientActionSchema.safeParse({ type: 'httpRequestToExecute', httpRequestToExecute: { method: 'GET' } }).success).toBe(false)
-    expect(clientActionSchema.safeParse({ type: 'listenForWebhook', listenForWebhook: {} }).success).toBe(false)
+    expect(ACTION_PAYLOADS.httpRequestToExecute.parse(http.httpRequestToExecute)).toEqual(http.httpRequestToExecute)
+    expect(ACTION_PAYLOADS.listenForWebhook.parse(listen.listenForWebhook)).toEqual(listen.listenForWebhook)
+    expect(ACTION_PAYLOADS.httpRequestToExecute.safeParse({ method: 'GET' }).success).toBe(false)
+    expect(ACTION_PAYLOADS.listenForWebhook.safeParse({}).success).toBe(false)
+    expect(ACTION_PAYLOADS.scriptToExecute.safeParse({ content: 1 }).success).toBe(false)
+    expect(ACTION_PAYLOADS.redirect.safeParse({ url: 5 }).success).toBe(false)
+    expect(clientActionSchema.safeParse({ redirect: { url: 'https://x.test' } }).success, 'an action has a type').toBe(false)
   })
 
   test('the long-poll answer is waiting, or continued with a chat step', () => {

@@ -3,6 +3,7 @@ import { MAX_WAIT_SECONDS } from '../../protocol/time-limits'
 import { LINK_SCHEMES, isWebUrl, safeUrl } from '../content/url'
 import { scriptReply } from '../sandbox/reply'
 import type { ScriptFailureReason, ScriptOutcome, ScriptToRun } from '../sandbox/types'
+import { actionPayload } from './action-payload'
 import type { ActionRunner } from './actions'
 import { widgetWarning, type DiagnosticCode } from './events'
 
@@ -20,19 +21,20 @@ export { listenForWebhook } from './webhook-wait'
  * mail, phone or messaging app (the page stays).
  */
 export const redirect: ActionRunner = (action, { emit, navigate }) => {
-  const url = safeUrl(action.redirect?.url, LINK_SCHEMES)
+  const payload = actionPayload(action, 'redirect')
+  const url = safeUrl(payload?.url, LINK_SCHEMES)
   if (!url) {
-    emit('flowchat:log', widgetWarning('unsafe-url', 'A redirect to a missing or unsafe URL was skipped', { url: action.redirect?.url }))
+    emit('flowchat:log', widgetWarning('unsafe-url', 'A redirect to a missing or unsafe URL was skipped', { url: payload?.url }))
     return {}
   }
   const web = isWebUrl(url)
-  const newTab = web && action.redirect?.isNewTab === true
+  const newTab = web && payload?.isNewTab === true
   navigate(url, newTab)
   return web && !newTab ? { halt: true } : {}
 }
 
 export const wait: ActionRunner = async (action, { sleep, signal }) => {
-  const seconds = Number(action.wait?.secondsToWaitFor ?? 0)
+  const seconds = Number(actionPayload(action, 'wait')?.secondsToWaitFor ?? 0)
   const clamped = Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), MAX_WAIT_SECONDS) : 0
   await sleep(clamped * 1000, signal)
   return {}
@@ -67,7 +69,7 @@ const SCRIPT_FAILURE_CODES: Readonly<Record<ScriptFailureReason, DiagnosticCode>
  */
 export function scriptActionRunner(runScript: RunScript): ActionRunner {
   return async (action, { emit, signal }) => {
-    const script = action.scriptToExecute
+    const script = actionPayload(action, 'scriptToExecute')
     const outcome: ScriptOutcome = script
       ? await runScript({ content: script.content, args: (script.args ?? []).map(({ id, value }) => ({ id, value })) }, signal)
       : { ok: false, reason: 'error', message: 'The script action has no script' }

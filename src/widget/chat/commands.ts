@@ -2,6 +2,7 @@
  * A host page's commands (`sendCommand(name)`): the flow's matching `command` event runs, as
  * `{type: "command", command}` through continueChat. A chunk of its own, loaded on the first one.
  */
+import { listenForWebhookSchema } from '../../protocol/action-payloads'
 import { MAX_COMMAND_LENGTH, type ChatStepResult, type ClientAction, type CommandReply } from '../../protocol/chat'
 import type { ConversationState } from './conversation-state'
 import type { FlowChatErrorDetail } from './events'
@@ -127,7 +128,8 @@ export function createCommands(host: CommandHost): Commands {
 
   /** The step of a webhook that came while the long poll was being stopped, if one did. */
   async function webhookArrived(action: ClientAction, signal: AbortSignal): Promise<ChatStepResult | undefined> {
-    const waitId = action.listenForWebhook?.waitId
+    // The wait's runner read this payload already (the chat would have failed otherwise).
+    const waitId = listenForWebhookSchema.safeParse(action.listenForWebhook).data?.waitId
     if (!waitId) return undefined
     try {
       const answer = await context.client.listenForWebhook(state.session.id, waitId, signal, 0)

@@ -1,4 +1,5 @@
-import { MAX_MESSAGE_LENGTH, httpRequestToExecuteSchema, type ClientAction } from '../../protocol/chat'
+import { httpRequestToExecuteSchema } from '../../protocol/action-payloads'
+import { MAX_MESSAGE_LENGTH, type ClientAction } from '../../protocol/chat'
 import { HTTP_REQUEST_TIMEOUT_SECONDS } from '../../protocol/http-request-limits'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { sendVisitorRequest, type VisitorResponse } from '../transport/visitor-request'

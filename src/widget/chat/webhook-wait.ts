@@ -1,5 +1,6 @@
 import { RETRY_POLICY } from '../../protocol/time-limits'
 import { TransportError, backoffDelay } from '../transport/index'
+import { actionPayload } from './action-payload'
 import type { ActionRunner } from './actions'
 import { describeFailure } from './failures'
 
@@ -12,7 +13,7 @@ import { describeFailure } from './failures'
  * and so asks again: the service keeps the `continued` answer for that `waitId`.
  */
 export const listenForWebhook: ActionRunner = async (action, { client, sessionId, emit, signal, sleep }) => {
-  const waitId = action.listenForWebhook?.waitId
+  const waitId = actionPayload(action, 'listenForWebhook')?.waitId
   if (!waitId) throw new TransportError('invalid-response', 'The flow service asked to wait for a webhook without naming the wait')
   let failures = 0
   for (;;) {

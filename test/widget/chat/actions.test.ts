@@ -75,6 +75,23 @@ describe('runClientAction', () => {
     expect(vi.mocked(ctx.sleep).mock.calls.map((call) => call[0])).toEqual([2000, MAX_WAIT_SECONDS * 1000])
   })
 
+  it('fails the step on a payload it cannot read (the core reads only the envelope), before acting on it', async () => {
+    const { ctx } = context()
+    const unreadable = [
+      { type: 'wait', wait: { secondsToWaitFor: 'soon' } },
+      { type: 'redirect', redirect: { url: 42 } },
+      { type: 'scriptToExecute', scriptToExecute: { content: 'x', args: [{ id: 'a', value: { nested: true } }] } },
+      { type: 'listenForWebhook', listenForWebhook: { waitId: 7 } },
+    ]
+    for (const action of unreadable) {
+      await expect(runClientAction(action, { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scriptActionRunner(async () => ({ ok: true, value: '' }) as ScriptOutcome) }, ctx), action.type).rejects.toMatchObject({
+        kind: 'invalid-response',
+      })
+    }
+    expect(ctx.navigate).not.toHaveBeenCalled()
+    expect(ctx.sleep).not.toHaveBeenCalled()
+  })
+
   it('skips an unknown action with a warning, replying empty when a reply is expected', async () => {
     const { ctx, events } = context()
     const outcome = await runClientAction({ type: 'teleport', expectsDedicatedReply: true }, DEFAULT_ACTION_RUNNERS, ctx)
