@@ -12,8 +12,8 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 32_540,
-  'flow-chat.mjs': 32_510,
+  'flow-chat.js': 32_508,
+  'flow-chat.mjs': 32_479,
   /** Bubble and popup (their properties and windows): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_315,
   /** Dates, choices, pictures and ratings: loaded when a flow announces one. */
