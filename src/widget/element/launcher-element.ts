@@ -2,7 +2,6 @@ import { refuseCommand, widgetWarning } from '../chat/index'
 import { createEmitter } from './emitter'
 import type { FlowChatElement, FlowChatElementOptions } from './flow-chat-element'
 import type { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from './launcher-properties'
-import type { attach } from './launchers/index'
 import type { Properties } from './properties'
 
 export const BUBBLE_TAG_NAME = 'flow-chat-bubble'
@@ -53,39 +52,23 @@ export interface LauncherBehaviour {
 }
 
 export type LauncherKind = 'bubble' | 'popup'
-type Command = 'open' | 'close' | 'toggle' | 'reload' | 'reset' | 'showPreviewMessage' | 'hidePreviewMessage'
-
-interface Launched {
-  behaviour?: LauncherBehaviour
-  /** Commands given before the launchers chunk was here, in order. */
-  waiting: Array<[Command, unknown[]]>
-}
-const launched = new WeakMap<HTMLElement, Launched>()
-const stateOf = (host: HTMLElement): Launched => launched.get(host) ?? launched.set(host, { waiting: [] }).get(host)!
 
 /**
- * Options of a FlowChat.init* call, applied by the launchers chunk (which has the property table).
- * Kept on the registered class, not in this module: with the script on a page twice, the element
- * class is the first copy's, and so is the chunk that applies them.
+ * What a launcher does once its chunk is here: given before, they wait for it and run in order.
+ * A bubble adds PREVIEW_COMMANDS. Handles forward the same commands to their element (embed/init.ts).
  */
-export const pendingOptions = (element: HTMLElement): WeakMap<HTMLElement, Record<string, unknown>> =>
-  (element.constructor as unknown as { pendingOptions: WeakMap<HTMLElement, Record<string, unknown>> }).pendingOptions
+export const LAUNCHER_COMMANDS = ['open', 'close', 'toggle', 'reload', 'reset'] as const
+export const PREVIEW_COMMANDS = ['showPreviewMessage', 'hidePreviewMessage'] as const
+type Command = (typeof LAUNCHER_COMMANDS)[number] | (typeof PREVIEW_COMMANDS)[number]
 
-/** Called by the launchers chunk once an element has its behaviour: the commands given meanwhile run now. */
-export function settle(host: HTMLElement, behaviour: LauncherBehaviour): void {
-  const state = stateOf(host)
-  state.behaviour = behaviour
-  for (const [command, args] of state.waiting.splice(0)) (behaviour[command] as (...args: unknown[]) => void)?.(...args)
-}
-
-let chunk: Promise<{ attach: typeof attach }> | undefined
-/** The launchers' code, loaded once, when the first bubble or popup connects. */
-function loadLaunchers(): Promise<{ attach: typeof attach }> {
-  chunk ??= import('./launchers/index').catch((error: unknown) => {
-    chunk = undefined // a later element (or a reconnect) tries again
-    throw error
-  })
-  return chunk
+/**
+ * A launcher's class. Its `pendingOptions` are those of a FlowChat.init* call, applied by the
+ * launchers chunk (which has the property table). Kept on the registered class, not in a module:
+ * with the script on a page twice, the element class is the first copy's, and so is the chunk
+ * that applies them.
+ */
+export interface LauncherClass {
+  readonly pendingOptions: WeakMap<HTMLElement, Record<string, unknown>>
 }
 
 /**
@@ -95,18 +78,39 @@ function loadLaunchers(): Promise<{ attach: typeof attach }> {
  * arrives are carried out when it does.
  */
 export function createLauncherElement(kind: LauncherKind, options: FlowChatElementOptions = {}): CustomElementConstructor {
+  const commands: readonly Command[] = kind === 'bubble' ? [...LAUNCHER_COMMANDS, ...PREVIEW_COMMANDS] : LAUNCHER_COMMANDS
   class Launcher extends HTMLElement {
     static pendingOptions = new WeakMap<HTMLElement, Record<string, unknown>>()
+    #behaviour: LauncherBehaviour | undefined
+    /** Commands given before the launchers chunk was here, in order. */
+    #waiting: Array<[Command, unknown[]]> = []
+
+    static {
+      for (const command of commands) {
+        Object.defineProperty(this.prototype, command, {
+          configurable: true,
+          value(this: Launcher, ...args: unknown[]) {
+            if (this.#behaviour) (this.#behaviour[command] as (...args: unknown[]) => void)?.(...args)
+            else this.#waiting.push([command, args])
+          },
+        })
+      }
+    }
 
     get isOpen() {
-      return launched.get(this)?.behaviour?.isOpen ?? false
+      return this.#behaviour?.isOpen ?? false
     }
     get chat() {
-      return launched.get(this)?.behaviour?.chat ?? null
+      return this.#behaviour?.chat ?? null
     }
     connectedCallback() {
-      loadLaunchers().then(
-        (launchers) => this.isConnected && launchers.attach(kind, this, options),
+      // The launchers' code, loaded once (a failed load is tried again by the next element, or a reconnect).
+      import('./launchers/index').then(
+        (launchers) => {
+          if (!this.isConnected) return
+          const behaviour = (this.#behaviour = launchers.attach(kind, this, options))
+          for (const [command, args] of this.#waiting.splice(0)) (behaviour[command] as (...args: unknown[]) => void)?.(...args)
+        },
         (error: unknown) => {
           const detail = widgetWarning('chunk-load-failed', `The ${kind} could not be loaded`, { error: String(error) })
           createEmitter(this)('flowchat:log', { ...detail, status: 'error' })
@@ -114,7 +118,7 @@ export function createLauncherElement(kind: LauncherKind, options: FlowChatEleme
       )
     }
     disconnectedCallback() {
-      launched.get(this)?.behaviour?.disconnected()
+      this.#behaviour?.disconnected()
     }
     setInputValue(value: string): boolean {
       return this.chat?.setInputValue(value) ?? false
@@ -125,18 +129,6 @@ export function createLauncherElement(kind: LauncherKind, options: FlowChatEleme
     sendCommand(name: string): Promise<void> {
       return this.chat?.sendCommand(name) ?? refuseCommand(createEmitter(this), name, 'the chat has not been opened yet')
     }
-  }
-  const commands: Command[] = ['open', 'close', 'toggle', 'reload', 'reset']
-  if (kind === 'bubble') commands.push('showPreviewMessage', 'hidePreviewMessage')
-  for (const command of commands) {
-    Object.defineProperty(Launcher.prototype, command, {
-      configurable: true,
-      value(this: HTMLElement, ...args: unknown[]) {
-        const state = stateOf(this)
-        if (state.behaviour) (state.behaviour[command] as (...args: unknown[]) => void)?.(...args)
-        else state.waiting.push([command, args])
-      },
-    })
   }
   return Launcher
 }

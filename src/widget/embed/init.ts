@@ -2,7 +2,15 @@ import { DEFAULT_TAG_NAME } from '../element/define'
 import { defineFlowChatLaunchers } from '../element/define-launchers'
 import type { FlowChatElement } from '../element/flow-chat-element'
 import { CHAT_PROPERTIES } from '../element/chat-properties'
-import { BUBBLE_TAG_NAME, POPUP_TAG_NAME, pendingOptions, type FlowChatBubbleElement, type FlowChatPopupElement } from '../element/launcher-element'
+import {
+  BUBBLE_TAG_NAME,
+  LAUNCHER_COMMANDS,
+  POPUP_TAG_NAME,
+  PREVIEW_COMMANDS,
+  type FlowChatBubbleElement,
+  type FlowChatPopupElement,
+  type LauncherClass,
+} from '../element/launcher-element'
 import { applyOptions, type PrefilledVariables } from '../element/properties'
 import type { BubbleEmbedOptions, PopupEmbedOptions, StandardEmbedOptions } from './options'
 
@@ -40,73 +48,61 @@ export interface BubbleHandle extends FlowChatHandle<FlowChatBubbleElement> {
 
 type Embedded = FlowChatElement | FlowChatBubbleElement | FlowChatPopupElement
 
+/** Forwarded by every handle to its element: a launcher's commands and the chat's own. */
+const COMMANDS = [...LAUNCHER_COMMANDS, 'setInputValue', 'sendCommand'] as const
+
 /**
- * The element for `tagName` with `options`, put on the page by `place`. A bubble's or popup's
- * options are applied by the launchers chunk, which knows them.
+ * The element for `tagName` with `options`, appended to `container` (an element or a selector;
+ * default the end of `document.body`), and its handle: each command calls the element (which
+ * calls its conversation); one the element has not (an inline chat has no window to open) does
+ * nothing. A bubble's or popup's options are applied by the launchers chunk, which knows them.
  */
-function embed<E extends Embedded>(tagName: string, options: { flow?: unknown }, place: (element: E) => void): E {
+function embed<E extends Embedded, H extends FlowChatHandle<E>>(
+  tagName: string,
+  options: { flow?: unknown },
+  container?: Element | string,
+  commands: readonly string[] = COMMANDS,
+): H {
   if (typeof document === 'undefined' || typeof customElements === 'undefined') {
     throw new Error('FlowChat: embedding needs a browser (no document here); call it on the client')
   }
   if (!options || typeof options.flow !== 'string' || !options.flow.trim()) {
     throw new TypeError('FlowChat: the `flow` option (a flow id or public id) is required')
   }
+  const parent = typeof container === 'string' ? document.querySelector(container) : (container ?? document.body)
+  if (!parent) throw new Error(`FlowChat: no element matches the container "${container}"`)
   defineFlowChatLaunchers()
   const element = document.createElement(tagName) as E
   if (tagName === DEFAULT_TAG_NAME) applyOptions(element, CHAT_PROPERTIES, options)
   else {
-    // Set now, so that setPrefilledVariables() merges into it before the chunk is here.
-    const { prefilledVariables, ...rest } = options as { prefilledVariables?: PrefilledVariables }
-    element.prefilledVariables = prefilledVariables
-    pendingOptions(element).set(element, rest)
+    // Set now, so that setPrefilledVariables() merges into it before the chunk is here (it wins over the options).
+    element.prefilledVariables = (options as { prefilledVariables?: PrefilledVariables }).prefilledVariables
+    ;(element.constructor as unknown as LauncherClass).pendingOptions.set(element, options)
   }
-  place(element)
-  return element
-}
-
-/** The handle of `element`: each command calls the element (which calls its conversation). */
-function handleFor<E extends Embedded>(element: E, windowed: boolean): FlowChatHandle<E> {
-  const nothing = () => {}
-  const launcher = element as unknown as FlowChatBubbleElement
-  return {
+  parent.append(element)
+  const handle: Record<string, unknown> = {
     element,
-    open: windowed ? () => launcher.open() : nothing,
-    close: windowed ? () => launcher.close() : nothing,
-    toggle: windowed ? () => launcher.toggle() : nothing,
-    reset: () => element.reset(),
-    reload: () => element.reload(),
-    setPrefilledVariables: (variables) => {
+    setPrefilledVariables: (variables: PrefilledVariables) => {
       element.prefilledVariables = { ...element.prefilledVariables, ...variables }
     },
-    setInputValue: (value) => element.setInputValue(value),
     submitInput: async () => element.submitInput(),
-    sendCommand: (name) => element.sendCommand(name),
     unmount: () => element.remove(),
   }
+  for (const name of commands) handle[name] = (...args: unknown[]) => (element as unknown as Record<string, (...args: unknown[]) => unknown>)[name]?.(...args)
+  return handle as H
 }
 
 /** An inline `<flow-chat>` in `container` (default: the end of `document.body`). */
 export function initStandard(options: StandardEmbedOptions): FlowChatHandle<FlowChatElement> {
-  const element = embed<FlowChatElement>(DEFAULT_TAG_NAME, options, (chat) => {
-    const container = typeof options.container === 'string' ? document.querySelector(options.container) : (options.container ?? document.body)
-    if (!container) throw new Error(`FlowChat: no element matches the container "${String(options.container)}"`)
-    container.append(chat)
-  })
-  return handleFor(element, false)
+  return embed(DEFAULT_TAG_NAME, options, options?.container)
 }
 
 /** A floating launcher at the corner of the page that opens the chat in a window. */
 export function initBubble(options: BubbleEmbedOptions): BubbleHandle {
-  const element = embed<FlowChatBubbleElement>(BUBBLE_TAG_NAME, options, (bubble) => document.body.append(bubble))
-  return {
-    ...handleFor(element, true),
-    showPreviewMessage: (text) => element.showPreviewMessage(text),
-    hidePreviewMessage: () => element.hidePreviewMessage(),
-  }
+  return embed(BUBBLE_TAG_NAME, options, undefined, [...COMMANDS, ...PREVIEW_COMMANDS])
 }
 
 /** The chat in a modal dialog, opened by the handle, `autoShowDelay` or `defaultOpen`. */
 export function initPopup(options: PopupEmbedOptions): FlowChatHandle<FlowChatPopupElement> {
-  const element = embed<FlowChatPopupElement>(POPUP_TAG_NAME, options, (popup) => document.body.append(popup))
-  return handleFor(element, true)
+  return embed(POPUP_TAG_NAME, options)
 }

@@ -5,7 +5,7 @@
  */
 import type { FlowChatElementOptions } from '../flow-chat-element'
 import { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from '../launcher-properties'
-import { pendingOptions, settle, type LauncherKind } from '../launcher-element'
+import type { LauncherBehaviour, LauncherClass, LauncherKind } from '../launcher-element'
 import { applyOptions, defineProperties, observedAttributes, upgradeProperties } from '../properties'
 import { Bubble } from './bubble'
 import type { LauncherBase } from './launcher-base'
@@ -14,8 +14,8 @@ import { Popup } from './popup'
 const attached = new WeakMap<HTMLElement, LauncherBase>()
 const withAccessors = new WeakSet<object>()
 
-/** Gives `host` its properties and behaviour (once), then connects it. */
-export function attach(kind: LauncherKind, host: HTMLElement, options: FlowChatElementOptions): void {
+/** Gives `host` its properties and behaviour (once), then connects it; returns its behaviour. */
+export function attach(kind: LauncherKind, host: HTMLElement, options: FlowChatElementOptions): LauncherBehaviour {
   let behaviour = attached.get(host)
   if (!behaviour) {
     const table = kind === 'bubble' ? BUBBLE_PROPERTIES : POPUP_PROPERTIES
@@ -25,8 +25,9 @@ export function attach(kind: LauncherKind, host: HTMLElement, options: FlowChatE
       withAccessors.add(prototype)
     }
     // FlowChat.init* options first: what the page set on the element since then wins over them.
-    const pending = pendingOptions(host).get(host)
-    pendingOptions(host).delete(host)
+    const { pendingOptions } = host.constructor as unknown as LauncherClass
+    const pending = pendingOptions.get(host)
+    pendingOptions.delete(host)
     if (pending) applyOptions(host, table, pending)
     upgradeProperties(host, table)
     const created = (behaviour = kind === 'bubble' ? new Bubble(host, options) : new Popup(host, options))
@@ -36,9 +37,7 @@ export function attach(kind: LauncherKind, host: HTMLElement, options: FlowChatE
         if (attributeName && host.getAttribute(attributeName) !== oldValue) created.attributeChanged(attributeName)
       }
     }).observe(host, { attributes: true, attributeOldValue: true, attributeFilter: observedAttributes(table) })
-    created.connected()
-    settle(host, created)
-    return
   }
   behaviour.connected()
+  return behaviour
 }

@@ -1,21 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineFlowChatLaunchers, initBubble, type FlowChatBubbleElement, type FlowChatPopupElement } from '../../../../src/widget/index'
-import type { FetchLike } from '../../../../src/widget/transport/index'
-import { publishedFlow, startResponse, text, textInput } from '../../chat/fake-client'
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-
-/** The flow service in a function, recording what it is asked. */
-const requests: Array<{ url: string; authorization: string | null; body: unknown }> = []
-const fetch: FetchLike = async (url, init) => {
-  requests.push({ url, authorization: new Headers(init?.headers).get('Authorization'), body: init?.body ? JSON.parse(String(init.body)) : undefined })
-  if (url.includes('/publishedFlow')) {
-    return json({ publishedFlow: publishedFlow({ theme: { chat: { buttons: { backgroundColor: 'rgb(0, 51, 102)', color: 'white' } } }, settings: { metadata: { title: 'Support desk' }, typingEmulation: { enabled: false } } }), version: '3' })
-  }
-  if (url.endsWith('/startChat')) return json(startResponse({ messages: [text('m1', 'Hello')], input: textInput() }))
-  if (url.endsWith('/continueChat')) return json({ messages: [text('w', 'Wizzzzz')], input: textInput() })
-  return json({ error: { code: 'not_found', message: 'Not found' } }, 404)
-}
+import { fetch, requests } from './fake-service'
 
 afterEach(() => {
   document.body.replaceChildren()
