@@ -1,5 +1,6 @@
 import { basename, dirname, extname, sep } from 'node:path'
 import { build, type Plugin, type Rolldown } from 'vite'
+import { compressAgain } from './second-pass.ts'
 
 /**
  * Lazy chunks beside the core script, shared by its classic (IIFE) and module builds.
@@ -233,7 +234,7 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
     for (const chunk of parsed.values()) for (const read of chunk.reads) read.slot = slotOf(read.slot)
     // Wrapped once every chunk is read: the bridge's order of a module's bindings is then known.
     const chunks = new Map<string, Chunk>()
-    for (const [entry, chunk] of parsed) chunks.set(entry, { file: chunkFile(entry), code: wrapChunk(chunk, canonical) })
+    for (const [entry, chunk] of parsed) chunks.set(entry, { file: chunkFile(entry), code: (await compressAgain(wrapChunk(chunk, canonical), true)).code })
     return { chunks, bridge: bridgeModule(sorted, canonical) }
   }
 
