@@ -20,8 +20,11 @@ const MEASURED: Record<string, number> = {
   'flow-chat-rich-inputs.mjs': 2_559,
   /** Video, audio and embed players: loaded when a flow announces one. */
   'flow-chat-media.mjs': 778,
-  /** The html view: loaded for an html-only message, with the sanitizer. */
-  'flow-chat-html.mjs': 239,
+  /**
+   * The html view: loaded for an html-only message, with the sanitizer. Raised from 239 B on
+   * purpose: html's reading as text (entities, scripts, blocks; content/html-text.ts) left the core for it.
+   */
+  'flow-chat-html.mjs': 522,
   /** DOMPurify and the widget's allow-lists: loaded for an html-only message or an AI answer. */
   'flow-chat-purify.mjs': 12_034,
   /** The stream action: streamMessage, the data stream parser, failures and retries of an AI answer. */
