@@ -12,16 +12,19 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 31_003,
-  'flow-chat.mjs': 30_985,
+  'flow-chat.js': 30_693,
+  'flow-chat.mjs': 30_672,
   /** Bubble and popup (their properties and windows, and the theme parts they read, checked there): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_473,
   /** Dates, choices, pictures, ratings, and number, e-mail, URL and phone fields: loaded when a flow announces one. */
   'flow-chat-rich-inputs.mjs': 2_559,
   /** Video, audio and embed players: loaded when a flow announces one. */
   'flow-chat-media.mjs': 778,
-  /** The html view: loaded for an html-only message, with the sanitizer. */
-  'flow-chat-html.mjs': 239,
+  /**
+   * The html view: loaded for an html-only message, with the sanitizer. Raised from 239 B on
+   * purpose: html's reading as text (entities, scripts, blocks; content/html-text.ts) left the core for it.
+   */
+  'flow-chat-html.mjs': 522,
   /** DOMPurify and the widget's allow-lists: loaded for an html-only message or an AI answer. */
   'flow-chat-purify.mjs': 12_034,
   /** The stream action: streamMessage, the data stream parser, failures and retries of an AI answer. */
@@ -30,10 +33,16 @@ const MEASURED: Record<string, number> = {
   'flow-chat-streamed-answer.mjs': 16_803,
   /** The script sandbox runner, with the script payload's schema (it left the core): loaded when a step brings a script. */
   'flow-chat-scripts.mjs': 4_103,
-  /** Redirects, waits, HTTP requests from the browser and webhook waits, with their payloads' schemas (they left the core): loaded when a step brings one. */
-  'flow-chat-client-actions.mjs': 2_565,
-  /** A host page's commands (sendCommand), with what a refused or failed one does: loaded with the first one. */
-  'flow-chat-commands.mjs': 1_205,
+  /**
+   * Redirects, waits, HTTP requests from the browser and webhook waits, with their payloads' schemas (they left the core): loaded when a step brings one.
+   * Raised from 2,565 B on purpose: the webhook's long poll and its answer's schema (transport/long-poll.ts) left the core for it.
+   */
+  'flow-chat-client-actions.mjs': 2_703,
+  /**
+   * A host page's commands (sendCommand), with what a refused or failed one does: loaded with the first one.
+   * Raised from 1,205 B on purpose: it asks a webhook wait once more (transport/long-poll.ts, out of the core).
+   */
+  'flow-chat-commands.mjs': 1_346,
   /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
   'flow-chat-waiting-view.mjs': 713,
   /**

@@ -1,6 +1,6 @@
 import type { ClientAction } from '../../protocol/index'
 import { MAX_WAIT_SECONDS } from '../../protocol/time-limits'
-import { LINK_SCHEMES, isWebUrl, safeUrl } from '../content/url'
+import { LINK_SCHEMES, WEB_SCHEMES, safeUrl } from '../content/url'
 import { scriptReply } from '../sandbox/reply'
 import type { ScriptFailureReason, ScriptOutcome, ScriptToRun } from '../sandbox/types'
 import { actionPayload } from './action-payload'
@@ -27,7 +27,8 @@ export const redirect: ActionRunner = (action, { emit, navigate }) => {
     emit('flowchat:log', widgetWarning('unsafe-url', 'A redirect to a missing or unsafe URL was skipped', { url: payload?.url }))
     return {}
   }
-  const web = isWebUrl(url)
+  // For a web page (not a mail, phone or text app).
+  const web = safeUrl(url, WEB_SCHEMES) !== null
   const newTab = web && payload?.isNewTab === true
   navigate(url, newTab)
   return web && !newTab ? { halt: true } : {}

@@ -4,6 +4,7 @@
  */
 import { listenForWebhookSchema } from '../../protocol/action-payloads'
 import { MAX_COMMAND_LENGTH, type ChatStepResult, type ClientAction, type CommandReply } from '../../protocol/chat'
+import { listenForWebhook } from '../transport/long-poll'
 import type { ConversationState } from './conversation-state'
 import type { FlowChatErrorDetail } from './events'
 import { commandError, describeFailure, isRejection, refuseCommand, type CommandError } from './failures'
@@ -132,7 +133,7 @@ export function createCommands(host: CommandHost): Commands {
     const waitId = listenForWebhookSchema.safeParse(action.listenForWebhook).data?.waitId
     if (!waitId) return undefined
     try {
-      const answer = await context.client.listenForWebhook(state.session.id, waitId, signal, 0)
+      const answer = await listenForWebhook(context.client.chat, state.session.id, waitId, signal, 0)
       return answer.status === 'continued' && answer.step ? answer.step : undefined
     } catch (error) {
       if (signal.aborted) throw error

@@ -111,7 +111,7 @@ export const streamAnswer: ActionRunner = async (action, context) => {
   const driver = createAnswer()
   const id = action.lastBubbleBlockId ?? 'streamed-answer'
   const entry = context.showStream(markdownMessage(id, ''), driver.answer)
-  const target = context.client.streamTarget(context.sessionId)
+  const target = { ...context.client.chat, sessionId: context.sessionId }
   for (let attempt = 0; ; attempt++) {
     const reconcile = follow(driver)
     let opened = false

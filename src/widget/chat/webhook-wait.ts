@@ -1,5 +1,6 @@
 import { RETRY_POLICY } from '../../protocol/time-limits'
 import { TransportError, backoffDelay } from '../transport/index'
+import { listenForWebhook as longPoll } from '../transport/long-poll'
 import { actionPayload } from './action-payload'
 import type { ActionRunner } from './actions'
 import { describeFailure } from './failures'
@@ -18,7 +19,7 @@ export const listenForWebhook: ActionRunner = async (action, { client, sessionId
   let failures = 0
   for (;;) {
     try {
-      const answer = await client.listenForWebhook(sessionId, waitId, signal)
+      const answer = await longPoll(client.chat, sessionId, waitId, signal)
       failures = 0
       if (answer.status === 'continued' && answer.step) return { step: answer.step }
     } catch (error) {

@@ -1,50 +1,57 @@
+import { signal } from '@preact/signals'
 import type { ChatMessage } from '../../protocol/index'
 import { richTextToPlain } from '../../protocol/rich-text'
 
 export { richTextToPlain }
 
-const ENTITIES = new Map([
-  ['amp', '&'],
-  ['lt', '<'],
-  ['gt', '>'],
-  ['quot', '"'],
-  ['apos', "'"],
-  ['nbsp', ' '],
-])
+type HtmlReader = (html: string) => string
 
 /**
- * Rough text of an HTML string without a DOM (it runs before DOMPurify is loaded). Only ever used
- * as text (`textContent`, word counts), never parsed as markup, so roughness is harmless.
+ * How html reads as text: `htmlText` (html-text.ts), once the html chunk that brings it is here.
+ * That chunk is requested before an html-only message shows; until it is here (and if it cannot
+ * load) the markup's tags are dropped, which is all a typing time or a stand-in text needs.
  */
-export function htmlToPlain(html: string): string {
-  return html
-    .replace(/<(script|style)[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<br\s*\/?>|<\/(p|div|li|h\d)>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#\d+|#x[\da-f]+|\w+);/gi, (match, name: string) => {
-      if (name[0] === '#') {
-        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
-        return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : match
-      }
-      return ENTITIES.get(name.toLowerCase()) ?? match
-    })
-    .trim()
-}
+const htmlReader = signal<HtmlReader | undefined>(undefined)
+const dropTags: HtmlReader = (html) => html.replace(/<[^>]*>/g, '').trim()
+
+/** The text of an html string (see `htmlReader`). */
+export const htmlToPlain = (html: string): string => (htmlReader.value ?? dropTags)(html)
+
+/** Loads the html chunk (`load`) and reads html with its reading from then on; if it cannot load, nothing waits for it. */
+export const withHtmlReader = <T extends { htmlText: HtmlReader }>(load: Promise<T>): Promise<T> =>
+  load.then(
+    (chunk) => {
+      htmlReader.value = chunk.htmlText
+      return chunk
+    },
+    (error: unknown) => {
+      htmlReader.value ??= dropTags
+      throw error
+    },
+  )
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '')
+const contentOf = (message: ChatMessage) => (message.content ?? {}) as Record<string, unknown>
+
+/** The words of a text message that says them in richText or plainText; `undefined` when only its html does. */
+function statedText(content: Record<string, unknown>): string | undefined {
+  if (Array.isArray(content.richText) && content.richText.length > 0) {
+    const text = richTextToPlain(content.richText)
+    if (text.trim()) return text
+  }
+  return str(content.plainText) || undefined
+}
 
 /** The words a person would read in a message; media messages give their alt text or nothing. */
 export function messageText(message: ChatMessage): string {
-  const content = message.content as Record<string, unknown> | null | undefined
-  if (!content || typeof content !== 'object') return ''
-  if (message.type === 'text') {
-    if (Array.isArray(content.richText) && content.richText.length > 0) {
-      const text = richTextToPlain(content.richText)
-      if (text.trim()) return text
-    }
-    if (str(content.plainText)) return str(content.plainText)
-    return htmlToPlain(str(content.html))
-  }
-  const link = content.clickLink as Record<string, unknown> | null | undefined
-  return str(link?.alt)
+  const content = contentOf(message)
+  if (message.type === 'text') return statedText(content) ?? htmlToPlain(str(content.html))
+  return str((content.clickLink as Record<string, unknown> | null | undefined)?.alt)
 }
+
+/**
+ * Whether a message's words are still on their way: an html-only text while the html chunk (and
+ * its reading of html) neither came nor failed. Its announcement waits, as a picture's does.
+ */
+export const awaitsHtmlReader = (message: ChatMessage): boolean =>
+  message.type === 'text' && !htmlReader.value && statedText(contentOf(message)) === undefined && str(contentOf(message).html).trim() !== ''

@@ -6,9 +6,6 @@ export const WEB_SCHEMES: readonly string[] = ['http:', 'https:']
  */
 export const LINK_SCHEMES: readonly string[] = [...WEB_SCHEMES, 'mailto:', 'tel:', 'sms:']
 
-/** Whether a URL that passed an allow-list leaves for a web page (not a mail, phone or text app). */
-export const isWebUrl = (url: string): boolean => WEB_SCHEMES.some((scheme) => url.startsWith(scheme))
-
 const MAX_URL_LENGTH = 8_192
 
 const pageBase = (): string | undefined =>

@@ -42,34 +42,26 @@ export function createConversationStorage(key: string, emit: Emit): Conversation
       return false
     }
   }
-  const decode = (raw: string): unknown => {
-    try {
-      return JSON.parse(raw)
-    } catch {
-      return raw // Not JSON: the conversation's own check refuses it and starts fresh.
-    }
+  /** Keeps `raw` in the storage of `kind` (in page memory where it cannot) and nowhere else; without them, nowhere. */
+  const write = (kind?: 'session' | 'local', raw?: string) => {
+    if (kind && raw !== undefined && !attempt(kind, (storage) => storage.setItem(key, raw))) pageMemory.set(key, raw)
+    else pageMemory.delete(key)
+    for (const other of KINDS) if (other !== kind) attempt(other, (storage) => storage.removeItem(key))
   }
 
   return {
     load() {
-      const inPage = pageMemory.get(key)
-      if (inPage !== undefined) return decode(inPage)
-      let raw: string | null = null
-      for (const kind of KINDS) {
-        attempt(kind, (storage) => (raw ??= storage.getItem(key)))
+      let raw = pageMemory.get(key) ?? null
+      for (const kind of KINDS) if (raw === null) attempt(kind, (storage) => (raw = storage.getItem(key)))
+      if (raw === null) return undefined
+      try {
+        return JSON.parse(raw)
+      } catch {
+        return raw // Not JSON: the conversation's own check refuses it and starts fresh.
       }
-      return raw === null ? undefined : decode(raw)
     },
-    save(kind, data) {
-      const raw = JSON.stringify(data)
-      if (attempt(kind, (storage) => storage.setItem(key, raw))) pageMemory.delete(key)
-      else pageMemory.set(key, raw)
-      attempt(kind === 'local' ? 'session' : 'local', (storage) => storage.removeItem(key))
-    },
-    clear() {
-      pageMemory.delete(key)
-      for (const kind of KINDS) attempt(kind, (storage) => storage.removeItem(key))
-    },
+    save: (kind, data) => write(kind, JSON.stringify(data)),
+    clear: () => write(),
   }
 }
 

@@ -1,7 +1,5 @@
 import { z } from 'zod/mini'
 import {
-  LISTEN_FOR_WEBHOOK_PATH,
-  MAX_LISTEN_SECONDS,
   chatStepResultSchema,
   startChatResponseSchema,
   type ChatStepResult,
@@ -15,7 +13,6 @@ import { themeLayoutSchema } from '../../protocol/theme-layout'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
-import type { StreamTarget } from './stream'
 
 export interface FlowClientConfig {
   /** Base URL of the flow-management API (`{base_url}`); empty means the page's own origin. */
@@ -76,18 +73,16 @@ export interface FlowClient {
     idempotencyKey: string,
     signal?: AbortSignal,
   ): Promise<ChatStepResult>
-  /** Where the session's streamed answer is read from (see `streamMessage`, a chunk of its own). */
-  streamTarget(sessionId: string): StreamTarget
-  /**
-   * One long poll of a wait-for-webhook block (`LISTEN_FOR_WEBHOOK_PATH`), never retried here: the
-   * caller keeps asking. `step` comes with `continued`; after `timeoutSeconds` the answer is `waiting`.
-   */
-  listenForWebhook(sessionId: string, waitId: string, signal: AbortSignal, timeoutSeconds?: number): Promise<WebhookWait>
+  /** The chat API and how to reach it, for the requests only chunks make (long-poll.ts, stream.ts). */
+  chat: ChatEndpoint
 }
 
-/** The long poll's answer, read with the schemas the core has anyway (`status` is `waiting` or `continued`). */
-const webhookWaitSchema = z.looseObject({ status: z.string(), step: opt(chatStepResultSchema) })
-export type WebhookWait = z.infer<typeof webhookWaitSchema>
+/** Where a chat's requests go (`{chat_base_url}`, without a trailing slash), with what fetch, in what time per attempt. */
+export interface ChatEndpoint {
+  chatApi: string
+  fetch: FetchLike
+  timeoutMs: number
+}
 
 const trimBase = (url: string) => url.trim().replace(/\/+$/, '')
 
@@ -148,12 +143,6 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
         }),
       )
     },
-    streamTarget: (sessionId) => ({ chatApi, sessionId, fetch: doFetch }),
-    listenForWebhook(sessionId, waitId, signal, timeoutSeconds = MAX_LISTEN_SECONDS) {
-      const path = LISTEN_FOR_WEBHOOK_PATH.replace('{sessionId}', segment(sessionId))
-      const url = `${chatApi}${path}?waitId=${segment(waitId)}&timeoutSeconds=${timeoutSeconds}`
-      // The service holds the request up to `timeoutSeconds`: the time limit starts after that.
-      return requestJson(url, webhookWaitSchema, { signal, timeoutMs: timeoutMs + timeoutSeconds * 1000, fetch: doFetch })
-    },
+    chat: { chatApi, fetch: doFetch, timeoutMs },
   }
 }

@@ -1,6 +1,9 @@
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks'
 import type { Sanitizer } from '../content/purify'
 
+/** How html reads as text (announcements, typing time, a stand-in if DOMPurify cannot load): see content/plain-text.ts. */
+export { htmlText } from '../content/html-text'
+
 /**
  * The html chunk: an html-only message, sanitised by DOMPurify and the widget's own allow-lists
  * (the sanitizer chunk, shared with AI answers) into nodes this component owns. It loads beside

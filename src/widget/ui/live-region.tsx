@@ -1,7 +1,7 @@
 import { useRef } from 'preact/hooks'
 import type { ChatMessage } from '../../protocol/index'
 import { isWaitingForWebhook, type HostEntry, type Transcript } from '../chat/index'
-import { messageText } from '../content/plain-text'
+import { awaitsHtmlReader, messageText } from '../content/plain-text'
 import { isImagePending } from './image-reveal'
 import { WAITING_TEXT } from './status-views'
 import { useWidget } from './widget-context'
@@ -53,8 +53,9 @@ function useAnnouncements(transcript: Transcript): readonly HostEntry[] {
     if (entry?.kind === 'host' && !entry.restored) state.waiting.push(entry)
   }
   let ready = 0
-  // An AI answer is read out once, complete: never piece by piece.
-  while (ready < state.waiting.length && !isImagePending(state.waiting[ready]!) && (state.waiting[ready]!.stream?.status.value ?? 'done') === 'done') ready++
+  // An AI answer is read out once, complete: never piece by piece; an html-only message once its
+  // words are known (see awaitsHtmlReader).
+  while (ready < state.waiting.length && !isImagePending(state.waiting[ready]!) && !awaitsHtmlReader(state.waiting[ready]!.message) && (state.waiting[ready]!.stream?.status.value ?? 'done') === 'done') ready++
   if (ready > 0) {
     // Everything released at once is added at once, however many (older nodes leave instead).
     const released = state.waiting.splice(0, ready)

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../../protocol/index'
 import { renderRichText } from '../content/rich-text'
-import { htmlToPlain } from '../content/plain-text'
+import { htmlToPlain, withHtmlReader } from '../content/plain-text'
 import { ImageMessage } from './image-message'
 import { lazyView, type LazyView } from './lazy-view'
 
@@ -9,7 +9,7 @@ type Content = Record<string, unknown>
 const players = lazyView('media player', () => import('./media').then((chunk) => chunk.MediaPlayer))
 /** DOMPurify and the widget's allow-lists: a chunk of their own, shared by html messages and AI answers. */
 const sanitizer = () => import('../content/purify').then((chunk) => chunk.createSanitizer)
-const html = lazyView('HTML sanitizer', () => Promise.all([import('./html'), sanitizer()]).then(([chunk, create]) => chunk.bindHtmlContent(create)), 'content-load-failed')
+const html = lazyView('HTML sanitizer', () => Promise.all([withHtmlReader(import('./html')), sanitizer()]).then(([chunk, create]) => chunk.bindHtmlContent(create)), 'content-load-failed')
 
 let answerViews: ReturnType<typeof loadAnswerViews> | undefined
 const loadAnswerViews = () => Promise.all([import('./streamed-answer'), sanitizer()]).then(([chunk, create]) => chunk.bindAnswerViews(create))

@@ -1,5 +1,6 @@
 import type { ChatStepResult, CommandReply, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
-import { TransportError, type FetchLike, type FlowClient, type WebhookWait } from '../../../src/widget/transport/index'
+import { TransportError, type FetchLike, type FlowClient } from '../../../src/widget/transport/index'
+import type { WebhookWait } from '../../../src/widget/transport/long-poll'
 import {
   createConversation,
   type Conversation,
@@ -36,6 +37,27 @@ export function startResponse(step: ChatStepResult = {}, overrides: Partial<Star
 type Reply = ChatStepResult | TransportError | Promise<ChatStepResult>
 type Wait = WebhookWait | TransportError | Promise<WebhookWait>
 
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+/**
+ * A scripted long-poll answer as the service would send it: a wait as JSON, an `http` failure as
+ * its status and error body, any other failure as an unreachable service; a promise answers when
+ * it settles, unless the request is aborted first.
+ */
+async function waitResponse(next: Wait | undefined, signal: AbortSignal | undefined): Promise<Response> {
+  // Not retried, so a test that runs out of waits fails instead of polling forever.
+  if (next === undefined) return json({ error: { code: 'invalid_query', message: 'unexpected listenForWebhook' } }, 400)
+  if (next instanceof TransportError) {
+    if (next.kind !== 'http') throw new TypeError('Failed to fetch')
+    return json({ error: { code: next.code, message: next.message } }, next.status)
+  }
+  const wait = await new Promise<WebhookWait>((resolve, reject) => {
+    signal?.addEventListener('abort', () => reject(new DOMException('The request was aborted', 'AbortError')))
+    Promise.resolve(next).then(resolve, reject)
+  })
+  return json(wait)
+}
+
 /** A scripted flow service: each continueChat takes the next reply in order, each long poll the next wait. */
 export function fakeClient(
   options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[]; waits?: Wait[]; streamFetch?: FetchLike } = {},
@@ -44,7 +66,7 @@ export function fakeClient(
     published: 0,
     start: [] as Array<{ flow: string; body: unknown }>,
     continue: [] as Array<{ sessionId: string; message: string | CommandReply | null; key: string }>,
-    listen: [] as Array<{ sessionId: string; waitId: string; timeoutSeconds: number | undefined }>,
+    listen: [] as Array<{ sessionId: string; waitId: string; timeoutSeconds: number }>,
   }
   const replies = [...(options.replies ?? [])]
   const waits = [...(options.waits ?? [])]
@@ -75,15 +97,17 @@ export function fakeClient(
       calls.continue.push({ sessionId, message, key })
       return answer(replies.shift(), 'continueChat', signal)
     },
-    async listenForWebhook(sessionId, waitId, signal, timeoutSeconds) {
-      calls.listen.push({ sessionId, waitId, timeoutSeconds })
-      return answer(waits.shift(), 'listenForWebhook', signal)
-    },
-    streamTarget: (sessionId) => ({
+    // The long poll (transport/long-poll.ts) over the wire format; anything else is the stream's.
+    chat: {
       chatApi: 'https://chat.example',
-      sessionId,
-      fetch: options.streamFetch ?? (async () => Promise.reject(new Error('unexpected streamMessage'))),
-    }),
+      timeoutMs: 1_000,
+      fetch: async (url, init) => {
+        const poll = /\/v1\/sessions\/([^/]+)\/listenForWebhook\?waitId=([^&]+)&timeoutSeconds=(\d+)$/.exec(url)
+        if (!poll) return (options.streamFetch ?? (async () => Promise.reject(new Error('unexpected streamMessage'))))(url, init)
+        calls.listen.push({ sessionId: decodeURIComponent(poll[1]!), waitId: decodeURIComponent(poll[2]!), timeoutSeconds: Number(poll[3]) })
+        return waitResponse(waits.shift(), init?.signal ?? undefined)
+      },
+    },
   }
   return { client, calls, replies, waits }
 }

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ChatStepResult, ClientAction } from '../../../src/protocol/index'
-import { TransportError, type WebhookWait } from '../../../src/widget/transport/index'
+import { MAX_LISTEN_SECONDS } from '../../../src/protocol/chat'
+import { TransportError } from '../../../src/widget/transport/index'
+import type { WebhookWait } from '../../../src/widget/transport/long-poll'
 import { hostTexts, settle, setupConversation, startResponse, text, textInput } from './fake-client'
 
 /** The action as the service sends it: after the step's last bubble (`after`). */
@@ -21,8 +23,8 @@ describe('waiting for a webhook', () => {
     conversation.start()
     await settle()
     expect(calls.listen).toEqual([
-      { sessionId: 's1', waitId: 'w1', timeoutSeconds: undefined },
-      { sessionId: 's1', waitId: 'w1', timeoutSeconds: undefined },
+      { sessionId: 's1', waitId: 'w1', timeoutSeconds: MAX_LISTEN_SECONDS },
+      { sessionId: 's1', waitId: 'w1', timeoutSeconds: MAX_LISTEN_SECONDS },
     ])
     expect(hostTexts(conversation)).toEqual(['We are checking your payment', 'Paid, thank you'])
     expect(conversation.input.value?.input.id).toBe('in2')
@@ -87,9 +89,9 @@ describe('waiting for a webhook', () => {
     await settle()
     // The wait was asked once more, without holding, in case the webhook had come meanwhile.
     expect(calls.listen.map((call) => [call.waitId, call.timeoutSeconds])).toEqual([
-      ['w1', undefined],
+      ['w1', MAX_LISTEN_SECONDS],
       ['w1', 0],
-      ['w2', undefined],
+      ['w2', MAX_LISTEN_SECONDS],
     ])
     expect(calls.continue.map((call) => call.message)).toEqual([{ type: 'command', command: 'wizz' }])
     expect(hostTexts(conversation)).toEqual(['We are checking your payment', 'Wizzzzz'])

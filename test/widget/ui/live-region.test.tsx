@@ -1,4 +1,4 @@
-import { act, cleanup } from '@testing-library/preact'
+import { act, cleanup, waitFor } from '@testing-library/preact'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { publishedFlow, settle, startResponse, text, textInput } from '../chat/fake-client'
 import { renderApp } from './render-app'
@@ -46,6 +46,18 @@ describe('the live region', () => {
     for (let i = 0; i < 40; i++) await act(async () => void (await vi.advanceTimersByTimeAsync(250)))
     await act(async () => void (await Promise.resolve()))
     expect(region.heard).toEqual(ELEVEN.map((_, i) => `Message ${i + 1}`))
+    region.stop()
+  })
+
+  it('announces an html-only message as its text once the html chunk reads it, before the messages after it', async () => {
+    const messages = [{ id: 'h1', type: 'text', content: { html: '<p>Fish &amp; <b>chips</b></p>' } }, text('m2', 'Anything else?')]
+    const setup = renderApp({ start: startResponse({ messages, input: textInput() }) })
+    const region = listen(setup.view.container)
+    await act(async () => {
+      setup.conversation.start()
+      await settle()
+    })
+    await waitFor(() => expect(region.heard).toEqual(['Fish & chips', 'Anything else?']))
     region.stop()
   })
 })
