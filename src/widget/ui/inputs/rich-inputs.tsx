@@ -1,10 +1,9 @@
-import type { Signal } from '@preact/signals'
-import type { ChatInput } from '../../../protocol/index'
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import { adoptChunkCss } from '../chunk-css'
 import { css } from '../styles'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
 import { DateInput } from './date-input'
+import type { InputProps } from './input-views'
 import { RatingInput } from './rating-input'
 import { TypedTextInput } from './typed-inputs'
 
@@ -39,14 +38,14 @@ const VIEWS = new Map([
  * The rich inputs chunk (dates, choices, pictures, ratings, and the number, e-mail, URL and phone
  * fields), loaded beside the core script when a flow announces one of them (see input-views.ts).
  */
-export function RichInput({ input, draft }: { input: ChatInput; draft: Signal<string> }) {
+export function RichInput(props: InputProps) {
   const anchor = useRef<HTMLSpanElement>(null)
   useLayoutEffect(() => adoptChunkCss(anchor.current, RICH_INPUT_CSS), [])
-  const View = VIEWS.get(input.type)
+  const View = VIEWS.get(props.input.type)
   return (
     <>
       <span ref={anchor} hidden />
-      {View && <View input={input} draft={draft} />}
+      {View && <View {...props} />}
     </>
   )
 }
