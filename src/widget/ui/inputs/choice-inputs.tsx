@@ -1,12 +1,12 @@
 import type { ChoiceItem } from '../../../protocol/index'
 import { safeImageUrl } from '../../content/url'
 import { ChoiceList } from './choice-list'
-import type { InputProps } from './input-views'
+import type { RichInputProps } from './input-views'
 
 const text = (value: string | null | undefined) => (typeof value === 'string' && value.trim() ? value : undefined)
 
 /** Buttons with text; the answer is the item's `value`, else its text. */
-export function ChoiceInput({ widget, input }: InputProps) {
+export function ChoiceInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const labelOf = (item: ChoiceItem) => text(item.content) ?? text(item.value) ?? ''
   return (
@@ -27,7 +27,7 @@ export function ChoiceInput({ widget, input }: InputProps) {
 }
 
 /** Cards with a picture, title and description; the answer is `value`, else title, else id. */
-export function PictureChoiceInput({ widget, input }: InputProps) {
+export function PictureChoiceInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const labelOf = (item: ChoiceItem) => text(item.title) ?? text(item.value) ?? text(item.description) ?? ''
   return (

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'preact/hooks'
-import type { InputProps } from './input-views'
+import type { RichInputProps } from './input-views'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 /** A date (or date and time); a range sends `from to to`, as the service expects. */
-export function DateInput({ widget, input }: InputProps) {
+export function DateInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const type = options.hasTime === true ? 'datetime-local' : 'date'
   const range = options.isRange === true

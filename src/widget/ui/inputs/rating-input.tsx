@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'preact/hooks'
-import type { InputProps } from './input-views'
+import type { RichInputProps } from './input-views'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 const int = (value: unknown, fallback: number, min: number, max: number) =>
@@ -10,7 +10,7 @@ const int = (value: unknown, fallback: number, min: number, max: number) =>
  * press answers; otherwise the visitor picks, then sends. Custom SVG icons are not rendered:
  * markup from a flow never reaches the DOM.
  */
-export function RatingInput({ widget, input }: InputProps) {
+export function RatingInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const start = int(options.startsAt, 0, 0, 1)
   const end = int(options.length, 10, 1, 20)

@@ -1,4 +1,7 @@
-import { useLayoutEffect, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks'
+import { inputOptionsSchema } from '../../../protocol/input-options'
+import { readableIssues } from '../../../protocol/issues'
+import { TransportError } from '../../transport/index'
 import { adoptChunkCss } from '../chunk-css'
 import { css } from '../styles'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
@@ -39,13 +42,23 @@ const VIEWS = new Map([
  * fields), loaded beside the core script when a flow announces one of them (see input-views.ts).
  */
 export function RichInput(props: InputProps) {
+  const { widget, input } = props
   const anchor = useRef<HTMLSpanElement>(null)
   useLayoutEffect(() => adoptChunkCss(anchor.current, RICH_INPUT_CSS), [])
-  const View = VIEWS.get(props.input.type)
+  // The core read only the text field's options: these views' are checked here, before they read them.
+  const options = useMemo(() => inputOptionsSchema.safeParse(input.options ?? {}), [input])
+  useEffect(() => {
+    // One the widget cannot read fails the step, as an unreadable response does.
+    if (!options.success) {
+      const details = readableIssues(options.error)
+      widget.conversation.fail(new TransportError('invalid-response', `The flow service sent a ${input.type} this widget cannot read`, { details }))
+    }
+  }, [options])
+  const View = VIEWS.get(input.type)
   return (
     <>
       <span ref={anchor} hidden />
-      {View && <View {...props} />}
+      {View && options.success && <View {...props} input={{ ...input, options: options.data }} />}
     </>
   )
 }

@@ -1,4 +1,4 @@
-import type { InputProps } from './input-views'
+import type { RichInputProps } from './input-views'
 import { TextInput, type TextField } from './text-input'
 
 /** The fields of number, e-mail, URL and phone inputs: the keyboard a phone shows, and autofill. */
@@ -15,7 +15,7 @@ const numberAttr = (value: unknown) => (typeof value === 'number' && Number.isFi
  * A number, e-mail, URL or phone input: the core's text field, typed. Part of the rich inputs
  * chunk, requested when a flow announces one; if it cannot load, a plain text field stands in.
  */
-export function TypedTextInput({ widget, input, draft }: InputProps) {
+export function TypedTextInput({ widget, input, draft }: RichInputProps) {
   const field = TYPED_FIELDS.get(input.type)
   if (!field) return null
   const options = input.options ?? {}
