@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { cssTemplates } from './src/widget/build/css-templates.ts'
-import { SHIPPED_COMMENTS, lazyChunks } from './src/widget/build/lazy-chunks.ts'
+import { JSX_OPTIONS, SHIPPED_COMMENTS, lazyChunks } from './src/widget/build/lazy-chunks.ts'
 import { sandboxDocument } from './src/widget/build/sandbox-document.ts'
 import { secondPass } from './src/widget/build/second-pass.ts'
 
@@ -36,9 +36,7 @@ const ENTRY = 'src/widget/bundle.ts'
 // - `browser`: real Chromium driven by playwright-core against the built bundle and a running
 //   reference service (see test/browser/README.md); these files set up their own servers.
 export default defineConfig({
-  oxc: {
-    jsx: { runtime: 'automatic', importSource: 'preact' },
-  },
+  oxc: JSX_OPTIONS,
   build: {
     // Custom elements, shadow DOM and constructable stylesheets need a 2022-era browser anyway.
     target: 'es2022',

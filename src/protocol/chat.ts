@@ -45,39 +45,15 @@ export const videoContentSchema = z.looseObject({
 export const audioContentSchema = z.looseObject({ url: str(), isAutoplayEnabled: bool() })
 export const embedContentSchema = z.looseObject({ url: str(), height: numeric() })
 
-export const inputLabelsSchema = z.looseObject({
-  placeholder: str(),
-  button: str(),
-  from: str(),
-  to: str(),
-  left: str(),
-  right: str(),
-})
-
-/** Options of every input type in one loose object: each type reads the fields it knows. */
-export const inputOptionsSchema = z.looseObject({
-  labels: opt(inputLabelsSchema),
-  variableId: str(),
+/**
+ * The options the core's text field reads (placeholder, button label, long text); the others pass
+ * through unread here: the rich-inputs chunk checks them all (`inputOptionsSchema`, in
+ * ./input-options) before its views read them.
+ */
+const textInputOptionsSchema = z.looseObject({
+  labels: opt(z.looseObject({ placeholder: str(), button: str() })),
   isLong: bool(),
-  min: numeric(),
-  max: numeric(),
-  step: numeric(),
-  retryMessageContent: str(),
-  hasTime: bool(),
-  isRange: bool(),
-  format: str(),
-  isMultipleChoice: bool(),
-  isSearchable: bool(),
-  buttonLabel: str(),
-  searchInputPlaceholder: str(),
-  buttonType: str(),
-  length: numeric(),
-  startsAt: numeric(),
-  isOneClickSubmitEnabled: bool(),
-  customIcon: opt(z.looseObject({ isEnabled: bool(), svg: str() })),
-  defaultCountryCode: str(),
 })
-export type InputOptions = z.infer<typeof inputOptionsSchema>
 
 export const choiceItemSchema = z.looseObject({
   id: z.string(),
@@ -94,7 +70,7 @@ export const chatInputSchema = z.looseObject({
   id: z.string(),
   outgoingEdgeId: str(),
   type: z.string(),
-  options: opt(inputOptionsSchema),
+  options: opt(textInputOptionsSchema),
   items: opt(z.array(choiceItemSchema)),
   prefilledValue: str(),
   runtimeOptions: opt(

@@ -35,7 +35,10 @@ describe('a full conversation in Chromium', () => {
     await c.say('+1 555 0100')
     await c.host('When would you like a demo call?').waitFor()
     expect(await c.root.locator('video').getAttribute('src')).toMatch(/sample\.webm$/)
-    expect(await c.root.locator('iframe[title="Embedded content"]').getAttribute('sandbox')).not.toContain('allow-same-origin')
+    const embed = c.root.locator('iframe[title="Embedded content"]')
+    expect(await embed.getAttribute('sandbox')).not.toContain('allow-same-origin')
+    // The players' look comes with their chunk: a block frame, without the browser's inset border.
+    expect(await embed.evaluate((frame) => [getComputedStyle(frame).display, getComputedStyle(frame).borderTopStyle])).toEqual(['block', 'none'])
     // Hosted players embed by id (they cannot load on this offline machine; their frames still exist).
     expect(await c.root.locator('iframe[title="YouTube video"]').getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/aqz-KE-bpKQ')
     expect(await c.root.locator('iframe[title="Vimeo video"]').getAttribute('src')).toBe('https://player.vimeo.com/video/76979871')

@@ -12,14 +12,21 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 30_693,
-  'flow-chat.mjs': 30_672,
+  'flow-chat.js': 30_535,
+  'flow-chat.mjs': 30_500,
   /** Bubble and popup (their properties and windows, and the theme parts they read, checked there): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_473,
-  /** Dates, choices, pictures, ratings, and number, e-mail, URL and phone fields: loaded when a flow announces one. */
-  'flow-chat-rich-inputs.mjs': 2_559,
-  /** Video, audio and embed players: loaded when a flow announces one. */
-  'flow-chat-media.mjs': 778,
+  /**
+   * Dates, choices, pictures, ratings, and number, e-mail, URL and phone fields: loaded when a flow
+   * announces one. Raised from 2,559 B on purpose: it now checks the options its inputs read
+   * (protocol/input-options.ts left the core) and fails the step on unreadable ones (issue 14).
+   */
+  'flow-chat-rich-inputs.mjs': 2_923,
+  /**
+   * Video, audio and embed players: loaded when a flow announces one. Raised from 778 B on
+   * purpose: the players' CSS left the core for it, with the code adopting it (issue 14).
+   */
+  'flow-chat-media.mjs': 1_127,
   /**
    * The html view: loaded for an html-only message, with the sanitizer. Raised from 239 B on
    * purpose: html's reading as text (entities, scripts, blocks; content/html-text.ts) left the core for it.

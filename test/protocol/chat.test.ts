@@ -12,6 +12,7 @@ import {
   textContentSchema,
   videoContentSchema,
   chatInputSchema,
+  inputOptionsSchema,
   webhookWaitResponseSchema,
   waitSchema,
   ACTION_PAYLOADS,
@@ -54,8 +55,16 @@ describe('chat step result', () => {
   test('numeric fields exported as strings are read as numbers', () => {
     expect(waitSchema.parse({ secondsToWaitFor: '1.5' }).secondsToWaitFor).toBe(1.5)
     expect(videoContentSchema.parse({ height: '400' }).height).toBe(400)
-    expect(chatInputSchema.parse({ id: 'i', type: 'number input', options: { min: '0', max: 10 } }).options).toMatchObject({ min: 0, max: 10 })
+    expect(inputOptionsSchema.parse({ min: '0', max: 10 })).toMatchObject({ min: 0, max: 10 })
     expect(waitSchema.safeParse({ secondsToWaitFor: 'soon' }).success).toBe(false)
+  })
+
+  test("an input's envelope checks the text field's options and passes the others through unread", () => {
+    expect(chatInputSchema.safeParse({ id: 'i', type: 'text input', options: { isLong: 'yes' } }).success).toBe(false)
+    expect(chatInputSchema.safeParse({ id: 'i', type: 'text input', options: { labels: { placeholder: 3 } } }).success).toBe(false)
+    // The rich inputs chunk checks these (inputOptionsSchema) before its views read them.
+    expect(chatInputSchema.parse({ id: 'i', type: 'rating input', options: { length: 'ten' } }).options).toMatchObject({ length: 'ten' })
+    expect(inputOptionsSchema.safeParse({ length: 'ten' }).success).toBe(false)
   })
 
   test('text content accepts the forms the service sends', () => {

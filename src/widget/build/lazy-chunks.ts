@@ -21,6 +21,18 @@ import { compressAgain } from './second-pass.ts'
  */
 export const SHIPPED_COMMENTS = { legal: true, annotation: false, jsdoc: false }
 
+/**
+ * JSX as Preact's own `h` and `Fragment` (the classic transform), imported into each module under
+ * names no source uses: the automatic runtime's `jsx()` would be one more module in the core
+ * (about 70 B gzip) doing what `h` does. TypeScript only checks JSX (tsconfig's `jsx: preserve`,
+ * with preact's JSX types), so no file imports them itself. Every build of widget code (the
+ * core's, each chunk's, the tests') uses these options.
+ */
+export const JSX_OPTIONS = {
+  jsx: { runtime: 'classic', pragma: '__h', pragmaFrag: '__Fragment' },
+  jsxInject: `import { h as __h, Fragment as __Fragment } from 'preact'`,
+} as const
+
 const BRIDGE_ID = '\0flow-chat-chunk-bridge'
 const CORE_PREFIX = 'fc-core:'
 const PARAMETER = '__fcCore'
@@ -52,7 +64,7 @@ async function bundleOnce(entry: string, first: Rolldown.Plugin, plugins: Rolldo
     configFile: false,
     logLevel: 'warn',
     plugins: [{ ...first, enforce: 'pre' }],
-    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+    oxc: JSX_OPTIONS,
     build: {
       write: false,
       target: 'es2022',

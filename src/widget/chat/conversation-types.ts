@@ -65,6 +65,11 @@ export interface Conversation {
   command(name: string): Promise<void>
   /** Sends the failed pending answer again, with its original idempotency key. */
   retry(): void
+  /**
+   * Fails the conversation with `error` as a turn that fails does (`flowchat:error`, then the
+   * notice with its way out): for a view that cannot read the input the step gave it.
+   */
+  fail(error: unknown): void
   /** Forgets the current (and remembered) conversation and starts a new one. */
   reset(): void
   dispose(): void

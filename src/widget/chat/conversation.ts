@@ -47,16 +47,20 @@ export function createConversation(options: ConversationOptions): Conversation {
   /** What the remembered-conversations chunk needs to go on from storage or start over. */
   const host: RememberHost = { state, emit, memory, begin }
 
+  /** What the visitor sees when the conversation cannot go on: the failure, and starting over. */
+  const fail = (error: unknown) => {
+    const detail = describeFailure(error)
+    emit('flowchat:error', detail)
+    state.fail(detail, 'restart')
+  }
+
   /** Runs an async task of the current conversation; cancellation is silent, anything else shown. */
   const run = (task: (signal: AbortSignal) => Promise<Next>) => {
     const { signal } = controller
     task(signal)
       .then((next) => drive(next, signal))
       .catch((error: unknown) => {
-        if (isAborted(error, signal)) return
-        const detail = describeFailure(error)
-        emit('flowchat:error', detail)
-        state.fail(detail, 'restart')
+        if (!isAborted(error, signal)) fail(error)
       })
   }
 
@@ -182,6 +186,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       const { reply } = current
       run((signal) => deliverTurn(state, context, reply, signal))
     },
+    fail,
     command(name) {
       if (disposed) return refuseCommand(emit, name, 'the chat was removed')
       commands ??= import('./commands').then((chunk) => chunk.createCommands({ state, context, run, stop }))

@@ -9,7 +9,7 @@ import { lazyView } from './lazy-view'
 import type { CssValidator } from '../content/css'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
-import { WidgetContext, useWidget, type WidgetContextValue } from './widget-context'
+import type { Widget } from './widget'
 
 export interface AppProps {
   conversation: Conversation
@@ -24,7 +24,7 @@ export interface AppProps {
 export function App({ conversation, emit, label = 'Chat', isValidCss }: AppProps) {
   const frame = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
-  const context = useMemo<WidgetContextValue>(
+  const widget = useMemo<Widget>(
     () => ({
       conversation,
       emit,
@@ -40,15 +40,14 @@ export function App({ conversation, emit, label = 'Chat', isValidCss }: AppProps
     [conversation, emit],
   )
   return (
-    <WidgetContext.Provider value={context}>
-      <div class="frame" part="frame" ref={frame}>
-        <Shell isValidCss={isValidCss} label={label} frame={frame} scroller={scroller} />
-      </div>
-    </WidgetContext.Provider>
+    <div class="frame" part="frame" ref={frame}>
+      <Shell widget={widget} isValidCss={isValidCss} label={label} frame={frame} scroller={scroller} />
+    </div>
   )
 }
 
 interface ShellProps {
+  widget: Widget
   isValidCss: CssValidator | undefined
   label: string
   frame: { current: HTMLDivElement | null }
@@ -64,32 +63,32 @@ const themeVars = lazyView('theme', () => import('./theme/theme-vars').then((chu
 /** The progress bar is a chunk of its own (progress-bar.tsx), requested when the theme enables it. */
 const progressBar = lazyView('progress bar', () => import('./progress-bar').then((chunk) => chunk.ProgressBar))
 
-function Shell({ isValidCss, label, frame, scroller }: ShellProps) {
-  const { conversation } = useWidget()
+function Shell({ widget, isValidCss, label, frame, scroller }: ShellProps) {
+  const { conversation } = widget
   const stream = useRef<HTMLDivElement>(null)
   const theme = conversation.publishedFlow.value?.theme
   useStickToBottom(scroller, stream)
   usePreloadViews(conversation)
   return (
     <>
-      <themeVars.View target={frame} theme={theme} isValid={isValidCss} />
-      {theme?.general?.progressBar?.isEnabled && <progressBar.View />}
+      <themeVars.View widget={widget} target={frame} theme={theme} isValid={isValidCss} />
+      {theme?.general?.progressBar?.isEnabled && <progressBar.View widget={widget} />}
       <div class="container" part="container">
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus
             waits between an answer and the next input. */}
         <div class="scroller" part="transcript" ref={scroller} role="region" aria-label={label} tabIndex={0}>
           <div class="stream" ref={stream}>
-            <RestartNotice />
-            <TranscriptView />
-            <LoadingIndicator />
-            <TypingIndicator />
-            <WaitingNotice />
-            <InputArea />
+            <RestartNotice widget={widget} />
+            <TranscriptView widget={widget} />
+            <LoadingIndicator widget={widget} />
+            <TypingIndicator widget={widget} />
+            <WaitingNotice widget={widget} />
+            <InputArea widget={widget} />
           </div>
         </div>
-        <FailureNotice />
+        <FailureNotice widget={widget} />
       </div>
-      <LiveRegion />
+      <LiveRegion widget={widget} />
     </>
   )
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
-import { useWidget } from './widget-context'
+import type { Widget } from './widget'
 
 type Side = 'host' | 'guest'
 type AvatarConfig = ReturnType<typeof useAvatar>
@@ -9,7 +9,7 @@ type AvatarConfig = ReturnType<typeof useAvatar>
  * The theme's avatar for one side. Read by the bubble itself, as a signal: @preact/signals then
  * renders the bubble again for a theme change only (see bubbles.tsx).
  */
-export const useAvatar = (side: Side) => useWidget().conversation.publishedFlow.value?.theme?.chat?.[`${side}Avatar` as const]
+export const useAvatar = (widget: Widget, side: Side) => widget.conversation.publishedFlow.value?.theme?.chat?.[`${side}Avatar` as const]
 
 /**
  * The host's or guest's picture beside a bubble, when the theme enables it; a neutral circle when

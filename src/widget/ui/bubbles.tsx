@@ -2,7 +2,7 @@ import type { GuestEntry, HostEntry } from '../chat/index'
 import { Avatar, useAvatar } from './avatar'
 import { isImagePending, settleImage } from './image-reveal'
 import { MessageContent, isMediaMessage, streamedAnswerView } from './message-content'
-import { useWidget } from './widget-context'
+import type { WidgetProps } from './widget'
 
 // These components read signals while rendering, so @preact/signals memoizes them: a parent
 // re-render with the same props skips them, and only their own signals re-render them. That is
@@ -13,19 +13,19 @@ import { useWidget } from './widget-context'
  * again. An image bubble stays hidden, typing dots in its place, until its picture has loaded or
  * failed, then shows at its final size in one go (see image-reveal.ts).
  */
-export function HostBubble({ entry }: { entry: HostEntry }) {
-  const avatar = useAvatar('host')
+export function HostBubble({ entry, widget }: WidgetProps & { entry: HostEntry }) {
+  const avatar = useAvatar(widget, 'host')
   const pending = isImagePending(entry)
   return (
     <>
-      {pending && <TypingRow />}
+      {pending && <TypingRow widget={widget} />}
       <div class="row host enter" part="host-row" hidden={pending}>
         <Avatar side="host" config={avatar} url={entry.avatarUrl} />
         <div class={isMediaMessage(entry.message) ? 'bubble host media' : 'bubble host'} part="bubble host-bubble">
           {entry.stream ? (
-            <streamedAnswerView.View stream={entry.stream} loading={<AnswerDots />} fallback={<span>{entry.stream.text}</span>} />
+            <streamedAnswerView.View widget={widget} stream={entry.stream} loading={<AnswerDots />} fallback={<span>{entry.stream.text}</span>} />
           ) : (
-            <MessageContent message={entry.message} onSettled={() => settleImage(entry)} />
+            <MessageContent widget={widget} message={entry.message} onSettled={() => settleImage(entry)} />
           )}
         </div>
       </div>
@@ -34,9 +34,8 @@ export function HostBubble({ entry }: { entry: HostEntry }) {
 }
 
 /** The visitor's answer, with its delivery state and, once retries are spent, a retry control. */
-export function GuestBubble({ entry }: { entry: GuestEntry }) {
-  const { conversation } = useWidget()
-  const avatar = useAvatar('guest')
+export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry }) {
+  const avatar = useAvatar(widget, 'guest')
   const status = entry.status.value
   const error = entry.error.value
   const problem = status === 'failed' || (status === 'rejected' && error)
@@ -50,7 +49,7 @@ export function GuestBubble({ entry }: { entry: GuestEntry }) {
         {problem && (
           <div class="status" part="answer-status" role="alert">
             <span>{status === 'failed' ? `Not sent. ${error ?? ''}` : error}</span>
-            {status === 'failed' && <RetryButton label="Retry" onRetry={conversation.retry} />}
+            {status === 'failed' && <RetryButton label="Retry" onRetry={widget.conversation.retry} />}
           </div>
         )}
       </div>
@@ -61,15 +60,15 @@ export function GuestBubble({ entry }: { entry: GuestEntry }) {
 
 /** Tries a failed answer again (the visitor's, or an AI answer). */
 export function RetryButton({ label, onRetry }: { label: string; onRetry(): void }) {
-  const { focusTranscript } = useWidget()
   return (
     <button
       type="button"
       class="button small"
       part="button retry-button"
-      onClick={() => {
-        // The button goes away with the failure: focus waits on the transcript.
-        focusTranscript()
+      onClick={(event) => {
+        // The button goes away with the failure: focus waits on the transcript it is in (as
+        // Widget.focusTranscript does; found from here, so an AI answer's view needs no widget).
+        event.currentTarget.closest<HTMLElement>('.scroller')?.focus({ preventScroll: true })
         onRetry()
       }}
     >
@@ -88,13 +87,12 @@ const AnswerDots = () => (
 )
 
 /** Dots while the flow "types" its next message. */
-export function TypingIndicator() {
-  const { conversation } = useWidget()
-  return conversation.typing.value ? <TypingRow /> : null
+export function TypingIndicator({ widget }: WidgetProps) {
+  return widget.conversation.typing.value ? <TypingRow widget={widget} /> : null
 }
 
-function TypingRow() {
-  const avatar = useAvatar('host')
+function TypingRow({ widget }: WidgetProps) {
+  const avatar = useAvatar(widget, 'host')
   return (
     <div class="row host" part="host-row typing-row">
       <Avatar side="host" config={avatar} />

@@ -2,11 +2,14 @@ import { signal } from '@preact/signals'
 import type { ComponentChildren, FunctionComponent } from 'preact'
 import { useEffect } from 'preact/hooks'
 import { widgetWarning, type DiagnosticCode } from '../chat/index'
-import { useWidget } from './widget-context'
+import type { WidgetProps } from './widget'
+
+/** A lazy view's own props: the widget (whose `emit` logs a chunk that cannot load) goes on to the loaded view. */
+type ViewProps = WidgetProps & { loading?: ComponentChildren; fallback?: ComponentChildren }
 
 export interface LazyView<P> {
   /** Renders the view once its chunk is here, `loading` until then, `fallback` if it cannot load. */
-  View: FunctionComponent<P & { loading?: ComponentChildren; fallback?: ComponentChildren }>
+  View: FunctionComponent<P & ViewProps>
   /** Requests the chunk now, so the view is ready when it is needed. */
   preload(): void
 }
@@ -36,8 +39,8 @@ export function lazyView<P extends object>(
       },
     )
   }
-  function View({ loading = null, fallback = null, ...props }: P & { loading?: ComponentChildren; fallback?: ComponentChildren }) {
-    const { emit } = useWidget()
+  function View({ loading = null, fallback = null, ...props }: P & ViewProps) {
+    const { emit } = props.widget
     const Loaded = component.value
     const error = failed.value
     useEffect(() => {

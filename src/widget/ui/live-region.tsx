@@ -4,7 +4,7 @@ import { isWaitingForWebhook, type HostEntry, type Transcript } from '../chat/in
 import { awaitsHtmlReader, messageText } from '../content/plain-text'
 import { isImagePending } from './image-reveal'
 import { WAITING_TEXT } from './status-views'
-import { useWidget } from './widget-context'
+import type { WidgetProps } from './widget'
 
 /** Announcements kept in the region after they were read: a little history, bounded in size. */
 const KEPT = 3
@@ -70,8 +70,7 @@ function useAnnouncements(transcript: Transcript): readonly HostEntry[] {
  * (added, never rewritten), so screen readers queue a burst of bubbles instead of dropping all but
  * the last; older nodes leave as newer ones arrive.
  */
-export function LiveRegion() {
-  const { conversation } = useWidget()
+export function LiveRegion({ widget: { conversation } }: WidgetProps) {
   const announced = useAnnouncements(conversation.transcript)
   return (
     <div class="sr-only" part="live-region" aria-live="polite" aria-relevant="additions" aria-atomic="false">

@@ -1,6 +1,20 @@
+import type { Ref } from 'preact'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
+import { adoptChunkCss } from './chunk-css'
+import { css } from './styles'
+
+/** The players' look, added to the widget's styles when the first one shows (the core styles pictures only). */
+const MEDIA_CSS = css`
+.media video { display: block; max-width: 100%; height: auto; border-radius: inherit; }
+.media iframe { display: block; width: 100%; border: 0; border-radius: inherit; }
+.media audio { display: block; max-width: 100%; }
+.bubble.media:has(iframe) { width: 100%; }
+`
 
 type Content = Record<string, unknown>
+/** A player's props: `anchor` marks its element, through which its chunk's stylesheet is adopted. */
+type PlayerProps = { content: Content; anchor: Ref<HTMLElement> }
 
 const webUrl = (value: unknown) => safeUrl(value, WEB_SCHEMES)
 
@@ -20,11 +34,12 @@ function hostedPlayer(type: unknown, id: unknown): { src: string; title: string 
 const height = (value: unknown, fallback: number) =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(2000, Math.max(50, value)) : fallback
 
-export function VideoMessage({ content }: { content: Content }) {
+export function VideoMessage({ content, anchor }: PlayerProps) {
   const player = hostedPlayer(content.type, content.id)
   if (player) {
     return (
       <iframe
+        ref={anchor as Ref<HTMLIFrameElement>}
         src={player.src}
         title={player.title}
         part="video"
@@ -37,22 +52,23 @@ export function VideoMessage({ content }: { content: Content }) {
     )
   }
   const src = webUrl(content.url)
-  if (!src) return <span>Video unavailable</span>
-  return <video src={src} controls preload="metadata" part="video" />
+  if (!src) return <span ref={anchor}>Video unavailable</span>
+  return <video ref={anchor as Ref<HTMLVideoElement>} src={src} controls preload="metadata" part="video" />
 }
 
-export function AudioMessage({ content }: { content: Content }) {
+export function AudioMessage({ content, anchor }: PlayerProps) {
   const src = webUrl(content.url)
-  if (!src) return <span>Audio unavailable</span>
-  return <audio src={src} controls autoplay={content.isAutoplayEnabled === true} preload="metadata" part="audio" />
+  if (!src) return <span ref={anchor}>Audio unavailable</span>
+  return <audio ref={anchor as Ref<HTMLAudioElement>} src={src} controls autoplay={content.isAutoplayEnabled === true} preload="metadata" part="audio" />
 }
 
 /** Third-party content runs in an opaque-origin sandbox: no access to the page, the widget or cookies. */
-export function EmbedMessage({ content }: { content: Content }) {
+export function EmbedMessage({ content, anchor }: PlayerProps) {
   const src = webUrl(content.url)
-  if (!src) return <span>Embedded content unavailable</span>
+  if (!src) return <span ref={anchor}>Embedded content unavailable</span>
   return (
     <iframe
+      ref={anchor as Ref<HTMLIFrameElement>}
       src={src}
       title="Embedded content"
       part="embed"
@@ -72,6 +88,8 @@ const PLAYERS = new Map([
 
 /** The media chunk (players and frames), loaded beside the core script when a flow announces one (see message-content.tsx). */
 export function MediaPlayer({ message }: { message: { type: string; content: Content } }) {
+  const anchor = useRef<HTMLElement>(null)
+  useLayoutEffect(() => adoptChunkCss(anchor.current, MEDIA_CSS), [])
   const Player = PLAYERS.get(message.type)
-  return Player ? <Player content={message.content} /> : null
+  return Player ? <Player content={message.content} anchor={anchor} /> : null
 }

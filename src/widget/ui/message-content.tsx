@@ -3,6 +3,7 @@ import { renderRichText } from '../content/rich-text'
 import { htmlToPlain, withHtmlReader } from '../content/plain-text'
 import { ImageMessage } from './image-message'
 import { lazyView, type LazyView } from './lazy-view'
+import type { WidgetProps } from './widget'
 
 type Content = Record<string, unknown>
 
@@ -56,13 +57,13 @@ export const isMediaMessage = (message: ChatMessage) => message.type !== 'text'
  * A host message's body: richText as elements, else sanitised html, else plain text.
  * `onSettled` hears when an image has loaded or failed (see ImageMessage).
  */
-export function MessageContent({ message, onSettled }: { message: ChatMessage; onSettled?: () => void }) {
+export function MessageContent({ widget, message, onSettled }: WidgetProps & { message: ChatMessage; onSettled?: () => void }) {
   const content = contentOf(message)
   switch (message.type) {
     case 'text': {
       if (isMarkdown(content)) {
         const text = <span>{content.plainText}</span>
-        return <markdownView.View text={content.plainText} loading={text} fallback={text} />
+        return <markdownView.View widget={widget} text={content.plainText} loading={text} fallback={text} />
       }
       if (hasRichText(content)) {
         return <div class="rt">{renderRichText(content.richText)}</div>
@@ -70,7 +71,7 @@ export function MessageContent({ message, onSettled }: { message: ChatMessage; o
       if (typeof content.html === 'string' && content.html.trim()) {
         // Its text until the sanitizer is here, and if it cannot load.
         const text = <span>{htmlToPlain(content.html)}</span>
-        return <html.View html={content.html} loading={text} fallback={text} />
+        return <html.View widget={widget} html={content.html} loading={text} fallback={text} />
       }
       return <>{typeof content.plainText === 'string' ? content.plainText : ''}</>
     }
@@ -78,7 +79,7 @@ export function MessageContent({ message, onSettled }: { message: ChatMessage; o
       return <ImageMessage content={content} onSettled={onSettled} />
     default: {
       const unavailable = UNAVAILABLE.get(message.type)
-      return unavailable ? <players.View message={{ type: message.type, content }} fallback={<span>{unavailable}</span>} /> : null
+      return unavailable ? <players.View widget={widget} message={{ type: message.type, content }} fallback={<span>{unavailable}</span>} /> : null
     }
   }
 }

@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks'
 import { progressBarSchema } from '../../protocol/progress-bar'
 import { adoptChunkCss } from './chunk-css'
 import { ACCENT, css, v } from './styles'
-import { useWidget } from './widget-context'
+import type { WidgetProps } from './widget'
 
 /** The bar's look, added to the widget's styles when it first shows. */
 const PROGRESS_CSS = css`
@@ -30,8 +30,7 @@ const PROGRESS_CSS = css`
  * The flow's `progress` (0–100). A chunk of its own, requested as soon as the published flow's
  * theme enables the bar (it arrives before or with the first step, so the bar never waits on one).
  */
-export function ProgressBar() {
-  const { conversation } = useWidget()
+export function ProgressBar({ widget: { conversation } }: WidgetProps) {
   const bar = useRef<HTMLDivElement>(null)
   useLayoutEffect(() => adoptChunkCss(bar.current, PROGRESS_CSS), [])
   // The core read only whether the bar shows: where it goes is validated here.

@@ -1,10 +1,9 @@
 import { isWaitingForWebhook } from '../chat/index'
 import { lazyView } from './lazy-view'
-import { useWidget } from './widget-context'
+import type { WidgetProps } from './widget'
 
 /** A failure the visitor must see, with the one control that can get the chat going again. */
-export function FailureNotice() {
-  const { conversation, focusTranscript } = useWidget()
+export function FailureNotice({ widget: { conversation, focusTranscript } }: WidgetProps) {
   const failure = conversation.failure.value
   if (!failure) return null
   const { detail, recovery } = failure
@@ -32,8 +31,7 @@ export function FailureNotice() {
 }
 
 /** Shown until the first step arrives, so the box is never blank. */
-export function LoadingIndicator() {
-  const { conversation } = useWidget()
+export function LoadingIndicator({ widget: { conversation } }: WidgetProps) {
   if (conversation.stage.value.tag !== 'loading') return null
   return (
     <div class="row host" part="host-row loading" role="status">
@@ -51,10 +49,9 @@ export function LoadingIndicator() {
 export const restartNoticeView = lazyView('restart notice', () => import('./restart-notice').then((chunk) => chunk.RestartNoticeView))
 
 /** Why the visitor does not see the conversation they left: it could not go on. */
-export function RestartNotice() {
-  const { conversation } = useWidget()
-  const reason = conversation.notice.value
-  return reason ? <restartNoticeView.View reason={reason} /> : null
+export function RestartNotice({ widget }: WidgetProps) {
+  const reason = widget.conversation.notice.value
+  return reason ? <restartNoticeView.View widget={widget} reason={reason} /> : null
 }
 
 /** Said (on screen and in the live region) while the flow waits for an outside system. */
@@ -64,7 +61,6 @@ export const WAITING_TEXT = 'Waiting for an update. The chat will go on by itsel
 export const waitingView = lazyView('waiting view', () => import('./waiting-view').then((chunk) => chunk.WaitingView))
 
 /** Where the next bubble will come while the flow waits for a webhook. */
-export function WaitingNotice() {
-  const { conversation } = useWidget()
-  return isWaitingForWebhook(conversation.stage.value) ? <waitingView.View /> : null
+export function WaitingNotice({ widget }: WidgetProps) {
+  return isWaitingForWebhook(widget.conversation.stage.value) ? <waitingView.View widget={widget} /> : null
 }

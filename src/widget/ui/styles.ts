@@ -99,10 +99,7 @@ export const BASE_CSS = css`
 .rt .rt-h1, .rt .rt-h2, .rt .rt-h3, .rt h1, .rt h2, .rt h3 { font-weight: 700; font-size: 1.15em; margin: 0; }
 .rt a, .bubble a { color: inherit; text-decoration: underline; }
 .rt img { max-width: 100%; height: auto; }
-.media img, .media video { display: block; max-width: 100%; height: auto; border-radius: inherit; }
-.media iframe { display: block; width: 100%; border: 0; border-radius: inherit; }
-.media audio { display: block; max-width: 100%; }
-.bubble.media:has(iframe) { width: 100%; }
+.media img { display: block; max-width: 100%; height: auto; border-radius: inherit; }
 ${WAITING_IMAGE}
 .image-missing { display: block; padding: 10px 12px; border: 1px dashed currentColor; border-radius: inherit; font-style: italic; }
 .guest-wrap { display: flex; flex-direction: column; align-items: flex-end; max-width: min(85%, 640px); }

@@ -1,15 +1,17 @@
-import type { ChatInput, ChoiceItem } from '../../../protocol/index'
+import type { ChoiceItem } from '../../../protocol/index'
 import { safeImageUrl } from '../../content/url'
 import { ChoiceList } from './choice-list'
+import type { RichInputProps } from './input-views'
 
 const text = (value: string | null | undefined) => (typeof value === 'string' && value.trim() ? value : undefined)
 
 /** Buttons with text; the answer is the item's `value`, else its text. */
-export function ChoiceInput({ input }: { input: ChatInput }) {
+export function ChoiceInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const labelOf = (item: ChoiceItem) => text(item.content) ?? text(item.value) ?? ''
   return (
     <ChoiceList
+      widget={widget}
       items={input.items ?? []}
       multiple={options.isMultipleChoice === true}
       searchable={options.isSearchable === true}
@@ -25,11 +27,12 @@ export function ChoiceInput({ input }: { input: ChatInput }) {
 }
 
 /** Cards with a picture, title and description; the answer is `value`, else title, else id. */
-export function PictureChoiceInput({ input }: { input: ChatInput }) {
+export function PictureChoiceInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const labelOf = (item: ChoiceItem) => text(item.title) ?? text(item.value) ?? text(item.description) ?? ''
   return (
     <ChoiceList
+      widget={widget}
       items={input.items ?? []}
       multiple={options.isMultipleChoice === true}
       searchable={options.isSearchable === true}

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact'
 import { useRef, useState } from 'preact/hooks'
 import type { ChoiceItem } from '../../../protocol/index'
+import type { WidgetProps } from '../widget'
 import { useAnswer, useAutoFocus } from './use-answer'
 
-export interface ChoiceListProps {
+export interface ChoiceListProps extends WidgetProps {
   items: readonly ChoiceItem[]
   multiple: boolean
   searchable: boolean
@@ -27,8 +28,8 @@ export function ChoiceList(props: ChoiceListProps) {
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set())
   const [filter, setFilter] = useState('')
   const first = useRef<HTMLElement>(null)
-  const answer = useAnswer()
-  useAutoFocus(first)
+  const answer = useAnswer(props.widget)
+  useAutoFocus(props.widget, first)
 
   const needle = filter.trim().toLowerCase()
   const visible = needle ? props.items.filter((item) => props.labelOf(item).toLowerCase().includes(needle)) : props.items

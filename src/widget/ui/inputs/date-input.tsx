@@ -1,17 +1,17 @@
 import { useRef, useState } from 'preact/hooks'
-import type { ChatInput } from '../../../protocol/index'
+import type { RichInputProps } from './input-views'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 /** A date (or date and time); a range sends `from to to`, as the service expects. */
-export function DateInput({ input }: { input: ChatInput }) {
+export function DateInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const type = options.hasTime === true ? 'datetime-local' : 'date'
   const range = options.isRange === true
   const [from, setFrom] = useState('')
   const [to, setTo] = useState('')
   const first = useRef<HTMLInputElement>(null)
-  const answer = useAnswer()
-  useAutoFocus(first)
+  const answer = useAnswer(widget)
+  useAutoFocus(widget, first)
   const complete = range ? Boolean(from && to) : Boolean(from)
   const read = (set: (value: string) => void) => (event: Event) => set((event.currentTarget as HTMLInputElement).value)
 

@@ -1,6 +1,13 @@
 import type { Signal } from '@preact/signals'
-import type { ChatInput } from '../../../protocol/index'
+import type { ChatInput, InputOptions } from '../../../protocol/index'
 import { lazyView, type LazyView } from '../lazy-view'
+import type { WidgetProps } from '../widget'
+
+/** What every input view is given. */
+export type InputProps = WidgetProps & { input: ChatInput; draft: Signal<string> }
+
+/** What the rich inputs chunk's views are given: the input with its options checked (rich-inputs.tsx). */
+export type RichInputProps = InputProps & { input: ChatInput & { options: InputOptions } }
 
 /** The input answered in the core's own text field (any unknown type gets one too). */
 export const TEXT_INPUT = 'text input'
@@ -11,7 +18,7 @@ const richInputs = lazyView('input', () => import('./rich-inputs').then((chunk) 
  * Inputs whose view is a lazily loaded chunk, by type: where a new one (files, cards) registers.
  * Keyed by the untrusted input type in a Map, so "constructor" or "__proto__" find nothing.
  */
-export const INPUT_CHUNKS: ReadonlyMap<string, LazyView<{ input: ChatInput; draft: Signal<string> }>> = new Map([
+export const INPUT_CHUNKS: ReadonlyMap<string, LazyView<InputProps>> = new Map([
   ['number input', richInputs],
   ['email input', richInputs],
   ['url input', richInputs],

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'preact/hooks'
-import type { ChatInput } from '../../../protocol/index'
+import type { RichInputProps } from './input-views'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 const int = (value: unknown, fallback: number, min: number, max: number) =>
@@ -10,7 +10,7 @@ const int = (value: unknown, fallback: number, min: number, max: number) =>
  * press answers; otherwise the visitor picks, then sends. Custom SVG icons are not rendered:
  * markup from a flow never reaches the DOM.
  */
-export function RatingInput({ input }: { input: ChatInput }) {
+export function RatingInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const start = int(options.startsAt, 0, 0, 1)
   const end = int(options.length, 10, 1, 20)
@@ -19,10 +19,10 @@ export function RatingInput({ input }: { input: ChatInput }) {
   const oneClick = options.isOneClickSubmitEnabled === true
   const [picked, setPicked] = useState<number | null>(null)
   const first = useRef<HTMLButtonElement>(null)
-  const send = useAnswer()
+  const send = useAnswer(widget)
   // Stars carry no number on screen: the guest bubble says "4/5" rather than a bare "4".
   const answer = (value: number) => send(String(value), stars ? `${value}/${end}` : undefined)
-  useAutoFocus(first)
+  useAutoFocus(widget, first)
   const { left, right, button } = options.labels ?? {}
   // The end labels describe the scale for screen readers too, not only on screen.
   const labelsId = useId()

@@ -1,10 +1,12 @@
-import type { Signal } from '@preact/signals'
-import type { ChatInput } from '../../../protocol/index'
-import { useLayoutEffect, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks'
+import { inputOptionsSchema } from '../../../protocol/input-options'
+import { readableIssues } from '../../../protocol/issues'
+import { TransportError } from '../../transport/index'
 import { adoptChunkCss } from '../chunk-css'
 import { css } from '../styles'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
 import { DateInput } from './date-input'
+import type { InputProps } from './input-views'
 import { RatingInput } from './rating-input'
 import { TypedTextInput } from './typed-inputs'
 
@@ -39,14 +41,24 @@ const VIEWS = new Map([
  * The rich inputs chunk (dates, choices, pictures, ratings, and the number, e-mail, URL and phone
  * fields), loaded beside the core script when a flow announces one of them (see input-views.ts).
  */
-export function RichInput({ input, draft }: { input: ChatInput; draft: Signal<string> }) {
+export function RichInput(props: InputProps) {
+  const { widget, input } = props
   const anchor = useRef<HTMLSpanElement>(null)
   useLayoutEffect(() => adoptChunkCss(anchor.current, RICH_INPUT_CSS), [])
+  // The core read only the text field's options: these views' are checked here, before they read them.
+  const options = useMemo(() => inputOptionsSchema.safeParse(input.options ?? {}), [input])
+  useEffect(() => {
+    // One the widget cannot read fails the step, as an unreadable response does.
+    if (!options.success) {
+      const details = readableIssues(options.error)
+      widget.conversation.fail(new TransportError('invalid-response', `The flow service sent a ${input.type} this widget cannot read`, { details }))
+    }
+  }, [options])
   const View = VIEWS.get(input.type)
   return (
     <>
       <span ref={anchor} hidden />
-      {View && <View input={input} draft={draft} />}
+      {View && options.success && <View {...props} input={{ ...input, options: options.data }} />}
     </>
   )
 }

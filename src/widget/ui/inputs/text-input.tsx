@@ -1,6 +1,7 @@
 import type { Signal } from '@preact/signals'
 import { useRef } from 'preact/hooks'
-import { MAX_MESSAGE_LENGTH, type ChatInput } from '../../../protocol/chat'
+import { MAX_MESSAGE_LENGTH } from '../../../protocol/chat'
+import type { InputProps } from './input-views'
 import { isComposing, useAnswer, useAutoFocus } from './use-answer'
 
 /** What a text-like field is: its type, placeholder and the keyboard and autofill it asks for. */
@@ -21,15 +22,15 @@ const TEXT_FIELD: TextField = { type: 'text', placeholder: 'Type your answer…'
  * the line; Enter that confirms an IME composition never sends. The service validates emails,
  * URLs and numbers.
  */
-export function TextInput({ input, draft, field = TEXT_FIELD }: { input: ChatInput; draft: Signal<string>; field?: TextField }) {
+export function TextInput({ widget, input, draft, field = TEXT_FIELD }: InputProps & { field?: TextField }) {
   const options = input.options ?? {}
   const multiline = field.type === 'text' && options.isLong === true
   // The conversation holds what is typed: the page's setInputValue() edits the same draft.
   const value = draft.value
   const composing = useRef(false)
   const ref = useRef<HTMLInputElement | HTMLTextAreaElement>(null)
-  const answer = useAnswer()
-  useAutoFocus(ref)
+  const answer = useAnswer(widget)
+  useAutoFocus(widget, ref)
 
   const placeholder = options.labels?.placeholder || field.placeholder
   const send = () => {

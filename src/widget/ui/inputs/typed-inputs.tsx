@@ -1,5 +1,4 @@
-import type { Signal } from '@preact/signals'
-import type { ChatInput } from '../../../protocol/chat'
+import type { RichInputProps } from './input-views'
 import { TextInput, type TextField } from './text-input'
 
 /** The fields of number, e-mail, URL and phone inputs: the keyboard a phone shows, and autofill. */
@@ -16,10 +15,10 @@ const numberAttr = (value: unknown) => (typeof value === 'number' && Number.isFi
  * A number, e-mail, URL or phone input: the core's text field, typed. Part of the rich inputs
  * chunk, requested when a flow announces one; if it cannot load, a plain text field stands in.
  */
-export function TypedTextInput({ input, draft }: { input: ChatInput; draft: Signal<string> }) {
+export function TypedTextInput({ widget, input, draft }: RichInputProps) {
   const field = TYPED_FIELDS.get(input.type)
   if (!field) return null
   const options = input.options ?? {}
   const range = input.type === 'number input' ? { min: numberAttr(options.min), max: numberAttr(options.max), step: numberAttr(options.step) ?? 'any' } : undefined
-  return <TextInput input={input} draft={draft} field={{ ...field, attributes: range }} />
+  return <TextInput widget={widget} input={input} draft={draft} field={{ ...field, attributes: range }} />
 }

@@ -1,13 +1,12 @@
 import type { RefObject } from 'preact'
 import { useLayoutEffect } from 'preact/hooks'
-import { useWidget } from '../widget-context'
+import type { Widget } from '../widget'
 
 /**
  * Sends an answer. Focus first goes to the transcript: the answered input leaves at once, and
  * focus must stay in the chat until the next input takes it.
  */
-export function useAnswer(): (message: string, label?: string) => void {
-  const { conversation, focusTranscript } = useWidget()
+export function useAnswer({ conversation, focusTranscript }: Widget): (message: string, label?: string) => void {
   return (message, label) => {
     focusTranscript()
     conversation.send(message, label)
@@ -21,8 +20,7 @@ export function useAnswer(): (message: string, label?: string) => void {
  * behind an image that is still loading) takes it once it shows. A text field's draft (an answer
  * to correct, a prefill) is selected: typing replaces it, the arrow keys edit it.
  */
-export function useAutoFocus(ref: RefObject<HTMLElement | null>): void {
-  const { hasFocus } = useWidget()
+export function useAutoFocus({ hasFocus }: Widget, ref: RefObject<HTMLElement | null>): void {
   useLayoutEffect(() => {
     const element = ref.current
     if (!element || !hasFocus()) return

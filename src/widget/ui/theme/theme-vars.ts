@@ -5,7 +5,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks'
 import { widgetWarning, type Emit } from '../../chat/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
 import { browserCssValidator, clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
-import { useWidget } from '../widget-context'
+import type { WidgetProps } from '../widget'
 import { fontFamilyValue, fontRequest } from './font'
 
 export interface ThemeVars {
@@ -129,8 +129,7 @@ export function applyThemeVars(element: HTMLElement, theme: unknown, isValid: Cs
  * The theme chunk's view: applies the theme's custom properties to the widget's root element
  * (renders nothing). Until its chunk is here (or if it cannot load) the default look stays.
  */
-export function ThemeVarsView({ target, theme, isValid }: { target: RefObject<HTMLElement | null>; theme: unknown; isValid: CssValidator | undefined }) {
-  const { emit } = useWidget()
+export function ThemeVarsView({ widget: { emit }, target, theme, isValid }: WidgetProps & { target: RefObject<HTMLElement | null>; theme: unknown; isValid: CssValidator | undefined }) {
   const applied = useRef<string[]>([])
   useLayoutEffect(() => {
     if (target.current) applied.current = applyThemeVars(target.current, theme, isValid, applied.current, emit)

@@ -1,8 +1,11 @@
-import { createContext } from 'preact'
-import { useContext } from 'preact/hooks'
 import type { Conversation, Emit } from '../chat/index'
 
-export interface WidgetContextValue {
+/**
+ * What every view of one chat works with, handed down as the `widget` prop (a context would cost
+ * the core more than the props do). App makes it once per conversation, so a view's props stay
+ * equal between renders and @preact/signals can skip it (see bubbles.tsx).
+ */
+export interface Widget {
   conversation: Conversation
   emit: Emit
   /**
@@ -14,10 +17,7 @@ export interface WidgetContextValue {
   hasFocus(): boolean
 }
 
-export const WidgetContext = createContext<WidgetContextValue | null>(null)
-
-export function useWidget(): WidgetContextValue {
-  const value = useContext(WidgetContext)
-  if (!value) throw new Error('flow-chat: component rendered outside its widget')
-  return value
+/** Props of a view that works with its chat. */
+export interface WidgetProps {
+  widget: Widget
 }
