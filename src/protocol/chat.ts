@@ -66,6 +66,11 @@ export const choiceItemSchema = z.looseObject({
 })
 export type ChoiceItem = z.infer<typeof choiceItemSchema>
 
+/**
+ * An input as the chat shows it. `runtimeOptions` (`{paymentIntentSecret, amountLabel,
+ * publicKey}`, a payment input's) passes through unread: no input of this widget reads it, and
+ * code that does is to parse it first, as action runners parse their payloads.
+ */
 export const chatInputSchema = z.looseObject({
   id: z.string(),
   outgoingEdgeId: str(),
@@ -73,9 +78,6 @@ export const chatInputSchema = z.looseObject({
   options: opt(textInputOptionsSchema),
   items: opt(z.array(choiceItemSchema)),
   prefilledValue: str(),
-  runtimeOptions: opt(
-    z.looseObject({ paymentIntentSecret: str(), amountLabel: str(), publicKey: str() }),
-  ),
 })
 export type ChatInput = z.infer<typeof chatInputSchema>
 

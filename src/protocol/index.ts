@@ -1,4 +1,6 @@
 export * from './common'
+export * from './any-of'
+export * from './variable-value'
 export * from './theme'
 export * from './settings'
 export * from './flow'

@@ -15,27 +15,13 @@ export function orderStep(
   actions: readonly ClientAction[] = [],
 ): StepItem[] {
   const ids = new Set(messages.map((message) => message.id))
-  const before: StepItem[] = []
-  const after = new Map<string, StepItem[]>()
-  for (const action of actions) {
-    const anchor = action.lastBubbleBlockId
-    if (anchor && ids.has(anchor)) {
-      const list = after.get(anchor) ?? []
-      list.push({ kind: 'action', action })
-      after.set(anchor, list)
-    } else {
-      before.push({ kind: 'action', action })
-    }
-  }
-  const items = before
+  const run = (which: (anchor: string | undefined | null) => boolean): StepItem[] =>
+    actions.filter((action) => which(action.lastBubbleBlockId)).map((action) => ({ kind: 'action', action }))
+  const items = run((anchor) => !anchor || !ids.has(anchor))
   for (const message of messages) {
     items.push({ kind: 'message', message })
-    const anchored = after.get(message.id)
-    if (anchored) {
-      items.push(...anchored)
-      // A repeated id (a loop in one step) takes its actions after its first occurrence only.
-      after.delete(message.id)
-    }
+    // A repeated id (a loop in one step) takes its actions after its first occurrence only.
+    if (message.id && ids.delete(message.id)) items.push(...run((anchor) => anchor === message.id))
   }
   return items
 }

@@ -35,15 +35,9 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
   for (const log of step.logs ?? []) {
     emit('flowchat:log', { status: log.status, description: log.description, details: log.details, source: 'service', code: 'service-log' })
   }
-  if (step.dynamicTheme) {
-    state.avatars = {
-      host: step.dynamicTheme.hostAvatarUrl ?? state.avatars.host,
-      guest: step.dynamicTheme.guestAvatarUrl ?? state.avatars.guest,
-    }
-  }
-  if (typeof step.progress === 'number' && Number.isFinite(step.progress)) {
-    state.progress.value = Math.min(100, Math.max(0, step.progress))
-  }
+  const { dynamicTheme: theme, progress } = step
+  if (theme) state.avatars = { host: theme.hostAvatarUrl ?? state.avatars.host, guest: theme.guestAvatarUrl ?? state.avatars.guest }
+  if (typeof progress === 'number' && Number.isFinite(progress)) state.progress.value = Math.min(100, Math.max(0, progress))
   // Actions whose code loads lazily are requested now, while the bubbles before them play.
   for (const action of step.clientSideActions ?? []) runnerFor(runners, action.type)?.preload?.()
   const showHost = (message: ChatMessage, stream?: StreamedAnswer) => {
@@ -51,27 +45,19 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
     state.transcript.append(entry)
     return entry
   }
-  const playing = () => state.enter({ tag: 'playing', step, typing: false })
+  const playing = (typing = false) => state.enter({ tag: 'playing', step, typing })
   playing()
   const outcome = await playStep(orderStep(step.messages ?? [], step.clientSideActions ?? []), {
+    ...context,
     signal,
-    sleep: context.sleep,
-    emit,
     typing: typingSettings(state.publishedFlow.peek()?.settings),
     isFirstBubble: () => state.transcript.hostCount === 0,
-    setTyping: (typing) => state.enter({ tag: 'playing', step, typing }),
+    setTyping: playing,
     show: showHost,
     runAction: async (action) => {
       state.enter({ tag: runnerFor(runners, action.type)?.stage ?? 'running-action', step, action })
-      const actionContext: ActionContext = {
-        signal,
-        sleep: context.sleep,
-        emit,
-        navigate: context.navigate,
-        client: context.client,
-        sessionId: state.session.id,
-        showStream: showHost,
-      }
+      // The turn's context (client, emit, sleep, navigate) and this step's.
+      const actionContext: ActionContext = { ...context, signal, sessionId: state.session.id, showStream: showHost }
       const result = await runClientAction(action, runners, actionContext)
       playing()
       return result

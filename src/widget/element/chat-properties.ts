@@ -2,11 +2,13 @@ import { SANDBOX_DOCUMENT_PATH } from '../../protocol/sandbox-policy'
 import { SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
 import type { PropertyTable } from './properties'
 
-/** The script sandbox next to the chat API (else the flow API, else the page's own origin). */
+/**
+ * The script sandbox next to the chat API (else the flow API, else the page's own origin: an
+ * element, whose properties these are, only exists in a page).
+ */
 function defaultSandboxUrl(element: HTMLElement): string {
-  const host = (name: string) => element.getAttribute(name)?.trim() ?? ''
-  const origin = typeof location === 'undefined' ? '' : location.origin
-  return `${(host('chat-api-host') || host('api-host') || origin).replace(/\/+$/, '')}${SANDBOX_DOCUMENT_PATH}`
+  const { chatApiHost, apiHost } = element as unknown as { chatApiHost: string; apiHost: string }
+  return `${(chatApiHost.trim() || apiHost.trim() || location.origin).replace(/\/+$/, '')}${SANDBOX_DOCUMENT_PATH}`
 }
 
 /**

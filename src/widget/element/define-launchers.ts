@@ -1,5 +1,5 @@
 import { defineFlowChat, type DefineOptions } from './define'
-import { BUBBLE_TAG_NAME, POPUP_TAG_NAME, createLauncherElement } from './launcher-element'
+import { createLauncherElement, launcherTag } from './launcher-element'
 
 /**
  * Registers `<flow-chat-bubble>` and `<flow-chat-popup>` (and `<flow-chat>`, which they contain).
@@ -8,7 +8,7 @@ import { BUBBLE_TAG_NAME, POPUP_TAG_NAME, createLauncherElement } from './launch
 export function defineFlowChatLaunchers(options: Omit<DefineOptions, 'tagName'> = {}): void {
   defineFlowChat(options)
   const registry = options.registry ?? customElements
-  for (const [tagName, kind] of [[BUBBLE_TAG_NAME, 'bubble'], [POPUP_TAG_NAME, 'popup']] as const) {
-    if (!registry.get(tagName)) registry.define(tagName, createLauncherElement(kind, options))
+  for (const kind of ['bubble', 'popup'] as const) {
+    if (!registry.get(launcherTag(kind))) registry.define(launcherTag(kind), createLauncherElement(kind, options))
   }
 }

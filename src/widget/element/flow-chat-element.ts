@@ -18,7 +18,7 @@ import { claimConversationKey, conversationKey, createConversationStorage, forge
 import { createEmitter } from './emitter'
 import { browserNavigate } from './navigate'
 import { defineProperties, observedAttributes, propertyOf, upgradeProperties, type Properties } from './properties'
-import type { ScriptHost, ScriptSettings } from './scripts'
+import type { ScriptHost } from './scripts'
 import { adoptStyles, type StyleTarget } from './stylesheets'
 
 export interface FlowChatElementOptions {
@@ -59,12 +59,12 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     #styles: StyleTarget | undefined
     #mount: HTMLElement | undefined
     #conversation: Conversation | undefined
-    #stopEffects: (() => void) | undefined
     #scripts: ScriptHost | undefined
     #scheduled = false
-    #releaseKey: (() => void) | undefined
     #memory: ConversationMemory | undefined
     #render: (() => void) | undefined
+    /** Releases what the current conversation holds (set while one runs). */
+    #teardown: (() => void) | undefined
 
     connectedCallback() {
       upgradeProperties(this, CHAT_PROPERTIES)
@@ -75,17 +75,17 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       // Deferred: a node moved within the page is disconnected and reconnected in one task, and
       // should keep its conversation. Really removed, it releases everything.
       queueMicrotask(() => {
-        if (!this.isConnected) this.#teardown()
+        if (!this.isConnected) this.#teardown?.()
       })
     }
 
     attributeChangedCallback(name: string, previous: string | null, next: string | null) {
       if (previous === next) return
-      const roles: readonly string[] = propertyOf(CHAT_PROPERTIES, name)?.roles ?? []
+      const roles: readonly string[] | undefined = propertyOf(CHAT_PROPERTIES, name)?.roles
       // The next script gets a fresh sandbox with the new settings; the conversation goes on.
-      if (roles.includes('scripts')) this.#scripts?.dispose()
-      if (roles.includes('label')) this.#render?.()
-      if (roles.includes('restarts') && this.#conversation) this.#schedule()
+      if (roles?.includes('scripts')) this.#scripts?.dispose()
+      if (roles?.includes('label')) this.#render?.()
+      if (roles?.includes('restarts') && this.#conversation) this.#schedule()
     }
 
     reset() {
@@ -128,7 +128,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     }
 
     #start() {
-      this.#teardown()
+      this.#teardown?.()
       const own = this.#own
       const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' })
       const styles = (this.#styles ??= adoptStyles(root))
@@ -140,12 +140,10 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       }
       const emit = createEmitter(this)
       const claim = claimConversationKey(conversationKey(own.flow, own.storageKey), this)
-      this.#releaseKey = claim.release
-      const settings = (): ScriptSettings => ({ sandboxUrl: own.sandboxUrl, timeoutMs: own.scriptTimeout, allowNetwork: own.allowScriptNetwork })
       // The sandbox runner is a chunk of its own, requested when a step announces a script.
       const scripts = lazyRunner(async () => {
         const { createScriptHost } = await import('./scripts')
-        this.#scripts = createScriptHost(root, emit, settings)
+        this.#scripts = createScriptHost(root, emit, own)
         return this.#scripts.runner
       })
       const conversation = createConversation({
@@ -158,24 +156,19 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         memory: (this.#memory = createConversationStorage(claim.key, emit)),
       })
       this.#conversation = conversation
-      this.#stopEffects = effect(() => applyTheme(conversation, styles, emit))
+      const stopEffects = effect(() => applyTheme(conversation, styles, emit))
       const mount = this.#mount
       this.#render = () => render(h(App, { conversation, emit, label: own.label }), mount)
       this.#render()
+      this.#teardown = () => {
+        conversation.dispose()
+        this.#scripts?.dispose()
+        stopEffects()
+        claim.release()
+        render(null, mount)
+        this.#conversation = this.#scripts = this.#render = this.#teardown = undefined
+      }
       conversation.start()
-    }
-
-    #teardown() {
-      this.#conversation?.dispose()
-      this.#conversation = undefined
-      this.#scripts?.dispose()
-      this.#scripts = undefined
-      this.#stopEffects?.()
-      this.#stopEffects = undefined
-      this.#releaseKey?.()
-      this.#releaseKey = undefined
-      this.#render = undefined
-      if (this.#mount) render(null, this.#mount)
     }
   }
   defineProperties(FlowChat.prototype, CHAT_PROPERTIES)

@@ -4,8 +4,10 @@ import type { FlowChatElement, FlowChatElementOptions } from './flow-chat-elemen
 import type { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from './launcher-properties'
 import type { Properties } from './properties'
 
-export const BUBBLE_TAG_NAME = 'flow-chat-bubble'
-export const POPUP_TAG_NAME = 'flow-chat-popup'
+export type LauncherKind = 'bubble' | 'popup'
+
+/** `<flow-chat-bubble>`, `<flow-chat-popup>`. */
+export const launcherTag = (kind: LauncherKind) => `flow-chat-${kind}` as const
 
 /** What a bubble and a popup do besides their properties. */
 interface LauncherCommands {
@@ -51,8 +53,6 @@ export interface LauncherBehaviour {
   hidePreviewMessage?(): void
 }
 
-export type LauncherKind = 'bubble' | 'popup'
-
 /**
  * What a launcher does once its chunk is here: given before, they wait for it and run in order.
  * A bubble adds PREVIEW_COMMANDS. Handles forward the same commands to their element (embed/init.ts).
@@ -60,6 +60,10 @@ export type LauncherKind = 'bubble' | 'popup'
 export const LAUNCHER_COMMANDS = ['open', 'close', 'toggle', 'reload', 'reset'] as const
 export const PREVIEW_COMMANDS = ['showPreviewMessage', 'hidePreviewMessage'] as const
 type Command = (typeof LAUNCHER_COMMANDS)[number] | (typeof PREVIEW_COMMANDS)[number]
+
+/** The launcher commands of a kind of chat (`undefined`: an inline one, which has no window to open but takes them). */
+export const launcherCommands = (kind: LauncherKind | undefined): readonly Command[] =>
+  kind === 'bubble' ? [...LAUNCHER_COMMANDS, ...PREVIEW_COMMANDS] : LAUNCHER_COMMANDS
 
 /**
  * A launcher's class. Its `pendingOptions` are those of a FlowChat.init* call, applied by the
@@ -78,7 +82,7 @@ export interface LauncherClass {
  * arrives are carried out when it does.
  */
 export function createLauncherElement(kind: LauncherKind, options: FlowChatElementOptions = {}): CustomElementConstructor {
-  const commands: readonly Command[] = kind === 'bubble' ? [...LAUNCHER_COMMANDS, ...PREVIEW_COMMANDS] : LAUNCHER_COMMANDS
+  const commands = launcherCommands(kind)
   class Launcher extends HTMLElement {
     static pendingOptions = new WeakMap<HTMLElement, Record<string, unknown>>()
     #behaviour: LauncherBehaviour | undefined

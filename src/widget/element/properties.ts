@@ -87,13 +87,14 @@ export function readProperty(element: HTMLElement, name: string, spec: PropertyS
   if (spec.kind === 'object') return objects.get(element)?.get(name)
   if (spec.kind === 'boolean') return element.hasAttribute(spec.attribute!)
   const raw = element.getAttribute(spec.attribute!)
+  const trimmed = raw?.trim()
   const fallback = () => spec.fallback?.(element) ?? ''
   if (spec.kind === 'number') {
-    const value = raw === null || raw.trim() === '' ? Number.NaN : Number(raw)
+    const value = trimmed ? Number(trimmed) : Number.NaN
     return Number.isFinite(value) && value >= (spec.min ?? -Infinity) ? value : fallback()
   }
-  if (spec.kind === 'choice') return raw !== null && spec.choices?.includes(raw.trim()) ? raw.trim() : fallback()
-  if (spec.fallback) return raw?.trim() || fallback()
+  if (spec.kind === 'choice') return spec.choices?.includes(trimmed!) ? trimmed : fallback()
+  if (spec.fallback) return trimmed || fallback()
   return raw ?? ''
 }
 

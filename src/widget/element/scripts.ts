@@ -2,12 +2,13 @@ import type { ActionRunner, Emit } from '../chat/index'
 import { scriptActionRunner, type RunScript } from '../chat/client-actions'
 import { createScriptRunner, type ScriptOutcome, type ScriptRunner } from '../sandbox/index'
 
+/** The element's script settings, read when a sandbox is made (the element itself, whose properties are live). */
 export interface ScriptSettings {
   /** The sandbox document (`sandbox-url`), already defaulted. */
-  sandboxUrl: string
+  readonly sandboxUrl: string
   /** `script-timeout` in ms (the runner keeps it within its bounds). */
-  timeoutMs: number
-  allowNetwork: boolean
+  readonly scriptTimeout: number
+  readonly allowScriptNetwork: boolean
 }
 
 export interface ScriptHost {
@@ -26,7 +27,7 @@ const closed: ScriptOutcome = { ok: false, reason: 'unavailable', message: 'The 
  * conversation whose abort signal it was made for: a restart or a removal aborts that signal,
  * which removes the frame and stops any script still running.
  */
-export function createScriptHost(container: ShadowRoot, emit: Emit, settings: () => ScriptSettings): ScriptHost {
+export function createScriptHost(container: ShadowRoot, emit: Emit, settings: ScriptSettings): ScriptHost {
   let runner: ScriptRunner | undefined
   let owner: AbortSignal | undefined
 
@@ -37,12 +38,11 @@ export function createScriptHost(container: ShadowRoot, emit: Emit, settings: ()
   }
 
   const create = (signal: AbortSignal): ScriptRunner => {
-    const { sandboxUrl, timeoutMs, allowNetwork } = settings()
     const created = createScriptRunner({
       container,
-      sandboxUrl,
-      timeoutMs,
-      allowNetwork,
+      sandboxUrl: settings.sandboxUrl,
+      timeoutMs: settings.scriptTimeout,
+      allowNetwork: settings.allowScriptNetwork,
       // Only the name and the parsed JSON payload cross into the page, as event data.
       onHostEvent: (name, payload) => emit('flowchat:script-event', { name, payload }),
       onLog: (entry) =>

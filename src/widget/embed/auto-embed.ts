@@ -8,17 +8,17 @@ import { initBubble, initPopup, initStandard, type FlowChatHandle } from './init
  * (In the core, not a chunk: waiting for one here delayed the first bubble by a round trip.)
  */
 export function autoEmbed(script: HTMLOrSVGScriptElement | null): Promise<FlowChatHandle> | undefined {
-  if (typeof HTMLScriptElement === 'undefined' || !(script instanceof HTMLScriptElement) || !script.dataset.flow) return undefined
-  const mode = (script.dataset.mode ?? 'standard').trim().toLowerCase()
+  const data = script?.dataset
+  if (!data?.flow) return undefined
+  const mode = (data.mode ?? 'standard').trim().toLowerCase()
   const init = mode === 'bubble' ? initBubble : mode === 'popup' ? initPopup : initStandard
   if (init === initStandard && mode !== 'standard') console.warn(`[flow-chat] unknown data-mode "${mode}": using "standard"`)
   // The `data-*` attributes as they are: the element's own table reads what it knows of them.
-  const options = { ...script.dataset, flow: script.dataset.flow }
+  const options = { ...data, flow: data.flow }
   // A script in `<head>` without `defer` runs before `<body>` exists.
   return new Promise((bodyReady) => (document.body ? bodyReady(0) : document.addEventListener('DOMContentLoaded', bodyReady, { once: true }))).then(() => {
-    const after = init === initStandard && script.isConnected && document.body.contains(script)
     const handle: FlowChatHandle = init(options)
-    if (after) script.after(handle.element)
+    if (init === initStandard && document.body.contains(script)) script!.after(handle.element)
     return handle
   })
 }

@@ -3,13 +3,12 @@ import { defineFlowChatLaunchers } from '../element/define-launchers'
 import type { FlowChatElement } from '../element/flow-chat-element'
 import { CHAT_PROPERTIES } from '../element/chat-properties'
 import {
-  BUBBLE_TAG_NAME,
-  LAUNCHER_COMMANDS,
-  POPUP_TAG_NAME,
-  PREVIEW_COMMANDS,
+  launcherCommands,
+  launcherTag,
   type FlowChatBubbleElement,
   type FlowChatPopupElement,
   type LauncherClass,
+  type LauncherKind,
 } from '../element/launcher-element'
 import { applyOptions, type PrefilledVariables } from '../element/properties'
 import type { BubbleEmbedOptions, PopupEmbedOptions, StandardEmbedOptions } from './options'
@@ -48,21 +47,14 @@ export interface BubbleHandle extends FlowChatHandle<FlowChatBubbleElement> {
 
 type Embedded = FlowChatElement | FlowChatBubbleElement | FlowChatPopupElement
 
-/** Forwarded by every handle to its element: a launcher's commands and the chat's own. */
-const COMMANDS = [...LAUNCHER_COMMANDS, 'setInputValue', 'sendCommand'] as const
-
 /**
- * The element for `tagName` with `options`, appended to `container` (an element or a selector;
- * default the end of `document.body`), and its handle: each command calls the element (which
- * calls its conversation); one the element has not (an inline chat has no window to open) does
- * nothing. A bubble's or popup's options are applied by the launchers chunk, which knows them.
+ * The chat of `kind` (none: an inline chat) with `options`, appended to `container` (an element
+ * or a selector; default the end of `document.body`), and its handle: each command (a launcher's,
+ * and the chat's own) calls the element, which calls its conversation; one the element has not
+ * (an inline chat has no window to open) does nothing. A bubble's or popup's options are applied
+ * by the launchers chunk, which knows them.
  */
-function embed<E extends Embedded, H extends FlowChatHandle<E>>(
-  tagName: string,
-  options: { flow?: unknown },
-  container?: Element | string,
-  commands: readonly string[] = COMMANDS,
-): H {
+function embed<E extends Embedded, H extends FlowChatHandle<E>>(kind: LauncherKind | undefined, options: { flow?: unknown }, container?: Element | string): H {
   if (typeof document === 'undefined' || typeof customElements === 'undefined') {
     throw new Error('FlowChat: embedding needs a browser (no document here); call it on the client')
   }
@@ -72,8 +64,8 @@ function embed<E extends Embedded, H extends FlowChatHandle<E>>(
   const parent = typeof container === 'string' ? document.querySelector(container) : (container ?? document.body)
   if (!parent) throw new Error(`FlowChat: no element matches the container "${container}"`)
   defineFlowChatLaunchers()
-  const element = document.createElement(tagName) as E
-  if (tagName === DEFAULT_TAG_NAME) applyOptions(element, CHAT_PROPERTIES, options)
+  const element = document.createElement(kind ? launcherTag(kind) : DEFAULT_TAG_NAME) as E
+  if (!kind) applyOptions(element, CHAT_PROPERTIES, options)
   else {
     // Set now, so that setPrefilledVariables() merges into it before the chunk is here (it wins over the options).
     element.prefilledVariables = (options as { prefilledVariables?: PrefilledVariables }).prefilledVariables
@@ -88,21 +80,21 @@ function embed<E extends Embedded, H extends FlowChatHandle<E>>(
     submitInput: async () => element.submitInput(),
     unmount: () => element.remove(),
   }
-  for (const name of commands) handle[name] = (...args: unknown[]) => (element as unknown as Record<string, (...args: unknown[]) => unknown>)[name]?.(...args)
+  for (const name of [...launcherCommands(kind), 'setInputValue', 'sendCommand']) handle[name] = (...args: unknown[]) => (element as unknown as Record<string, (...args: unknown[]) => unknown>)[name]?.(...args)
   return handle as H
 }
 
 /** An inline `<flow-chat>` in `container` (default: the end of `document.body`). */
 export function initStandard(options: StandardEmbedOptions): FlowChatHandle<FlowChatElement> {
-  return embed(DEFAULT_TAG_NAME, options, options?.container)
+  return embed(undefined, options, options?.container)
 }
 
 /** A floating launcher at the corner of the page that opens the chat in a window. */
 export function initBubble(options: BubbleEmbedOptions): BubbleHandle {
-  return embed(BUBBLE_TAG_NAME, options, undefined, [...COMMANDS, ...PREVIEW_COMMANDS])
+  return embed('bubble', options)
 }
 
 /** The chat in a modal dialog, opened by the handle, `autoShowDelay` or `defaultOpen`. */
 export function initPopup(options: PopupEmbedOptions): FlowChatHandle<FlowChatPopupElement> {
-  return embed(POPUP_TAG_NAME, options)
+  return embed('popup', options)
 }

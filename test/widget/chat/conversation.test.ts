@@ -27,11 +27,11 @@ describe('conversation start', () => {
   })
 
   it('sends only valid prefilled variables and reports the rest', async () => {
-    const { conversation, calls, events } = setup({}, { prefilledVariables: { Name: 'Ada', Age: 36, Bad: { x: 1 } } })
+    const { conversation, calls, events } = setup({}, { prefilledVariables: { Name: 'Ada', Age: 36, Pro: false, Bad: { x: 1 }, Score: Number.NaN } })
     conversation.start()
     await settle()
-    expect(calls.start[0]?.body).toEqual({ isStreamEnabled: true, prefilledVariables: { Name: 'Ada', Age: 36 } })
-    expect(events.of('flowchat:log').map((log) => log.code)).toContain('invalid-variables')
+    expect(calls.start[0]?.body).toEqual({ isStreamEnabled: true, prefilledVariables: { Name: 'Ada', Age: 36, Pro: false } })
+    expect(events.of('flowchat:log').find((log) => log.code === 'invalid-variables')?.details).toEqual({ dropped: ['Bad', 'Score'] })
   })
 
   it('shows a clear failure, not a blank box, when the published flow cannot be read', async () => {

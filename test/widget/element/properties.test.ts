@@ -78,7 +78,9 @@ describe('a property table', () => {
 
 describe('the element tables', () => {
   it('default the script sandbox next to the chat API, then the API, then the page', () => {
+    // The default reads the element's own host properties.
     const chat = document.createElement('div')
+    defineProperties(chat, CHAT_PROPERTIES)
     const sandbox = () => readProperty(chat, 'sandboxUrl', CHAT_PROPERTIES.sandboxUrl)
     expect(sandbox()).toBe(`${location.origin}/sandbox/v1/sandbox.html`)
     chat.setAttribute('api-host', 'https://api.example/base//')

@@ -20,8 +20,8 @@ const script = { content: 'return 1', args: [] }
 function setup() {
   const root = document.createElement('div').attachShadow({ mode: 'open' })
   const events = recordEvents()
-  const settings = { sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html', timeoutMs: 500, allowNetwork: false }
-  const host = createScriptHost(root, events.emit, () => settings)
+  const settings = { sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html', scriptTimeout: 500, allowScriptNetwork: false }
+  const host = createScriptHost(root, events.emit, settings)
   return { root, events, settings, host }
 }
 
@@ -47,7 +47,7 @@ describe('createScriptHost', () => {
     await host.run(script, first.signal)
     first.abort()
     expect(made[0]!.runner.dispose).toHaveBeenCalledTimes(1)
-    settings.allowNetwork = true
+    settings.allowScriptNetwork = true
     await host.run(script, new AbortController().signal)
     expect(made).toHaveLength(2)
     expect(made[1]!.options.allowNetwork).toBe(true)
