@@ -2,8 +2,7 @@ import type { z } from 'zod/mini'
 // Named zod imports, not the `z` namespace: the widget's chunks that run actions import this
 // module, and take from the core's zod only what it uses (build/lazy-chunks.ts).
 import { array, catchall, looseObject, object, string, unknown } from 'zod/mini'
-import { bool, num, numeric, opt, str } from './common'
-import { variableValue } from './variable-value'
+import { bool, num, numeric, opt, str, variableValue } from './common'
 
 /**
  * The payloads of client actions, one schema per action type (the action's envelope is

@@ -37,4 +37,26 @@ export const numeric = () =>
     }) as unknown as z.ZodMiniType<number, number | string>,
   )
 
+/**
+ * The first of `schemas` that accepts the value, with that schema's output. This is what zod's
+ * `union` does; `union` is a schema kind of its own (0.35 KB of the widget's core script), and
+ * the widget's few unions are all this simple.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export const anyOf = <const T extends readonly z.ZodMiniType[]>(...schemas: T) =>
+  z.unknown().check((ctx) => {
+    for (const schema of schemas) {
+      const result = schema.safeParse(ctx.value)
+      if (result.success) {
+        ctx.value = result.data
+        return
+      }
+    }
+    ctx.issues.push({ code: 'custom', message: 'Expected one of the allowed shapes', input: ctx.value })
+  }) as unknown as z.ZodMiniType<z.output<T[number]>, z.input<T[number]>>
+
 export const point = z.looseObject({ x: z.number(), y: z.number() })
+
+/** Values a prefilled or stored variable may hold. */
+export const variableValue = z.nullable(anyOf(z.string(), z.number(), z.boolean(), z.array(z.string())))
+export type VariableValue = z.infer<typeof variableValue>

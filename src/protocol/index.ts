@@ -1,6 +1,4 @@
 export * from './common'
-export * from './any-of'
-export * from './variable-value'
 export * from './theme'
 export * from './settings'
 export * from './flow'

@@ -1,7 +1,27 @@
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod/mini'
-import { numeric } from '../../src/protocol/common'
+import { anyOf, numeric, variableValue } from '../../src/protocol/common'
 import { themeSchema } from '../../src/protocol/theme'
+
+describe('anyOf', () => {
+  const idOrRef = anyOf(z.string(), z.looseObject({ ref: z.string() }))
+
+  test('takes the first schema that accepts the value, with its output', () => {
+    expect(idOrRef.parse('a')).toBe('a')
+    expect(idOrRef.parse({ ref: 'b', extra: 1 })).toEqual({ ref: 'b', extra: 1 })
+    const converted = anyOf(numeric(), z.boolean())
+    expect(converted.parse('2.5')).toBe(2.5)
+    expect(converted.parse(false)).toBe(false)
+  })
+
+  test('refuses what none accepts, naming the value', () => {
+    for (const value of [1, null, undefined, { ref: 2 }, []]) {
+      const result = idOrRef.safeParse(value)
+      expect(result.success, JSON.stringify(value)).toBe(false)
+      expect(result.error?.issues[0]).toMatchObject({ code: 'custom', message: 'Expected one of the allowed shapes' })
+    }
+  })
+})
 
 describe('numeric', () => {
   const schema = z.looseObject({ n: numeric() })
@@ -17,6 +37,16 @@ describe('numeric', () => {
     for (const n of ['', '  ', 'soon', '1e999', Number.NaN, Number.POSITIVE_INFINITY, true, [1], { n: 1 }]) {
       expect(schema.safeParse({ n }).success, String(n)).toBe(false)
     }
+  })
+})
+
+describe('variable values', () => {
+  test('strings, numbers, booleans, lists of strings and null', () => {
+    for (const value of ['a', 0, true, ['a', 'b'], [], null]) expect(variableValue.parse(value)).toEqual(value)
+  })
+
+  test('nothing else', () => {
+    for (const value of [{ a: 1 }, [1], ['a', 2], undefined]) expect(variableValue.safeParse(value).success, JSON.stringify(value)).toBe(false)
   })
 })
 

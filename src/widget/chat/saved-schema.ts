@@ -3,7 +3,7 @@ import type { z } from 'zod/mini'
 // zod exactly these functions (a namespace would keep all of zod in the core).
 import { array, boolean, nullable, number, object, optional, string } from 'zod/mini'
 import { chatInputSchema, chatMessageSchema, chatStepResultSchema } from '../../protocol/chat'
-import { anyOf } from '../../protocol/any-of'
+import { anyOf } from '../../protocol/common'
 
 /** The version of the record below: a reload refuses (and forgets) any other. */
 export const SAVED_VERSION = 1
