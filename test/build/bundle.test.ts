@@ -9,70 +9,74 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * The budget, in bytes gzipped: every file is held to its measured size plus 1 KB, so growth has
  * to be deliberate (lower these with each new measurement; raise one only on purpose, saying why).
  * The core (the script a page loads first: the inline chat with its text input, text and image
- * bubbles) is meant to be at most CORE_GOAL; it is not yet (README, "Size and speed").
+ * bubbles) is also held to CORE_GOAL, whatever its measured size.
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 30_535,
-  'flow-chat.mjs': 30_500,
+  'flow-chat.js': 29_691,
+  'flow-chat.mjs': 29_671,
   /** Bubble and popup (their properties and windows, and the theme parts they read, checked there): loaded when the first one is on the page. */
-  'flow-chat-launchers.mjs': 5_473,
+  'flow-chat-launchers.mjs': 5_402,
   /**
    * Dates, choices, pictures, ratings, and number, e-mail, URL and phone fields: loaded when a flow
    * announces one. Raised from 2,559 B on purpose: it now checks the options its inputs read
    * (protocol/input-options.ts left the core) and fails the step on unreadable ones (issue 14).
    */
-  'flow-chat-rich-inputs.mjs': 2_923,
+  'flow-chat-rich-inputs.mjs': 2_840,
   /**
    * Video, audio and embed players: loaded when a flow announces one. Raised from 778 B on
    * purpose: the players' CSS left the core for it, with the code adopting it (issue 14).
    */
-  'flow-chat-media.mjs': 1_127,
+  'flow-chat-media.mjs': 1_074,
   /**
    * The html view: loaded for an html-only message, with the sanitizer. Raised from 239 B on
    * purpose: html's reading as text (entities, scripts, blocks; content/html-text.ts) left the core for it.
    */
-  'flow-chat-html.mjs': 522,
+  'flow-chat-html.mjs': 481,
   /** DOMPurify and the widget's allow-lists: loaded for an html-only message or an AI answer. */
-  'flow-chat-purify.mjs': 12_034,
+  'flow-chat-purify.mjs': 11_873,
   /** The stream action: streamMessage, the data stream parser, failures and retries of an AI answer. */
-  'flow-chat-stream-answer.mjs': 2_544,
-  /** AI answers as Markdown (marked, block by block as they stream, caret, retry): with the sanitizer. */
-  'flow-chat-streamed-answer.mjs': 16_803,
+  'flow-chat-stream-answer.mjs': 2_460,
+  /**
+   * AI answers as Markdown (marked, block by block as they stream, caret, retry): with the sanitizer.
+   * Raised from 16,803 B on purpose: the classic JSX transform and the second compression pass,
+   * which took 142 B and 300 B off the core, together cost this chunk 141 B (alone −10 and +22 B).
+   */
+  'flow-chat-streamed-answer.mjs': 16_944,
   /** The script sandbox runner, with the script payload's schema (it left the core): loaded when a step brings a script. */
-  'flow-chat-scripts.mjs': 4_103,
+  'flow-chat-scripts.mjs': 4_079,
   /**
    * Redirects, waits, HTTP requests from the browser and webhook waits, with their payloads' schemas (they left the core): loaded when a step brings one.
    * Raised from 2,565 B on purpose: the webhook's long poll and its answer's schema (transport/long-poll.ts) left the core for it.
    */
-  'flow-chat-client-actions.mjs': 2_703,
+  'flow-chat-client-actions.mjs': 2_622,
   /**
    * A host page's commands (sendCommand), with what a refused or failed one does: loaded with the first one.
    * Raised from 1,205 B on purpose: it asks a webhook wait once more (transport/long-poll.ts, out of the core).
    */
-  'flow-chat-commands.mjs': 1_346,
+  'flow-chat-commands.mjs': 1_303,
   /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
-  'flow-chat-waiting-view.mjs': 713,
+  'flow-chat-waiting-view.mjs': 643,
   /**
    * Remembered conversations (saving, resuming, starting over when republished or expired): loaded
    * for a flow that remembers users, or a remembered record. Raised from 1,257 B on purpose: the
    * resume and start-over paths left the core for it (issue 14).
    */
-  'flow-chat-remembered.mjs': 1_631,
+  'flow-chat-remembered.mjs': 1_571,
   /** The theme's colours, shapes and background as custom properties: requested as a chat starts. */
-  'flow-chat-theme-vars.mjs': 2_262,
+  'flow-chat-theme-vars.mjs': 2_210,
   /** A theme's web font: loaded when the theme names one. */
-  'flow-chat-fonts.mjs': 1_477,
+  'flow-chat-fonts.mjs': 1_433,
   /** The progress bar and its look: requested when the published flow's theme enables it. */
-  'flow-chat-progress-bar.mjs': 895,
+  'flow-chat-progress-bar.mjs': 835,
   /** Why a remembered conversation started over: requested when a flow remembers users, or a restart happens. */
-  'flow-chat-restart-notice.mjs': 638,
+  'flow-chat-restart-notice.mjs': 583,
 }
 const CORE = ['flow-chat.js', 'flow-chat.mjs']
 const CORE_GOAL = 30_000
 /** The script sandbox document and its script, served by the service (src/service/routes/sandbox.ts). */
 const SANDBOX: Record<string, number> = {
-  'sandbox/sandbox.html': 408,
-  'sandbox/sandbox.js': 2_765,
+  'sandbox/sandbox.html': 396,
+  'sandbox/sandbox.js': 2_763,
 }
 
 function read(file: string): string {
@@ -104,7 +108,11 @@ describe('built bundles', () => {
 
   // The goal the issue sets; 31.0 KB today (what the core is made of and what would close the gap:
   // README, "Size and speed").
-  it.todo(`the core stays at most ${CORE_GOAL} bytes gzipped`)
+  for (const file of CORE) {
+    it(`${file}, the core, stays at most ${CORE_GOAL} bytes gzipped`, () => {
+      expect(gzipped(read(file))).toBeLessThanOrEqual(CORE_GOAL)
+    })
+  }
 
   it('has a budget for every chunk it builds', () => {
     expect(chunks().sort()).toEqual(Object.keys(MEASURED).filter((file) => !CORE.includes(file)).sort())
