@@ -1,4 +1,5 @@
 import { basename, dirname, extname, sep } from 'node:path'
+import MagicString from 'magic-string'
 import { build, type Plugin, type Rolldown } from 'vite'
 import { compressAgain } from './second-pass.ts'
 
@@ -265,19 +266,17 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
     async transform(code, id) {
       if (!widgetModule(id, options.root) || !code.includes('import(')) return null
       const { chunks } = await prepared!
-      let changed = false
-      const replacements: Array<[string, string]> = []
-      for (const [call, , specifier] of code.matchAll(DYNAMIC_IMPORT)) {
-        const resolved = await this.resolve(specifier!, id)
+      // Edited in place, with a source map: the module's stack traces and debugger lines stay its own.
+      const out = new MagicString(code)
+      for (const match of code.matchAll(DYNAMIC_IMPORT)) {
+        const resolved = await this.resolve(match[2]!, id)
         const chunk = resolved && chunks.get(resolved.id)
         if (!chunk) continue
-        changed = true
-        replacements.push([call, `__fcLoadChunk(${JSON.stringify(chunk.file)}, () => import(${JSON.stringify(`./${chunk.file}`)}))`])
+        out.overwrite(match.index, match.index + match[0].length, `__fcLoadChunk(${JSON.stringify(chunk.file)}, () => import(${JSON.stringify(`./${chunk.file}`)}))`)
       }
-      if (!changed) return null
-      let out = code
-      for (const [call, replacement] of replacements) out = out.replace(call, replacement)
-      return { code: `import { loadChunk as __fcLoadChunk } from ${JSON.stringify(BRIDGE_ID)};\n${out}`, map: null }
+      if (!out.hasChanged()) return null
+      out.prepend(`import { loadChunk as __fcLoadChunk } from ${JSON.stringify(BRIDGE_ID)};\n`)
+      return { code: out.toString(), map: out.generateMap({ source: id, includeContent: true, hires: 'boundary' }) }
     },
     async resolveDynamicImport(specifier) {
       if (typeof specifier !== 'string') return null
