@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { SourceMap } from 'node:module'
+import { SourceMap, type SourceMapPayload } from 'node:module'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -21,7 +21,7 @@ const WRITTEN_IN: Array<[needle: string, source: string]> = [
 
 describe.each(['flow-chat.js', 'flow-chat.mjs'])('the source map of %s', (file) => {
   const code = readFileSync(resolve(DIST, file), 'utf8')
-  const payload = JSON.parse(readFileSync(resolve(DIST, `${file}.map`), 'utf8')) as { sources: string[]; sourcesContent: string[] }
+  const payload = JSON.parse(readFileSync(resolve(DIST, `${file}.map`), 'utf8')) as SourceMapPayload & { sourcesContent: string[] }
   const map = new SourceMap(payload)
 
   it.each(WRITTEN_IN)('leads from %j back to the line of %s that writes it', (needle, source) => {
