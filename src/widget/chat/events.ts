@@ -104,3 +104,9 @@ export const widgetWarning = (code: DiagnosticCode, description: string, details
   source: 'widget',
   code,
 })
+
+/** The log of a lazy chunk that could not load (`name` says what it holds): an error, the chat goes on without it. */
+export const chunkFailure = (name: string, error: unknown, code: DiagnosticCode = 'chunk-load-failed'): FlowChatLogDetail => ({
+  ...widgetWarning(code, `The ${name} could not be loaded`, { error: String(error) }),
+  status: 'error',
+})

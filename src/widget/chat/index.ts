@@ -22,7 +22,7 @@ export type {
   FlowChatLogDetail,
   FlowChatScriptEventDetail,
 } from './events'
-export { widgetWarning } from './events'
+export { chunkFailure, widgetWarning } from './events'
 export { refuseCommand, type CommandError } from './failures'
 export { isWaitingForWebhook } from './stage'
 export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './transcript'

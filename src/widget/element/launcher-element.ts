@@ -1,4 +1,4 @@
-import { refuseCommand, widgetWarning } from '../chat/index'
+import { chunkFailure, refuseCommand } from '../chat/index'
 import { createEmitter } from './emitter'
 import type { FlowChatElement, FlowChatElementOptions } from './flow-chat-element'
 import type { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from './launcher-properties'
@@ -115,10 +115,7 @@ export function createLauncherElement(kind: LauncherKind, options: FlowChatEleme
           const behaviour = (this.#behaviour = launchers.attach(kind, this, options))
           for (const [command, args] of this.#waiting.splice(0)) (behaviour[command] as (...args: unknown[]) => void)?.(...args)
         },
-        (error: unknown) => {
-          const detail = widgetWarning('chunk-load-failed', `The ${kind} could not be loaded`, { error: String(error) })
-          createEmitter(this)('flowchat:log', { ...detail, status: 'error' })
-        },
+        (error: unknown) => createEmitter(this)('flowchat:log', chunkFailure(kind, error)),
       )
     }
     disconnectedCallback() {

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals'
 import type { ComponentChildren, FunctionComponent } from 'preact'
 import { useEffect } from 'preact/hooks'
-import { widgetWarning, type DiagnosticCode } from '../chat/index'
+import { chunkFailure, type DiagnosticCode } from '../chat/index'
 import type { WidgetProps } from './widget'
 
 /** A lazy view's own props: the widget (whose `emit` logs a chunk that cannot load) goes on to the loaded view. */
@@ -47,7 +47,7 @@ export function lazyView<P extends object>(
       if (!Loaded) preload()
     }, [Loaded])
     useEffect(() => {
-      if (error) emit('flowchat:log', { ...widgetWarning(code, `The ${name} could not be loaded`, { error: String(error) }), status: 'error' })
+      if (error) emit('flowchat:log', chunkFailure(name, error, code))
     }, [error])
     if (Loaded) return <Loaded {...(props as P)} />
     return <>{error ? fallback : loading}</>
