@@ -163,9 +163,17 @@ export type ContinueChatRequest = z.infer<typeof continueChatRequestSchema>
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 128
 
+/** A prefilled variable's value, as startChat takes it. */
+export type PrefilledValue = string | number | boolean
+export type PrefilledVariables = Record<string, PrefilledValue>
+
+/** A string, a finite number or a boolean: the service's check, and what the widget keeps of a page's values. */
+export const isPrefilledValue = (value: unknown): value is PrefilledValue =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+
 export const startChatRequestSchema = z.looseObject({
   prefilledVariables: opt(
-    z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    z.record(z.string(), z.custom<PrefilledValue>(isPrefilledValue, 'Expected a string, a finite number or a boolean')),
   ),
   resultId: opt(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(200))),
   /**

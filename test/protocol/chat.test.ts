@@ -8,6 +8,7 @@ import {
   MAX_COMMAND_LENGTH,
   MAX_MESSAGE_LENGTH,
   startChatRequestSchema,
+  isPrefilledValue,
   startChatResponseSchema,
   textContentSchema,
   videoContentSchema,
@@ -78,6 +79,11 @@ describe('startChat and continueChat', () => {
     expect(startChatRequestSchema.parse({})).toEqual({})
     expect(startChatRequestSchema.parse({ prefilledVariables: { Name: 'Ada', Age: 36, Vip: true } }).prefilledVariables?.Age).toBe(36)
     expect(startChatRequestSchema.safeParse({ prefilledVariables: { Name: { nested: 1 } } }).success).toBe(false)
+    // What the widget keeps of a page's values (isPrefilledValue) is exactly what the service accepts.
+    for (const value of ['', 'Ada', 0, -1.5, true, false, Number.NaN, Number.POSITIVE_INFINITY, null, undefined, [], ['a'], {}, 10n]) {
+      expect(startChatRequestSchema.safeParse({ prefilledVariables: { x: value } }).success, String(value)).toBe(isPrefilledValue(value))
+    }
+    expect([Number.NaN, null, ['a']].some(isPrefilledValue)).toBe(false)
     expect(startChatRequestSchema.safeParse({ resultId: '' }).success).toBe(false)
   })
 

@@ -1,7 +1,7 @@
-import type { StartChatRequest } from '../../protocol/index'
+import { isPrefilledValue, type PrefilledVariables, type StartChatRequest } from '../../protocol/chat'
 import { widgetWarning, type Emit } from './events'
 
-export type PrefilledVariables = Record<string, string | number | boolean>
+export type { PrefilledVariables }
 
 /**
  * Keeps the entries the contract accepts (string, finite number, boolean); the page may have set
@@ -14,9 +14,7 @@ export function cleanVariables(input: unknown): { variables: PrefilledVariables 
   const variables: PrefilledVariables = {}
   const dropped: string[] = []
   for (const [name, value] of Object.entries(input)) {
-    const ok =
-      typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
-    if (ok) variables[name] = value
+    if (isPrefilledValue(value)) variables[name] = value
     else dropped.push(name)
   }
   return { variables: Object.keys(variables).length > 0 ? variables : undefined, dropped }

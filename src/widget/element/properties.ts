@@ -6,6 +6,8 @@
  * so adding an option is one line there.
  */
 
+import type { PrefilledVariables } from '../../protocol/chat'
+
 /** What changing a property does. */
 export type PropertyRole =
   /** `<flow-chat>`: a new conversation starts (several changes in one task start once). */
@@ -42,7 +44,7 @@ export interface PropertySpec {
 export type PropertyTable = Readonly<Record<string, PropertySpec>>
 
 /** Prefilled variables: what `startChat` accepts. */
-export type PrefilledVariables = Record<string, string | number | boolean>
+export type { PrefilledVariables }
 
 type PropertyValue<S> = S extends { kind: 'boolean' }
   ? boolean
