@@ -8,7 +8,7 @@ import { bool, num, numeric, opt, str, variableValue } from './common'
  * The payloads of client actions, one schema per action type (the action's envelope is
  * `clientActionSchema` in ./chat).
  */
-export const scriptArgSchema = looseObject({ id: string(), value: opt(variableValue) })
+export const scriptArgSchema = /* @__PURE__ */ looseObject({ id: string(), value: opt(variableValue) })
 
 /**
  * An HTTP request block run from the visitor's browser (`isExecutedOnClient`). The widget sends
@@ -17,7 +17,7 @@ export const scriptArgSchema = looseObject({ id: string(), value: opt(variableVa
  * (`{"statusCode": 500, "data": "…"}` when the call fails). The action has `expectsDedicatedReply`.
  * `timeoutSeconds` is the block's (see http-request-limits.ts for the default and the bounds).
  */
-export const httpRequestToExecuteSchema = looseObject({
+export const httpRequestToExecuteSchema = /* @__PURE__ */ looseObject({
   url: string(),
   method: str(),
   // An object whose values are all strings (`z.catchall` rather than `z.record`: the widget's core
@@ -34,11 +34,11 @@ export type HttpRequestToExecute = z.infer<typeof httpRequestToExecuteSchema>
  * this `waitId` until the answer is `continued` (see `webhookWaitResponseSchema`). The action
  * has `expectsDedicatedReply`: no answer is typed meanwhile (commands still work).
  */
-export const listenForWebhookSchema = looseObject({ waitId: string() })
+export const listenForWebhookSchema = /* @__PURE__ */ looseObject({ waitId: string() })
 
-export const scriptToExecuteSchema = looseObject({ content: string(), args: opt(array(scriptArgSchema)) })
-export const redirectSchema = looseObject({ url: str(), isNewTab: bool() })
-export const waitSchema = looseObject({ secondsToWaitFor: numeric() })
+export const scriptToExecuteSchema = /* @__PURE__ */ looseObject({ content: string(), args: opt(array(scriptArgSchema)) })
+export const redirectSchema = /* @__PURE__ */ looseObject({ url: str(), isNewTab: bool() })
+export const waitSchema = /* @__PURE__ */ looseObject({ secondsToWaitFor: numeric() })
 
 /**
  * What an action carries under its own type's name. The widget's core reads an action's envelope

@@ -53,7 +53,7 @@ const MEASURED: Record<string, number> = {
    * A host page's commands (sendCommand), with what a refused or failed one does: loaded with the first one.
    * Raised from 1,205 B on purpose: it asks a webhook wait once more (transport/long-poll.ts, out of the core).
    */
-  'flow-chat-commands.mjs': 1_303,
+  'flow-chat-commands.mjs': 1_250,
   /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
   'flow-chat-waiting-view.mjs': 643,
   /**
