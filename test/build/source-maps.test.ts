@@ -16,7 +16,7 @@ const WRITTEN_IN: Array<[needle: string, source: string]> = [
   ['unknown data-mode', 'src/widget/embed/auto-embed.ts'],
   ['theme-refresh-failed', 'src/widget/chat/conversation.ts'],
   ['font-load-failed', 'src/widget/element/flow-chat-element.ts'],
-  ['chunk-load-failed', 'src/widget/ui/lazy-view.tsx'],
+  ['could not be loaded`', 'src/widget/chat/events.ts'],
 ]
 
 describe.each(['flow-chat.js', 'flow-chat.mjs'])('the source map of %s', (file) => {
