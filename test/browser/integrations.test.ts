@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,9 +22,13 @@ interface Received {
   body: string
 }
 
-/** A small API on its own origin: CORS for any origin, `POST /items` greets the name it gets. */
-function startApi(): Promise<{ server: Server; origin: string; received: Received[] }> {
+/**
+ * A small API on its own origin: CORS for any origin, `POST /items` greets the name it gets;
+ * `/held` answers only when the test calls `release()`, so a request can be in flight at a reload.
+ */
+function startApi(): Promise<{ server: Server; origin: string; received: Received[]; count(method: string, url: string): number; release(): void }> {
   const received: Received[] = []
+  const held: ServerResponse[] = []
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -37,12 +41,24 @@ function startApi(): Promise<{ server: Server; origin: string; received: Receive
         response.setHeader('Access-Control-Allow-Headers', 'content-type, x-flow')
         return response.writeHead(204).end()
       }
+      if (request.url === '/held') return void held.push(response)
       const name = (JSON.parse(body || '{}') as { name?: string }).name
       response.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ greeting: `Hello ${name}` }))
     })
   })
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        received,
+        count: (method, url) => received.filter((request) => request.method === method && request.url === url).length,
+        // Those whose page is still there (a reload closed the others) get their answer.
+        release: () => {
+          for (const response of held.splice(0)) if (!response.destroyed) response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"greeting":"held"}')
+        },
+      }),
+    ),
   )
 }
 
@@ -93,13 +109,49 @@ function integrationsFlow(api: string) {
   }
 }
 
+/** Name → a POST to `/held` (its status and data said) → a GET to `/held` (its status said) → the end; remembered. */
+function heldRequestsFlow(api: string) {
+  const call = (id: string, method: string, next: string, mapping: Array<[string, string]>) => ({
+    id,
+    type: 'Webhook',
+    outgoingEdgeId: next,
+    options: {
+      isExecutedOnClient: true,
+      isCustomBody: true,
+      webhook: { url: `${api}/held`, method, ...(method === 'POST' && { body: '{"name": "{{Name}}"}' }) },
+      responseVariableMapping: mapping.map(([variableId, bodyPath], i) => ({ id: `${id}${i}`, variableId, bodyPath })),
+    },
+  })
+  return {
+    version: '6',
+    name: 'Requests in flight at a reload',
+    events: [{ id: 'start', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } }],
+    variables: ['Name', 'Status', 'Data', 'Got'].map((name) => ({ id: `v${name}`, name })),
+    settings: { typingEmulation: { enabled: false }, general: { rememberUser: { isEnabled: true, storage: 'session' } } },
+    groups: [
+      { id: 'g1', title: 'Ask', blocks: [text('ready', 'Your name?'), { id: 'ask', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vName' } }] },
+      { id: 'g2', title: 'Post', blocks: [call('post', 'POST', 'e2', [['vStatus', 'statusCode'], ['vData', 'data']])] },
+      { id: 'g3', title: 'Get', blocks: [text('posted', 'POST: {{Status}} {{Data}}'), call('get', 'GET', 'e3', [['vGot', 'statusCode']])] },
+      { id: 'g4', title: 'Done', blocks: [text('got', 'GET: {{Got}}')] },
+    ],
+    edges: [
+      { id: 'e0', from: { eventId: 'start' }, to: { groupId: 'g1' } },
+      { id: 'e1', from: { blockId: 'ask' }, to: { groupId: 'g2' } },
+      { id: 'e2', from: { blockId: 'post' }, to: { groupId: 'g3' } },
+      { id: 'e3', from: { blockId: 'get' }, to: { groupId: 'g4' } },
+    ],
+  }
+}
+
 let api: Awaited<ReturnType<typeof startApi>>
 const FLOW_FILE = 'commands-and-integrations.json'
+const HELD_FILE = 'requests-in-flight.json'
 const suite = useBrowserSuite(async () => {
   api = await startApi()
-  const path = join(mkdtempSync(join(tmpdir(), 'flow-chat-integrations-')), FLOW_FILE)
-  writeFileSync(path, JSON.stringify(integrationsFlow(api.origin)))
-  return [path]
+  const folder = mkdtempSync(join(tmpdir(), 'flow-chat-integrations-'))
+  writeFileSync(join(folder, FLOW_FILE), JSON.stringify(integrationsFlow(api.origin)))
+  writeFileSync(join(folder, HELD_FILE), JSON.stringify(heldRequestsFlow(api.origin)))
+  return [join(folder, FLOW_FILE), join(folder, HELD_FILE)]
 })
 afterAll(() => new Promise<void>((resolve) => api.server.close(() => resolve())))
 
@@ -163,7 +215,7 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     // The HTTP request block runs in this browser: to the API's origin, without cookies, its answer mapped.
     await c.say('Ada')
     await c.host('The API says: Hello Ada (201)').waitFor()
-    const posted = api.received.find((request) => request.method === 'POST')!
+    const posted = api.received.find((request) => request.method === 'POST' && request.url === '/items')!
     expect(posted).toMatchObject({ url: '/items', body: '{"name":"Ada"}', headers: expect.objectContaining({ 'x-flow': 'yes', origin: suite.service.origin }) })
     expect(posted.headers.cookie).toBeUndefined()
 
@@ -194,5 +246,34 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     // Chromium reports every 4xx in the console: the one refusal this test asked for is expected.
     expect(errors.filter((error) => !/status of 400 .*\/continueChat\)$/.test(error))).toEqual([])
     expect(errors).toHaveLength(1)
+  }, 90_000)
+
+  it('a reload while a request is in flight: a POST is received once (the flow gets the failure), a GET is sent again', async () => {
+    const page = await suite.newPage()
+    const errors = trackErrors(page, suite.service.origin)
+    const events = await recordEvents(page)
+    await page.goto(suite.service.pageUrl(suite.service.flows[HELD_FILE]!, { csp: false }))
+    const c = chat(page)
+    await c.host('Your name?').waitFor()
+    await c.say('Ada')
+    await expect.poll(() => api.count('POST', '/held')).toBe(1)
+    await page.reload()
+    // Not sent again: the flow got the failure a request without an answer gets, and the page heard why.
+    await c.host(/^POST: 500 /).waitFor()
+    expect(await c.host(/^POST: 500 /).textContent()).toContain('The page was reloaded while this POST request was in flight, so it was not sent twice')
+    expect((await events()).filter((event) => event.type === 'flowchat:error')).toEqual([
+      { type: 'flowchat:error', detail: expect.objectContaining({ code: 'http-request-failed', retryable: false }) },
+    ])
+
+    // The GET goes out, the page reloads, and it is sent again: its answer reaches the flow.
+    await expect.poll(() => api.count('GET', '/held')).toBe(1)
+    await page.reload()
+    await expect.poll(() => api.count('GET', '/held')).toBe(2)
+    api.release()
+    await c.host('GET: 200').waitFor()
+    await expect.poll(async () => (await events()).some((event) => event.type === 'flowchat:end')).toBe(true)
+    expect(api.count('POST', '/held')).toBe(1)
+    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(errors).toEqual([])
   }, 90_000)
 })

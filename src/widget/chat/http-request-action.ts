@@ -4,6 +4,7 @@ import { HTTP_REQUEST_TIMEOUT_SECONDS } from '../../protocol/http-request-limits
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { sendVisitorRequest, type VisitorResponse } from '../transport/visitor-request'
 import type { ActionRunner } from './actions'
+import { wasStartedBeforeReload } from './started-before-reload'
 
 /** The request of an `httpRequestToExecute` action, or of `webhookToExecute` (its older name). */
 function requestOf(action: ClientAction) {
@@ -18,6 +19,9 @@ function timeoutSecondsOf(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.min(Math.max(value, 1), max) : fallback
 }
 
+/** Methods that change nothing where they are sent (safe and idempotent, RFC 9110 9.2): sent again after a reload. */
+const SAFE_TO_REPEAT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /**
  * An HTTP request block run from the visitor's browser (`isExecutedOnClient`): only to an http(s)
  * address, without the page's cookies, within the block's timeout and the contract's size cap
@@ -25,17 +29,22 @@ function timeoutSecondsOf(value: unknown): number {
  * Its `{statusCode, data}` is the dedicated reply, sent once like any answer (with its
  * idempotency key, and saved for a remembered conversation). A request that gets no answer
  * replies status 500 with the reason, and is reported to the page: the flow goes on either way.
+ * A request that was in flight when the page reloaded (a remembered conversation) is sent again
+ * only when its method is safe to repeat; any other gets that failure, so a POST is never sent twice.
  */
 export const httpRequest: ActionRunner = async (action, { emit, signal }) => {
   const request = requestOf(action)
   const url = safeUrl(request?.url, WEB_SCHEMES)
+  const method = request?.method || 'GET'
   let result =
     !request || !url
       ? failure(request ? 'The address is not an http(s) URL' : 'The action names no request')
-      : await sendVisitorRequest(
-          { url, method: request.method || 'GET', headers: request.headers ?? {}, body: request.body },
-          { signal, timeoutMs: timeoutSecondsOf(request.timeoutSeconds) * 1000 },
-        )
+      : wasStartedBeforeReload(action) && !SAFE_TO_REPEAT.has(method.toUpperCase())
+        ? failure(`The page was reloaded while this ${method} request was in flight, so it was not sent twice`)
+        : await sendVisitorRequest(
+            { url, method, headers: request.headers ?? {}, body: request.body },
+            { signal, timeoutMs: timeoutSecondsOf(request.timeoutSeconds) * 1000 },
+          )
   // continueChat takes answers up to MAX_MESSAGE_LENGTH: a longer result would be refused, and the chat stuck.
   if (replyOf(result).length > MAX_MESSAGE_LENGTH) {
     result = failure(`The answer was too large to hand to the flow (over ${MAX_MESSAGE_LENGTH} characters as JSON)`)

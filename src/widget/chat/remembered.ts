@@ -12,6 +12,7 @@ import type { ConversationMemory, RestartReason } from './conversation-types'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'
 import { parseSavedConversation, type SavedConversation } from './saved-schema'
+import { startedBeforeReload } from './started-before-reload'
 import type { Pending, Stage, StageTag } from './stage'
 import type { Transcript } from './transcript'
 import type { Next } from './turns'
@@ -48,6 +49,21 @@ function saveEntry(entry: Entry): SavedConversation['entries'][number] {
 const stepOf = (stage: Stage): ChatStepResult | null =>
   stage.tag === 'playing' || stage.tag === 'running-action' || stage.tag === 'streaming' ? stage.step : null
 
+/**
+ * The actions of each step played on this page that were started, as indexes in its
+ * `clientSideActions` (saved as `started`): a reload plays the step again, and an action that may
+ * already have had its effect (an HTTP request that left) must know it.
+ */
+const startedActions = new WeakMap<ChatStepResult, number[]>()
+
+/** Records that `stage`'s action starts now (before its runner runs). */
+function recordStart(stage: Stage): void {
+  if (stage.tag !== 'running-action') return
+  const index = stage.step.clientSideActions?.indexOf(stage.action) ?? -1
+  const started = startedActions.get(stage.step) ?? []
+  if (index >= 0 && !started.includes(index)) startedActions.set(stage.step, [...started, index])
+}
+
 /** The answer a stage still owes the service: sending, or failed and waiting for a retry. */
 const pendingOf = (stage: Stage): Pending | null =>
   stage.tag === 'sending' ? stage.reply : stage.tag === 'failed' ? (stage.reply ?? null) : null
@@ -71,6 +87,7 @@ export interface SnapshotSource {
 /** What a reload needs to show this conversation again and go on from where its stage stands. */
 export function snapshot({ stage, session, transcript, avatars, progress }: SnapshotSource): SavedConversation {
   const reply = pendingOf(stage)
+  const step = stepOf(stage)
   return {
     version: 1,
     publishedAt: session.publishedAt,
@@ -80,20 +97,25 @@ export function snapshot({ stage, session, transcript, avatars, progress }: Snap
     avatars: { ...avatars },
     progress,
     pending: reply && { message: reply.message, key: reply.key, shown: reply.entry !== null, input: reply.answered ?? undefined },
-    step: stepOf(stage),
+    step,
+    started: (step && startedActions.get(step)) || undefined,
     input: stage.tag === 'waiting-input' ? { input: stage.input.input, draft: stage.input.draft.peek() || undefined } : null,
     ended: stage.tag === 'ended',
   }
 }
 
-/** Stages a reload must be able to come back to: entering one saves the conversation. */
-const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'waiting-input', 'sending', 'ended', 'redirected'])
+/**
+ * Stages a reload must be able to come back to: entering one saves the conversation. An action
+ * starting is one: the record says so before the action can have an effect.
+ */
+const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'running-action', 'waiting-input', 'sending', 'ended', 'redirected'])
 
 /** Saves the conversation when it just entered a checkpoint (from `previous`) of a session the flow remembers. */
 export function checkpoint(state: ConversationState, memory: ConversationMemory, previous: Stage): void {
   const stage = state.stage.peek()
   const { storage, id } = state.session
   if (!storage || !id || previous.tag === stage.tag || !CHECKPOINTS.has(stage.tag)) return
+  recordStart(stage)
   memory.save(storage, snapshot({ ...state, stage, progress: state.progress.peek() }))
 }
 
@@ -153,6 +175,15 @@ function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest
   return { entries, lastGuest }
 }
 
+/** `step` to play again, its actions in `started` marked as such (and still counted as started). */
+function replay(step: ChatStepResult, started: number[] = []): ChatStepResult {
+  if (!started.length) return step
+  const clientSideActions = step.clientSideActions?.map((action, index) => (started.includes(index) ? startedBeforeReload(action) : action))
+  const copy = { ...step, clientSideActions }
+  startedActions.set(copy, started)
+  return copy
+}
+
 /** Shows the remembered conversation again and says how it goes on from where it stood. */
 export function resume(state: ConversationState, saved: SavedConversation, storage: 'session' | 'local', emit: Emit): Next {
   state.session = { id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, storage, resumed: true }
@@ -168,7 +199,7 @@ export function resume(state: ConversationState, saved: SavedConversation, stora
     if (input && typeof message === 'string') state.lastAnswer = { inputId: input.id, message }
     return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
   }
-  if (saved.step) return { play: saved.step }
+  if (saved.step) return { play: replay(saved.step, saved.started) }
   if (saved.input) {
     state.showInput(saved.input.input, saved.input.draft)
     return null

@@ -34,6 +34,8 @@ const nonEmpty = string().check((ctx) => {
  *   (`shown`: it has a guest bubble, the last one; `input`: the input it answers, given back if
  *   the service rejects it);
  * - `step`: a step received but maybe not fully played; played again;
+ * - `started`: the actions of `step` (indexes in its `clientSideActions`) that had started, so
+ *   may have had their effect: a request from the browser is not sent twice (http-request-action.ts);
  * - `input`: the input waiting for the visitor, with what was typed into it when saved.
  */
 const savedSchema = object({
@@ -65,6 +67,7 @@ const savedSchema = object({
     }),
   ),
   step: nullable(chatStepResultSchema),
+  started: optional(array(number())),
   input: nullable(object({ input: chatInputSchema, draft: text })),
   ended: boolean(),
 })

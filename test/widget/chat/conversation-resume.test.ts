@@ -1,47 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { parseSavedConversation } from '../../../src/widget/chat/saved-schema'
 import { MAX_SAVED_ENTRIES } from '../../../src/widget/chat/remembered'
-import {
-  createConversation,
-  type Conversation,
-  type ConversationMemory,
-  type SavedConversation,
-} from '../../../src/widget/chat/index'
-import type { ChatStepResult, Settings } from '../../../src/protocol/index'
+import type { Conversation, ConversationMemory } from '../../../src/widget/chat/index'
+import type { ChatStepResult } from '../../../src/protocol/index'
 import { TransportError } from '../../../src/widget/transport/index'
-import { fakeClient, publishedFlow, recordEvents, settle, startResponse, text, textInput, UPDATED_AT } from './fake-client'
+import { fakeClient, memoryStore, publishedFlow, REMEMBER, settle, setupConversation, startResponse, text, textInput, UPDATED_AT } from './fake-client'
 
-const REMEMBER: Settings = { typingEmulation: { enabled: false }, general: { rememberUser: { isEnabled: true, storage: 'local' } } }
-
-/** Storage as the element gives it, in a variable: what a reload would find. */
-function memoryStore(initial?: unknown) {
-  let data: unknown = initial
-  const writes: Array<'session' | 'local'> = []
-  const memory: ConversationMemory = {
-    load: () => data,
-    save: (kind, saved) => {
-      writes.push(kind)
-      data = JSON.parse(JSON.stringify(saved))
-    },
-    clear: () => (data = undefined),
-  }
-  return { memory, writes, get saved() { return data as SavedConversation | undefined } }
-}
-
-function setup(options: Parameters<typeof fakeClient>[0] & { memory: ConversationMemory }) {
-  const fake = fakeClient({ published: publishedFlow({ settings: REMEMBER }), ...options })
-  const events = recordEvents()
-  let keys = 0
-  const conversation = createConversation({
-    flow: 'f1',
-    client: fake.client,
-    emit: events.emit,
-    memory: options.memory,
-    newKey: () => `key-${++keys}`,
-    sleep: async () => {},
-  })
-  return { ...fake, events, conversation }
-}
+/** A conversation of a flow that remembers users, in `memory`. */
+const setup = ({ memory, ...options }: Parameters<typeof fakeClient>[0] & { memory: ConversationMemory }) =>
+  setupConversation({ published: publishedFlow({ settings: REMEMBER }), ...options }, { memory })
 
 const texts = (conversation: Conversation) =>
   conversation.transcript.chunks.value

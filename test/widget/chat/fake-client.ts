@@ -1,13 +1,15 @@
-import type { ChatStepResult, CommandReply, PublishedFlow, StartChatResponse } from '../../../src/protocol/index'
+import type { ChatStepResult, CommandReply, PublishedFlow, Settings, StartChatResponse } from '../../../src/protocol/index'
 import { TransportError, type FetchLike, type FlowClient } from '../../../src/widget/transport/index'
 import type { WebhookWait } from '../../../src/widget/transport/long-poll'
 import {
   createConversation,
   type Conversation,
+  type ConversationMemory,
   type ConversationOptions,
   type FlowChatEventMap,
   type FlowChatEventType,
   type GuestEntry,
+  type SavedConversation,
 } from '../../../src/widget/chat/index'
 
 export const UPDATED_AT = '2026-01-02T00:00:00.000Z'
@@ -25,6 +27,24 @@ export function publishedFlow(overrides: Partial<PublishedFlow> = {}): Published
     settings: { typingEmulation: { enabled: false } },
     ...overrides,
   }
+}
+
+/** A flow that remembers users (in localStorage). */
+export const REMEMBER: Settings = { typingEmulation: { enabled: false }, general: { rememberUser: { isEnabled: true, storage: 'local' } } }
+
+/** Storage as the element gives it, in a variable: what a reload would find. */
+export function memoryStore(initial?: unknown) {
+  let data: unknown = initial
+  const writes: Array<'session' | 'local'> = []
+  const memory: ConversationMemory = {
+    load: () => data,
+    save: (kind, saved) => {
+      writes.push(kind)
+      data = JSON.parse(JSON.stringify(saved))
+    },
+    clear: () => (data = undefined),
+  }
+  return { memory, writes, get saved() { return data as SavedConversation | undefined } }
 }
 
 export const text = (id: string, plainText: string) => ({ id, type: 'text', content: { plainText } })
@@ -134,10 +154,13 @@ export const guests = (conversation: Conversation) => entriesOf(conversation).fi
 export const hostTexts = (conversation: Conversation) =>
   entriesOf(conversation).flatMap((entry) => (entry.kind === 'host' ? [(entry.message.content as { plainText?: string }).plainText] : []))
 
-/** A conversation over a scripted service: idempotency keys `key-1`, `key-2`, …; sleeps return at once unless given. */
+/**
+ * A conversation over a scripted service: idempotency keys `key-1`, `key-2`, …; sleeps return at
+ * once unless given; remembered in `memory` when given one (and the flow remembers users).
+ */
 export function setupConversation(
   options: Parameters<typeof fakeClient>[0] = {},
-  extra: { prefilledVariables?: unknown; flow?: string; sleep?: ConversationOptions['sleep'] } = {},
+  extra: { prefilledVariables?: unknown; flow?: string; sleep?: ConversationOptions['sleep']; memory?: ConversationMemory } = {},
 ) {
   const fake = fakeClient(options)
   const events = recordEvents()
@@ -147,6 +170,7 @@ export function setupConversation(
     client: fake.client,
     emit: events.emit,
     prefilledVariables: extra.prefilledVariables,
+    memory: extra.memory,
     newKey: () => `key-${++keys}`,
     sleep: extra.sleep ?? (async () => {}),
   })

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ClientAction } from '../../../src/protocol/index'
 import { BAD_URLS } from '../content/bad-url-corpus'
 import { startHttpTestServer, type HttpTestServer } from '../../service/helpers/http-test-server'
-import { settle, setupConversation, startResponse, textInput } from './fake-client'
+import { memoryStore, publishedFlow, REMEMBER, settle, setupConversation, startResponse, textInput } from './fake-client'
 
 let server: HttpTestServer
 beforeAll(async () => {
@@ -62,5 +62,52 @@ describe('an HTTP request block run from the browser, answered', () => {
     const { sent, events } = await run(`${server.origin}/echo`, { method: 'POST', body: { text: 'x'.repeat(6_000) } })
     expect(sent).toEqual({ statusCode: 500, data: 'The answer was too large to hand to the flow (over 10000 characters as JSON)' })
     expect(events.of('flowchat:error')).toEqual([expect.objectContaining({ code: 'http-request-failed' })])
+  })
+})
+
+describe('an HTTP request block run from the browser, in flight when a remembered conversation reloads', () => {
+  beforeAll(() => void vi.stubGlobal('fetch', undiciFetch))
+  afterAll(() => void vi.unstubAllGlobals())
+  const remembered = { published: publishedFlow({ settings: REMEMBER }) }
+
+  /**
+   * A first page load whose request (to `/hang`, which never answers) reached the server, then
+   * the reload: the second load of the same saved conversation, started.
+   */
+  async function reloadWhileInFlight(method: string) {
+    const store = memoryStore()
+    const hits = () => server.hits('/hang').filter((hit) => hit.method === method.toUpperCase()).length
+    const first = setupConversation({ ...remembered, start: step(`${server.origin}/hang`, 'httpRequestToExecute', { method }) }, { memory: store.memory })
+    first.conversation.start()
+    await vi.waitFor(() => expect(hits()).toBe(1))
+    // Saved before the request left: the step, and that its request (action 0) started.
+    expect(store.saved).toMatchObject({ step: { clientSideActions: [{ type: 'httpRequestToExecute' }] }, started: [0] })
+    first.conversation.dispose() // the page goes away; the browser drops the request
+    const second = setupConversation({ ...remembered, replies: [{ input: textInput('in2') }] }, { memory: store.memory })
+    second.conversation.start()
+    return { ...second, store, hits }
+  }
+
+  it.each(['POST', 'put', 'DELETE'])('%s: not sent a second time; the flow gets the failure, the page hears it, the chat goes on', async (method) => {
+    const { conversation, calls, events, store, hits } = await reloadWhileInFlight(method)
+    await vi.waitFor(() => expect(calls.continue).toHaveLength(1))
+    const reason = `The page was reloaded while this ${method} request was in flight, so it was not sent twice`
+    expect(JSON.parse(calls.continue[0]!.message as string)).toEqual({ statusCode: 500, data: reason })
+    expect(hits()).toBe(1)
+    expect(events.of('flowchat:log')).toContainEqual(expect.objectContaining({ code: 'http-request-failed', status: 'error', description: expect.stringContaining(reason) }))
+    expect(events.of('flowchat:error')).toEqual([expect.objectContaining({ code: 'http-request-failed', retryable: false })])
+    await settle()
+    expect(conversation.input.value?.input.id).toBe('in2')
+    // Its reply became the answer: the record no longer holds the step nor its start.
+    expect(store.saved).toMatchObject({ step: null, input: { input: { id: 'in2' } } })
+    expect(store.saved?.started).toBeUndefined()
+  })
+
+  it.each(['GET', 'head', 'OPTIONS'])('%s, safe to repeat: sent again, and still recorded as started', async (method) => {
+    const { conversation, calls, store, hits } = await reloadWhileInFlight(method)
+    await vi.waitFor(() => expect(hits()).toBe(2))
+    expect(calls.continue).toEqual([])
+    expect(store.saved?.started).toEqual([0])
+    conversation.dispose()
   })
 })

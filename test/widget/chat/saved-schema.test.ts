@@ -24,6 +24,11 @@ describe('parseSavedConversation', () => {
     expect(saved?.entries.map((entry) => entry.kind)).toEqual(['host', 'guest'])
   })
 
+  it('reads which actions of the step had started (a record without it: none had)', () => {
+    expect(parseSavedConversation({ ...record(), started: [0, 2] })?.started).toEqual([0, 2])
+    expect(parseSavedConversation(record())?.started).toBeUndefined()
+  })
+
   // Each names what a stale, truncated or hand-edited record gets wrong: it is none, never half-read.
   const broken: Array<[string, (data: ReturnType<typeof record>) => unknown]> = [
     ['another version', (data) => ({ ...data, version: SAVED_VERSION + 1 })],
@@ -32,6 +37,7 @@ describe('parseSavedConversation', () => {
     ['an entry of an unknown kind', (data) => ({ ...data, entries: [{ ...data.entries[1], kind: 'system' }] })],
     ['a guest entry marked as a host one', (data) => ({ ...data, entries: [{ ...data.entries[1], kind: 'host' }] })],
     ['an unknown reply status', (data) => ({ ...data, entries: [{ ...data.entries[1], status: 'delivered' }] })],
+    ['started actions named as text', (data) => ({ ...data, started: ['0'] })],
     ['a missing field', ({ ended: _ended, ...data }) => data],
   ]
   for (const [name, edit] of broken) {
