@@ -1,8 +1,11 @@
 import { resolve } from 'node:path'
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type ViteUserConfig } from 'vitest/config'
+import { SERVICE_BUILD } from './src/service/build/service-build.ts'
 import { cssTemplates } from './src/widget/build/css-templates.ts'
 import { JSX_OPTIONS, SHIPPED_COMMENTS, lazyChunks } from './src/widget/build/lazy-chunks.ts'
 import { sandboxDocument } from './src/widget/build/sandbox-document.ts'
+import { declarations } from './src/widget/build/declarations.ts'
+import { precompress } from './src/widget/build/precompress.ts'
 import { secondPass } from './src/widget/build/second-pass.ts'
 
 /**
@@ -30,12 +33,12 @@ function privateZodConfig() {
 /** The script entry: the library, registering the elements on load. */
 const ENTRY = 'src/widget/bundle.ts'
 
-// One config for the widget build and every test project.
+// One config for the widget build and every test project (the service's production build: below).
 // - `node`: contract schemas, the reference service and its engine (no DOM).
 // - `dom`: widget modules and Preact components in a simulated DOM (happy-dom).
 // - `browser`: real Chromium driven by playwright-core against the built bundle and a running
 //   reference service (see test/browser/README.md); these files set up their own servers.
-export default defineConfig({
+const WIDGET_AND_TESTS = {
   oxc: JSX_OPTIONS,
   build: {
     // Custom elements, shadow DOM and constructable stylesheets need a 2022-era browser anyway.
@@ -51,6 +54,8 @@ export default defineConfig({
       fileName: (format) => (format === 'es' ? 'flow-chat.mjs' : 'flow-chat.js'),
     },
     rolldownOptions: {
+      // The build's plugins are meant to take their time (a second minifier, compression at 11).
+      checks: { pluginTimings: false },
       // Vite leaves ES library output unminified (whitespace kept); this bundle ships as is. No
       // Symbol.toStringTag on the FlowChat global: 29 B of the classic script, read by nobody.
       output: { minify: true, comments: SHIPPED_COMMENTS, generatedCode: { symbols: false } },
@@ -60,6 +65,8 @@ export default defineConfig({
         lazyChunks({ entry: ENTRY, root: resolve(import.meta.dirname, 'src/widget'), plugins: () => [privateZodConfig(), cssTemplates()] }),
         sandboxDocument(),
         secondPass(),
+        precompress(resolve(import.meta.dirname, 'dist')),
+        declarations(import.meta.dirname),
       ],
     },
   },
@@ -96,4 +103,7 @@ export default defineConfig({
       },
     ],
   },
-})
+} satisfies ViteUserConfig
+
+// `vite build --ssr` (the last step of `npm run build`) builds the service for production instead.
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? SERVICE_BUILD : WIDGET_AND_TESTS))

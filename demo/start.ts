@@ -36,7 +36,6 @@ async function serveDemo(config: ServiceConfig, tokens: { publishable: string; s
   const server = await startServer(config, {
     mount: (app) =>
       mountDemoSite(app, {
-        distDir: join(repoRoot, 'dist'),
         assetsDir: join(repoRoot, 'demo/assets'),
         flows: () => flows,
         context: (requestUrl) => ({ apiHost: new URL(requestUrl).origin, publishableToken: tokens.publishable }),
@@ -90,7 +89,7 @@ Flow Chat is running at ${service.url}${config.workers > 1 ? ` (${config.workers
 
   Demo pages        ${service.url}/
   Outbox            ${service.url}/demo/outbox   ${config.smtpUrl ? '(unused: SMTP_URL is set)' : '(e-mails flows send, kept here: no SMTP_URL set)'}
-  Widget bundle     ${service.url}/dist/flow-chat.js
+  Widget script     ${service.url}/widget/v1/flow-chat.js
   API               ${service.url}/v1/…   (workspace "${WORKSPACE}")
   Secret token      ${tokens.secret}
   Publishable token ${tokens.publishable}

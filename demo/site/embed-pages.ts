@@ -1,4 +1,4 @@
-import { html, type Html } from './html'
+import { html, type Html } from '../../src/service/http/html'
 import { layout as pageLayout, type PageContext } from './pages'
 import type { SeededFlow } from './seed'
 
@@ -18,7 +18,7 @@ const commandButton = (target: string, command: string, label: string) =>
 
 /** A page with the floating bubble in its corner and a preview message. */
 export function bubblePage(flow: SeededFlow, ctx: PageContext): string {
-  const snippet = `<script src="${ctx.apiHost}/dist/flow-chat.js" defer
+  const snippet = `<script src="${ctx.apiHost}/widget/v1/flow-chat.js" defer
   data-flow="${flow.publicId}" data-api-host="${ctx.apiHost}" data-token="${ctx.publishableToken}"
   data-mode="bubble" data-preview-message="Questions? Ask me."></script>`
   return layout(
@@ -35,7 +35,7 @@ ${eventLog}
 
 /** A page with a modal popup, opened by a button (and once by itself after a few seconds). */
 export function popupPage(flow: SeededFlow, ctx: PageContext): string {
-  const snippet = `<script src="${ctx.apiHost}/dist/flow-chat.js" defer
+  const snippet = `<script src="${ctx.apiHost}/widget/v1/flow-chat.js" defer
   data-flow="${flow.publicId}" data-api-host="${ctx.apiHost}" data-token="${ctx.publishableToken}"
   data-mode="popup" data-auto-show-delay="5000"></script>`
   return layout(

@@ -1,5 +1,5 @@
 import type { OutboxEmail } from '../../src/protocol/results'
-import { html } from './html'
+import { html } from '../../src/service/http/html'
 import { layout } from './pages'
 
 /**

@@ -1,5 +1,5 @@
 import type { SeededFlow } from './seed'
-import { html, type Html } from './html'
+import { html, type Html } from '../../src/service/http/html'
 
 export interface PageContext {
   /** Origin of the service as the browser sees it (same origin as the pages). */
@@ -17,7 +17,7 @@ export function layout(title: string, body: Html, scripts: string[] = []): strin
 <title>${title}</title>
 <link rel="icon" href="/demo/assets/host-avatar.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/demo/assets/demo.css">
-<script src="/dist/flow-chat.js" defer></script>
+<script src="/widget/v1/flow-chat.js" defer></script>
 ${scripts.map((src) => html`<script src="${src}" defer></script>
 `)}</head>
 <body>
@@ -60,7 +60,7 @@ export function inlinePage(flow: SeededFlow, ctx: PageContext): string {
 <main>
 <flow-chat class="inline-chat" flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>
 <details><summary>Embed code</summary>
-<pre><code>${`<script src="${ctx.apiHost}/dist/flow-chat.js" defer></script>
+<pre><code>${`<script src="${ctx.apiHost}/widget/v1/flow-chat.js" defer></script>
 <flow-chat flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>`}</code></pre></details>
 <section aria-labelledby="host-events-title"><h2 id="host-events-title">Events from flow scripts</h2>
 <p>What the flow's scripts sent this page with <code>emitHostEvent</code> (the <code>flowchat:script-event</code> event). It is all a script can hand the page.</p>

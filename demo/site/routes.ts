@@ -24,7 +24,6 @@ export const DEMO_PAGE_CSP = [
 ].join('; ')
 
 export interface DemoSiteOptions {
-  distDir: string
   assetsDir: string
   flows: () => SeededFlow[]
   context: (requestUrl: string) => PageContext
@@ -36,11 +35,6 @@ export interface DemoSiteOptions {
 
 export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
   const root = process.cwd()
-  app.use('/dist/*', serveStatic({
-    root: relative(root, options.distDir),
-    rewriteRequestPath: (path) => path.replace(/^\/dist/, ''),
-    onFound: (_path, c) => c.header('Cache-Control', 'no-cache'),
-  }))
   app.use('/demo/assets/*', serveStatic({
     root: relative(root, options.assetsDir),
     rewriteRequestPath: (path) => path.replace(/^\/demo\/assets/, ''),

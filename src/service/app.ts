@@ -15,6 +15,7 @@ import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
 import { registerShareRoutes } from './routes/share'
+import { registerWidgetRoutes } from './routes/widget'
 import type { Store } from './store/store'
 
 export interface AppDeps {
@@ -25,6 +26,8 @@ export interface AppDeps {
   now?: () => Date
   /** The folder holding the script sandbox document and its scripts; defaults to the widget's. */
   sandboxDocumentDir?: string
+  /** The folder holding the built widget (its scripts and chunks); defaults to the repository's dist/. */
+  widgetDistDir?: string
   /** Credentials, outbound HTTP and mail (startServer builds them with the configured key). */
   integrations?: Integrations
   /** Extra routes (the demo pages, the widget bundle); they win over the share page's `/:publicId`. */
@@ -91,6 +94,7 @@ export function createApp(deps: AppDeps): Hono {
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
+  registerWidgetRoutes(app, { distDir: deps.widgetDistDir })
   deps.mount?.(app)
   // Last: `/:publicId` would otherwise shadow other one-segment routes.
   registerShareRoutes(app, ctx)

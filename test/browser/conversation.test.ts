@@ -14,12 +14,12 @@ let page: Page
 describe('a full conversation in Chromium', () => {
   it('runs the demo showcase flow through every input type to its end, accessibly and without errors', async () => {
     page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     await page.goto(suite.service.pageUrl(suite.service.flows['showcase.json']!))
     const c = chat(page)
 
     await c.host('What should I call you?').waitFor()
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await c.say('Ada')
     await c.host('Nice to meet you, Ada!').waitFor()
     await c.host('How old are you?').waitFor()
@@ -45,7 +45,7 @@ describe('a full conversation in Chromium', () => {
     await c.root.locator('input[type="date"]').fill('2026-03-01')
     await c.choose('Pick date')
     await c.host('Which topics interest you?').waitFor()
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await c.choose('Theming')
     await c.choose('Accessibility')
     await c.choose('Done')
@@ -81,13 +81,13 @@ describe('a full conversation in Chromium', () => {
       'No thanks',
     ])
     await expect.poll(() => c.root.locator('[part~="input-row"]').count()).toBe(0)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   }, LONG_TEST_MS)
 
   it('runs tpl-lead-scoring.json (choices, numbers, score conditions) to its conclusion', async () => {
     page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     await page.goto(suite.service.pageUrl(suite.service.flows['tpl-lead-scoring.json']!))
     const c = chat(page)
     await c.host('Do you work with a specific company?').waitFor()
@@ -104,7 +104,7 @@ describe('a full conversation in Chromium', () => {
     await c.host('Thank you for answering these questions').waitFor()
     await c.host(/We'll get back to you ASAP|Bye bye/).waitFor()
     expect(await c.guestBubbles.allTextContents()).toEqual(['Yes', 'Acme', '120', 'Developer', 'France'])
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   }, LONG_TEST_MS)
 })

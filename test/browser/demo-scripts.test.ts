@@ -9,7 +9,7 @@ import { mountDemoSite } from '../../demo/site/routes'
 import { seedFlows, type SeededFlow } from '../../demo/site/seed'
 import { chat, trackErrors } from './helpers/chat-page'
 import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR, DIST_DIR } from './helpers/test-service'
+import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR } from './helpers/test-service'
 
 /** The demo site as `npm start` serves it (its own pages, under its own CSP), with the scripts flow. */
 let server: RunningServer
@@ -29,7 +29,6 @@ beforeAll(async () => {
       handleSignals: false,
       mount: (app) =>
         mountDemoSite(app, {
-          distDir: DIST_DIR,
           assetsDir: DEMO_ASSETS_DIR,
           flows: () => flows,
           context: (url) => ({ apiHost: new URL(url).origin, publishableToken }),
@@ -57,7 +56,7 @@ describe('the scripts demo flow on the inline demo page', () => {
     expect(flow.shareEnabled).toBe(true)
     const page = await browser.context.newPage()
     const origin = new URL(server.url).origin
-    const errors = trackErrors(page, origin)
+    const errors = trackErrors(page)
     await page.addInitScript(() => {
       const violations: string[] = []
       ;(window as { __violations?: string[] }).__violations = violations

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -5,7 +6,7 @@ import { bubblePage, severalInstancesPage } from '../../demo/site/embed-pages'
 import type { SeededFlow } from '../../demo/site/seed'
 import { axeViolations, trackErrors } from './helpers/chat-page'
 import { animationsSettled } from './embed/embed-test-pages'
-import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, TEST_PAGE_CSP, type PublishedTestFlow } from './helpers/test-service'
+import { DEMO_ASSETS_DIR, SHARED_FLOWS_DIR, TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
 import { useBrowserSuite } from './helpers/browser-suite'
 
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
@@ -20,13 +21,19 @@ const seeded = (flow: PublishedTestFlow, name: string): SeededFlow => ({
   shareEnabled: false,
 })
 
-/** Serves a demo page builder's HTML on the test origin, under the strict CSP. */
+/**
+ * Serves a demo page builder's HTML on the host site (another site than the service) under the
+ * strict CSP, as an owner copying the page would: the widget's script from the service, the page's
+ * own scripts and styles beside it.
+ */
 async function openDemoPage(markup: string) {
   page = await suite.newPage()
-  await page.route(`${suite.service.origin}/embed-demo-page`, (route) =>
-    route.fulfill({ contentType: 'text/html', headers: { 'Content-Security-Policy': TEST_PAGE_CSP }, body: markup }),
-  )
-  await page.goto(`${suite.service.origin}/embed-demo-page`)
+  const { host } = suite.service
+  for (const [file, type] of [['embed-demo.js', 'text/javascript'], ['demo.css', 'text/css'], ['host-avatar.svg', 'image/svg+xml']]) {
+    host.serve(`/demo/assets/${file}`, { type: type!, body: readFileSync(join(DEMO_ASSETS_DIR, file!), 'utf8') })
+  }
+  const body = markup.replaceAll('src="/widget/v1/', `src="${suite.service.origin}/widget/v1/`)
+  await page.goto(host.serve('/embed-demo-page', { headers: { 'Content-Security-Policy': suite.service.csp }, body }))
 }
 
 const ctx = () => ({ apiHost: suite.service.origin, publishableToken: suite.service.publishableToken })
@@ -35,13 +42,13 @@ describe('embed demo pages', () => {
   it('the bubble page: its buttons command the bubble, and its event log lists what happened', async () => {
     const colours = seeded(suite.service.flows['theme-variant.json']!, 'Colours')
     await openDemoPage(bubblePage(colours, ctx()))
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     await page.getByRole('button', { name: 'Toggle the chat' }).click()
     const window = page.getByRole('dialog', { name: 'Chat' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     await page.locator('#embed-events li', { hasText: 'flowchat:start' }).waitFor()
     await animationsSettled(page)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await page.keyboard.press('Escape')
     await window.waitFor({ state: 'hidden' })
     expect(await page.locator('#embed-events li').allTextContents()).toEqual([
@@ -56,7 +63,7 @@ describe('embed demo pages', () => {
     const colours = seeded(suite.service.flows['theme-variant.json']!, 'Colours')
     const survey = seeded(suite.service.flows['tpl-nps.json']!, 'Survey')
     await openDemoPage(severalInstancesPage([colours, survey, survey, colours], ctx()))
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     await page.locator('#first-inline [part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     await page.locator('#second-inline [part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
     await page.getByRole('button', { name: 'Toggle the bubble (Survey)' }).click()

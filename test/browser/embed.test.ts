@@ -17,24 +17,24 @@ beforeAll(() => {
 })
 
 const dataScript = (flow: PublishedTestFlow, extra: Record<string, string> = {}) =>
-  `<script src="/dist/flow-chat.js" defer ${attributes({ 'data-flow': flow.id, 'data-api-host': suite.service.origin, 'data-token': suite.service.publishableToken, ...extra })}></script>`
+  `<script src="{script}" defer ${attributes({ 'data-flow': flow.id, 'data-api-host': suite.service.origin, 'data-token': suite.service.publishableToken, ...extra })}></script>`
 
 describe('classic script tag with data attributes only', () => {
   it('embeds an inline chat right where the tag is', async () => {
     page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     await openEmbedPage(page, suite.service, 'tag-standard', `<p id="before">Before</p>${dataScript(themed)}<p id="after">After</p>`)
     const chatBox = page.locator('#before ~ flow-chat')
     await chatBox.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     expect(await page.locator('flow-chat + #after').count()).toBe(1)
     await animationsSettled(page)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   })
 
   it('embeds a bubble or a popup from data-mode, with their options', async () => {
     page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     const before = await sessionCount(suite.service, nps.id)
     await openEmbedPage(
       page,
@@ -61,10 +61,10 @@ type Api = Record<'initStandard' | 'initBubble' | 'initPopup', (options: object)
 describe('the FlowChat global', () => {
   it('gives each instance its own handle: commands reach only their target', async () => {
     page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     const themedBefore = await sessionCount(suite.service, themed.id)
     const npsBefore = await sessionCount(suite.service, nps.id)
-    await openEmbedPage(page, suite.service, 'api', '<script src="/dist/flow-chat.js" defer></script><div id="slot"></div>')
+    await openEmbedPage(page, suite.service, 'api', '<script src="{script}" defer></script><div id="slot"></div>')
     await page.waitForFunction(() => 'FlowChat' in window)
     const config = { apiHost: suite.service.origin, token: suite.service.publishableToken }
     await page.evaluate(
@@ -99,7 +99,7 @@ describe('the FlowChat global', () => {
     expect(await page.getByRole('dialog', { name: 'Modal' }).isVisible()).toBe(false)
     expect(await sessionCount(suite.service, themed.id)).toBe(themedBefore + 1)
     await animationsSettled(page)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     // Typing and sending through the handle answers in that chat only.
     await page.evaluate(async () => {
@@ -120,7 +120,7 @@ describe('the FlowChat global', () => {
     await page.getByRole('dialog', { name: 'Modal' }).locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     expect(await sessionCount(suite.service, themed.id)).toBe(themedBefore + 2)
     await animationsSettled(page)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await command('popup', 'close')
 
     await command('inline', 'unmount')
@@ -132,13 +132,13 @@ describe('the FlowChat global', () => {
 
   it('is exported the same by the module build, which defines no global', async () => {
     page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
-    await openEmbedPage(page, suite.service, 'module', '<script type="module" src="/dist/flow-chat.mjs"></script>')
+    const errors = trackErrors(page)
+    await openEmbedPage(page, suite.service, 'module', '<script type="module" src="{module}"></script>')
     await page.waitForFunction(() => customElements.get('flow-chat-popup') !== undefined)
     // A string, not a function: vitest would rewrite a function's `import()` for Node.
     const options = JSON.stringify({ flow: themed.id, apiHost: suite.service.origin, token: suite.service.publishableToken, label: 'From the module' })
     const opened = await page.evaluate(`(async () => {
-      const library = await import('/dist/flow-chat.mjs')
+      const library = await import(${JSON.stringify(suite.service.script.replace(/\.js$/, '.mjs'))})
       library.initPopup(${options}).open()
       return 'FlowChat' in window
     })()`)
@@ -149,7 +149,7 @@ describe('the FlowChat global', () => {
 
   it('reports a missing flow clearly', async () => {
     page = await suite.newPage()
-    await openEmbedPage(page, suite.service, 'api-bad', '<script src="/dist/flow-chat.js" defer></script>')
+    await openEmbedPage(page, suite.service, 'api-bad', '<script src="{script}" defer></script>')
     await page.waitForFunction(() => 'FlowChat' in window)
     const message = await page.evaluate(() => {
       try {

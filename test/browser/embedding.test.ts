@@ -22,7 +22,7 @@ const violations = () => page.evaluate(() => (window as { __violations?: string[
 describe('embedding on a host page', () => {
   it('works from the classic script included twice, under a strict CSP, adding only the FlowChat global', async () => {
     await newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     await page.goto(suite.service.pageUrl(suite.service.flows['theme-variant.json']!, { twice: true }))
     const c = chat(page)
     await c.host('Favourite color?').waitFor()
@@ -45,7 +45,7 @@ describe('embedding on a host page', () => {
 
   it('works from the ES module build', async () => {
     await newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     await page.goto(suite.service.pageUrl(suite.service.flows['theme-variant.json']!, { module: true }))
     const c = chat(page)
     await c.host('Favourite color?').waitFor()
@@ -66,7 +66,7 @@ describe('embedding on a host page', () => {
     await page.locator('flow-chat').evaluate((element, id) => element.setAttribute('flow', id), nps.id)
     await c.host(/can I ask you 2 questions/).waitFor()
     expect(await c.root.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).count()).toBe(0)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await page.locator('flow-chat').evaluate((element) => element.remove())
     const before = requests.length
     await page.waitForTimeout(1500)

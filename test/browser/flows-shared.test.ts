@@ -23,7 +23,7 @@ async function open(file: string) {
     dialogs.push(dialog.message())
     await dialog.dismiss()
   })
-  const errors = trackErrors(page, suite.service.origin)
+  const errors = trackErrors(page)
   await page.goto(suite.service.pageUrl(suite.service.flows[file]!))
   return { c: chat(page), errors, dialogs }
 }
@@ -52,7 +52,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
   it('test-chat-main: name, age, an e-mail and a URL each retried once, then a choice', async () => {
     const { c, errors, dialogs } = await open('test-chat-main.json')
     await c.host("Welcome. What's your name?").waitFor()
-    expect(withoutAuthorGuestContrast(await axeViolations(page, suite.service.origin))).toEqual([])
+    expect(withoutAuthorGuestContrast(await axeViolations(page))).toEqual([])
     await c.say('Ada')
     await c.host('Nice to meet you Ada').waitFor()
     await c.host('How old are you?').waitFor()
@@ -94,7 +94,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
       'https://example.com',
       'Yes',
     ])
-    expect(withoutAuthorGuestContrast(await axeViolations(page, suite.service.origin))).toEqual([])
+    expect(withoutAuthorGuestContrast(await axeViolations(page))).toEqual([])
     expect(errors).toEqual([])
     expect(dialogs).toEqual([])
   }, FLOW_TEST_MS)
@@ -104,7 +104,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
     await c.host('Do you work with a specific company?').waitFor()
     await c.choose('No')
     await c.host("What's your job role?").waitFor()
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await c.choose('UI/UX Designer')
     await c.host('Where are you based?').waitFor()
     await c.say('United States')
@@ -112,7 +112,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
     await expectEnded(c)
     expect(await lastHostText(c)).toBe('Bye bye 👋')
     expect(await c.guestBubbles.allTextContents()).toEqual(['No', 'UI/UX Designer', 'United States'])
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   }, FLOW_TEST_MS)
 
@@ -125,7 +125,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
     await rating.getByRole('button', { name: '0', exact: true }).waitFor()
     expect(await c.root.getByText('Very unlikely').count()).toBe(1)
     expect(await c.root.getByText('Very likely').count()).toBe(1)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     // One click answers: there is no separate send button.
     expect(await c.root.locator('[part~="send-button"]').count()).toBe(0)
     await rating.getByRole('button', { name: '7', exact: true }).click()
@@ -141,7 +141,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
     // The flow ends on a GIF from an offline CDN: the bubble is an image or, once it fails, says so.
     expect(await c.root.locator('[part~="host-bubble"]').last().locator('img, span').count()).toBeGreaterThan(0)
     expect(await c.guestBubbles.allTextContents()).toEqual(['Sure!', '7', 'It is fine\nbut slow'])
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   }, FLOW_TEST_MS)
 
@@ -155,7 +155,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
     // A single picture choice answers in one click, each card named by its title.
     await c.root.getByRole('button', { name: /^Cycling/ }).waitFor()
     expect(await c.root.getByRole('group', { name: 'Picture choices' }).locator('img').count()).toBeGreaterThan(0)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await c.choose(/^Cycling/)
     await c.host("What's your gender?").waitFor()
     await c.choose('Other')
@@ -176,7 +176,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
     await c.say('lin@example.com')
     await c.host('Recovery 🧘‍♂️ is crucial to perform at your highest level on the field.').waitFor()
     await c.root.getByRole('button', { name: /^Vanilla Protein Powder/ }).waitFor()
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await c.choose(/^Vanilla Protein Powder/)
     await c.choose('Send')
     await expectEnded(c)
@@ -193,7 +193,7 @@ describe('the shared real flows, walked to their end in Chromium', () => {
       'lin@example.com',
       'Vanilla Protein Powder',
     ])
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   }, FLOW_TEST_MS)
 

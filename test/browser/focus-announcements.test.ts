@@ -47,7 +47,7 @@ for (const [file, typing] of [['eleven-messages.json', 'off'], ['eleven-messages
   describe(`keyboard and screen reader, typing emulation ${typing}`, () => {
     it('keeps focus in the chat through every answer, moves it to each new input, and announces every message once, in order', async () => {
       const page = await suite.newPage()
-      const errors = trackErrors(page, suite.service.origin)
+      const errors = trackErrors(page)
       const seen = await observe(page)
       await page.goto(suite.service.pageUrl(suite.service.flows[file]!))
       const c = chat(page)
@@ -67,7 +67,7 @@ for (const [file, typing] of [['eleven-messages.json', 'off'], ['eleven-messages
       const { heard, lostFocus } = await seen()
       expect(lostFocus).toBe(0)
       expect(heard).toEqual([...round((i) => `Message ${i}`), ...round((i) => `Again ${i}, after blue`), ...round((i) => `Again ${i}, after green`)])
-      expect(await axeViolations(page, suite.service.origin)).toEqual([])
+      expect(await axeViolations(page)).toEqual([])
       expect(errors).toEqual([])
     })
   })

@@ -57,7 +57,7 @@ async function openWithHeldImage() {
     Object.assign(window, { __layoutShifts: () => (record(observer.takeRecords()), shifts) })
   })
   const held = await holdImage(IMAGE_PATH)
-  const errors = trackErrors(page, suite.service.origin)
+  const errors = trackErrors(page)
   await page.goto(suite.service.pageUrl(suite.service.flows[FLOW]!))
   return { c: chat(page), errors, ...held }
 }
@@ -88,7 +88,7 @@ describe('an image bubble in Chromium', () => {
     expect(await c.root.locator('[part~="input-row"]').isVisible()).toBe(false)
     expect(await c.root.locator('[part~="typing"]').isVisible()).toBe(true)
     expect(await liveText(c)).not.toContain(ALT)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     const before = await page.evaluate(() => performance.now())
     answer(sendPicture)
@@ -103,7 +103,7 @@ describe('an image bubble in Chromium', () => {
     expect(shifts.reduce((sum, shift) => sum + shift.value, 0)).toBe(0)
     // Announced once, by its alt text, now that it can be seen.
     expect((await liveText(c))?.split(ALT).length).toBe(2)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     // After an answer the next input takes focus, even when a picture keeps it hidden at first.
     const second = await holdImage('/test/held/second.svg')
@@ -133,7 +133,7 @@ describe('an image bubble in Chromium', () => {
     expect(await broken.textContent()).toContain(ALT)
     expect(await broken.locator('img').count()).toBe(0)
     expect((await shiftsSince(before)).reduce((sum, shift) => sum + shift.value, 0)).toBe(0)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     // The one failure is the 404 this test answered with.
     expect(errors.filter((error) => !error.includes('404'))).toEqual([])
   })

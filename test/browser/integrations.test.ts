@@ -190,7 +190,7 @@ async function webhook(resultId: string, body: unknown): Promise<number> {
 describe('commands, HTTP requests from the browser and webhook waits in Chromium', () => {
   it('runs a command event, refuses an unknown one without a change, calls an API over CORS, waits for a webhook across a reload', async () => {
     const page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     // The API is another origin on plain http: the test page's CSP (connect-src 'self' https:) would block it.
     const events = await recordEvents(page)
     await page.goto(suite.service.pageUrl(suite.service.flows[FLOW_FILE]!, { csp: false }))
@@ -216,7 +216,7 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     await c.say('Ada')
     await c.host('The API says: Hello Ada (201)').waitFor()
     const posted = api.received.find((request) => request.method === 'POST' && request.url === '/items')!
-    expect(posted).toMatchObject({ url: '/items', body: '{"name":"Ada"}', headers: expect.objectContaining({ 'x-flow': 'yes', origin: suite.service.origin }) })
+    expect(posted).toMatchObject({ url: '/items', body: '{"name":"Ada"}', headers: expect.objectContaining({ 'x-flow': 'yes', origin: suite.service.host.origin }) })
     expect(posted.headers.cookie).toBeUndefined()
 
     // The wait: said on screen and in the live region, the field disabled, accessible.
@@ -225,7 +225,7 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     expect(await waiting.textContent()).toContain('Waiting for an update')
     expect(await c.root.locator('[part~="live-region"]').textContent()).toContain('Waiting for an update')
     expect(await c.input.isDisabled()).toBe(true)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     // Commands still work while waiting; the Return comes back to a wait.
     expect(await sendCommand(page, 'wizz')).toEqual({ ok: true })
@@ -242,7 +242,7 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     await c.host('Payment received: yes').waitFor()
     await expect.poll(async () => (await events()).some((event) => event.type === 'flowchat:end')).toBe(true)
     await expect.poll(() => waiting.count()).toBe(0)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     // Chromium reports every 4xx in the console: the one refusal this test asked for is expected.
     expect(errors.filter((error) => !/status of 400 .*\/continueChat\)$/.test(error))).toEqual([])
     expect(errors).toHaveLength(1)
@@ -250,7 +250,7 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
 
   it('a reload while a request is in flight: a POST is received once (the flow gets the failure), a GET is sent again', async () => {
     const page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     const events = await recordEvents(page)
     await page.goto(suite.service.pageUrl(suite.service.flows[HELD_FILE]!, { csp: false }))
     const c = chat(page)
@@ -273,7 +273,7 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     await c.host('GET: 200').waitFor()
     await expect.poll(async () => (await events()).some((event) => event.type === 'flowchat:end')).toBe(true)
     expect(api.count('POST', '/held')).toBe(1)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   }, 90_000)
 })

@@ -19,7 +19,7 @@ import { attributes, openEmbedPage } from './embed/embed-test-pages'
  *   shrinks both viewports.
  */
 const PHONE = { width: 390, height: 844 }
-const SCRIPT = '<script src="/dist/flow-chat.js" defer></script>'
+const SCRIPT = '<script src="{script}" defer></script>'
 
 let service: TestService
 let browser: Browser
@@ -98,7 +98,7 @@ function expectVisible(now: Geometry) {
 describe('<flow-chat-bubble> on a phone', () => {
   it('keeps the window and its text field inside the visual viewport when a keyboard shrinks it, and restores it after', async () => {
     page = await context.newPage()
-    const errors = trackErrors(page, service.origin)
+    const errors = trackErrors(page)
     const cdp: CDPSession = await context.newCDPSession(page)
     await openEmbedPage(page, service, 'bubble-phone', `${SCRIPT}<flow-chat-bubble ${attributes({ flow: flow.id, 'api-host': service.origin, token: service.publishableToken, label: 'Phone' })}></flow-chat-bubble>`)
     await page.getByRole('button', { name: 'Open chat: Phone' }).tap()

@@ -16,7 +16,7 @@ beforeAll(() => {
   nps = suite.service.flows['tpl-nps.json']!
 })
 
-const SCRIPT = '<script src="/dist/flow-chat.js" defer></script>'
+const SCRIPT = '<script src="{script}" defer></script>'
 const common = (flow: PublishedTestFlow) => ({ flow: flow.id, 'api-host': suite.service.origin, token: suite.service.publishableToken })
 
 /** Records the launcher events of every element on the page, in order. */
@@ -33,7 +33,7 @@ const events = () => page.evaluate(() => (window as { __events?: string[] }).__e
 describe('<flow-chat-bubble>', () => {
   it('themes its launcher, starts no session until opened, opens and closes by mouse and keyboard', async () => {
     page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     const before = await sessionCount(suite.service, themed.id)
     await openEmbedPage(page, suite.service, 'bubble', `${SCRIPT}<flow-chat-bubble ${attributes({ ...common(themed), 'z-index': '50' })}></flow-chat-bubble>`)
     await recordEvents()
@@ -52,7 +52,7 @@ describe('<flow-chat-bubble>', () => {
     expect(await sessionCount(suite.service, themed.id)).toBe(before + 1)
     expect(await page.getByRole('button', { name: 'Close chat: Chat' }).getAttribute('aria-expanded')).toBe('true')
     await animationsSettled(page)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     // The window stays inside the viewport.
     const box = (await window.boundingBox())!
@@ -96,10 +96,10 @@ describe('<flow-chat-bubble>', () => {
     expect(launcherBox.x).toBeLessThan(100)
     // The page's own colour wins over the flow theme's.
     await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(0, 51, 102)')
-    await page.addStyleTag({ url: `${suite.service.origin}/embed-test/page.css` })
+    await page.addStyleTag({ url: `${suite.service.host.origin}/embed-test/page.css` })
     await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(120, 20, 60)')
     await animationsSettled(page)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await page.getByRole('button', { name: 'Dismiss message' }).click()
     await preview.waitFor({ state: 'hidden' })
 
@@ -135,7 +135,7 @@ describe('<flow-chat-bubble> across pages', () => {
 describe('<flow-chat-popup>', () => {
   it('is a modal dialog: focus moves in and stays, Escape and the backdrop close it, focus and scroll come back', async () => {
     page = await suite.newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     const before = await sessionCount(suite.service, nps.id)
     await openEmbedPage(
       page,
@@ -155,7 +155,7 @@ describe('<flow-chat-popup>', () => {
     expect(await deepFocus(page)).toMatchObject({ hosts: ['flow-chat-popup'], label: 'Close chat' })
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden')
     await animationsSettled(page)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     // Tab and Shift+Tab go round inside the dialog, never back to the page.
     const stops = await page.locator('flow-chat-popup').evaluate((popup) => {

@@ -8,7 +8,7 @@ import { useBrowserSuite } from './helpers/browser-suite'
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'remember-user.json')], async () => {
   // The browser context is shared: the next test must not resume this one's conversation.
   const cleaner = await suite.newPage()
-  await cleaner.goto(`${suite.service.origin}/test/host.css`)
+  await cleaner.goto(`${suite.service.host.origin}/test/host.css`)
   await cleaner.evaluate(() => localStorage.clear())
   await cleaner.close()
 })
@@ -40,7 +40,7 @@ async function openPage(options: { blockStorage?: boolean } = {}) {
   page.on('request', (request) => {
     if (request.url().endsWith('/startChat')) starts.push(request.url())
   })
-  const errors = trackErrors(page, suite.service.origin)
+  const errors = trackErrors(page)
   await page.goto(suite.service.pageUrl(suite.service.flows['remember-user.json']!))
   const seen = () => page.evaluate(() => (window as unknown as { __seen: { starts: Array<{ resultId: string; resumed: boolean }>; logs: string[] } }).__seen)
   return { c: chat(page), starts, errors, seen }
@@ -66,7 +66,7 @@ describe('remembered users', () => {
     expect(await c.root.locator('[part~="bubble"]').allTextContents()).toEqual(before)
     expect(await c.guestBubbles.allTextContents()).toEqual(['Ada', 'blue'])
     expect((await seen()).starts).toEqual([expect.objectContaining({ resultId, resumed: true })])
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     await c.say('pasta')
     // Name and colour were answered before the reload: the same session still knows them.
@@ -118,7 +118,7 @@ describe('remembered users', () => {
     expect(second).toBeUndefined()
     expect(first).toMatchObject({ resumed: false, restartedBecause: 'republished' })
     expect(starts).toHaveLength(2)
-    expect(await axeViolations(page, suite.service.origin)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
   })
 
   it('keeps the conversation when the visitor comes back after it ended, and reset() starts over', async () => {

@@ -98,7 +98,7 @@ const attribute = (selector: string, name: string) => page.locator(selector).get
 describe('the share page in a browser', () => {
   it('shows the metadata, prefills the query parameters, then removes them from the address bar', async () => {
     await newPage()
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     const response = await page.goto(shareUrl('share-hidden.json', '?Name=Ada&Plan=pro#start'))
     expect(response?.status()).toBe(200)
 

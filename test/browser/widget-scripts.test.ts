@@ -3,10 +3,15 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { chat, trackErrors } from './helpers/chat-page'
+import { testPage } from './helpers/test-pages'
 import { TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
 
-/** The strictest policy a host can have and still frame the sandbox served from its own origin. */
-const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; frame-src 'self'"
+/**
+ * The strictest policy a host can have and still run the widget and frame its sandbox: only the
+ * flow service's origin for scripts, requests and frames, nothing inline.
+ */
+const strictCsp = (service = suite.service.origin) =>
+  `default-src 'self'; script-src ${service}; style-src 'self'; connect-src ${service}; frame-src ${service}`
 /** Short, so the endless loop is stopped quickly; well above what the other scripts need. */
 const SCRIPT_TIMEOUT_MS = 1500
 
@@ -47,17 +52,17 @@ function recordHostSide() {
   requestAnimationFrame(tick)
 }
 
-/** The test page under STRICT_CSP, with `script-timeout` set on the element as a site would. */
-async function openChat(flow: PublishedTestFlow, csp = STRICT_CSP) {
+/** The test page under the strict CSP, with `script-timeout` set on the element as a site would. */
+async function openChat(flow: PublishedTestFlow, csp = strictCsp()) {
   const page = await suite.newPage()
-  const errors = trackErrors(page, suite.service.origin)
-  await page.route('**/test/page?*', async (route) => {
-    const response = await route.fetch()
-    const html = (await response.text()).replace('<flow-chat ', `<flow-chat script-timeout="${SCRIPT_TIMEOUT_MS}" `)
-    await route.fulfill({ response, body: html, headers: { ...response.headers(), 'content-security-policy': csp } })
-  })
+  const errors = trackErrors(page)
+  const { service } = suite
+  const body = testPage({ flow: flow.id, apiHost: service.origin, token: service.publishableToken }).replace(
+    '<flow-chat ',
+    `<flow-chat script-timeout="${SCRIPT_TIMEOUT_MS}" `,
+  )
   await page.addInitScript(recordHostSide)
-  await page.goto(suite.service.pageUrl(flow))
+  await page.goto(service.host.serve(`/scripts/${flow.id}`, { headers: { 'Content-Security-Policy': csp }, body }))
   return { page, errors, c: chat(page) }
 }
 
@@ -144,7 +149,7 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
   })
 
   it('goes on without scripts when the page CSP refuses the sandbox, saying which frame-src to add', async () => {
-    const { page, c } = await openChat(suite.service.flows['widget-scripts.json']!, STRICT_CSP.replace("frame-src 'self'", "frame-src 'none'"))
+    const { page, c } = await openChat(suite.service.flows['widget-scripts.json']!, strictCsp().replace(`frame-src ${suite.service.origin}`, "frame-src 'none'"))
     const logs: { code: string; description: string }[] = []
     await page.exposeFunction('__log', (detail: { code: string; description: string }) => logs.push(detail))
     await page.evaluate(() =>

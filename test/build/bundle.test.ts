@@ -12,8 +12,14 @@ const DIST = resolve(import.meta.dirname, '../../dist')
  * bubbles) is also held to CORE_GOAL, whatever its measured size.
  */
 const MEASURED: Record<string, number> = {
-  'flow-chat.js': 29_691,
-  'flow-chat.mjs': 29_671,
+  /**
+   * Raised from 29,691 / 29,671 B on purpose (issue 21): the core finds its chunks by absolute
+   * address (the module build from import.meta.url, the classic script from its own src), their
+   * names carry a content hash, and a flow's relative media addresses resolve against the flow
+   * service (Widget.base).
+   */
+  'flow-chat.js': 29_848,
+  'flow-chat.mjs': 29_864,
   /** Bubble and popup (their properties and windows, and the theme parts they read, checked there): loaded when the first one is on the page. */
   'flow-chat-launchers.mjs': 5_402,
   /**
@@ -66,9 +72,12 @@ const MEASURED: Record<string, number> = {
    */
   'flow-chat-remembered.mjs': 1_801,
   /** The theme's colours, shapes and background as custom properties: requested as a chat starts. */
-  'flow-chat-theme-vars.mjs': 2_210,
-  /** A theme's web font: loaded when the theme names one. */
-  'flow-chat-fonts.mjs': 1_433,
+  'flow-chat-theme-vars.mjs': 2_086,
+  /**
+   * A theme's web font: loaded when the theme names one. Raised from 1,433 B on purpose: generic
+   * families load nothing, and the owner's `fonts` option turns web fonts off or points them elsewhere.
+   */
+  'flow-chat-fonts.mjs': 1_574,
   /** The progress bar and its look: requested when the published flow's theme enables it. */
   'flow-chat-progress-bar.mjs': 835,
   /** Why a remembered conversation started over: requested when a flow remembers users, or a restart happens. */
@@ -82,7 +91,8 @@ const SANDBOX: Record<string, number> = {
   'sandbox/sandbox.js': 2_763,
 }
 
-function read(file: string): string {
+function read(name: string): string {
+  const file = CORE.includes(name) || name.startsWith('sandbox/') ? name : fileOf(name)
   const path = resolve(DIST, file)
   if (!existsSync(path)) {
     throw new Error(`dist/${file} is missing: run \`npm run build\` (vite build) before this test`)
@@ -91,7 +101,12 @@ function read(file: string): string {
 }
 
 const gzipped = (code: string) => gzipSync(code, { level: 9 }).length
-const chunks = () => readdirSync(DIST).filter((file) => /^flow-chat-.+\.mjs$/.test(file))
+/** The chunks as built: `flow-chat-<name>-<hash>.mjs`. */
+const chunks = () => readdirSync(DIST).filter((file) => /^flow-chat-.+-[0-9a-f]{8}\.mjs$/.test(file))
+/** A chunk's name without its content hash, as MEASURED knows it: `flow-chat-<name>.mjs`. */
+const nameOf = (file: string) => file.replace(/-[0-9a-f]{8}\.mjs$/, '.mjs')
+/** The file of a chunk MEASURED knows by name. */
+const fileOf = (name: string) => chunks().find((file) => nameOf(file) === name) ?? name
 
 /** Code that compiles strings at run time: a strict host CSP (no 'unsafe-eval') would block it. */
 const DYNAMIC_CODE = [/(?<![\w$.])eval\s*\(/, /\bnew\s+Function\b/, /(?<![\w$.])Function\s*\(/]
@@ -118,7 +133,7 @@ describe('built bundles', () => {
   }
 
   it('has a budget for every chunk it builds', () => {
-    expect(chunks().sort()).toEqual(Object.keys(MEASURED).filter((file) => !CORE.includes(file)).sort())
+    expect(chunks().map(nameOf).sort()).toEqual(Object.keys(MEASURED).filter((file) => !CORE.includes(file)).sort())
   })
 
   for (const file of [...CORE, ...Object.keys(MEASURED).filter((name) => !CORE.includes(name))]) {
@@ -128,15 +143,19 @@ describe('built bundles', () => {
     })
   }
 
-  it('finds its chunks beside itself and shares its modules with them, instead of carrying them', () => {
+  it('finds its chunks beside itself, by address, and shares its modules with them, instead of carrying them', () => {
     for (const file of CORE) {
       const code = read(file)
-      for (const chunk of chunks()) expect(code, `${file} → ${chunk}`).toMatch(new RegExp(`import\\((["'\`])\\./${chunk.replaceAll('.', '\\.')}\\1\\)`))
       expect(code).not.toContain('Cure53')
       expect(code).not.toContain('flow-chat-sandbox:run')
     }
+    // The module build: each chunk's address from its own (the form bundlers copy files by).
+    for (const chunk of chunks()) expect(read('flow-chat.mjs')).toContain(`new URL("./${chunk}",import.meta.url)`)
+    // The classic script has no import.meta: it names each chunk, found beside its own src.
+    for (const chunk of chunks()) expect(read('flow-chat.js')).toContain(`"${chunk}"`)
+    expect(read('flow-chat.js')).not.toMatch(/import\.meta|\{\}\.url/)
     for (const chunk of chunks()) {
-      const code = read(chunk)
+      const code = readFileSync(resolve(DIST, chunk), 'utf8')
       expect(code).toMatch(/^export default function\([\w$]+\)\{/)
       // No copy of Preact (its options hook), signals or zod: those are the core's.
       expect(code, chunk).not.toMatch(/__PREACT_DEVTOOLS__|__preactattr_|_zod\b/)

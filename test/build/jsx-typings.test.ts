@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 
 /**
  * The shipped declarations, as a TypeScript user of the package gets them: fixtures compile
- * against `dist/types` (emitted by `tsc -p tsconfig.types.json` in `npm run build`), reached
+ * against `dist/types` (bundled by `vite build`, see src/widget/build/declarations.ts), reached
  * through the package's own `exports` by name (`flow-chat-widget/react`), never through `src`.
  *
  * Fixtures import nothing from the package, so `npm run typecheck` checks them against the
@@ -94,14 +94,20 @@ const byPlace = (a: Pick<Found, 'file' | 'line' | 'code'>, b: Pick<Found, 'file'
 const places = (found: Found[]) => found.map(({ file, line, code }) => ({ file, line, code })).sort(byPlace)
 
 function requireBuild() {
-  for (const file of ['widget/index.d.ts', 'widget/jsx/react.d.ts', 'widget/jsx/preact.d.ts']) {
+  for (const file of ['index.d.ts', 'react.d.ts', 'preact.d.ts']) {
     if (!existsSync(resolve(DIST_TYPES, file))) {
-      throw new Error(`dist/types/${file} is missing: run \`npm run build\` (vite build && tsc -p tsconfig.types.json) first`)
+      throw new Error(`dist/types/${file} is missing: run \`npm run build\` (vite build writes them) first`)
     }
   }
 }
 
-describe('shipped declarations', () => {
+/** Both ways consumers resolve packages: a bundler's, and Node's own (`node16`/`nodenext`). */
+const RESOLUTIONS: Array<[string, ts.CompilerOptions]> = [
+  ['bundler', OPTIONS],
+  ['nodenext', { ...OPTIONS, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }],
+]
+
+describe.each(RESOLUTIONS)('shipped declarations, resolved as %s does', (_name, options) => {
   it('type the library entry without React types: elements, events, the embed API', () => {
     requireBuild()
     const setup = `
@@ -114,30 +120,30 @@ chat?.addEventListener('flowchat:answer', (event) => event.detail.message satisf
 chat?.reload()
 `
     // No JSX option: with one, TypeScript would load the JSX runtime's types for every module.
-    const { program, found } = compile(setup, ['library-usage.ts'], { ...OPTIONS, jsx: undefined })
+    const { program, found } = compile(setup, ['library-usage.ts'], { ...options, jsx: undefined })
     expect(found).toEqual([])
     // The main entry must work for users who never installed @types/react.
     const files = program.getSourceFiles().map((file) => relative(ROOT, file.fileName))
-    expect(files).toContain('dist/types/widget/index.d.ts')
+    expect(files).toContain('dist/types/index.d.ts')
     expect(files.filter((file) => file.includes('@types/react'))).toEqual([])
   })
 
   it('give React 19 typed <flow-chat>, <flow-chat-bubble> and <flow-chat-popup> tags after one import', () => {
     requireBuild()
-    const { found } = compile(`import 'flow-chat-widget/react'\n`, ['react-usage.tsx', 'react-mistakes.tsx'])
+    const { found } = compile(`import 'flow-chat-widget/react'\n`, ['react-usage.tsx', 'react-mistakes.tsx'], options)
     expect(places(found)).toEqual(expected('react-mistakes.tsx').sort(byPlace))
     expect(found.find((error) => error.code === 2551 && /mesage/.test(error.message))?.message).toMatch(/Did you mean 'message'\?/)
   })
 
   it('give Preact typed tags after one import, signals allowed as values', () => {
     requireBuild()
-    const { found } = compile(`import 'flow-chat-widget/preact'\n`, ['preact-usage.tsx', 'preact-mistakes.tsx'])
+    const { found } = compile(`import 'flow-chat-widget/preact'\n`, ['preact-usage.tsx', 'preact-mistakes.tsx'], options)
     expect(places(found)).toEqual(expected('preact-mistakes.tsx').sort(byPlace))
   })
 
   it('leave the tags unknown to React without the opt-in import', () => {
     requireBuild()
-    const { found } = compile(`import 'flow-chat-widget'\n`, ['react-usage.tsx'])
+    const { found } = compile(`import 'flow-chat-widget'\n`, ['react-usage.tsx'], options)
     const unknownTags = found.filter((error) => error.code === 2339 && /IntrinsicElements/.test(error.message))
     expect(unknownTags.map((error) => /'(flow-chat[\w-]*)'/.exec(error.message)?.[1])).toEqual(['flow-chat', 'flow-chat-bubble', 'flow-chat-popup'])
   })

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads'
+import { serviceFile } from '../service-files'
 import type { SandboxOutcome } from './sandbox'
 
 /**
@@ -81,7 +82,7 @@ export class SandboxHost {
   }
 
   private spawn(): void {
-    const worker = new Worker(new URL('./sandbox-worker.mjs', import.meta.url), {
+    const worker = new Worker(serviceFile('engine/sandbox-worker.mjs'), {
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     })
     this.worker = worker

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import { SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH, isNetworkVariant, sandboxPolicy } from '../../protocol/sandbox-policy'
 import { errorBody } from '../http/errors'
+import { WIDGET_DIST_DIR } from '../service-files'
 
 export { SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH }
 
@@ -15,7 +16,7 @@ const CACHE_CONTROL = 'public, max-age=600'
  * The sandbox document is the widget's (it runs in the visitor's browser): the widget's build
  * writes it to dist/sandbox from src/widget/sandbox/document, and the service serves it.
  */
-export const SANDBOX_DOCUMENT_DIR = join(import.meta.dirname, '../../../dist/sandbox')
+export const SANDBOX_DOCUMENT_DIR = join(WIDGET_DIST_DIR, 'sandbox')
 
 export interface SandboxRouteOptions {
   /** The folder holding `sandbox.html` and its script; defaults to the widget's build (dist/sandbox). */

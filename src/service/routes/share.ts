@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { ServiceConfig } from '../config'
+import { serviceFile } from '../service-files'
+import { WIDGET_BASE_PATH } from './widget'
 import { PublishedVersions } from '../chat/published-versions'
 import { isResourceRef } from '../context'
 import { clientAddress } from '../http/client-address'
@@ -29,9 +31,9 @@ import type { Store } from '../store/store'
 
 /** Where the share page's own script and stylesheet are served; `v1` versions their contract. */
 export const SHARE_ASSETS_PATH = '/share/v1'
-export const DEFAULT_WIDGET_SCRIPT_URL = '/dist/flow-chat.js'
+export const DEFAULT_WIDGET_SCRIPT_URL = `${WIDGET_BASE_PATH}/flow-chat.js`
 
-const DEFAULT_ASSETS_DIR = join(import.meta.dirname, '../share/assets')
+const DEFAULT_ASSETS_DIR = serviceFile('share/assets')
 
 /** An `AppContext` fits as it is; tests and other hosts pass just these parts. */
 export interface ShareRouteOptions {

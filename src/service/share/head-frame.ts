@@ -1,4 +1,4 @@
-import { Html, html } from '../../../demo/site/html'
+import { Html, html } from '../http/html'
 import { tagManagerScriptUrl } from './tag-manager'
 
 /**

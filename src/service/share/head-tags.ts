@@ -1,4 +1,4 @@
-import { html, type Html } from '../../../demo/site/html'
+import { html, type Html } from '../http/html'
 import { iconUrl, webUrl } from './safe-url'
 import type { ShareSettings } from './share-settings'
 

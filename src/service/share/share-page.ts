@@ -1,4 +1,4 @@
-import { html } from '../../../demo/site/html'
+import { html } from '../http/html'
 import { headFrameElement } from './head-frame'
 import { headTags, type PageMetadata } from './head-tags'
 
@@ -23,7 +23,8 @@ export interface SharePageInput {
 }
 
 /**
- * The full-page chat: head tags from the flow's metadata, then the scripts, both deferred so they
+ * The full-page chat, in the page's one main landmark under a heading that names it (for screen
+ * readers; it is not shown): head tags from the flow's metadata, then the scripts, both deferred so they
  * run in this order once the document is parsed: the page script (it sets the element's
  * prefilled variables before the widget upgrades it), then the widget. Nothing the flow's owner
  * wrote runs in this page: their head code and tag manager live in the sandboxed head frame.
@@ -44,8 +45,11 @@ ${headTags(input.meta)}
 <script src="${assets.widgetScript}" defer></script>
 </head>
 <body>
+<main>
+<h1 class="share-title">${input.meta.title}</h1>
 <noscript><p class="share-notice">This chat needs JavaScript. Please turn it on and reload the page.</p></noscript>
-<flow-chat flow="${input.flow}" token="${input.token}"></flow-chat>
+<flow-chat flow="${input.flow}" token="${input.token}" label="${input.meta.title}"></flow-chat>
+</main>
 ${input.headFrameUrl ? html`${headFrameElement(input.headFrameUrl)}\n` : ''}</body>
 </html>
 `.toString()

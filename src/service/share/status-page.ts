@@ -1,4 +1,4 @@
-import { html } from '../../../demo/site/html'
+import { html } from '../http/html'
 
 export interface StatusPage {
   status: 403 | 404 | 410 | 429

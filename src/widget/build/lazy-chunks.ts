@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { basename, dirname, extname, sep } from 'node:path'
 import MagicString from 'magic-string'
 import { build, type Plugin, type Rolldown } from 'vite'
@@ -7,8 +8,10 @@ import { compressAgain } from './second-pass.ts'
  * Lazy chunks beside the core script, shared by its classic (IIFE) and module builds.
  *
  * Every `import('./…')` of a widget module in the core's code makes that module a chunk:
- * `flow-chat-<name>.mjs`, an ES module the core loads from next to itself (a classic script's
- * `import()` resolves against its own URL). A chunk must share the core's module instances
+ * `flow-chat-<name>-<hash>.mjs`, an ES module the core loads from next to itself, by absolute URL:
+ * the module build from `import.meta.url`, the classic script from its own `src` (a cross-origin
+ * classic script's relative `import()` would resolve against `about:blank`). The content hash in
+ * the name lets servers cache a chunk for good. A chunk must share the core's module instances
  * (Preact, its hooks, signals, the chat's context), and a classic script has no module to import
  * from, so a chunk's imports of core modules become a parameter instead: it is built with those
  * modules external, then wrapped as `export default function (core) { … }`, and the core calls it
@@ -35,6 +38,9 @@ export const JSX_OPTIONS = {
 } as const
 
 const BRIDGE_ID = '\0flow-chat-chunk-bridge'
+/** A call the transform writes and renderChunk replaces: a chunk's URL, per output format. */
+const URL_MARK = '__fcChunkUrl'
+const URL_CALL = /__fcChunkUrl\(\s*"\.\/(flow-chat-[\w-]+\.mjs)"\s*\)/g
 const CORE_PREFIX = 'fc-core:'
 const PARAMETER = '__fcCore'
 
@@ -51,10 +57,14 @@ interface Prepared {
   bridge: string
 }
 
-/** `element/launchers/index.ts` → `flow-chat-launchers.mjs`; `content/purify.ts` → `flow-chat-purify.mjs`. */
-function chunkFile(id: string): string {
+/**
+ * `element/launchers/index.ts` → `flow-chat-launchers-<hash>.mjs`; `content/purify.ts` →
+ * `flow-chat-purify-<hash>.mjs`, the hash being the first 8 hex digits of the code's SHA-256.
+ */
+function chunkFile(id: string, code: string): string {
   const name = basename(id, extname(id))
-  return `flow-chat-${name === 'index' ? basename(dirname(id)) : name}.mjs`
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 8)
+  return `flow-chat-${name === 'index' ? basename(dirname(id)) : name}-${hash}.mjs`
 }
 
 const widgetModule = (id: string, root: string) => id.startsWith(root) && !id.includes(`${sep}node_modules${sep}`)
@@ -176,15 +186,22 @@ function bridgeModule(modules: string[], needed: Map<number, Set<string>>): stri
 // Read when a chunk loads, not when this module runs: some of these modules import this one.
 const core = () => [${slots.join(', ')}]
 const loaded = new Map()
-/** A chunk's exports, made once per core; a failed load is forgotten, so the next need tries again. */
-export function loadChunk(file, load) {
-  let chunk = loaded.get(file)
+// Where the classic script came from: only known while it first runs (null in a module, which
+// passes its chunks' URLs made from import.meta.url instead).
+const script = typeof document < 'u' ? document.currentScript : null
+/**
+ * A chunk's exports, made once per core; a failed load is forgotten, so the next need tries again.
+ * \`file\`: the chunk's address from import.meta.url (the module build), or its name, beside the script.
+ */
+export function loadChunk(file) {
+  const url = new URL(file, (script && script.src) || document.baseURI).href
+  let chunk = loaded.get(url)
   if (!chunk) {
-    chunk = load().then((module) => module.default(core()), (error) => {
-      loaded.delete(file)
+    chunk = import(url).then((module) => module.default(core()), (error) => {
+      loaded.delete(url)
       throw error
     })
-    loaded.set(file, chunk)
+    loaded.set(url, chunk)
   }
   return chunk
 }
@@ -247,7 +264,10 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
     for (const chunk of parsed.values()) for (const read of chunk.reads) read.slot = slotOf(read.slot)
     // Wrapped once every chunk is read: the bridge's order of a module's bindings is then known.
     const chunks = new Map<string, Chunk>()
-    for (const [entry, chunk] of parsed) chunks.set(entry, { file: chunkFile(entry), code: (await compressAgain(wrapChunk(chunk, canonical), true)).code })
+    for (const [entry, chunk] of parsed) {
+      const code = (await compressAgain(wrapChunk(chunk, canonical), true)).code
+      chunks.set(entry, { file: chunkFile(entry, code), code })
+    }
     return { chunks, bridge: bridgeModule(sorted, canonical) }
   }
 
@@ -272,16 +292,26 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
         const resolved = await this.resolve(match[2]!, id)
         const chunk = resolved && chunks.get(resolved.id)
         if (!chunk) continue
-        out.overwrite(match.index, match.index + match[0].length, `__fcLoadChunk(${JSON.stringify(chunk.file)}, () => import(${JSON.stringify(`./${chunk.file}`)}))`)
+        // The chunk's address is written per output format when the core is rendered (renderChunk).
+        out.overwrite(match.index, match.index + match[0].length, `__fcLoadChunk(${URL_MARK}(${JSON.stringify(`./${chunk.file}`)}))`)
       }
       if (!out.hasChanged()) return null
       out.prepend(`import { loadChunk as __fcLoadChunk } from ${JSON.stringify(BRIDGE_ID)};\n`)
       return { code: out.toString(), map: out.generateMap({ source: id, includeContent: true, hires: 'boundary' }) }
     },
-    async resolveDynamicImport(specifier) {
-      if (typeof specifier !== 'string') return null
-      const { chunks } = await prepared!
-      return [...chunks.values()].some((chunk) => specifier === `./${chunk.file}`) ? { id: specifier, external: true } : null
+    renderChunk(code, _chunk, output) {
+      if (!code.includes(URL_MARK)) return null
+      // The module build: `new URL('./…', import.meta.url)`, which is also what bundlers look for
+      // to copy a file an app imports (Vite, webpack), so an app bundling the module build gets
+      // the chunks too. The classic script has no import.meta: the bridge resolves the file
+      // against the script's own address.
+      const out = new MagicString(code)
+      for (const match of code.matchAll(URL_CALL)) {
+        const file = JSON.stringify(match[1])
+        const url = output.format === 'es' ? `new URL(${JSON.stringify(`./${match[1]}`)}, import.meta.url).href` : file
+        out.overwrite(match.index, match.index + match[0].length, url)
+      }
+      return { code: out.toString(), map: out.generateMap({ hires: 'boundary' }) }
     },
     async generateBundle(output) {
       if (output.format !== 'es') return

@@ -14,8 +14,8 @@ const ALLOWED_ATTR = ['href', 'src', 'alt', 'title', 'width', 'height', 'colspan
 const TAG_SET = new Set(ALLOWED_TAGS)
 const ATTR_SET = new Set(ALLOWED_ATTR)
 
-/** Turns an html message into safe nodes. */
-export type Sanitizer = (html: string) => DocumentFragment
+/** Turns an html message into safe nodes; its relative image addresses resolve against `base` (the flow service). */
+export type Sanitizer = (html: string, base?: string) => DocumentFragment
 
 /**
  * DOMPurify, a private instance, and the widget's own allow-lists. Only the html chunk
@@ -24,14 +24,14 @@ export type Sanitizer = (html: string) => DocumentFragment
 export function createSanitizer(): Sanitizer {
   // A private instance: hooks or settings a host page put on its own DOMPurify do not apply here.
   const purify = DOMPurify(window)
-  return (html) => {
+  return (html, base) => {
     const fragment = purify.sanitize(html, {
       ALLOWED_TAGS,
       ALLOWED_ATTR,
       ALLOW_DATA_ATTR: false,
       RETURN_DOM_FRAGMENT: true,
     })
-    enforceAllowList(fragment)
+    enforceAllowList(fragment, base)
     return fragment
   }
 }
@@ -41,7 +41,7 @@ export function createSanitizer(): Sanitizer {
  * own URL rules: whatever DOMPurify version or DOM implementation runs, nothing outside the lists
  * survives. Links open in a new tab without opener; images load lazily without referrer.
  */
-function enforceAllowList(parent: ParentNode): void {
+function enforceAllowList(parent: ParentNode, base: string | undefined): void {
   for (const element of Array.from(parent.children)) {
     if (!TAG_SET.has(element.localName)) {
       element.remove()
@@ -52,13 +52,13 @@ function enforceAllowList(parent: ParentNode): void {
     }
     const tag = element.localName
     if (tag !== 'img') element.removeAttribute('src')
-    else if (!secureImage(element)) {
+    else if (!secureImage(element, base)) {
       element.remove()
       continue
     }
     if (tag === 'a') secureLink(element)
     else element.removeAttribute('href')
-    enforceAllowList(element)
+    enforceAllowList(element, base)
   }
 }
 
@@ -70,8 +70,8 @@ function secureLink(link: Element): void {
   link.setAttribute('rel', 'noopener noreferrer')
 }
 
-function secureImage(image: Element): boolean {
-  const src = safeUrl(image.getAttribute('src'), WEB_SCHEMES)
+function secureImage(image: Element, base: string | undefined): boolean {
+  const src = safeUrl(image.getAttribute('src'), WEB_SCHEMES, base)
   if (!src) return false
   image.setAttribute('src', src)
   image.setAttribute('loading', 'lazy')

@@ -14,18 +14,17 @@ const pageBase = (): string | undefined =>
 /**
  * The absolute, normalised form of `raw` when its scheme is allowed, else `null`. Parsing with the
  * URL parser (not a regex) means tricks like `java\tscript:` or `JaVaScRiPt:` are judged by what a
- * browser would actually open. Relative URLs resolve against the page.
+ * browser would actually open. Relative URLs resolve against `base` (itself resolved against the
+ * page), else against the page: a flow's media against the flow service (Widget.base), links and
+ * the host page's own options against the page.
  */
-export function safeUrl(
-  raw: unknown,
-  schemes: readonly string[] = LINK_SCHEMES,
-  base: string | undefined = pageBase(),
-): string | null {
+export function safeUrl(raw: unknown, schemes: readonly string[] = LINK_SCHEMES, base?: string): string | null {
   if (typeof raw !== 'string') return null
   const trimmed = raw.trim()
   if (!trimmed || trimmed.length > MAX_URL_LENGTH) return null
   try {
-    const url = new URL(trimmed, base)
+    const page = pageBase()
+    const url = new URL(trimmed, base ? new URL(base, page) : page)
     return schemes.includes(url.protocol) ? url.href : null
   } catch {
     return null
@@ -39,7 +38,7 @@ export function safeUrl(
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|webp|avif|bmp)(?:;base64)?,/i
 
 /** An image source: a web URL (as `safeUrl` with the web schemes) or an inline raster image. */
-export function safeImageUrl(raw: unknown, base: string | undefined = pageBase()): string | null {
+export function safeImageUrl(raw: unknown, base?: string): string | null {
   if (typeof raw === 'string') {
     const trimmed = raw.trim()
     if (DATA_IMAGE.test(trimmed)) return trimmed.length <= MAX_DATA_IMAGE_LENGTH ? trimmed : null

@@ -30,6 +30,11 @@ export const CHAT_PROPERTIES = {
   scriptTimeout: { attribute: 'script-timeout', kind: 'number', min: 1, fallback: () => SCRIPT_TIMEOUT_MS.default, roles: ['scripts'] },
   /** Lets flow scripts make network requests (never with the page's credentials). */
   allowScriptNetwork: { attribute: 'allow-script-network', kind: 'boolean', roles: ['scripts'] },
+  /**
+   * Where the theme's web font comes from: empty, Google Fonts (or a custom font's own address);
+   * `none`, no web font (the visitor's fonts); else a Google Fonts compatible CSS API URL of your own.
+   */
+  fonts: { attribute: 'fonts', kind: 'text' },
   /** Accessible name of the chat (and a launcher's title); name each chat on a busy page. */
   label: { attribute: 'label', kind: 'text', fallback: () => 'Chat', roles: ['label'] },
   /**

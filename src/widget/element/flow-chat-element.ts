@@ -156,9 +156,10 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         memory: (this.#memory = createConversationStorage(claim.key, emit)),
       })
       this.#conversation = conversation
-      const stopEffects = effect(() => applyTheme(conversation, styles, emit))
+      const base = own.apiHost.trim() || undefined
+      const stopEffects = effect(() => applyTheme(conversation, styles, emit, own.fonts, base))
       const mount = this.#mount
-      this.#render = () => render(h(App, { conversation, emit, label: own.label }), mount)
+      this.#render = () => render(h(App, { conversation, emit, label: own.label, base }), mount)
       this.#render()
       this.#teardown = () => {
         conversation.dispose()
@@ -176,13 +177,13 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
 }
 
 /** Theme parts that live outside the Preact tree: the scoped custom CSS and the web font. */
-function applyTheme(conversation: Conversation, styles: StyleTarget, emit: Emit): void {
+function applyTheme(conversation: Conversation, styles: StyleTarget, emit: Emit, fonts: string, base: string | undefined): void {
   const theme = conversation.publishedFlow.value?.theme
   styles.setCustomCss(theme?.customCss ?? '')
   const font = theme?.general?.font
   if (!font) return
   // Font loading is a chunk of its own: most of the widget shows before the font is in anyway.
-  import('./fonts').then(({ loadFontOf }) => loadFontOf(font)).catch((error: unknown) =>
+  import('./fonts').then(({ loadFontOf }) => loadFontOf(font, fonts, base)).catch((error: unknown) =>
     emit('flowchat:log', widgetWarning('font-load-failed', "The theme's font could not be loaded; the system font is used", { error: String(error) })),
   )
 }

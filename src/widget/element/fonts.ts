@@ -1,7 +1,7 @@
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { fetchFontStylesheet } from '../transport/font-stylesheet'
 import { fontSchema } from '../../protocol/theme-font'
-import { fontRequest, type FontRequest } from '../ui/theme/font'
+import { fontRequest, type FontRequest, type FontSource } from '../ui/theme/font'
 
 /** Aliases already registered in this document: each font loads once, whatever the widget count. */
 const registered = new Map<string, Promise<void>>()
@@ -81,13 +81,13 @@ export function loadThemeFont(request: FontRequest): Promise<void> {
 }
 
 /**
- * Loads the font the theme names, if it names one the widget can load (see `fontRequest`). The
- * core did not read the font: it is validated here first.
+ * Loads the font the theme names, if it names one to download from `source` (the element's
+ * `fonts`; see `fontRequest`). The core did not read the font: it is validated here first.
  */
-export async function loadFontOf(font: unknown): Promise<void> {
+export async function loadFontOf(font: unknown, source?: FontSource, base?: string): Promise<void> {
   const parsed = fontSchema.safeParse(font)
   if (!parsed.success) throw new Error("The theme's font is not one this widget can read")
-  const request = fontRequest(parsed.data)
+  const request = fontRequest(parsed.data, source, base)
   if (!request) return
   await loadThemeFont(request).catch((error: unknown) => {
     throw new Error(`The font "${request.family}" could not be loaded (${String(error)})`)

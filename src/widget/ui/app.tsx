@@ -18,16 +18,19 @@ export interface AppProps {
   label?: string
   /** Defaults to the browser's `CSS.supports`. */
   isValidCss?: CssValidator | undefined
+  /** See Widget.base. */
+  base?: string | undefined
 }
 
 /** The whole chat UI for one conversation. */
-export function App({ conversation, emit, label = 'Chat', isValidCss }: AppProps) {
+export function App({ conversation, emit, label = 'Chat', isValidCss, base }: AppProps) {
   const frame = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
   const widget = useMemo<Widget>(
     () => ({
       conversation,
       emit,
+      base,
       focusTranscript: () => scroller.current?.focus({ preventScroll: true }),
       hasFocus: () => {
         // From the page's focus down through the shadow roots on its way (a launcher's, ours).
@@ -37,7 +40,7 @@ export function App({ conversation, emit, label = 'Chat', isValidCss }: AppProps
         return active !== null
       },
     }),
-    [conversation, emit],
+    [conversation, emit, base],
   )
   return (
     <div class="frame" part="frame" ref={frame}>

@@ -16,10 +16,10 @@ export const useAvatar = (widget: Widget, side: Side) => widget.conversation.pub
  * it has no usable picture or the picture fails to load. Decorative: the bubble's side already
  * tells who speaks, so screen readers skip it.
  */
-export function Avatar({ side, config, url }: { side: Side; config: AvatarConfig; url?: string | undefined }) {
+export function Avatar({ side, config, url, base }: { side: Side; config: AvatarConfig; url?: string | undefined; base: string | undefined }) {
   const [broken, setBroken] = useState(false)
   if (config?.isEnabled !== true) return null
-  const src = safeUrl(url ?? config.url, WEB_SCHEMES)
+  const src = safeUrl(url ?? config.url, WEB_SCHEMES, base)
   const part = `avatar ${side}-avatar`
   if (!src || broken) return <span class="avatar" part={part} aria-hidden="true" />
   return <img class="avatar" part={part} src={src} alt="" referrerpolicy="no-referrer" onError={() => setBroken(true)} />

@@ -20,7 +20,7 @@ export function HostBubble({ entry, widget }: WidgetProps & { entry: HostEntry }
     <>
       {pending && <TypingRow widget={widget} />}
       <div class="row host enter" part="host-row" hidden={pending}>
-        <Avatar side="host" config={avatar} url={entry.avatarUrl} />
+        <Avatar side="host" config={avatar} url={entry.avatarUrl} base={widget.base} />
         <div class={isMediaMessage(entry.message) ? 'bubble host media' : 'bubble host'} part="bubble host-bubble">
           {entry.stream ? (
             <streamedAnswerView.View widget={widget} stream={entry.stream} loading={<AnswerDots />} fallback={<span>{entry.stream.text}</span>} />
@@ -53,7 +53,7 @@ export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry
           </div>
         )}
       </div>
-      <Avatar side="guest" config={avatar} url={entry.avatarUrl} />
+      <Avatar side="guest" config={avatar} url={entry.avatarUrl} base={widget.base} />
     </div>
   )
 }
@@ -95,7 +95,7 @@ function TypingRow({ widget }: WidgetProps) {
   const avatar = useAvatar(widget, 'host')
   return (
     <div class="row host" part="host-row typing-row">
-      <Avatar side="host" config={avatar} />
+      <Avatar side="host" config={avatar} base={widget.base} />
       <div class="bubble host typing" part="bubble host-bubble typing" aria-hidden="true">
         <span />
         <span />

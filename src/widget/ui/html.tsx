@@ -1,5 +1,6 @@
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks'
 import type { Sanitizer } from '../content/purify'
+import type { WidgetProps } from './widget'
 
 /** How html reads as text (announcements, typing time, a stand-in if DOMPurify cannot load): see content/plain-text.ts. */
 export { htmlText } from '../content/html-text'
@@ -12,9 +13,9 @@ export { htmlText } from '../content/html-text'
  */
 export function bindHtmlContent(createSanitizer: () => Sanitizer) {
   let sanitize: Sanitizer | undefined
-  return function HtmlContent({ html }: { html: string }) {
+  return function HtmlContent({ widget, html }: WidgetProps & { html: string }) {
     const target = useRef<HTMLDivElement>(null)
-    const nodes = useMemo(() => (sanitize ??= createSanitizer())(html), [html])
+    const nodes = useMemo(() => (sanitize ??= createSanitizer())(html, widget.base), [html])
     useLayoutEffect(() => {
       target.current?.replaceChildren(nodes.cloneNode(true))
     }, [nodes])

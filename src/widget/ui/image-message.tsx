@@ -11,10 +11,10 @@ const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
  * hidden); `onSettled` reports when it loaded, failed or took longer than IMAGE_WAIT_MS, which
  * is when its bubble shows. A picture that fails reads as unavailable, never as a broken icon.
  */
-export function ImageMessage({ content, onSettled }: { content: Content; onSettled?: (() => void) | undefined }) {
+export function ImageMessage({ content, base, onSettled }: { content: Content; base: string | undefined; onSettled?: (() => void) | undefined }) {
   const [broken, setBroken] = useState(false)
   const image = useRef<HTMLImageElement>(null)
-  const src = safeImageUrl(content.url)
+  const src = safeImageUrl(content.url, base)
   const link = content.clickLink as Content | null | undefined
   const alt = str(link?.alt)?.trim() ?? ''
   useEffect(() => {

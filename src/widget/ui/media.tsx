@@ -3,6 +3,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { adoptChunkCss } from './chunk-css'
 import { css } from './styles'
+import type { WidgetProps } from './widget'
 
 /** The players' look, added to the widget's styles when the first one shows (the core styles pictures only). */
 const MEDIA_CSS = css`
@@ -13,10 +14,12 @@ const MEDIA_CSS = css`
 `
 
 type Content = Record<string, unknown>
-/** A player's props: `anchor` marks its element, through which its chunk's stylesheet is adopted. */
-type PlayerProps = { content: Content; anchor: Ref<HTMLElement> }
+/**
+ * A player's props: `anchor` marks its element, through which its chunk's stylesheet is adopted;
+ * `base` is the flow service's address, which the flow's relative addresses are relative to.
+ */
+type PlayerProps = { content: Content; anchor: Ref<HTMLElement>; base: string | undefined }
 
-const webUrl = (value: unknown) => safeUrl(value, WEB_SCHEMES)
 
 const VIDEO_ID = /^[\w-]{1,64}$/
 
@@ -34,7 +37,7 @@ function hostedPlayer(type: unknown, id: unknown): { src: string; title: string 
 const height = (value: unknown, fallback: number) =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(2000, Math.max(50, value)) : fallback
 
-export function VideoMessage({ content, anchor }: PlayerProps) {
+export function VideoMessage({ content, anchor, base }: PlayerProps) {
   const player = hostedPlayer(content.type, content.id)
   if (player) {
     return (
@@ -51,20 +54,20 @@ export function VideoMessage({ content, anchor }: PlayerProps) {
       />
     )
   }
-  const src = webUrl(content.url)
+  const src = safeUrl(content.url, WEB_SCHEMES, base)
   if (!src) return <span ref={anchor}>Video unavailable</span>
   return <video ref={anchor as Ref<HTMLVideoElement>} src={src} controls preload="metadata" part="video" />
 }
 
-export function AudioMessage({ content, anchor }: PlayerProps) {
-  const src = webUrl(content.url)
+export function AudioMessage({ content, anchor, base }: PlayerProps) {
+  const src = safeUrl(content.url, WEB_SCHEMES, base)
   if (!src) return <span ref={anchor}>Audio unavailable</span>
   return <audio ref={anchor as Ref<HTMLAudioElement>} src={src} controls autoplay={content.isAutoplayEnabled === true} preload="metadata" part="audio" />
 }
 
 /** Third-party content runs in an opaque-origin sandbox: no access to the page, the widget or cookies. */
-export function EmbedMessage({ content, anchor }: PlayerProps) {
-  const src = webUrl(content.url)
+export function EmbedMessage({ content, anchor, base }: PlayerProps) {
+  const src = safeUrl(content.url, WEB_SCHEMES, base)
   if (!src) return <span ref={anchor}>Embedded content unavailable</span>
   return (
     <iframe
@@ -87,9 +90,9 @@ const PLAYERS = new Map([
 ])
 
 /** The media chunk (players and frames), loaded beside the core script when a flow announces one (see message-content.tsx). */
-export function MediaPlayer({ message }: { message: { type: string; content: Content } }) {
+export function MediaPlayer({ widget, message }: WidgetProps & { message: { type: string; content: Content } }) {
   const anchor = useRef<HTMLElement>(null)
   useLayoutEffect(() => adoptChunkCss(anchor.current, MEDIA_CSS), [])
   const Player = PLAYERS.get(message.type)
-  return Player ? <Player content={message.content} anchor={anchor} /> : null
+  return Player ? <Player content={message.content} anchor={anchor} base={widget.base} /> : null
 }

@@ -24,7 +24,7 @@ export const streamedAnswerView = lazyView('answer view', () => answers().then((
 const markdownView = lazyView('answer view', () => answers().then((views) => views.MarkdownView), 'content-load-failed')
 
 /** Messages whose view is a lazily loaded chunk, by type. */
-export const MESSAGE_CHUNKS: ReadonlyMap<string, LazyView<{ message: { type: string; content: Content } }>> = new Map([
+export const MESSAGE_CHUNKS: ReadonlyMap<string, Pick<LazyView<never>, 'preload'>> = new Map([
   ['video', players],
   ['audio', players],
   ['embed', players],
@@ -76,7 +76,7 @@ export function MessageContent({ widget, message, onSettled }: WidgetProps & { m
       return <>{typeof content.plainText === 'string' ? content.plainText : ''}</>
     }
     case 'image':
-      return <ImageMessage content={content} onSettled={onSettled} />
+      return <ImageMessage content={content} base={widget.base} onSettled={onSettled} />
     default: {
       const unavailable = UNAVAILABLE.get(message.type)
       return unavailable ? <players.View widget={widget} message={{ type: message.type, content }} fallback={<span>{unavailable}</span>} /> : null

@@ -9,6 +9,12 @@ export interface Widget {
   conversation: Conversation
   emit: Emit
   /**
+   * The flow service's address (the element's `api-host`; none: the page's origin). A flow's
+   * relative media addresses (`/assets/avatar.svg`) are the service's, so they resolve against it,
+   * never against the host page.
+   */
+  base: string | undefined
+  /**
    * Puts focus on the transcript, without scrolling the page: where it waits while the control the
    * visitor used (an input that was answered, a Retry button) goes away and the next one comes.
    */

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import { TEST_PAGE_CSP, type TestService } from '../helpers/test-service'
+import type { TestService } from '../helpers/test-service'
 
 const escape = (value: string) =>
   value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -12,39 +12,34 @@ export function attributes(values: Record<string, string | true>): string {
 }
 
 /**
- * Opens `/embed-test/{name}` on the service's origin with `body` under the strict test CSP (no
- * inline script or style). `/embed-test/opener.js` wires `#opener` to open the first popup, as
- * a host page's own script would; `/embed-test/page.css` restyles the bubble's launcher.
+ * Opens `/embed-test/{name}` on the host site (another site than the service) with `body` under
+ * the strict test CSP (no inline script or style). `/embed-test/opener.js` wires `#opener` to open
+ * the first popup, as a host page's own script would; `/embed-test/page.css` restyles the bubble's
+ * launcher. `{script}` and `{module}` in `body` stand for the widget's classic and module builds'
+ * addresses on the service.
  */
 export async function openEmbedPage(page: Page, service: TestService, name: string, body: string): Promise<void> {
-  await page.route(`${service.origin}/embed-test/**`, (route) => {
-    const path = new URL(route.request().url()).pathname
-    if (path === '/embed-test/opener.js') {
-      return route.fulfill({
-        contentType: 'text/javascript',
-        body: "document.getElementById('opener').addEventListener('click', () => document.querySelector('flow-chat-popup').open())",
-      })
-    }
-    if (path === '/embed-test/page.css') {
-      return route.fulfill({ contentType: 'text/css', body: 'flow-chat-bubble { --fc-launcher-bg: rgb(120, 20, 60); }' })
-    }
-    return route.fulfill({
-      contentType: 'text/html',
-      headers: { 'Content-Security-Policy': TEST_PAGE_CSP },
-      body: `<!doctype html>
+  const { host } = service
+  host.serve('/embed-test/opener.js', {
+    type: 'text/javascript',
+    body: "document.getElementById('opener').addEventListener('click', () => document.querySelector('flow-chat-popup').open())",
+  })
+  host.serve('/embed-test/page.css', { type: 'text/css', body: 'flow-chat-bubble { --fc-launcher-bg: rgb(120, 20, 60); }' })
+  const url = host.serve(`/embed-test/${name}`, {
+    headers: { 'Content-Security-Policy': service.csp },
+    body: `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>embed test: ${escape(name)}</title></head>
 <body>
 <main>
 <h1>Host page</h1>
-${body}
+${body.replaceAll('{script}', service.script).replaceAll('{module}', service.script.replace(/\.js$/, '.mjs'))}
 ${'<p>Long host page text.</p>\n'.repeat(60)}
 </main>
 </body>
 </html>`,
-    })
   })
-  await page.goto(`${service.origin}/embed-test/${name}`)
+  await page.goto(url)
 }
 
 /** Sessions the service created for a flow: a bubble or popup must create none before opening. */

@@ -3,16 +3,19 @@ import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { REPO_ROOT } from './test-service'
 
+/** The test's own servers (the flow service and the host site), whatever their ports. */
+const LOOPBACK = /^https?:\/\/(?:127\.0\.0\.1|localhost)(?::\d+)?\//
+
 /** Console errors and uncaught exceptions of a page, for "no errors" assertions. */
-export function trackErrors(page: Page, origin: string) {
+export function trackErrors(page: Page) {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`))
   page.on('console', (message) => {
     if (message.type() !== 'error') return
     const source = message.location().url
     // This machine has no internet: a flow's CDN images and fonts fail to load. That is the
-    // environment, not the widget; failures on the test origin itself still count.
-    if (message.text().startsWith('Failed to load resource') && source && !source.startsWith(origin)) return
+    // environment, not the widget; failures on the test's own servers still count.
+    if (message.text().startsWith('Failed to load resource') && source && !LOOPBACK.test(source)) return
     errors.push(`${message.text()} (${source})`)
   })
   return errors
@@ -42,13 +45,16 @@ export function chat(page: Page) {
   }
 }
 
-const AXE_SOURCE = join(REPO_ROOT, 'node_modules/axe-core/axe.min.js')
-readFileSync(AXE_SOURCE) // fail early and clearly when axe-core is missing
+// Read when this module loads: fails early and clearly when axe-core is missing.
+const AXE_SOURCE = readFileSync(join(REPO_ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8')
 
-/** Runs axe-core (served from the test origin, so the page CSP allows it) and returns violations. */
-export async function axeViolations(page: Page, origin: string): Promise<string[]> {
+/**
+ * Runs axe-core and returns its violations. axe is evaluated by the driver (as devtools would),
+ * so the host page's CSP need not allow it and the page loads nothing it would not load anyway.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
   const loaded = await page.evaluate(() => typeof (window as { axe?: unknown }).axe !== 'undefined')
-  if (!loaded) await page.addScriptTag({ url: `${origin}/test/axe.min.js` })
+  if (!loaded) await page.evaluate(AXE_SOURCE)
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe
     const result = await axe.run(document, { resultTypes: ['violations'] })

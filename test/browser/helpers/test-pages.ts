@@ -1,5 +1,6 @@
 export interface PageOptions {
   flow: string
+  /** The flow service: the widget's script comes from there too. */
   apiHost: string
   token: string
   /** Load the ES module build instead of the classic script. */
@@ -15,9 +16,10 @@ const escape = (value: string) =>
 
 /** A host page as a site owner would write it: the script, the element, some page text. */
 export function testPage(options: PageOptions): string {
+  const base = `${escape(options.apiHost)}/widget/v1`
   const script = options.module
-    ? '<script type="module" src="/dist/flow-chat.mjs"></script>'
-    : '<script src="/dist/flow-chat.js"></script>'
+    ? `<script type="module" src="${base}/flow-chat.mjs"></script>`
+    : `<script src="${base}/flow-chat.js"></script>`
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, extname, join, relative, resolve } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { basename, join, relative, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
-import type { Context, Hono } from 'hono'
+import type { Hono } from 'hono'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
 import { newToken } from '../../../src/service/ids'
 import { startServer, type RunningServer } from '../../../src/service/main'
 import type { Store } from '../../../src/service/store/store'
+import { startHostSite, type HostFile, type HostSite } from './host-site'
 import { HOST_CSS, testPage, type PageOptions } from './test-pages'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..')
@@ -19,20 +19,23 @@ export const DEMO_ASSETS_DIR = join(REPO_ROOT, 'demo/assets')
 export const TEST_FLOWS_DIR = join(REPO_ROOT, 'test/browser/flows')
 
 /**
- * The page CSP: no inline script or style anywhere, so every browser test also proves the widget
- * needs nothing more from a strict host page. Images, media and frames may come from elsewhere
- * because real flows point at CDNs.
+ * The host page's CSP: no inline script or style anywhere, so every browser test also proves the
+ * widget needs nothing more from a strict host page than its own origin (`service`) where a page
+ * lists where scripts, requests and frames may come from. Images, media and frames may also come
+ * from elsewhere because real flows point at CDNs.
  */
-export const TEST_PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "media-src 'self' https:",
-  "frame-src 'self' https:",
-  "font-src 'self' https:",
-  "connect-src 'self' https:",
-].join('; ')
+export function testPageCsp(service: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${service}`,
+    "style-src 'self'",
+    `img-src 'self' ${service} data: https:`,
+    `media-src 'self' ${service} https:`,
+    `frame-src 'self' ${service} https:`,
+    `font-src 'self' ${service} https:`,
+    `connect-src 'self' ${service} https:`,
+  ].join('; ')
+}
 
 export interface PublishedTestFlow {
   file: string
@@ -42,13 +45,20 @@ export interface PublishedTestFlow {
 
 export interface TestService {
   url: string
+  /** The flow service's origin (`http://127.0.0.1:<port>`): API, widget files, share pages. */
   origin: string
+  /** The site owner's site, on another site than the service: where host pages live. */
+  host: HostSite
+  /** The widget's script on the service, as pages embed it. */
+  script: string
+  /** The strict CSP host pages are served with (see testPageCsp). */
+  csp: string
   publishableToken: string
   /** The workspace owner's token (outside systems' calls, such as a result's webhook). */
   secretToken: string
   flows: Record<string, PublishedTestFlow>
   store(): Store
-  /** The page that embeds `<flow-chat>` for a flow. */
+  /** The page (on the host site) that embeds `<flow-chat>` for a flow. */
   pageUrl(flow: PublishedTestFlow, options?: Omit<PageOptions, 'flow' | 'apiHost' | 'token'> & { csp?: boolean }): string
   /** Publishes the flow again, as its owner would after an edit (its `updatedAt` changes). */
   republish(flow: PublishedTestFlow): Promise<void>
@@ -58,59 +68,33 @@ export interface TestService {
   close(): Promise<void>
 }
 
-function mountTestSite(app: Hono, service: () => Pick<TestService, 'publishableToken'>) {
-  app.get('/dist/*', serveDist)
-  const axe = readFileSync(join(REPO_ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8')
-  // Browsers ask for it on every page; a 404 would read as a console error.
-  app.get('/favicon.ico', (c) => c.body(null, 204))
-  app.get('/test/host.css', (c) => c.body(HOST_CSS, 200, { 'Content-Type': 'text/css' }))
-  app.get('/test/axe.min.js', (c) => c.body(axe, 200, { 'Content-Type': 'text/javascript' }))
+/** What the service serves beside its own routes in tests: the assets the test flows point at. */
+function mountFlowAssets(app: Hono) {
   app.use(
     '/demo/assets/*',
     serveStatic({ root: relative(process.cwd(), DEMO_ASSETS_DIR), rewriteRequestPath: (path) => path.replace(/^\/demo\/assets/, '') }),
   )
-  app.get('/test/page', (c) => {
-    const query = c.req.query()
-    // `csp=0` serves the page without a CSP, so sanitising (not the CSP) is what a test exercises.
-    if (query.csp !== '0') c.header('Content-Security-Policy', TEST_PAGE_CSP)
-    return c.html(
-      testPage({
-        flow: query.flow ?? '',
-        apiHost: new URL(c.req.url).origin,
-        token: service().publishableToken,
-        module: query.module === '1',
-        twice: query.twice === '1',
-        hostCss: query.hostCss === '1',
-      }),
-    )
-  })
 }
 
-const DIST_TYPES = new Map([
-  ['.js', 'text/javascript; charset=utf-8'],
-  ['.mjs', 'text/javascript; charset=utf-8'],
-  ['.map', 'application/json'],
-  ['.html', 'text/html; charset=utf-8'],
-])
-const gzipped = new Map<string, { mtime: number; body: Buffer }>()
-
-/**
- * The built widget, gzipped once per build as a CDN serves it, so transfer sizes (and the phone
- * profile of the benchmark) are what visitors get.
- */
-function serveDist(c: Context) {
-  const name = c.req.path.slice('/dist/'.length)
-  const type = DIST_TYPES.get(extname(name))
-  const file = join(DIST_DIR, name)
-  if (!type || name.split('/').includes('..') || !existsSync(file)) return c.notFound()
-  const mtime = statSync(file).mtimeMs
-  let cached = gzipped.get(file)
-  if (cached?.mtime !== mtime) gzipped.set(file, (cached = { mtime, body: gzipSync(readFileSync(file)) }))
-  c.header('Content-Type', type)
-  c.header('Vary', 'Accept-Encoding')
-  if (!/\bgzip\b/.test(c.req.header('Accept-Encoding') ?? '')) return c.body(new Uint8Array(readFileSync(file)))
-  c.header('Content-Encoding', 'gzip')
-  return c.body(new Uint8Array(cached.body))
+/** The host site's own pages: `/test/page?flow=…` (a page embedding one flow) and its stylesheet. */
+function hostPages(service: () => Pick<TestService, 'origin' | 'publishableToken'>) {
+  return (path: string, query: URLSearchParams): HostFile | undefined => {
+    if (path === '/test/host.css') return { body: HOST_CSS, type: 'text/css' }
+    if (path !== '/test/page') return undefined
+    const { origin, publishableToken } = service()
+    return {
+      // `csp=0` serves the page without a CSP, so sanitising (not the CSP) is what a test exercises.
+      headers: query.get('csp') === '0' ? {} : { 'Content-Security-Policy': testPageCsp(origin) },
+      body: testPage({
+        flow: query.get('flow') ?? '',
+        apiHost: origin,
+        token: publishableToken,
+        module: query.get('module') === '1',
+        twice: query.get('twice') === '1',
+        hostCss: query.get('hostCss') === '1',
+      }),
+    }
+  }
 }
 
 /**
@@ -139,16 +123,13 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
   }
   let running: RunningServer | undefined
   const boot = async () => {
-    running = await startServer(config, {
-      hostname: '127.0.0.1',
-      handleSignals: false,
-      mount: (app) => mountTestSite(app, () => ({ publishableToken })),
-    })
+    running = await startServer(config, { hostname: '127.0.0.1', handleSignals: false, mount: mountFlowAssets })
     // Restarts reuse the port: the pages already open keep talking to the same origin.
     config = { ...config, port: Number(new URL(running.url).port) }
   }
   await boot()
   const origin = `http://127.0.0.1:${config.port}`
+  const host = await startHostSite(hostPages(() => ({ origin, publishableToken })))
 
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${origin}${path}`, {
@@ -172,6 +153,9 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
   return {
     url: origin,
     origin,
+    host,
+    script: `${origin}/widget/v1/flow-chat.js`,
+    csp: testPageCsp(origin),
     publishableToken,
     secretToken,
     flows,
@@ -182,7 +166,7 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
       if (options.twice) query.set('twice', '1')
       if (options.csp === false) query.set('csp', '0')
       if (options.hostCss) query.set('hostCss', '1')
-      return `${origin}/test/page?${query}`
+      return `${host.origin}/test/page?${query}`
     },
     republish: async (flow) => {
       await api('POST', `/v1/flows/${flow.id}/publish`)
@@ -195,6 +179,7 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
       if (!running) await boot()
     },
     close: async () => {
+      await host.close()
       await running?.close()
       running = undefined
       rmSync(dataDir, { recursive: true, force: true })

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { RateLimiter } from '../../../src/service/http/rate-limit'
 import { registerShareRoutes } from '../../../src/service/routes/share'
-import { escapeHtml } from '../../../demo/site/html'
+import { escapeHtml } from '../../../src/service/http/html'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { HOSTILE_METADATA, QUOTED_URLS } from '../share/hostile-metadata'
 import { eventHandlerAttributes, metaContent, parsePage, scriptSources } from '../share/page-dom'
@@ -35,12 +35,16 @@ describe('GET /{publicId}: the share page', () => {
     expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('https://cdn.example/favicon.png')
     expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${PUBLIC_URL}/${flow.publicId}`)
 
-    // The body is the chat and nothing else; the page script runs before the widget bundle.
-    expect([...doc.body.children].map((el) => el.tagName.toLowerCase())).toEqual(['noscript', 'flow-chat'])
+    // The body is the chat, in the page's main landmark under its (unseen) heading, and nothing
+    // else; the page script runs before the widget bundle.
+    expect([...doc.body.children].map((el) => el.tagName.toLowerCase())).toEqual(['main'])
+    expect([...doc.querySelector('main')!.children].map((el) => el.tagName.toLowerCase())).toEqual(['h1', 'noscript', 'flow-chat'])
+    expect(doc.querySelector('h1')?.textContent).toBe('Book a demo')
+    expect(doc.querySelector('flow-chat')?.getAttribute('label')).toBe('Book a demo')
     const chat = doc.querySelector('flow-chat')!
     expect(chat.getAttribute('flow')).toBe(flow.publicId)
     expect(chat.getAttribute('token')).toMatch(/^fs_pk_/)
-    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/widget/v1/flow-chat.js'])
     expect([...doc.querySelectorAll('script')].every((s) => s.hasAttribute('defer') && s.textContent === '')).toBe(true)
 
     expect(directive(csp, 'script-src')).toBe("script-src 'self'")
@@ -100,9 +104,10 @@ describe('hostile metadata', () => {
     const { doc, csp, html } = await page(`/${flow.publicId}`)
 
     // Whatever the value, the page has exactly its own scripts and no event handler anywhere.
-    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/widget/v1/flow-chat.js'])
     expect(eventHandlerAttributes(doc)).toEqual([])
-    expect([...doc.body.children].map((el) => el.tagName.toLowerCase())).toEqual(['noscript', 'flow-chat'])
+    expect([...doc.body.children].map((el) => el.tagName.toLowerCase())).toEqual(['main'])
+    expect([...doc.querySelector('main')!.children].map((el) => el.tagName.toLowerCase())).toEqual(['h1', 'noscript', 'flow-chat'])
 
     if (field === 'title' || field === 'name') expect(doc.title).toBe(value.trim())
     if (field === 'description') expect(metaContent(doc, 'name="description"')).toBe(value)
@@ -121,7 +126,7 @@ describe('hostile metadata', () => {
   it.each(QUOTED_URLS)('$attack stays inside its attribute', async ({ field, value }) => {
     const flow = await sharedFlow(shareOn({ metadata: { [field]: value } }))
     const { doc } = await page(`/${flow.publicId}`)
-    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/widget/v1/flow-chat.js'])
     expect(eventHandlerAttributes(doc)).toEqual([])
     if (field === 'favIconUrl') expect(doc.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe(value)
     else expect(metaContent(doc, 'property="og:image"')).toBe(new URL(value).href)

@@ -47,7 +47,7 @@ describe('code set by the flow owner (head code, tag manager)', () => {
     const { html, doc, csp } = await page(`/${flow.publicId}`)
     expect(html).not.toContain('ownerSnippet')
     expect(html).not.toContain('owner-verification')
-    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/widget/v1/flow-chat.js'])
     expect(directive(csp, 'script-src')).toBe("script-src 'self'")
     expect(directive(csp, 'style-src')).toBe("style-src 'self'")
 
@@ -72,7 +72,7 @@ describe('code set by the flow owner (head code, tag manager)', () => {
   it('loads a valid tag manager container with its data layer in the frame, never in the page', async () => {
     const tagged = await sharedFlow(shareOn({ metadata: { tagManagerId: ' gtm-ab12cd ' } }))
     const { doc, csp } = await page(`/${tagged.publicId}`)
-    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/dist/flow-chat.js'])
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/widget/v1/flow-chat.js'])
     expect(csp).not.toContain('googletagmanager')
     const head = await headFrame(doc)
     expect(scriptSources(head.doc)).toEqual([null, 'https://www.googletagmanager.com/gtm.js?id=GTM-AB12CD'])

@@ -41,7 +41,7 @@ export function PictureChoiceInput({ widget, input }: RichInputProps) {
       answerOf={(item) => text(item.value) ?? text(item.title) ?? item.id}
       labelOf={labelOf}
       renderItem={(item) => {
-        const src = safeImageUrl(item.pictureSrc)
+        const src = safeImageUrl(item.pictureSrc, widget.base)
         const title = text(item.title)
         return (
           <>

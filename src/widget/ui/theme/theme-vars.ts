@@ -6,7 +6,7 @@ import { widgetWarning, type Emit } from '../../chat/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
 import { browserCssValidator, clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
 import type { WidgetProps } from '../widget'
-import { fontFamilyValue, fontRequest } from './font'
+import { fontFamilyValue } from './font'
 
 export interface ThemeVars {
   /** Private custom properties (`--fct-*`); the stylesheet lets public `--fc-*` ones win over them. */
@@ -45,7 +45,7 @@ function radius(roundness: unknown, custom: unknown): string | undefined {
  * can leave its declaration, reach the host page or inject markup. A chunk of its own (with the
  * CSS checks), requested when a chat starts, while the published flow is on its way.
  */
-export function themeVars(theme: Theme | null | undefined, isValid: CssValidator = browserCssValidator): ThemeVars {
+export function themeVars(theme: Theme | null | undefined, isValid: CssValidator = browserCssValidator, flowBase?: string): ThemeVars {
   const vars: Record<string, string> = {}
   const rejected: string[] = []
   const take = (path: string, name: string, raw: unknown, property: string, wrap?: (value: string) => string) => {
@@ -57,14 +57,14 @@ export function themeVars(theme: Theme | null | undefined, isValid: CssValidator
   }
 
   const general = theme?.general
-  const font = fontFamilyValue(fontRequest(general?.font))
+  const font = fontFamilyValue(general?.font)
   if (font) vars['--fct-font-family'] = font
 
   const background = general?.background
   if (background?.type === 'None') vars['--fct-background'] = 'transparent'
   else if (background?.type === 'Color') take('general.background.content', '--fct-background', background.content, 'color')
   else if (background?.type === 'Image' && background.content) {
-    const url = safeUrl(background.content, WEB_SCHEMES)
+    const url = safeUrl(background.content, WEB_SCHEMES, flowBase)
     const value = url ? `url("${url}") center / cover no-repeat` : undefined
     if (value && isValid('background', value)) vars['--fct-background'] = value
     else rejected.push('general.background.content')
@@ -114,9 +114,16 @@ export function themeVars(theme: Theme | null | undefined, isValid: CssValidator
  * The core checked only the theme's layout (transport/client.ts): its look is validated here, and
  * a theme this widget cannot read leaves the default look.
  */
-export function applyThemeVars(element: HTMLElement, theme: unknown, isValid: CssValidator | undefined, previous: readonly string[], emit: Emit): string[] {
+export function applyThemeVars(
+  element: HTMLElement,
+  theme: unknown,
+  isValid: CssValidator | undefined,
+  previous: readonly string[],
+  emit: Emit,
+  base?: string,
+): string[] {
   const parsed = themeSchema.safeParse(theme ?? {})
-  const { vars, rejected } = parsed.success ? themeVars(parsed.data, isValid) : { vars: {}, rejected: readableIssues(parsed.error).map((issue) => issue.path) }
+  const { vars, rejected } = parsed.success ? themeVars(parsed.data, isValid, base) : { vars: {}, rejected: readableIssues(parsed.error).map((issue) => issue.path) }
   for (const name of previous) if (!(name in vars)) element.style.removeProperty(name)
   for (const [name, value] of Object.entries(vars)) element.style.setProperty(name, value)
   if (rejected.length > 0) {
@@ -129,10 +136,10 @@ export function applyThemeVars(element: HTMLElement, theme: unknown, isValid: Cs
  * The theme chunk's view: applies the theme's custom properties to the widget's root element
  * (renders nothing). Until its chunk is here (or if it cannot load) the default look stays.
  */
-export function ThemeVarsView({ widget: { emit }, target, theme, isValid }: WidgetProps & { target: RefObject<HTMLElement | null>; theme: unknown; isValid: CssValidator | undefined }) {
+export function ThemeVarsView({ widget: { emit, base }, target, theme, isValid }: WidgetProps & { target: RefObject<HTMLElement | null>; theme: unknown; isValid: CssValidator | undefined }) {
   const applied = useRef<string[]>([])
   useLayoutEffect(() => {
-    if (target.current) applied.current = applyThemeVars(target.current, theme, isValid, applied.current, emit)
+    if (target.current) applied.current = applyThemeVars(target.current, theme, isValid, applied.current, emit, base)
   }, [theme])
   return null
 }

@@ -1,0 +1,124 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import { serveStatic } from '@hono/node-server/serve-static'
+import { Hono } from 'hono'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { axeViolations } from './helpers/chat-page'
+import { useBrowserSuite } from './helpers/browser-suite'
+import { fillIn, htmlSnippets } from './helpers/doc-snippets'
+import { DIST_DIR, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
+import { adaptPlaywright, type WalkPage } from './helpers/walk'
+import { CROSS_SITE_FLOW, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
+
+/**
+ * The product's one situation: a flow served by the flow service, embedded on a site owner's page
+ * at another address. Here the page is on `localhost`, the service on `127.0.0.1` (another site),
+ * and a copy of the widget on a third address stands for a CDN. Each way to embed, and every HTML
+ * snippet of the README, must show the flow's theme, its rich inputs and its launcher, and reach
+ * the flow's end, with no failed request and no error event.
+ */
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, CROSS_SITE_FLOW)])
+
+/** A CDN: a copy of the built widget at a versioned path, on an address of its own. */
+let cdn: { origin: string; close(): Promise<void> }
+
+beforeAll(async () => {
+  const copy = mkdtempSync(join(tmpdir(), 'flow-chat-cdn-'))
+  cpSync(DIST_DIR, join(copy, 'flow-chat@1.0.0'), { recursive: true })
+  const app = new Hono()
+  app.use('*', async (c, next) => {
+    await next()
+    // What public CDNs send for scripts: any page may load them, in CORS mode too.
+    c.header('Access-Control-Allow-Origin', '*')
+  })
+  app.use('/*', serveStatic({ root: copy.replace(process.cwd(), '.').replace(/^\.\//, '') }))
+  // 127.0.0.2 is loopback too, and another site than both the page and the service.
+  const server = await new Promise<Server>((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.2' }, () => resolve(started as Server)) as Server
+  })
+  cdn = {
+    origin: `http://127.0.0.2:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => (rmSync(copy, { recursive: true, force: true }), resolve()))),
+  }
+})
+afterAll(() => cdn?.close())
+
+const flowOf = (service: TestService) => service.flows[CROSS_SITE_FLOW]!
+
+/** Opens `body` on the host site under `csp` (none: as most pages are) and walks it to the flow's end. */
+async function walkPage(name: string, { body, mode }: Pick<PageCase, 'body' | 'mode'>, csp?: string): Promise<WalkPage> {
+  const service = suite.service
+  const page = await suite.newPage()
+  const walk = await adaptPlaywright(page)
+  const url = service.host.serve(`/cross-site/${encodeURIComponent(name)}`, {
+    headers: csp ? { 'Content-Security-Policy': csp } : {},
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body><main><h1>A shop</h1>${body}</main></body></html>`,
+  })
+  await walk.goto(url)
+  await walkToTheEnd(walk, mode, service.origin)
+  expect(await axeViolations(page)).toEqual([])
+  return walk
+}
+
+async function expectClean(walk: WalkPage) {
+  const record = await walk.record()
+  expect(record.failedRequests).toEqual([])
+  expect(record.errors).toEqual([])
+  expect(record.consoleErrors).toEqual([])
+  expect(record.events).toContain('flowchat:end')
+}
+
+describe('the README embedding snippets, pasted into a page on another site', () => {
+  const snippets = htmlSnippets('README.md').filter((snippet) => snippet.code.includes('https://chat.example.com'))
+
+  it('are there to run', () => {
+    expect(snippets.length).toBeGreaterThanOrEqual(4)
+  })
+
+  for (const snippet of snippets) {
+    it(snippet.name, async () => {
+      const { origin, publishableToken } = suite.service
+      const code = fillIn(snippet.code, { service: origin, flow: flowOf(suite.service).publicId, token: publishableToken })
+      const mode = /data-mode="bubble"|<flow-chat-bubble/.test(code) ? 'bubble' : /data-mode="popup"/.test(code) ? 'popup' : 'inline'
+      await expectClean(await walkPage(snippet.name, { body: code, mode }))
+    })
+  }
+})
+
+describe('every way to embed, from another site', () => {
+  const cases = () => pageCases({ service: suite.service, flow: flowOf(suite.service), cdn: cdn.origin })
+  for (const name of ['inline script tag', 'bubble', 'popup', 'launcher element', 'module build', 'crossorigin script', 'old /dist/ path', 'CDN copy', 'two copies']) {
+    it(name, async () => {
+      const found = cases().find((entry) => entry.name === name)!
+      const walk = await walkPage(name, found)
+      await expectClean(walk)
+      // Each copy of the widget loads its chunks from where its script came from.
+      const chunks = await walk.evaluate<string[]>("performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => /flow-chat-theme-vars-/.test(url))")
+      const expected = { 'CDN copy': [`${cdn.origin}/flow-chat@1.0.0/`], 'old /dist/ path': [`${suite.service.origin}/dist/`], 'two copies': [`${suite.service.origin}/widget/v1/`, `${cdn.origin}/flow-chat@1.0.0/`] }[name] ?? [`${suite.service.origin}/widget/v1/`]
+      expect(chunks.map((url) => url.replace(/flow-chat-theme-vars-.*$/, '')).sort()).toEqual(expected.sort())
+    })
+  }
+
+  for (const name of ['inline script tag', 'bubble', 'module build', 'CDN copy']) {
+    it(`${name}, under a CSP that names only the widget's origins`, async () => {
+      const found = cases().find((entry) => entry.name === name)!
+      const origins = [suite.service.origin, ...(found.name === 'CDN copy' ? [cdn.origin] : [])].join(' ')
+      // Nothing inline, nothing from the page's own origin: the widget needs only its own.
+      const csp = `default-src 'none'; script-src ${origins}; connect-src ${suite.service.origin}; img-src ${suite.service.origin}; frame-src ${suite.service.origin}`
+      await expectClean(await walkPage(`${name} (strict CSP)`, found, csp))
+    })
+  }
+
+  it('the full-page share link', async () => {
+    const page = await suite.newPage()
+    const walk = await adaptPlaywright(page)
+    await walk.goto(`${suite.service.origin}/${flowOf(suite.service).publicId}`)
+    await walkToTheEnd(walk, 'inline', suite.service.origin)
+    expect(await axeViolations(page)).toEqual([])
+    await expectClean(walk)
+  })
+})
