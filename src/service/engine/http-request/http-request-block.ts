@@ -56,7 +56,7 @@ export async function runHttpRequestBlock(location: BlockLocation, step: Step): 
     return next
   }
   const started = Date.now()
-  const { response, failure } = await callHttp(http, { ...request, timeoutSeconds })
+  const { response, failure, kind } = await callHttp(http, { ...request, timeoutSeconds })
   step.outboundTimeLeftMs -= Date.now() - started
   await applyResponseMapping(step, options, response, block.id)
   const ok = failure === undefined && response.statusCode < 400
@@ -66,7 +66,7 @@ export async function runHttpRequestBlock(location: BlockLocation, step: Step): 
     // Builders' wording (and spelling), which flows and their owners search logs for.
     description: ok ? 'Webhook successfuly executed.' : 'Webhook returned an error.',
     details: { statusCode: response.statusCode, request: sent, response: response.data, ...(failure ? { failure } : {}) },
-    ...(ok ? {} : { publicDescription: `HTTP request failed (${failure ? 'no answer' : `status ${response.statusCode}`})` }),
+    ...(ok ? {} : { publicDescription: kind === 'limit' ? `HTTP request not sent (${failure})` : `HTTP request failed (${failure ? 'no answer' : `status ${response.statusCode}`})` }),
   })
   return next
 }
