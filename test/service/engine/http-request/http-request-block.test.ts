@@ -105,6 +105,18 @@ describe('HTTP request blocks against a real HTTP server', () => {
     expect(outcome.state.variables).toMatchObject({ [varId('Result')]: 'Ada', [varId('List')]: ['a', 'b', 'c'], [varId('Status')]: 20 })
   })
 
+  it("reads a visitor's answer in a mapping's path as a value, never as code", async () => {
+    const value = { items: [{ name: 'Widget' }], internal: { apiKey: 'sk-private' } }
+    const options = {
+      webhook: { url: at(`/json?value=${encodeURIComponent(JSON.stringify(value))}`), method: 'GET' },
+      responseVariableMapping: mapping({ Result: 'data.items[{{Name}}].name' }),
+    }
+    const injected = await run(options, {}, "0].name + ' | ' + JSON.stringify(data.internal) + ' | ' + data.items[0")
+    expect(texts(injected.outcome)[0]).toBe('Status : ')
+    expect(JSON.stringify(injected.outcome.state)).not.toContain('sk-private')
+    expect(texts((await run(options, {}, '0')).outcome)[0]).toBe('Status : Widget')
+  })
+
   it('maps a 5xx answer too, and says publicly only that the request failed', async () => {
     const { outcome } = await run({
       webhook: { url: at('/status/503'), method: 'GET' },
