@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { aiFlow, type AiServiceOptions, FAST_TIMEOUTS, say, startAiChat, texts, useAiServices } from '../../helpers/ai-flows'
 import { useTestDatabase } from '../../helpers/database'
+import { importOverHttp, publishOverHttp } from '../../helpers/flows'
 import { type OpenAiTestServer, startOpenAiTestServer } from '../../helpers/openai-test-server'
 
 /** AI blocks computed within the step (API clients, which do not ask for streams), through the service. */
@@ -174,5 +175,22 @@ describe('where an AI key goes', () => {
     const chat = await startAiChat(svc, aiFlow({}, { credentialsId: 'team-key', baseUrl: `${server.baseUrl}/` }), false)
     await say(svc, chat.sessionId, { message: 'x' })
     expect(keysSeenBy(server, before)).toEqual(['Bearer sk-workspace'])
+  })
+
+  it("a visitor cannot point a block's baseUrl variable at another server by prefilling it", async () => {
+    const svc = await service({ serviceKey: false })
+    await createCredentials(svc, { apiKey: 'sk-workspace' })
+    const flow = aiFlow({}, { credentialsId: 'team-key', baseUrl: '{{Endpoint}}' })
+    // The owner's own server, which the block calls (without the key: it is not the key's address).
+    const variables: Array<Record<string, unknown>> = flow.variables
+    variables.push({ id: 'vEndpoint', name: 'Endpoint', value: server.baseUrl })
+    const imported = await importOverHttp(svc, flow)
+    await publishOverHttp(svc, imported.id)
+    const [evilBefore, ownBefore] = [evil.received.length, server.received.length]
+    const start = await svc.call('POST', `/v1/flows/${imported.id}/startChat`, { json: { prefilledVariables: { Endpoint: evil.baseUrl } } })
+    expect(start.status).toBe(200)
+    await say(svc, start.body.sessionId, { message: 'x' })
+    expect(evil.received.length).toBe(evilBefore)
+    expect(keysSeenBy(server, ownBefore)).toEqual([undefined])
   })
 })

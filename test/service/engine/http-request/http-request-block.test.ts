@@ -27,10 +27,13 @@ const VARIABLES = ['Name', 'City', 'Status', 'Result', 'List', 'Answer']
 const mapping = (pairs: Record<string, string>) =>
   Object.entries(pairs).map(([name, bodyPath], i) => ({ id: `m${i}`, variableId: varId(name), bodyPath }))
 
-/** A flow: ask the name, send the request, show `Status` and `Result`, ask once more. */
+/**
+ * A flow: ask the name, send the request, show `Status` and `Result`, ask once more. `City`, which
+ * the tests prefill and put in URLs, is declared prefillable.
+ */
 function requestFlow(options: Record<string, unknown>): ReturnType<typeof buildFlow> {
   const block: Block = { id: 'http', type: 'Webhook', options, outgoingEdgeId: 'after' }
-  return buildFlow({
+  const flow = buildFlow({
     variables: VARIABLES,
     groups: [
       { id: 'ask', title: 'Ask', blocks: [input('name', 'text input', { variableId: varId('Name') }, { outgoingEdgeId: 'e1' })] },
@@ -39,6 +42,8 @@ function requestFlow(options: Record<string, unknown>): ReturnType<typeof buildF
     ],
     edges: [edge('e1', 'name', 'call'), edge('after', 'http', 'show')],
   })
+  flow.variables = flow.variables?.map((variable) => (variable.name === 'City' ? { ...variable, isPrefillable: true } : variable))
+  return flow
 }
 
 const at = (path: string) => `${server.origin}${path}`
