@@ -1,3 +1,4 @@
+import type { OutboundFailure } from '../../outbound/outbound-http'
 import { type Continuation, follow } from '../continuation'
 import { asFields } from '../field-readers'
 import type { BlockLocation } from '../flow-index'
@@ -66,9 +67,15 @@ export async function runHttpRequestBlock(location: BlockLocation, step: Step): 
     // Builders' wording (and spelling), which flows and their owners search logs for.
     description: ok ? 'Webhook successfuly executed.' : 'Webhook returned an error.',
     details: { statusCode: response.statusCode, request: sent, response: response.data, ...(failure ? { failure } : {}) },
-    ...(ok ? {} : { publicDescription: kind === 'limit' ? `HTTP request not sent (${failure})` : `HTTP request failed (${failure ? 'no answer' : `status ${response.statusCode}`})` }),
+    ...(ok ? {} : { publicDescription: publicFailure(response.statusCode, failure, kind) }),
   })
   return next
+}
+
+/** What the visitor's log says of a failed call: that it failed, or was not sent (a cap). */
+function publicFailure(statusCode: number, failure: string | undefined, kind: OutboundFailure | undefined): string {
+  if (kind === 'limit') return `HTTP request not sent (${failure})`
+  return `HTTP request failed (${failure ? 'no answer' : `status ${statusCode}`})`
 }
 
 /**
