@@ -2,12 +2,14 @@
  * Service configuration from environment variables, validated up front so a typo fails at start
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
+import { Resolver } from 'node:dns'
 import { type AiConfig, DEFAULT_AI_TIMEOUTS } from './ai/ai-config'
 import { DEFAULT_BYTE_LIMITS } from './engine/byte-budget'
 import { defaultCodeWorkers } from './engine/sandbox'
 import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
 import { AllowList } from './outbound/address-policy'
+import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './outbound/workspace-limits'
 
 export interface RateLimitConfig {
   /** Tokens refilled per minute; 0 disables the limit. */
@@ -51,6 +53,10 @@ export interface ServiceConfig {
   trustProxyHops: number
   /** Hosts, addresses and ranges flows may call although the outbound guard refuses them. */
   outboundAllowHosts: string[]
+  /** Calls per step and per workspace (HTTP_CALLS_PER_STEP, OUTBOUND_*_PER_WORKSPACE). */
+  outboundLimits: OutboundLimits
+  /** Name servers for outgoing calls (`address[:port]`); the system's when empty. */
+  outboundDnsServers: string[]
   /** Service-wide SMTP server (`smtp://` or `smtps://`), used when a block names no credentials. */
   smtpUrl: string | undefined
   /** Sender of e-mails sent through `smtpUrl` (`Name <address>` or an address). */
@@ -84,6 +90,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   stepBudgets: { ...DEFAULT_BYTE_LIMITS },
   trustProxyHops: 0,
   outboundAllowHosts: [],
+  outboundLimits: { ...DEFAULT_OUTBOUND_LIMITS },
+  outboundDnsServers: [],
   smtpUrl: undefined,
   smtpFrom: undefined,
   credentialsKey: undefined,
@@ -140,6 +148,12 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     },
     trustProxyHops: read.hops('TRUST_PROXY', d.trustProxyHops),
     outboundAllowHosts: read.list('OUTBOUND_ALLOW_HOSTS'),
+    outboundLimits: {
+      callsPerStep: read.integer('HTTP_CALLS_PER_STEP', d.outboundLimits.callsPerStep, 1, 1000),
+      workspaceCalls: read.integer('OUTBOUND_CALLS_PER_WORKSPACE', d.outboundLimits.workspaceCalls, 1, 10_000),
+      workspaceLookups: read.integer('OUTBOUND_LOOKUPS_PER_WORKSPACE', d.outboundLimits.workspaceLookups, 1, 1000),
+    },
+    outboundDnsServers: read.list('OUTBOUND_DNS_SERVERS'),
     smtpUrl: read.string('SMTP_URL'),
     smtpFrom: read.string('SMTP_FROM'),
     credentialsKey: read.string('CREDENTIALS_KEY'),
@@ -178,6 +192,9 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   for (const problem of AllowList.parse(config.outboundAllowHosts.join(',')).problems) {
     problems.push(`OUTBOUND_ALLOW_HOSTS: ${problem}`)
   }
+  if (!areNameServers(config.outboundDnsServers)) {
+    problems.push('OUTBOUND_DNS_SERVERS must list IP addresses, each with an optional port (10.0.0.2, 10.0.0.3:53, [fd00::53]:53)')
+  }
   if (config.smtpUrl !== undefined && !/^smtps?:\/\/[^/?#]/.test(config.smtpUrl)) {
     problems.push('SMTP_URL must start with smtp:// or smtps:// and name a host')
   }
@@ -186,6 +203,15 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
+}
+
+function areNameServers(servers: string[]): boolean {
+  try {
+    new Resolver().setServers(servers)
+    return true
+  } catch {
+    return false
+  }
 }
 
 function isCredentialsKey(text: string): boolean {

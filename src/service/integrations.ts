@@ -40,6 +40,8 @@ export function createIntegrations(input: IntegrationsInput): Integrations {
   const vault = new CredentialsVault(store.credentials, key, now)
   const outbound = createOutboundHttp({
     allow: AllowList.parse(config.outboundAllowHosts.join(',')).list,
+    limits: config.outboundLimits,
+    dns: { servers: config.outboundDnsServers },
     ...(input.resolve ? { resolve: input.resolve } : {}),
   })
   const mailer = new Mailer({

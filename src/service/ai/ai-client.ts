@@ -10,7 +10,7 @@ import {
   type ChatCompletionRequest,
   type CompletionUsage,
 } from '../engine/ai/chat-completion'
-import { OutboundError, type OutboundHttp } from '../outbound/outbound-http'
+import { type OutboundCalls, OutboundError, type OutboundHttp } from '../outbound/outbound-http'
 import { type AiConfig, type AiTimeouts, PROVIDER_BASE_URLS, PROVIDER_ENV } from './ai-config'
 
 /**
@@ -105,8 +105,16 @@ export class AiClient {
     }
   }
 
-  private async target(workspaceId: string, request: ChatCompletionRequest): Promise<{ apiKey: string; baseURL: string }> {
+  /**
+   * Where the call goes and with which key. A key goes only to its own provider's address (the
+   * credentials' `baseUrl`, the service's `*_BASE_URL`, else the provider's): a block's own
+   * `baseUrl` elsewhere is called with no key at all, so no flow (nor a visitor filling a
+   * variable) can send a key to a server of its choosing.
+   */
+  private async target(workspaceId: string, request: ChatCompletionRequest): Promise<AiTarget> {
     const { provider, credentialsId } = request
+    const http = this.options.outbound.forWorkspace(workspaceId)
+    let keyed: { apiKey: string; baseURL: string }
     if (credentialsId !== undefined && credentialsId !== 'default') {
       let data: ApiKeyCredentialData
       try {
@@ -117,28 +125,55 @@ export class AiClient {
         }
         throw error
       }
-      // The block's own address only with the workspace's own key.
-      return { apiKey: data.apiKey, baseURL: data.baseUrl ?? request.baseUrl ?? PROVIDER_BASE_URLS[provider] }
+      keyed = { apiKey: data.apiKey, baseURL: data.baseUrl ?? PROVIDER_BASE_URLS[provider] }
+    } else {
+      const service = this.options.config.defaults[provider]
+      if (!service) {
+        // A server of the block's own that checks no key (a local model server) needs none.
+        if (request.baseUrl !== undefined) return { baseURL: request.baseUrl, http }
+        throw new AiCallError('credentials', `The block names no ${provider} credentials and ${PROVIDER_ENV[provider]} is not set`)
+      }
+      keyed = { apiKey: service.apiKey, baseURL: service.baseUrl ?? PROVIDER_BASE_URLS[provider] }
     }
-    const service = this.options.config.defaults[provider]
-    if (!service) {
-      throw new AiCallError('credentials', `The block names no ${provider} credentials and ${PROVIDER_ENV[provider]} is not set`)
-    }
-    // Never the block's address with the service's key: a flow could send the key anywhere.
-    return { apiKey: service.apiKey, baseURL: service.baseUrl ?? PROVIDER_BASE_URLS[provider] }
+    if (request.baseUrl !== undefined && !sameAddress(request.baseUrl, keyed.baseURL)) return { baseURL: request.baseUrl, http }
+    return { ...keyed, http }
   }
 
-  private client(target: { apiKey: string; baseURL: string }, timeoutMs: number): OpenAI {
-    const outbound = this.options.outbound
+  private client(target: AiTarget, timeoutMs: number): OpenAI {
     return new OpenAI({
-      ...target,
+      // The SDK wants a key; a keyless target's Authorization header is removed before sending.
+      apiKey: target.apiKey ?? 'none',
+      baseURL: target.baseURL,
       // A failed call is the widget's to retry (the visitor sees it); hidden retries would double the wait.
       maxRetries: 0,
       timeout: timeoutMs,
-      fetch: ((url: string | URL, init?: RequestInit) =>
-        outbound.fetch(url, { ...init, timeoutMs, maxResponseBytes: MAX_ANSWER_BYTES })) as never,
+      fetch: ((url: string | URL, init?: RequestInit) => {
+        const headers = new Headers(init?.headers)
+        if (target.apiKey === undefined) headers.delete('authorization')
+        return target.http.fetch(url, { ...init, headers, timeoutMs, maxResponseBytes: MAX_ANSWER_BYTES })
+      }) as never,
     })
   }
+}
+
+/** A provider's address and the key it gets (none for a block's own address), called for a workspace. */
+interface AiTarget {
+  apiKey?: string
+  baseURL: string
+  http: OutboundCalls
+}
+
+/** The same address, give or take a trailing slash and letter case in the scheme and host. */
+function sameAddress(a: string, b: string): boolean {
+  const normal = (text: string) => {
+    try {
+      return new URL(text).href.replace(/\/+$/, '')
+    } catch {
+      return undefined
+    }
+  }
+  const first = normal(a)
+  return first !== undefined && first === normal(b)
 }
 
 function body(request: ChatCompletionRequest) {

@@ -139,7 +139,7 @@ export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: 
     now: deps.now,
     sandbox: deps.sandbox,
     flows: workspaceFlowLoader(store, ids.workspaceId, deps.versions),
-    http: integrations.outbound,
+    http: integrations.outbound.forStep(ids.workspaceId),
     mail: (request) => integrations.mailer.send({ ...request, workspaceId: ids.workspaceId, flowId: ids.flowId, resultId: ids.resultId }),
     resultAnswers: () => store.results.listAnswers(ids.resultId),
     ai: integrations.ai.forWorkspace(ids.workspaceId),

@@ -22,10 +22,11 @@ const RESERVED = new Set(
   ).split(' '),
 )
 
-export function parameterize(code: string, index: FlowIndex, variables: Variables): ParameterizedCode {
+/** `reserved`: names the code already binds (never used for a parameter). */
+export function parameterize(code: string, index: FlowIndex, variables: Variables, reserved: readonly string[] = []): ParameterizedCode {
   const paramByName = new Map<string, string>()
   const args: ParameterizedCode['args'] = []
-  const used = new Set<string>()
+  const used = new Set<string>(reserved)
   const replaced = replacePlaceholders(code, (name) => {
     const known = paramByName.get(name)
     if (known) return known

@@ -6,6 +6,7 @@ import { startCommand } from './events'
 import { indexFlow, startPosition } from './flow-index'
 import { acceptWebhook } from './http-request/wait-for-webhook'
 import { linkedResults, restoreLinks, savedLinks } from './linked-flows'
+import { admitPrefilled } from './prefill-policy'
 import { estimateProgress } from './progress'
 import { submitAnswer } from './replies'
 import { Step, type StepLimits } from './step'
@@ -19,7 +20,11 @@ export function createFlowEngine(limits: StepLimits): Engine {
   const engine: Engine = {
     async start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome> {
       const index = indexFlow(flow)
-      const step = new Step(index, initialVariables(index, options), limits, context)
+      const { admitted, refused } = admitPrefilled(index, options?.prefilledVariables)
+      const step = new Step(index, initialVariables(index, { ...options, prefilledVariables: admitted }), limits, context)
+      if (refused.length > 0) {
+        step.log('warning', 'Prefilled variables not set: they configure an integration of this flow (a variable with isPrefillable: true may be prefilled)', { variables: refused })
+      }
       step.streamEnabled = options?.isStreamEnabled === true
       if (index.usesTranscript) step.transcript = []
       const first = startPosition(index)

@@ -2,7 +2,7 @@ import type { SandboxRun } from './sandbox-host'
 import type { SandboxPool } from './sandbox-pool'
 import { runInSandbox, type SandboxLimits, type SandboxProgram } from './sandbox'
 import type { MailOutcome, OutgoingEmail } from '../mail/mailer'
-import type { OutboundHttp } from '../outbound/outbound-http'
+import type { OutboundCalls } from '../outbound/outbound-http'
 import type { SnapshotAnswer } from './http-request/answers-snapshot'
 import type { AiCaller } from './ai/chat-completion'
 import type { LinkedFlowLoader } from './types'
@@ -27,7 +27,7 @@ export interface StepContext {
   /** Published flows of this workspace a `Typebot link` may enter; none when left out. */
   readonly flows?: LinkedFlowLoader
   /** Outgoing HTTP through the outbound guard; without it HTTP request blocks are skipped with a log. */
-  readonly http?: OutboundHttp
+  readonly http?: OutboundCalls
   /** Sends an `Email` block's e-mail for this workspace; without it they are skipped with a log. */
   readonly mail?: MailSender
   /** Answers the result held before this step (the default body of HTTP requests and e-mails). */
@@ -48,7 +48,7 @@ export interface StepContextInput {
   sandbox?: SandboxPool
   report?: (message: string) => void
   flows?: LinkedFlowLoader
-  http?: OutboundHttp
+  http?: OutboundCalls
   mail?: MailSender
   resultAnswers?: () => Promise<SnapshotAnswer[]>
   ai?: AiCaller

@@ -1,26 +1,20 @@
-import { lookup } from 'node:dns/promises'
+import type { Socket } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
 import { AllowList, bareHost, isRefusedHostName, parseAddress, refusedRangeOf } from './address-policy'
+import { createNameResolver, type DnsOptions, type NameResolver } from './name-resolver'
+import { describeFailure, invalidHeaders, lookupFailed, OutboundError, refused, timedOut } from './outbound-errors'
+import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits, type Release, WorkspaceLimits } from './workspace-limits'
+
+export { OutboundError, type OutboundFailure } from './outbound-errors'
 
 /**
  * Every HTTP call the service makes for a flow (HTTP request blocks, AI APIs) goes through here:
- * the address is checked when each connection opens, after DNS resolution, and the connection
+ * the address is checked when each connection opens, after name resolution, and the connection
  * is made to the very address checked (no second lookup an attacker's DNS could answer
  * differently). Redirects are followed one hop at a time, each hop a new check. Every call has a
- * deadline and a response size cap.
+ * deadline and a response size cap, and a call made for a workspace holds one of its call slots
+ * until its answer is read and its connection attempts are over.
  */
-
-export type OutboundFailure = 'refused' | 'timeout' | 'too-large' | 'network' | 'invalid-url' | 'too-many-redirects'
-
-export class OutboundError extends Error {
-  constructor(
-    readonly failure: OutboundFailure,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'OutboundError'
-  }
-}
 
 export interface OutboundRequest {
   url: string
@@ -39,23 +33,36 @@ export interface OutboundResponse {
   body: Buffer
 }
 
-export interface OutboundHttp {
+export type OutboundFetchInit = RequestInit & { timeoutMs?: number; maxResponseBytes?: number }
+
+/** The calls a caller may make through the guard. */
+export interface OutboundCalls {
   /** One call with its body read in full, within the deadline and the size cap. */
   request(request: OutboundRequest): Promise<OutboundResponse>
   /**
    * A `fetch` for client libraries (an OpenAI-compatible SDK): the same checks, redirects hop by
    * hop, a deadline (the caller's signal or `defaultTimeoutMs`) and a capped, streamed body.
    */
-  fetch(input: string | URL, init?: RequestInit & { timeoutMs?: number; maxResponseBytes?: number }): Promise<Response>
+  fetch(input: string | URL, init?: OutboundFetchInit): Promise<Response>
   /** A checked address to open a non-HTTP connection to (SMTP); throws `OutboundError` when refused. */
-  resolveHost(hostname: string): Promise<string>
+  resolveHost(hostname: string, signal?: AbortSignal): Promise<string>
+}
+
+export interface OutboundHttp extends OutboundCalls {
+  /** The same calls made for a workspace: within its lookup and call slots (workspace-limits.ts). */
+  forWorkspace(workspaceId: string): OutboundCalls
+  /** For one chat step of a workspace: also at most `callsPerStep` calls. */
+  forStep(workspaceId: string): OutboundCalls
   close(): Promise<void>
 }
 
 export interface OutboundOptions {
   allow?: AllowList
-  /** Name → addresses, the system resolver by default (tests give names addresses of their own). */
-  resolve?: (hostname: string) => Promise<string[]>
+  /** Name → addresses instead of DNS (tests give names addresses of their own). */
+  resolve?: (hostname: string, signal?: AbortSignal) => Promise<string[]>
+  /** The name servers and their timeouts (name-resolver.ts). */
+  dns?: DnsOptions
+  limits?: Partial<OutboundLimits>
   maxRedirects?: number
   defaultTimeoutMs?: number
   defaultMaxResponseBytes?: number
@@ -65,21 +72,30 @@ export interface OutboundOptions {
 export const MAX_OUTBOUND_TIMEOUT_MS = 120_000
 export const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024
 const DEFAULT_MAX_REDIRECTS = 5
+const CONNECT_TIMEOUT_MS = 10_000
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
+/** All that follows a redirect to another origin: the CORS-safelisted request headers, never a key. */
+const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-language', 'content-language', 'content-type'])
 
-const systemResolve = async (hostname: string) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address)
+/** Who a call is made for: a workspace (its slots), and a step's count of calls. */
+interface Scope {
+  workspaceId?: string
+  countCall?: () => void
+}
 
 export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp {
   const allow = options.allow ?? new AllowList()
-  const resolve = options.resolve ?? systemResolve
+  const names: NameResolver = options.resolve ? { lookup: options.resolve, close: () => undefined } : createNameResolver(options.dns)
+  const limits = new WorkspaceLimits({ ...DEFAULT_OUTBOUND_LIMITS, ...options.limits })
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS
   const defaults = {
     timeoutMs: options.defaultTimeoutMs ?? MAX_OUTBOUND_TIMEOUT_MS,
     maxResponseBytes: options.defaultMaxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   }
+  const closing = new AbortController()
+  const connect = buildConnector({ timeout: CONNECT_TIMEOUT_MS })
 
-  const resolveHost = async (hostname: string): Promise<string> => {
+  const resolveHost = async (hostname: string, scope: Scope, signal?: AbortSignal): Promise<string> => {
     const host = bareHost(hostname)
     const allowed = allow.allowsHost(host)
     if (parseAddress(host)) {
@@ -87,63 +103,119 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
       return host
     }
     if (!allowed && isRefusedHostName(host)) throw refused(host, 'a name reserved for the local machine or a metadata service')
+    const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal
+    // The slot is held until the query is over: cancelled with its caller, or answered.
+    const release: Release = scope.workspaceId === undefined ? () => undefined : await limits.acquire(scope.workspaceId, 'lookups', stop)
     let addresses: string[]
     try {
-      addresses = await resolve(host)
+      addresses = await names.lookup(host, stop)
     } catch (error) {
-      throw new OutboundError('network', `Could not resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+      throw lookupFailed(host, error)
+    } finally {
+      release()
     }
-    if (addresses.length === 0) throw new OutboundError('network', `${host} has no address`)
+    if (addresses.length === 0) throw lookupFailed(host, { code: 'ENODATA' })
     // Every address is checked: a name with one private address among public ones is refused.
     if (!allowed) for (const address of addresses) assertAllowedAddress(host, address, allow)
     return addresses[0]!
   }
 
-  const connect = buildConnector({ timeout: 10_000 })
-  const agent = new Agent({
-    connect: (connectOptions, callback) => {
-      resolveHost(connectOptions.hostname).then(
-        // `host` keeps the name: TLS verifies the certificate against it (SNI), not the address.
-        (address) => connect({ ...connectOptions, hostname: address }, callback),
-        (error: Error) => callback(error, null),
-      )
-    },
-  })
-
-  const guardedFetch: OutboundHttp['fetch'] = async (input, init = {}) => {
+  const guardedFetch = async (scope: Scope, input: string | URL, init: OutboundFetchInit = {}): Promise<Response> => {
     const timeoutMs = Math.min(init.timeoutMs ?? defaults.timeoutMs, MAX_OUTBOUND_TIMEOUT_MS)
     const maxResponseBytes = init.maxResponseBytes ?? defaults.maxResponseBytes
     const deadline = AbortSignal.timeout(timeoutMs)
-    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline
+    const signal = AbortSignal.any([deadline, closing.signal, ...(init.signal ? [init.signal] : [])])
     let url = parseUrl(String(input))
     let method = (init.method ?? 'GET').toUpperCase()
     let body = init.body
-    const headers = new Headers(init.headers)
+    let headers: Headers
+    try {
+      headers = new Headers(init.headers)
+    } catch {
+      // Its message quotes the value, which may be a key: say only that a header cannot be sent.
+      throw invalidHeaders()
+    }
+    scope.countCall?.()
+    let releaseCall: Release = () => undefined
+    if (scope.workspaceId !== undefined) {
+      try {
+        releaseCall = await limits.acquire(scope.workspaceId, 'calls', signal)
+      } catch {
+        throw deadline.aborted ? timedOut(timeoutMs) : new OutboundError('network', 'The call was stopped')
+      }
+    }
+
+    // An agent of its own per call: its connections are this call's, so the call's slot is held
+    // until they are over (a connection attempt outlives an abandoned fetch otherwise).
+    const attempts = new Set<Promise<void>>()
+    const agent = new Agent({
+      connect: (connectOptions, callback) => {
+        const attempt = (async () => {
+          let address: string
+          try {
+            address = await resolveHost(connectOptions.hostname, scope, signal)
+          } catch (error) {
+            return callback(error as Error, null)
+          }
+          await new Promise<void>((settled) => {
+            const stop = () => socket.destroy(new OutboundError('network', 'The call was stopped'))
+            // `host` keeps the name: TLS verifies the certificate against it (SNI), not the address.
+            // The connector returns its socket (typed void): destroyed when the call is given up.
+            const socket = connect({ ...connectOptions, hostname: address }, (error, connected) => {
+              signal.removeEventListener('abort', stop)
+              if (error) callback(error, null)
+              else callback(null, connected!)
+              settled()
+            }) as unknown as Socket
+            signal.addEventListener('abort', stop, { once: true })
+          })
+        })()
+        attempts.add(attempt)
+        void attempt.finally(() => attempts.delete(attempt))
+      },
+    })
+    let done = false
+    const finish = () => {
+      if (done) return
+      done = true
+      signal.removeEventListener('abort', finish)
+      void agent.destroy().catch(() => undefined)
+      void Promise.allSettled([...attempts]).then(releaseCall)
+    }
+    signal.addEventListener('abort', finish, { once: true })
+    const fail = async (error: OutboundError): Promise<never> => {
+      finish()
+      // The call ends when its connection attempts do: their time is the caller's.
+      await Promise.allSettled([...attempts])
+      throw error
+    }
+
     for (let hop = 0; ; hop++) {
       let response: Awaited<ReturnType<typeof undiciFetch>>
       try {
-        response = await undiciFetch(url, {
-          method,
-          headers: headers as never,
-          body: body as never,
-          redirect: 'manual',
-          signal,
-          dispatcher: agent,
-        })
+        response = await undiciFetch(url, { method, headers: headers as never, body: body as never, redirect: 'manual', signal, dispatcher: agent })
       } catch (error) {
-        throw describeFailure(error, deadline, timeoutMs)
+        return fail(describeFailure(error, url.host, { aborted: deadline.aborted, timeoutMs }))
       }
       const location = response.headers.get('location')
       if (!REDIRECTS.has(response.status) || location === null) {
-        return capped(response as unknown as Response, maxResponseBytes, deadline, timeoutMs)
+        try {
+          return capped(response as unknown as Response, maxResponseBytes, { host: url.host, deadline, timeoutMs, finish })
+        } catch (error) {
+          return fail(error as OutboundError)
+        }
       }
       await response.body?.cancel().catch(() => undefined)
-      if (hop >= maxRedirects) throw new OutboundError('too-many-redirects', `More than ${maxRedirects} redirects`)
-      const next = parseUrl(new URL(location, url).href)
-      // Credentials never follow a redirect to another origin.
+      if (hop >= maxRedirects) return fail(new OutboundError('too-many-redirects', `More than ${maxRedirects} redirects`))
+      let next: URL
+      try {
+        next = parseUrl(new URL(location, url).href)
+      } catch (error) {
+        return fail(error as OutboundError)
+      }
+      // Another origin gets no credentials: neither Authorization and cookies nor a key in a custom header.
       if (next.origin !== url.origin) {
-        headers.delete('authorization')
-        headers.delete('cookie')
+        for (const name of [...headers.keys()]) if (!CROSS_ORIGIN_HEADERS.has(name)) headers.delete(name)
       }
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
         method = method === 'HEAD' ? 'HEAD' : 'GET'
@@ -155,11 +227,11 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
     }
   }
 
-  return {
-    fetch: guardedFetch,
-    resolveHost,
+  const calls = (scope: Scope): OutboundCalls => ({
+    fetch: (input, init) => guardedFetch(scope, input, init),
+    resolveHost: (hostname, signal) => resolveHost(hostname, scope, signal),
     async request(request) {
-      const response = await guardedFetch(request.url, {
+      const response = await guardedFetch(scope, request.url, {
         method: request.method ?? 'GET',
         headers: request.headers ?? {},
         ...(request.body === undefined ? {} : { body: request.body }),
@@ -170,11 +242,30 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
       try {
         body = Buffer.from(await response.arrayBuffer())
       } catch (error) {
-        throw error instanceof OutboundError ? error : describeFailure(error, undefined, request.timeoutMs)
+        throw error instanceof OutboundError ? error : describeFailure(error, new URL(request.url).host, { aborted: false, timeoutMs: request.timeoutMs })
       }
       return { status: response.status, headers: response.headers, url: response.url, body }
     },
-    close: () => agent.close(),
+  })
+
+  return {
+    ...calls({}),
+    forWorkspace: (workspaceId) => calls({ workspaceId }),
+    forStep(workspaceId) {
+      const max = limits.limits.callsPerStep
+      let made = 0
+      return calls({
+        workspaceId,
+        countCall() {
+          if (made >= max) throw new OutboundError('limit', `This step already made ${max} calls, the most one step may make`)
+          made++
+        },
+      })
+    },
+    async close() {
+      closing.abort()
+      names.close()
+    },
   }
 }
 
@@ -194,39 +285,36 @@ function parseUrl(text: string): URL {
   return url
 }
 
+/**
+ * Refuses an address outside the allow list in a refused range. The range is named only for an
+ * address the flow wrote itself: what a name resolves to is the operator's to know.
+ */
 function assertAllowedAddress(host: string, address: string, allow: AllowList): void {
   if (allow.allowsAddress(address)) return
   const range = refusedRangeOf(address)
-  if (range) throw refused(host, `${address} is in ${range.cidr}, ${range.name}`)
+  if (!range) return
+  throw refused(host, host === address ? `${range.name} (${range.cidr})` : 'it resolves to a private, local or reserved address')
 }
 
-function refused(host: string, why: string): OutboundError {
-  return new OutboundError('refused', `Refused to connect to ${host}: ${why}`)
-}
-
-/** Finds our own error in undici's `fetch failed` chain, or names what happened. */
-function describeFailure(error: unknown, deadline: AbortSignal | undefined, timeoutMs: number): OutboundError {
-  for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
-    if (cause instanceof OutboundError) return cause
-  }
-  const name = error instanceof Error ? error.name : ''
-  if (deadline?.aborted || name === 'TimeoutError') {
-    return new OutboundError('timeout', `No complete answer within ${Math.round(timeoutMs / 100) / 10} s`)
-  }
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code
-  const message = cause instanceof Error ? cause.message : String(cause)
-  return new OutboundError('network', code ? `${code}: ${message}` : message)
+interface BodyScope {
+  host: string
+  deadline: AbortSignal
+  timeoutMs: number
+  /** Called once the body is read, fails or is cancelled. */
+  finish: () => void
 }
 
 /** The response with a body that errors once it passes `maxBytes` or the deadline. */
-function capped(response: Response, maxBytes: number, deadline: AbortSignal, timeoutMs: number): Response {
+function capped(response: Response, maxBytes: number, scope: BodyScope): Response {
   const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > maxBytes) {
     void response.body?.cancel().catch(() => undefined)
     throw tooLarge(maxBytes)
   }
-  if (!response.body) return response
+  if (!response.body) {
+    scope.finish()
+    return response
+  }
   let seen = 0
   const limit = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
@@ -235,26 +323,32 @@ function capped(response: Response, maxBytes: number, deadline: AbortSignal, tim
       else controller.enqueue(chunk)
     },
   })
-  const body = mapErrors(response.body.pipeThrough(limit), deadline, timeoutMs)
+  const body = mapErrors(response.body.pipeThrough(limit), scope)
   const wrapped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
   Object.defineProperty(wrapped, 'url', { value: response.url })
   return wrapped
 }
 
 /** A stream whose failures are `OutboundError`s, so callers reading it see why it stopped. */
-function mapErrors(stream: ReadableStream<Uint8Array>, deadline: AbortSignal, timeoutMs: number): ReadableStream<Uint8Array> {
+function mapErrors(stream: ReadableStream<Uint8Array>, scope: BodyScope): ReadableStream<Uint8Array> {
   const reader = stream.getReader()
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await reader.read()
-        if (done) controller.close()
-        else controller.enqueue(value)
+        if (done) {
+          controller.close()
+          scope.finish()
+        } else controller.enqueue(value)
       } catch (error) {
-        controller.error(error instanceof OutboundError ? error : describeFailure(error, deadline, timeoutMs))
+        scope.finish()
+        controller.error(error instanceof OutboundError ? error : describeFailure(error, scope.host, { aborted: scope.deadline.aborted, timeoutMs: scope.timeoutMs }))
       }
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: (reason) => {
+      scope.finish()
+      return reader.cancel(reason)
+    },
   })
 }
 

@@ -132,19 +132,39 @@ describe('redirects', () => {
     }
   })
 
-  it('follows allowed hops, turning a 303 into a GET and dropping credentials across origins', async () => {
+  it('follows allowed hops, turning a 303 into a GET', async () => {
     const http = client({ allow: 'api.test, other.test', names })
     const response = await call(http, redirect('http://other.test:PORT/echo', 303), {
       method: 'POST',
       body: '{"a":1}',
-      headers: { authorization: 'Bearer secret', 'content-type': 'application/json', 'x-kept': 'yes' },
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
     })
     const echo = JSON.parse(response.body.toString())
     expect(echo.method).toBe('GET')
     expect(echo.body).toBe('')
-    expect(echo.headers.authorization).toBeUndefined()
-    expect(echo.headers['x-kept']).toBe('yes')
+    expect(echo.headers.accept).toBe('application/json')
     expect(response.url).toBe(at('http://other.test:PORT/echo'))
+  })
+
+  it('sends only CORS-safelisted headers to another origin, every header to the same origin', async () => {
+    const http = client({ allow: 'api.test, other.test', names })
+    const headers = {
+      authorization: 'Bearer secret',
+      cookie: 'session=secret',
+      'x-api-key': 'secret-key',
+      'api-key': 'secret-key',
+      'x-custom': 'mine',
+      accept: 'application/json',
+      'accept-language': 'pl',
+      'content-type': 'application/json',
+    }
+    const across = JSON.parse((await call(http, redirect('http://other.test:PORT/echo', 307), { method: 'PUT', body: '{}', headers })).body.toString())
+    for (const name of ['authorization', 'cookie', 'x-api-key', 'api-key', 'x-custom']) expect(across.headers[name], name).toBeUndefined()
+    expect(across.headers).toMatchObject({ accept: 'application/json', 'accept-language': 'pl', 'content-type': 'application/json' })
+    expect(across.body).toBe('{}')
+
+    const same = JSON.parse((await call(http, redirect('http://api.test:PORT/echo', 307), { method: 'PUT', body: '{}', headers })).body.toString())
+    expect(same.headers).toMatchObject({ authorization: 'Bearer secret', 'x-api-key': 'secret-key', 'x-custom': 'mine' })
   })
 
   it('keeps the method and body on a 307', async () => {
@@ -193,6 +213,39 @@ describe('deadline and size cap', () => {
     const closed = await startHttpTestServer()
     await closed.close()
     expect((await failure(call(http, `${closed.origin}/echo`))).failure).toBe('network')
+  })
+})
+
+describe('what failures say', () => {
+  it('never names the address a name resolves to', async () => {
+    const closed = await startHttpTestServer()
+    await closed.close()
+    const http = client({
+      allow: 'open.test',
+      names: { 'db.internal.test': ['10.20.30.40'], 'metadata.test': ['169.254.169.254'], 'open.test': ['127.0.0.1'] },
+    })
+    const messages = [
+      (await failure(call(http, 'http://db.internal.test:PORT/echo'))).message,
+      (await failure(call(http, 'http://metadata.test/latest/meta-data/'))).message,
+      // An allowed name on a port where nothing listens: the system's own message names the address.
+      (await failure(call(http, `http://open.test:${closed.port}/echo`))).message,
+    ]
+    expect(messages).toEqual([
+      'Refused to connect to db.internal.test: it resolves to a private, local or reserved address',
+      'Refused to connect to metadata.test: it resolves to a private, local or reserved address',
+      `open.test:${closed.port} refused the connection (ECONNREFUSED)`,
+    ])
+    for (const message of messages) expect(message).not.toMatch(/10\.20\.30\.40|169\.254|127\.0\.0\.1/)
+  })
+
+  it('names the range of an address the flow wrote itself', async () => {
+    expect((await failure(call(client(), 'http://10.1.2.3/'))).message).toBe('Refused to connect to 10.1.2.3: private network (10.0.0.0/8)')
+  })
+
+  it('refuses a header value no header can carry without quoting it', async () => {
+    const error = await failure(call(client({ allow: '127.0.0.1' }), 'http://127.0.0.1:PORT/echo', { headers: { authorization: 'Bearer sk-live-\u0141' } }))
+    expect(error.failure).toBe('invalid-request')
+    expect(error.message).not.toContain('sk-live')
   })
 })
 

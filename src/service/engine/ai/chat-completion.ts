@@ -15,7 +15,7 @@ export interface ChatCompletionRequest {
   provider: AiProvider
   /** Workspace credentials; absent: the service-wide key of the provider (OPENAI_API_KEY, …). */
   credentialsId?: string
-  /** The block's deprecated `baseUrl` option, used only when the credentials name none. */
+  /** The block's deprecated `baseUrl` option: called with no key unless it is the key's own address. */
   baseUrl?: string
   model: string
   messages: ChatCompletionMessage[]

@@ -1,3 +1,4 @@
+import type { OutboundFailure } from '../../outbound/outbound-http'
 import { type Continuation, follow } from '../continuation'
 import { asFields } from '../field-readers'
 import type { BlockLocation } from '../flow-index'
@@ -56,7 +57,7 @@ export async function runHttpRequestBlock(location: BlockLocation, step: Step): 
     return next
   }
   const started = Date.now()
-  const { response, failure } = await callHttp(http, { ...request, timeoutSeconds })
+  const { response, failure, kind } = await callHttp(http, { ...request, timeoutSeconds })
   step.outboundTimeLeftMs -= Date.now() - started
   await applyResponseMapping(step, options, response, block.id)
   const ok = failure === undefined && response.statusCode < 400
@@ -66,9 +67,15 @@ export async function runHttpRequestBlock(location: BlockLocation, step: Step): 
     // Builders' wording (and spelling), which flows and their owners search logs for.
     description: ok ? 'Webhook successfuly executed.' : 'Webhook returned an error.',
     details: { statusCode: response.statusCode, request: sent, response: response.data, ...(failure ? { failure } : {}) },
-    ...(ok ? {} : { publicDescription: `HTTP request failed (${failure ? 'no answer' : `status ${response.statusCode}`})` }),
+    ...(ok ? {} : { publicDescription: publicFailure(response.statusCode, failure, kind) }),
   })
   return next
+}
+
+/** What the visitor's log says of a failed call: that it failed, or was not sent (a cap). */
+function publicFailure(statusCode: number, failure: string | undefined, kind: OutboundFailure | undefined): string {
+  if (kind === 'limit') return `HTTP request not sent (${failure})`
+  return `HTTP request failed (${failure ? 'no answer' : `status ${statusCode}`})`
 }
 
 /**

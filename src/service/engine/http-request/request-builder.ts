@@ -44,7 +44,11 @@ export function buildHttpRequest(options: unknown, scope: RequestScope): BuildOu
   const headers: Record<string, string> = {}
   for (const [key, value] of pairs(webhook.headers, fill)) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) return { ok: false, reason: `"${key}" is not a header name` }
-    headers[key] = key.toLowerCase() === 'authorization' ? encodeBasic(value) : value.replace(/[\r\n]+/g, ' ')
+    if (CLIENT_HEADERS.has(key.toLowerCase())) continue
+    const folded = value.replace(/[\r\n]+/g, ' ')
+    // Named, never quoted: the value may be a key.
+    if (CONTROL_CHARACTER.test(folded)) return { ok: false, reason: `the ${key} header holds a control character no header can carry` }
+    headers[key] = asHeaderBytes(key.toLowerCase() === 'authorization' ? encodeBasic(folded) : folded)
   }
   const query = new URLSearchParams()
   for (const [key, value] of pairs(webhook.queryParams, fill)) query.append(key, value)
@@ -54,6 +58,24 @@ export function buildHttpRequest(options: unknown, scope: RequestScope): BuildOu
   const request: BuiltRequest = { url: fullUrl, method, headers, timeoutSeconds: timeoutOf(fields.timeout) }
   if (method !== 'GET' && method !== 'HEAD') Object.assign(request, bodyOf(fields, webhook, headers, scope))
   return { ok: true, request }
+}
+
+/** Headers the HTTP client writes itself (framing, connection, host): a flow's own are not sent. */
+const CLIENT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection'])
+
+/** What no header value may hold once line breaks are folded into spaces (a tab may stay). */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000a-\u001f\u007f]/
+
+/**
+ * A header value as it goes on the wire: ASCII as it is, anything else as its UTF-8 bytes, each
+ * written as the character of that code (a byte string, which `fetch` sends byte for byte on the
+ * server and in the browser alike), so `Łukasz` or `王芳` arrive as UTF-8 instead of failing.
+ */
+export function asHeaderBytes(value: string): string {
+  if (!/[^\u0000-\u007f]/.test(value)) return value
+  let bytes = ''
+  for (const byte of new TextEncoder().encode(value)) bytes += String.fromCharCode(byte)
+  return bytes
 }
 
 /** `{id, key, value}` items with both key and value non-empty once filled in. */

@@ -1,3 +1,4 @@
+import { parameterize } from '../code-params'
 import { toVariableValue } from '../code-results'
 import { asFields, readString } from '../field-readers'
 import { describeFailure } from '../set-variable'
@@ -17,14 +18,16 @@ export interface HttpResponseData {
  */
 export async function applyResponseMapping(step: Step, options: unknown, response: HttpResponseData, blockId: string): Promise<void> {
   const targets: string[] = []
-  const expressions: string[] = []
+  const expressions: MappingExpression[] = []
   for (const item of asArray(asFields(options).responseVariableMapping)) {
     const fields = asFields(item)
     const variableId = readString(fields, 'variableId')
-    const bodyPath = step.substitute(readString(fields, 'bodyPath') ?? '').trim()
+    const bodyPath = (readString(fields, 'bodyPath') ?? '').trim()
     if (!variableId || !step.index.variablesById.has(variableId) || bodyPath === '') continue
+    // Each `{{Var}}` is a parameter holding its value, as in Set variable: a visitor's answer is never code.
+    const { code, args } = parameterize(indexedPlaceholders(bodyPath), step.index, step.variables, BOUND_NAMES)
     targets.push(variableId)
-    expressions.push(bodyPath)
+    expressions.push({ code, names: args.map((arg) => arg.id), values: args.map((arg) => arg.value) })
   }
   if (expressions.length === 0) return
   const outcome = await step.runCode({
@@ -50,10 +53,28 @@ export async function applyResponseMapping(step: Step, options: unknown, respons
   })
 }
 
-// Direct `eval` sees `statusCode` and `data`; each expression is data, never spliced into code.
-const MAPPING_PROGRAM = `return expressions.map(function (expression) {
+interface MappingExpression {
+  code: string
+  /** The parameters its `{{Var}}` became, and their values. */
+  names: string[]
+  values: unknown[]
+}
+
+/** What the program binds besides an expression's own parameters. */
+const BOUND_NAMES = ['statusCode', 'data', 'expressions', 'mappingExpression']
+const DOTTED_PLACEHOLDER = /(\?)?\.\s*(\{\{[^{}]+\}\})/g
+
+/** `data.{{Field}}` → `data[{{Field}}]`: the field the variable names, read with its value. */
+function indexedPlaceholders(bodyPath: string): string {
+  return bodyPath.replace(DOTTED_PLACEHOLDER, (_match, optional: string | undefined, placeholder: string) => `${optional ? '?.' : ''}[${placeholder}]`)
+}
+
+// Direct `eval` in a function of the expression's parameters sees them, `statusCode` and `data`;
+// the expression and the values are data, never spliced into code.
+const MAPPING_PROGRAM = `return expressions.map(function (item) {
   try {
-    var value = eval(expression)
+    var run = Function.apply(null, item.names.concat(['statusCode', 'data', 'mappingExpression', 'return eval(mappingExpression)']))
+    var value = run.apply(null, item.values.concat([statusCode, data, item.code]))
     return [true, value === undefined ? null : value]
   } catch (error) {
     return [false]

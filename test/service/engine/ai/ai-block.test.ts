@@ -1,7 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { aiFlow, type AiServiceOptions, FAST_TIMEOUTS, say, startAiChat, texts, useAiServices } from '../../helpers/ai-flows'
 import { useTestDatabase } from '../../helpers/database'
-import type { OpenAiTestServer } from '../../helpers/openai-test-server'
+import { importOverHttp, publishOverHttp } from '../../helpers/flows'
+import { type OpenAiTestServer, startOpenAiTestServer } from '../../helpers/openai-test-server'
 
 /** AI blocks computed within the step (API clients, which do not ask for streams), through the service. */
 const db = useTestDatabase()
@@ -130,5 +131,66 @@ describe('AI blocks computed within the step', () => {
       expect.objectContaining({ description: "The AI provider's address is refused by this service", context: 'While generating chat completion' }),
     )
     expect(texts(res.body)).toEqual([' tokens for ""'])
+  })
+})
+
+describe('where an AI key goes', () => {
+  let evil: OpenAiTestServer
+  beforeAll(async () => {
+    evil = await startOpenAiTestServer()
+  })
+  afterAll(() => evil.close())
+
+  const createCredentials = async (svc: Awaited<ReturnType<typeof service>>, data: Record<string, unknown>) => {
+    const created = await svc.call('POST', '/v1/credentials', { token: svc.tokens.secret, json: { type: 'openai', id: 'team-key', data } })
+    expect(created.status).toBe(200)
+  }
+  const keysSeenBy = (server: OpenAiTestServer, from: number) => server.received.slice(from).map((request) => request.authorization)
+
+  it.each([
+    ['credentials with no address of their own (the provider default)', false],
+    ['credentials with their own address', true],
+  ])("a block's own baseUrl gets no workspace key: %s", async (_what, ownAddress) => {
+    const svc = await service({ serviceKey: false })
+    await createCredentials(svc, ownAddress ? { apiKey: 'sk-workspace', baseUrl: server.baseUrl } : { apiKey: 'sk-workspace' })
+    const [evilBefore, goodBefore] = [evil.received.length, server.received.length]
+    const chat = await startAiChat(svc, aiFlow({}, { credentialsId: 'team-key', baseUrl: evil.baseUrl }), false)
+    expect((await say(svc, chat.sessionId, { message: 'x' })).status).toBe(200)
+    expect(keysSeenBy(evil, evilBefore)).toEqual([undefined])
+    expect(server.received.length).toBe(goodBefore)
+  })
+
+  it("a block's own baseUrl gets no service key", async () => {
+    const svc = await service()
+    const before = evil.received.length
+    const chat = await startAiChat(svc, aiFlow({}, { baseUrl: evil.baseUrl }), false)
+    expect((await say(svc, chat.sessionId, { message: 'x' })).status).toBe(200)
+    expect(keysSeenBy(evil, before)).toEqual([undefined])
+  })
+
+  it("the key goes with a block's baseUrl that is the credentials' own address", async () => {
+    const svc = await service({ serviceKey: false })
+    await createCredentials(svc, { apiKey: 'sk-workspace', baseUrl: server.baseUrl })
+    const before = server.received.length
+    const chat = await startAiChat(svc, aiFlow({}, { credentialsId: 'team-key', baseUrl: `${server.baseUrl}/` }), false)
+    await say(svc, chat.sessionId, { message: 'x' })
+    expect(keysSeenBy(server, before)).toEqual(['Bearer sk-workspace'])
+  })
+
+  it("a visitor cannot point a block's baseUrl variable at another server by prefilling it", async () => {
+    const svc = await service({ serviceKey: false })
+    await createCredentials(svc, { apiKey: 'sk-workspace' })
+    const flow = aiFlow({}, { credentialsId: 'team-key', baseUrl: '{{Endpoint}}' })
+    // The owner's own server, which the block calls (without the key: it is not the key's address).
+    const variables: Array<Record<string, unknown>> = flow.variables
+    variables.push({ id: 'vEndpoint', name: 'Endpoint', value: server.baseUrl })
+    const imported = await importOverHttp(svc, flow)
+    await publishOverHttp(svc, imported.id)
+    const [evilBefore, ownBefore] = [evil.received.length, server.received.length]
+    const start = await svc.call('POST', `/v1/flows/${imported.id}/startChat`, { json: { prefilledVariables: { Endpoint: evil.baseUrl } } })
+    expect(start.status).toBe(200)
+    await say(svc, start.body.sessionId, { message: 'x' })
+    expect(evil.received.length).toBe(evilBefore)
+    expect(keysSeenBy(server, ownBefore)).toEqual([undefined])
   })
 })

@@ -27,10 +27,13 @@ const VARIABLES = ['Name', 'City', 'Status', 'Result', 'List', 'Answer']
 const mapping = (pairs: Record<string, string>) =>
   Object.entries(pairs).map(([name, bodyPath], i) => ({ id: `m${i}`, variableId: varId(name), bodyPath }))
 
-/** A flow: ask the name, send the request, show `Status` and `Result`, ask once more. */
+/**
+ * A flow: ask the name, send the request, show `Status` and `Result`, ask once more. `City`, which
+ * the tests prefill and put in URLs, is declared prefillable.
+ */
 function requestFlow(options: Record<string, unknown>): ReturnType<typeof buildFlow> {
   const block: Block = { id: 'http', type: 'Webhook', options, outgoingEdgeId: 'after' }
-  return buildFlow({
+  const flow = buildFlow({
     variables: VARIABLES,
     groups: [
       { id: 'ask', title: 'Ask', blocks: [input('name', 'text input', { variableId: varId('Name') }, { outgoingEdgeId: 'e1' })] },
@@ -39,6 +42,8 @@ function requestFlow(options: Record<string, unknown>): ReturnType<typeof buildF
     ],
     edges: [edge('e1', 'name', 'call'), edge('after', 'http', 'show')],
   })
+  flow.variables = flow.variables?.map((variable) => (variable.name === 'City' ? { ...variable, isPrefillable: true } : variable))
+  return flow
 }
 
 const at = (path: string) => `${server.origin}${path}`
@@ -103,6 +108,18 @@ describe('HTTP request blocks against a real HTTP server', () => {
       responseVariableMapping: mapping({ Result: 'data.user.profile.name', List: 'data.items.flatMap(item => item.tags)', Status: 'data.items.length * 10' }),
     })
     expect(outcome.state.variables).toMatchObject({ [varId('Result')]: 'Ada', [varId('List')]: ['a', 'b', 'c'], [varId('Status')]: 20 })
+  })
+
+  it("reads a visitor's answer in a mapping's path as a value, never as code", async () => {
+    const value = { items: [{ name: 'Widget' }], internal: { apiKey: 'sk-private' } }
+    const options = {
+      webhook: { url: at(`/json?value=${encodeURIComponent(JSON.stringify(value))}`), method: 'GET' },
+      responseVariableMapping: mapping({ Result: 'data.items[{{Name}}].name' }),
+    }
+    const injected = await run(options, {}, "0].name + ' | ' + JSON.stringify(data.internal) + ' | ' + data.items[0")
+    expect(texts(injected.outcome)[0]).toBe('Status : ')
+    expect(JSON.stringify(injected.outcome.state)).not.toContain('sk-private')
+    expect(texts((await run(options, {}, '0')).outcome)[0]).toBe('Status : Widget')
   })
 
   it('maps a 5xx answer too, and says publicly only that the request failed', async () => {

@@ -4,6 +4,7 @@ import { answersSnapshot } from '../../../../src/service/engine/http-request/ans
 import { buildHttpRequest, type BuiltRequest, fillJson } from '../../../../src/service/engine/http-request/request-builder'
 import type { Variables } from '../../../../src/service/engine/variables'
 import { buildFlow, varId } from '../support/flow-builder'
+import { HOSTILE_HEADER_VALUES } from './fixtures/hostile-header-values'
 
 const flow = buildFlow({
   variables: ['Name', 'Age', 'Topics', 'Token', 'Empty', 'Quote', 'Base', 'Json'],
@@ -123,6 +124,28 @@ describe('buildHttpRequest', () => {
   it('never lets a value break out of a header line', () => {
     const request = build({ url: 'https://x.example', method: 'GET', headers: [{ id: 'h', key: 'X-Note', value: '{{Quote}}' }] })
     expect(request.headers['X-Note']).toBe('line break')
+  })
+
+  it.each(HOSTILE_HEADER_VALUES.map((entry) => [entry.tries, entry] as const))('header value with %s: sent as UTF-8 bytes, or refused', (_tries, entry) => {
+    const outcome = buildHttpRequest(
+      { webhook: { url: 'https://x.example', method: 'GET', headers: [{ id: 'a', key: 'Authorization', value: 'Bearer sk-live-SECRET {{Quote}}' }, { id: 'v', key: 'X-Visitor', value: '{{Quote}}' }] } },
+      { ...scope, variables: { ...values, [varId('Quote')]: entry.value } },
+    )
+    if (entry.arrives === undefined) {
+      expect(outcome).toEqual({ ok: false, reason: 'the Authorization header holds a control character no header can carry' })
+      return
+    }
+    if (!outcome.ok) throw new Error(outcome.reason)
+    // What `fetch` writes: one byte per character, which must decode as UTF-8 to what was meant.
+    const decoded = (text: string) => Buffer.from(text, 'latin1').toString('utf8').trim()
+    expect(decoded(outcome.request.headers['X-Visitor']!)).toBe(entry.arrives)
+    expect(outcome.request.headers.Authorization).toBe(`Bearer sk-live-SECRET ${outcome.request.headers['X-Visitor']}`)
+    expect(() => new Headers(outcome.request.headers)).not.toThrow()
+  })
+
+  it('leaves out the headers the HTTP client writes itself', () => {
+    const headers = ['Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Keep-Alive', 'Upgrade', 'Expect', 'TE'].map((key, i) => ({ id: `h${i}`, key, value: '1' }))
+    expect(build({ url: 'https://x.example', method: 'GET', headers: [...headers, { id: 'x', key: 'X-Kept', value: 'yes' }] }).headers).toEqual({ 'X-Kept': 'yes' })
   })
 })
 

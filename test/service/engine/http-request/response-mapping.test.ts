@@ -7,7 +7,7 @@ import { buildFlow, varId } from '../support/flow-builder'
 
 afterAll(closeSandbox)
 
-const names = ['Status', 'Title', 'Genres', 'Id', 'Whole', 'Count', 'Broken', 'Missing', 'Key', 'Flag']
+const names = ['Status', 'Title', 'Genres', 'Id', 'Whole', 'Count', 'Broken', 'Missing', 'Key', 'Flag', 'Field']
 const index = indexFlow(buildFlow({ variables: names, groups: [{ id: 'g', blocks: [] }] }))
 
 async function mapped(mappings: Array<[string, string]>, response: { statusCode: number; data: unknown }, initial: Record<string, string> = {}) {
@@ -69,6 +69,40 @@ describe('responseVariableMapping', () => {
     expect(variables[varId('Missing')]).toBeNull()
     expect(variables).not.toHaveProperty(varId('Status'))
     expect(logs).toEqual([])
+  })
+
+  it('passes variables to an expression as values, so an answer cannot become code', async () => {
+    const api = { statusCode: 200, data: { items: [{ name: 'Widget' }, { name: 'Gadget' }], internal: { apiKey: 'sk-private' } } }
+    const injection = "0].name + ' | ' + JSON.stringify(data.internal) + ' | ' + data.items[0"
+    const attacked = await mapped([['Title', 'data.items[{{Key}}].name']], api, { [varId('Key')]: injection })
+    expect(JSON.stringify(attacked.variables)).not.toContain('sk-private')
+    expect(attacked.variables).not.toHaveProperty(varId('Title'))
+
+    const honest = await mapped(
+      [
+        ['Title', 'data.items[{{Key}}].name'],
+        ['Whole', 'data.{{Field}}'],
+        ['Missing', 'data.absent?.{{Field}}'],
+        ['Flag', 'statusCode === {{Status}}'],
+      ],
+      api,
+      { [varId('Key')]: '1', [varId('Field')]: 'items', [varId('Status')]: '200' },
+    )
+    expect(honest.variables).toMatchObject({
+      [varId('Title')]: 'Gadget',
+      [varId('Whole')]: ['{"name":"Widget"}', '{"name":"Gadget"}'],
+      [varId('Missing')]: null,
+      [varId('Flag')]: true,
+    })
+  })
+
+  it('keeps a variable whose id is `data` or `statusCode` from shadowing the answer', async () => {
+    const flow = buildFlow({ groups: [{ id: 'g', blocks: [] }] })
+    flow.variables = ['data', 'statusCode', 'Out'].map((name) => ({ id: name, name }))
+    const step = new Step(indexFlow(flow), { data: 'not the answer', statusCode: '7' }, { timeoutMs: 500, memoryBytes: 16 * 1024 * 1024 })
+    const options = { responseVariableMapping: [{ id: 'm', variableId: 'Out', bodyPath: 'data.value + {{data}} + {{statusCode}} + statusCode' }] }
+    await applyResponseMapping(step, options, { statusCode: 200, data: { value: 'answer ' } }, 'block')
+    expect(step.variables.Out).toBe('answer not the answer7200')
   })
 
   it('maps error answers and text answers too', async () => {
