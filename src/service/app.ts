@@ -65,6 +65,11 @@ export function createApp(deps: AppDeps): Hono {
       sandbox: deps.sandbox,
       integrations,
       webhookWaits: new WebhookWaits(),
+      streams: {
+        answerBytes: config.stepBudgets.responseBytes,
+        perWorkspace: config.aiStreams.perWorkspace,
+        replays: new RateLimiter(config.aiStreams.replays, now, store.rateLimits),
+      },
     },
     integrations,
   }

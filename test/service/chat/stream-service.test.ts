@@ -6,7 +6,7 @@ import { STREAM_LOG_CONTEXT } from '../../../src/protocol/stream'
 import { aiFlow, type AiServiceOptions, say, startAiChat, streamMessage, texts, useAiServices } from '../helpers/ai-flows'
 import { useTestDatabase } from '../helpers/database'
 import type { OpenAiTestServer } from '../helpers/openai-test-server'
-import { TEST_CONFIG, type TestService } from '../helpers/service'
+import { TEST_CONFIG, type TestService, WORKSPACE } from '../helpers/service'
 
 const db = useTestDatabase()
 const ai = useAiServices(db)
@@ -139,8 +139,9 @@ describe('streamMessage', () => {
     const { state } = (await svc.store.sessions.findById(chat.sessionId))!
     const { streamId } = (state as { awaiting: { streamId: string } }).awaiting
     // A process claimed the answer, wrote a little, then died: it renews its hold no more.
-    expect(await svc.store.aiStreams.claim(chat.sessionId, streamId, 'gone', 50, svc.clock.now())).toBe(true)
-    expect(await svc.store.aiStreams.progress(chat.sessionId, streamId, 'gone', 'Half of it', 50)).toBe(true)
+    const key = { sessionId: chat.sessionId, streamId }
+    expect(await svc.store.transaction((tx) => tx.aiStreams.claim(key, WORKSPACE, 'gone', 50, svc.clock.now(), 10))).toBe('claimed')
+    expect(await svc.store.aiStreams.append(key, 'gone', { seq: 1, text: 'Half of it' }, 50)).toBe(true)
     await new Promise((resolve) => setTimeout(resolve, 100))
     server.script({ parts: ['A whole answer'] })
     const before = calls()
