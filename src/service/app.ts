@@ -51,6 +51,11 @@ export function createApp(deps: AppDeps): Hono {
     config,
     now,
     limiters,
+    auth: {
+      tokens: store.tokens,
+      failures: new RateLimiter(config.authFailureLimit, now, store.rateLimits),
+      trustProxyHops: config.trustProxyHops,
+    },
     versions,
     chat: {
       store,
