@@ -246,6 +246,30 @@ describe('the AI demo flow', () => {
     const next = await say(svc, chat.sessionId, {})
     expect(next.body.input.items.map((item: { content: string }) => item.content)).toEqual(["That's all, thanks", 'Ask another question'])
   })
+
+  it("bills the operator's key for its own model and a bounded prompt, whatever a visitor prefills or types", async () => {
+    const svc = await service()
+    server.script({ parts: ['Short answer.'] })
+    const demo = JSON.parse(readFileSync(join(import.meta.dirname, '../../../demo/flows/ai-assistant.json'), 'utf8'))
+    const imported = await svc.call('POST', '/v1/flows/import', { token: svc.tokens.secret, json: { workspaceId: WORKSPACE, flow: demo } })
+    await svc.call('POST', `/v1/flows/${imported.body.flow.id}/publish`, { token: svc.tokens.secret })
+    const prefilledVariables = { 'AI model': 'gpt-4-32k', Dialogue: 'x'.repeat(40_000), Question: 'y'.repeat(20_000) }
+    const started = await svc.call('POST', `/v1/flows/${imported.body.flow.id}/startChat`, { json: { isStreamEnabled: true, prefilledVariables } })
+    expect(started.status).toBe(200)
+    const sessionId: string = started.body.sessionId
+    for (let turn = 0; turn < 6; turn++) {
+      expect((await say(svc, sessionId, { message: `${turn} ${'z'.repeat(9_000)}` })).status).toBe(200)
+      expect((await streamMessage(svc, sessionId)).text).toBe('Short answer.')
+      await say(svc, sessionId, {})
+      await say(svc, sessionId, { message: 'Ask another question' })
+    }
+    const sent = server.received.at(-1)!.body
+    expect(sent.model).toBe('gpt-4o-mini')
+    const promptLength = sent.messages.reduce((total, message) => total + message.content.length, 0)
+    console.log(`AI demo prompt after six long questions and a prefilled 40,000-character dialogue: ${promptLength} characters`)
+    expect(promptLength).toBeLessThan(16_000)
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content: `5 ${'z'.repeat(998)}` })
+  })
 })
 
 async function until(condition: () => boolean): Promise<void> {
