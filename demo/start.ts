@@ -88,7 +88,7 @@ async function main() {
 Flow Chat is running at ${service.url}${config.workers > 1 ? ` (${config.workers} processes)` : ''}
 
   Demo pages        ${service.url}/
-  Outbox            ${service.url}/demo/outbox   ${config.smtpUrl ? '(unused: SMTP_URL is set)' : '(e-mails flows send, kept here: no SMTP_URL set)'}
+  Outbox            ${service.url}/demo/outbox   ${config.smtpUrl ? '(unused: SMTP_URL is set)' : '(e-mails flows send, kept here: no SMTP_URL set; asks for the secret token)'}
   Widget script     ${service.url}/widget/v1/flow-chat.js
   API               ${service.url}/v1/…   (workspace "${WORKSPACE}")
   Secret token      ${tokens.secret}

@@ -4,8 +4,8 @@ import { layout } from './pages'
 
 /**
  * The e-mails flows sent while no SMTP server is configured (the outbox), newest first. The
- * page is rendered on the server with the secret token, which never reaches the browser; an
- * HTML body is shown in a frame sandboxed to an opaque origin, with no script.
+ * page is rendered on the server with the secret token, for a browser that gave that token (see
+ * outbox-access.ts); an HTML body is shown in a frame sandboxed to an opaque origin, with no script.
  */
 export function outboxPage(emails: OutboxEmail[] | undefined): string {
   const list = (address: string[]) => address.join(', ')
@@ -35,5 +35,22 @@ ${m.html ? html`<iframe class="email-html" sandbox="" title="Body of ${m.subject
     html`<header><p><a href="/">← All demo flows</a></p><h1>Outbox</h1>
 <p>No SMTP server is configured (<code>SMTP_URL</code> or workspace credentials), so the e-mails flows send are kept here instead of being delivered. Latest 50.</p></header>
 <main>${body}</main>`,
+  )
+}
+
+/** Asks for the secret token before showing visitors' answers. */
+export function outboxTokenPage(options: { wrongToken?: boolean } = {}): string {
+  return layout(
+    'Outbox · Flow Chat demo',
+    html`<header><p><a href="/">← All demo flows</a></p><h1>Outbox</h1>
+<p>The outbox shows what visitors answered, so it asks for the demo's secret token (<code>npm start</code> prints it as <em>Secret token</em>). It is sent once, in this form, never in the page's address; this browser then keeps a cookie that opens the outbox for 12 hours.</p></header>
+<main>
+${options.wrongToken ? html`<p class="note" role="alert">That is not the demo’s secret token.</p>` : ''}
+<form method="post" action="/demo/outbox">
+<label for="outbox-token">Secret token</label>
+<input id="outbox-token" name="token" type="password" autocomplete="off" spellcheck="false" required>
+<button type="submit">Open the outbox</button>
+</form>
+</main>`,
   )
 }

@@ -42,7 +42,7 @@ export function indexPage(flows: SeededFlow[], options: { aiConfigured?: boolean
 <p>The reference flow service, the widget and these pages are served together from one port.</p></header>
 <main>
 <p><a href="/demo/several">Several instances on one page</a> (two inline chats, a bubble and a popup, each with its own flow, session and commands)</p>
-<p><a href="/demo/outbox">Outbox</a>: the e-mails flows sent, kept here while no SMTP server is configured</p>
+<p><a href="/demo/outbox">Outbox</a>: the e-mails flows sent, kept here while no SMTP server is configured (it asks for the demo's secret token)</p>
 ${aiNote(options.aiConfigured === true)}
 <section aria-labelledby="demo-flows"><h2 id="demo-flows">Demo flows</h2>
 <ul class="flows">${flows.filter((f) => f.source === 'demo').map(row)}</ul></section>
@@ -73,6 +73,6 @@ export function inlinePage(flow: SeededFlow, ctx: PageContext): string {
 /** What the AI demo flow needs: it never shows a made-up answer in place of an AI's. */
 function aiNote(configured: boolean): Html {
   return configured
-    ? html`<p class="note">The AI assistant answers through the OpenAI-compatible API of <code>OPENAI_API_KEY</code>/<code>OPENAI_BASE_URL</code> (model: its <code>AI model</code> variable, <code>gpt-4o-mini</code> unless prefilled).</p>`
+    ? html`<p class="note">The AI assistant answers through the OpenAI-compatible API of <code>OPENAI_API_KEY</code>/<code>OPENAI_BASE_URL</code> with the model the flow names (<code>gpt-4o-mini</code>; edit <code>demo/flows/ai-assistant.json</code> for another), and a prompt kept short whatever visitors type.</p>`
     : html`<p class="note" role="note"><strong>The AI assistant has no AI to ask:</strong> set <code>OPENAI_API_KEY</code> (and <code>OPENAI_BASE_URL</code> for another OpenAI-compatible server, such as a local model server; add its address to <code>OUTBOUND_ALLOW_HOSTS</code> when it is on this machine or a private network), then run <code>npm start</code> again.</p>`
 }

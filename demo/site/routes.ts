@@ -1,10 +1,13 @@
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { getCookie, setCookie } from 'hono/cookie'
 import { relative } from 'node:path'
 import { outboxResponseSchema } from '../../src/protocol/results'
 import { HttpError } from '../../src/service/http/errors'
 import { bubblePage, popupPage, severalInstancesPage } from './embed-pages'
-import { outboxPage } from './outbox-page'
+import { OUTBOX_COOKIE, OUTBOX_COOKIE_SECONDS, outboxAccess } from './outbox-access'
+import { outboxPage, outboxTokenPage } from './outbox-page'
 import { indexPage, inlinePage, type PageContext } from './pages'
 import type { SeededFlow } from './seed'
 
@@ -53,14 +56,29 @@ export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
       return c.html(page(flow, options.context(c.req.url)))
     })
   }
+  // Visitors' answers: only for whoever gives the secret token (see outbox-access.ts).
+  const secretToken = options.secretToken
+  const access = secretToken ? outboxAccess(secretToken) : undefined
   app.get('/demo/outbox', async (c) => {
-    let emails
-    if (options.secretToken) {
-      const response = await app.request('/v1/outbox?limit=50', { headers: { authorization: `Bearer ${options.secretToken}` } })
-      emails = outboxResponseSchema.parse(await response.json()).emails
-    }
     c.header('Content-Security-Policy', DEMO_PAGE_CSP)
-    return c.html(outboxPage(emails))
+    if (!secretToken || !access) return c.html(outboxPage(undefined))
+    if (!access.admits(getCookie(c, OUTBOX_COOKIE))) return c.html(outboxTokenPage())
+    const response = await app.request('/v1/outbox?limit=50', { headers: { authorization: `Bearer ${secretToken}` } })
+    c.header('Cache-Control', 'no-store')
+    return c.html(outboxPage(outboxResponseSchema.parse(await response.json()).emails))
+  })
+  app.post('/demo/outbox', bodyLimit({ maxSize: 4096, onError: (c) => c.text('Payload too large', 413) }), async (c) => {
+    c.header('Content-Security-Policy', DEMO_PAGE_CSP)
+    const form = await c.req.parseBody()
+    if (!access?.isSecretToken(form.token)) return c.html(outboxTokenPage({ wrongToken: true }), 401)
+    setCookie(c, OUTBOX_COOKIE, access.cookie, {
+      maxAge: OUTBOX_COOKIE_SECONDS,
+      path: '/demo/outbox',
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: new URL(c.req.url).protocol === 'https:',
+    })
+    return c.redirect('/demo/outbox', 303)
   })
   app.get('/demo/several', (c) => {
     c.header('Content-Security-Policy', DEMO_PAGE_CSP)

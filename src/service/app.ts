@@ -54,6 +54,11 @@ export function createApp(deps: AppDeps): Hono {
     config,
     now,
     limiters,
+    auth: {
+      tokens: store.tokens,
+      failures: new RateLimiter(config.authFailureLimit, now, store.rateLimits),
+      trustProxyHops: config.trustProxyHops,
+    },
     versions,
     chat: {
       store,
@@ -68,6 +73,11 @@ export function createApp(deps: AppDeps): Hono {
       sandbox: deps.sandbox,
       integrations,
       webhookWaits: new WebhookWaits(),
+      streams: {
+        answerBytes: config.stepBudgets.responseBytes,
+        perWorkspace: config.aiStreams.perWorkspace,
+        replays: new RateLimiter(config.aiStreams.replays, now, store.rateLimits),
+      },
     },
     integrations,
   }

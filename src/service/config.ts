@@ -42,6 +42,10 @@ export interface ServiceConfig {
   /** Inactivity after which a chat session expires. */
   sessionTtlSeconds: number
   rateLimits: { chat: RateLimitConfig; management: RateLimitConfig }
+  /** Failed authentications (401) per client address; past it the address gets 429, right token or not. */
+  authFailureLimit: RateLimitConfig
+  /** Streamed AI answers: provider calls streaming at once per workspace, and replays of one answer. */
+  aiStreams: { perWorkspace: number; replays: RateLimitConfig }
   bodyLimits: { managementBytes: number; chatBytes: number }
   /** What one chat step may produce and send (see engine/byte-budget.ts). */
   stepBudgets: { stepBytes: number; responseBytes: number }
@@ -86,6 +90,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
     chat: { perMinute: 300, burst: 60 },
     management: { perMinute: 600, burst: 120 },
   },
+  authFailureLimit: { perMinute: 10, burst: 20 },
+  aiStreams: { perWorkspace: 10, replays: { perMinute: 2, burst: 4 } },
   bodyLimits: { managementBytes: 2 * 1024 * 1024, chatBytes: 64 * 1024 },
   stepBudgets: { ...DEFAULT_BYTE_LIMITS },
   trustProxyHops: 0,
@@ -136,6 +142,17 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
           1e7,
         ),
         burst: read.integer('RATE_LIMIT_MANAGEMENT_BURST', d.rateLimits.management.burst, 1, 1e7),
+      },
+    },
+    authFailureLimit: {
+      perMinute: read.integer('RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', d.authFailureLimit.perMinute, 0, 1e7),
+      burst: read.integer('RATE_LIMIT_AUTH_FAILURES_BURST', d.authFailureLimit.burst, 1, 1e7),
+    },
+    aiStreams: {
+      perWorkspace: read.integer('AI_STREAMS_PER_WORKSPACE', d.aiStreams.perWorkspace, 1, 100_000),
+      replays: {
+        perMinute: read.integer('AI_STREAM_REPLAYS_PER_MINUTE', d.aiStreams.replays.perMinute, 0, 1e7),
+        burst: read.integer('AI_STREAM_REPLAYS_BURST', d.aiStreams.replays.burst, 1, 1e7),
       },
     },
     bodyLimits: {

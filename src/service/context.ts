@@ -2,6 +2,7 @@ import type { ChatDeps } from './chat/chat-service'
 import type { PublishedVersions } from './chat/published-versions'
 import type { ServiceConfig } from './config'
 import type { Engine } from './engine/types'
+import type { TokenAuth } from './http/auth'
 import type { RateLimiter } from './http/rate-limit'
 import type { Integrations } from './integrations'
 import type { Store } from './store/store'
@@ -13,6 +14,8 @@ export interface AppContext {
   config: ServiceConfig
   now: () => Date
   limiters: { chat: RateLimiter; management: RateLimiter }
+  /** Bearer tokens and the failed-authentication limit per client address. */
+  auth: TokenAuth
   /** Published versions, parsed once per process. */
   versions: PublishedVersions
   chat: ChatDeps

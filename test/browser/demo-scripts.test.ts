@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,19 +7,20 @@ import { newToken } from '../../src/service/ids'
 import { startServer, type RunningServer } from '../../src/service/main'
 import { mountDemoSite } from '../../demo/site/routes'
 import { seedFlows, type SeededFlow } from '../../demo/site/seed'
-import { chat, trackErrors } from './helpers/chat-page'
+import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR } from './helpers/test-service'
+import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR, REPO_ROOT } from './helpers/test-service'
 
 /** The demo site as `npm start` serves it (its own pages, under its own CSP), with the scripts flow. */
 let server: RunningServer
 let browser: LaunchedBrowser
 let dataDir: string
 let flows: SeededFlow[] = []
+let secretToken: string
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'flow-chat-demo-scripts-'))
-  const secretToken = newToken('secret')
+  secretToken = newToken('secret')
   const publishableToken = newToken('publishable')
   const unlimited = { perMinute: 0, burst: 1_000_000 }
   server = await startServer(
@@ -27,12 +28,14 @@ beforeAll(async () => {
     {
       hostname: '127.0.0.1',
       handleSignals: false,
-      mount: (app) =>
+      mount: (app) => {
         mountDemoSite(app, {
           assetsDir: DEMO_ASSETS_DIR,
           flows: () => flows,
           context: (url) => ({ apiHost: new URL(url).origin, publishableToken }),
-        }),
+          secretToken,
+        })
+      },
     },
   )
   flows = await seedFlows({
@@ -80,6 +83,35 @@ describe('the scripts demo flow on the inline demo page', () => {
     expect(JSON.parse((await events.nth(1).locator('code').textContent())!)).toEqual({ step: 'room', room: 'Sea view' })
     expect(await page.evaluate(() => (window as { __violations?: string[] }).__violations)).toEqual([])
     expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
+describe('the demo outbox page', () => {
+  it('opens only once the secret token is typed into its form, which keeps it out of the address', async () => {
+    const page = await browser.context.newPage()
+    const origin = new URL(server.url).origin
+    const errors = trackErrors(page)
+    await page.goto(`${origin}/demo/outbox`)
+    const token = page.getByLabel('Secret token')
+    await token.fill(newToken('secret'))
+    await page.getByRole('button', { name: 'Open the outbox' }).click()
+    await page.getByRole('alert').filter({ hasText: 'That is not the demo’s secret token.' }).waitFor()
+    expect(await axeViolations(page)).toEqual([])
+
+    await token.fill(secretToken)
+    await token.press('Enter')
+    await page.getByText('No e-mail yet.').waitFor()
+    expect(page.url()).toBe(`${origin}/demo/outbox`)
+    const cookies = await browser.context.cookies(`${origin}/demo/outbox`)
+    expect(cookies.find((cookie) => cookie.name === 'demo_outbox')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/demo/outbox' })
+    expect(JSON.stringify(cookies)).not.toContain(secretToken.slice(6))
+    expect(await axeViolations(page)).toEqual([])
+    // The cookie opens it again without the token.
+    await page.reload()
+    await page.getByText('No e-mail yet.').waitFor()
+    // The wrong token's answer is a 401, which Chromium reports on the console.
+    expect(errors.filter((error) => !error.includes('401'))).toEqual([])
     await page.close()
   })
 })

@@ -9,7 +9,7 @@ import type { ChatStepsRepository } from '../store/chat-steps-repository'
 import { verdictOf } from '../store/rate-limits-repository'
 import type { Store } from '../store/store'
 import type { PublishedVersions } from './published-versions'
-import { recordedCompletion } from './stream-service'
+import { recordedCompletion, type StreamLimits } from './stream-service'
 import type { LeaseTiming, LocalQueue } from './session-turns'
 import { advanceSession, flowClosed, sessionNotFound, type StepRun, stepContext, stepWrite } from './session-steps'
 import type { WebhookWaits } from './webhook-waits'
@@ -41,6 +41,8 @@ export interface ChatDeps {
   integrations: Integrations
   /** Widgets waiting for a wait-for-webhook block, woken when this process ran the step. */
   webhookWaits: WebhookWaits
+  /** What one streamed AI answer may cost (see stream-service.ts). */
+  streams: StreamLimits
 }
 
 /** What the route needs to decide on a request before its body is read. */

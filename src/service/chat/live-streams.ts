@@ -8,6 +8,8 @@ import type { StreamErrorLog } from '../../protocol/stream'
 export class LiveStream {
   readonly parts: string[] = []
   status: 'running' | 'done' | 'failed' = 'running'
+  /** Why a `done` answer ended: `stop`, or `length` when it was cut at its byte limit. */
+  finishReason = 'stop'
   error: Omit<StreamErrorLog, 'status' | 'context'> | undefined
   /** Aborted when the process shuts down: the run stops and records the failure. */
   readonly abort = new AbortController()

@@ -1,9 +1,11 @@
 import { errorLine, finishLine, STREAM_LOG_CONTEXT, type StreamErrorLog, textLines } from '../../protocol/stream'
 import { AiCallError, type ChatCompletion, type CompletionUsage } from '../engine/ai/chat-completion'
 import type { Awaiting, SessionState } from '../engine/types'
+import { cutToBytes } from '../engine/byte-budget'
 import { HttpError } from '../http/errors'
-import { rateLimited } from '../http/rate-limit'
+import { rateLimited, type RateLimiter } from '../http/rate-limit'
 import { newId } from '../ids'
+import type { AiStreamKey, AiStreamPart } from '../store/ai-streams-repository'
 import { verdictOf } from '../store/rate-limits-repository'
 import type { ChatDeps, ChatGate } from './chat-service'
 import type { LiveStream } from './live-streams'
@@ -17,7 +19,22 @@ import { flowClosed, sessionEnded, sessionNotFound } from './session-steps'
  * request, the first one included, follows that record: part by part from this process's live
  * stream, or by polling the database when another process reads the provider. A finished answer
  * is replayed; a failed one is asked for again.
+ *
+ * What one answer may cost is bounded: its text stops at `answerBytes` (the provider is left, the
+ * cut answer recorded with finish reason `length`); a workspace has at most `perWorkspace`
+ * provider calls streaming at once (one more is a 429); every request beyond the one that asks
+ * the provider (a reload following it, a replay of the record) draws from the answer's replay
+ * limit; the text is written to the database in parts appended once each.
  */
+
+export interface StreamLimits {
+  /** The most UTF-8 bytes of text one answer streams (the response byte budget). */
+  answerBytes: number
+  /** Provider calls streaming at once per workspace, across every process. */
+  perWorkspace: number
+  /** Requests following or replaying an answer someone else asked for, per answer. */
+  replays: RateLimiter
+}
 
 /** How long a process holds a stream it reads without renewing (renewed as it writes progress). */
 const HOLD_MS = 15_000
@@ -26,9 +43,12 @@ const PROGRESS_EVERY_MS = 250
 const HEARTBEAT_EVERY_MS = 5_000
 /** How often a request of another process looks at a stream it follows. */
 const POLL_MS = 200
+/** When a workspace may try again after streaming its most answers at once. */
+const BUSY_RETRY_SECONDS = 5
 
 type StreamWait = Extract<Awaiting, { kind: 'stream' }>
 type Ids = { sessionId: string; resultId: string; workspaceId: string }
+const keyOf = (ids: Ids, wait: StreamWait): AiStreamKey => ({ sessionId: ids.sessionId, streamId: wait.streamId })
 type Follow = { kind: 'live'; live: LiveStream } | { kind: 'stored' }
 
 export async function streamMessage(
@@ -61,7 +81,7 @@ export async function streamMessage(
 
 /** The answer recorded for a `stream` wait, once it is complete. */
 export async function recordedCompletion(deps: ChatDeps, sessionId: string, streamId: string): Promise<ChatCompletion | undefined> {
-  const row = await deps.store.aiStreams.find(sessionId, streamId)
+  const row = await deps.store.aiStreams.find({ sessionId, streamId })
   if (row?.status !== 'done') return undefined
   const usage = row.usage as CompletionUsage | undefined
   return usage ? { text: row.text, usage } : { text: row.text }
@@ -70,10 +90,26 @@ export async function recordedCompletion(deps: ChatDeps, sessionId: string, stre
 /** Starts the provider call when nobody runs or recorded this answer; else follows whoever does. */
 async function join(deps: ChatDeps, ids: Ids, wait: StreamWait): Promise<Follow> {
   const live = deps.integrations.streams.get(ids.sessionId, wait.streamId)
-  if (live) return { kind: 'live', live }
+  if (live) return replay(deps, ids, wait, { kind: 'live', live })
   const owner = newId()
-  if (!(await deps.store.aiStreams.claim(ids.sessionId, wait.streamId, owner, HOLD_MS, deps.now()))) return { kind: 'stored' }
+  const { perWorkspace } = deps.streams
+  const claim = await deps.store.transaction((tx) => tx.aiStreams.claim(keyOf(ids, wait), ids.workspaceId, owner, HOLD_MS, deps.now(), perWorkspace))
+  if (claim === 'busy') {
+    throw new HttpError(
+      'rate_limited',
+      `This flow's workspace is streaming its most AI answers at once (${perWorkspace}); try again in a few seconds.`,
+      undefined,
+      { 'Retry-After': String(BUSY_RETRY_SECONDS) },
+    )
+  }
+  if (claim === 'taken') return replay(deps, ids, wait, { kind: 'stored' })
   return { kind: 'live', live: deps.integrations.streams.start(ids.sessionId, wait.streamId, (started) => run(deps, ids, wait, owner, started)) }
+}
+
+/** A request for an answer another request asked for: it draws from the answer's replay limit. */
+async function replay(deps: ChatDeps, ids: Ids, wait: StreamWait, follow: Follow): Promise<Follow> {
+  await deps.streams.replays.consume(`replay:${ids.sessionId}:${wait.streamId}`)
+  return follow
 }
 
 /**
@@ -88,8 +124,8 @@ async function firstSign(deps: ChatDeps, ids: Ids, wait: StreamWait, follow: Fol
     if (live.parts.length === 0 && live.status === 'failed') failure = live.error
   } else {
     for (;;) {
-      const row = await deps.store.aiStreams.find(ids.sessionId, wait.streamId)
-      if (!row || row.text !== '' || row.status === 'done' || signal?.aborted) break
+      const row = await deps.store.aiStreams.read(keyOf(ids, wait), -1)
+      if (!row || row.parts.length > 0 || row.status === 'done' || signal?.aborted) break
       if (row.status === 'failed') {
         failure = row.error as typeof failure
         break
@@ -108,54 +144,86 @@ async function* lines(deps: ChatDeps, ids: Ids, wait: StreamWait, follow: Follow
     const { live } = follow
     for (let seen = 0; ; ) {
       while (seen < live.parts.length) yield textLines(live.parts[seen++]!)
-      if (live.status === 'done') return yield finishLine()
+      if (live.status === 'done') return yield finishLine(live.finishReason)
       if (live.status === 'failed') return yield errorLine(live.error ?? { description: 'The answer could not be streamed' })
       await live.changed(seen)
     }
   }
-  for (let sent = 0; ; ) {
-    const row = await deps.store.aiStreams.find(ids.sessionId, wait.streamId)
-    if (!row || row.text.length < sent) return yield errorLine({ description: 'The answer was started over; ask again' })
-    if (row.text.length > sent) {
-      yield textLines(row.text.slice(sent))
-      sent = row.text.length
+  // The parts of one attempt (its owner's): a new attempt is another answer.
+  let owner: string | null | undefined
+  for (let seq = -1; ; ) {
+    const row = await deps.store.aiStreams.read(keyOf(ids, wait), seq)
+    if (row?.status === 'failed') return yield errorLine((row.error as StreamErrorLog | undefined) ?? { description: 'The answer could not be streamed' })
+    if (!row || (owner !== undefined && row.owner !== owner)) return yield errorLine({ description: 'The answer was started over; ask again' })
+    owner = row.owner
+    for (const part of row.parts) {
+      yield textLines(part.text)
+      seq = part.seq
     }
-    if (row.status === 'done') return yield finishLine()
-    if (row.status === 'failed') return yield errorLine((row.error as StreamErrorLog | undefined) ?? { description: 'The answer could not be streamed' })
+    if (row.status === 'done') return yield finishLine(row.finishReason)
     if (row.abandoned) return yield errorLine({ description: 'The answer stopped before its end; ask again' })
     await sleep(POLL_MS)
   }
 }
 
-/** Reads the provider to the end, recording the text as it grows, then the whole answer or the failure. */
+/**
+ * Reads the provider to the end or to the answer's byte limit, appending the new text to the
+ * database as it grows, then records the end of the answer or the failure.
+ */
 async function run(deps: ChatDeps, ids: Ids, wait: StreamWait, owner: string, live: LiveStream): Promise<void> {
   const repo = deps.store.aiStreams
+  const key = keyOf(ids, wait)
   let written = 0
+  let seq = 0
   let lastWrite = Date.now()
   let writing: Promise<void> | undefined
   let lost = false
-  const text = () => live.parts.join('')
+  /** The parts not written yet, as the next part of the record. */
+  const next = (): AiStreamPart | undefined => {
+    const text = live.parts.slice(written).join('')
+    written = live.parts.length
+    return text === '' ? undefined : { seq: ++seq, text }
+  }
   const timer = setInterval(() => {
     const due = live.parts.length > written || Date.now() - lastWrite >= HEARTBEAT_EVERY_MS
     if (writing || !due) return
-    written = live.parts.length
+    const [from, before] = [written, seq]
     lastWrite = Date.now()
     writing = repo
-      .progress(ids.sessionId, wait.streamId, owner, text(), HOLD_MS)
-      .then((held) => void (lost ||= !held), () => undefined)
+      .append(key, owner, next(), HOLD_MS)
+      .then(
+        (held) => void (lost ||= !held),
+        // Written again with the next part: the record never misses a part.
+        () => void ([written, seq] = [from, before]),
+      )
       .finally(() => (writing = undefined))
   }, PROGRESS_EVERY_MS)
   let usage: CompletionUsage | undefined
+  let bytes = 0
   try {
     for await (const event of deps.integrations.ai.stream(ids.workspaceId, wait.request, live.abort.signal)) {
       if (event.type === 'usage') usage = event.usage
-      else live.push(event.text)
+      else {
+        const text = cutToBytes(event.text, deps.streams.answerBytes - bytes)
+        if (text !== '') live.push(text)
+        bytes += Buffer.byteLength(text)
+        // Leaving the loop closes the provider's connection: nothing more is read or paid for.
+        if (text.length < event.text.length) {
+          live.finishReason = 'length'
+          break
+        }
+      }
       if (lost) throw new AiCallError('network', 'Another process took this answer over')
     }
     clearInterval(timer)
     await writing
-    if (!(await repo.finish(ids.sessionId, wait.streamId, owner, text(), usage))) {
+    if (!(await repo.finish(key, owner, next(), usage, live.finishReason))) {
       throw new AiCallError('network', 'Another process took this answer over')
+    }
+    if (live.finishReason === 'length') {
+      const description = `The AI answer was cut at ${deps.streams.answerBytes} bytes, the most one answer may carry`
+      const log = { status: 'warning', description, details: { blockId: wait.blockId, context: STREAM_LOG_CONTEXT } }
+      await deps.store.resultLogs.add(ids.resultId, ids.sessionId, [log], deps.now()).catch(() => undefined)
     }
     live.end('done')
   } catch (error) {
@@ -165,7 +233,7 @@ async function run(deps: ChatDeps, ids: Ids, wait: StreamWait, owner: string, li
     if (!(error instanceof AiCallError)) console.error('[service] streaming an AI answer failed:', error)
     const details = { blockId: wait.blockId, ...(failure.status === undefined ? {} : { status: failure.status }) }
     const log = { description: failure.message, details }
-    await repo.fail(ids.sessionId, wait.streamId, owner, log).catch(() => undefined)
+    await repo.fail(key, owner, log).catch(() => undefined)
     const logged = { ...details, context: STREAM_LOG_CONTEXT }
     const logs: { status: string; description: string; details: Record<string, unknown> }[] = [
       { status: 'error', description: failure.message, details: logged },

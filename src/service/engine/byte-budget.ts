@@ -55,3 +55,19 @@ export class ByteMeter {
 export function resultText(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
 }
+
+/** The longest start of `text` of at most `maxBytes` UTF-8 bytes, never splitting a character. */
+export function cutToBytes(text: string, maxBytes: number): string {
+  // A UTF-16 unit is at most three bytes (a pair of them four): most text needs no counting.
+  if (text.length * 3 <= maxBytes) return text
+  let bytes = 0
+  let end = 0
+  for (const char of text) {
+    const code = char.codePointAt(0)!
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4
+    if (bytes + size > maxBytes) break
+    bytes += size
+    end += char.length
+  }
+  return text.slice(0, end)
+}

@@ -54,6 +54,8 @@ export class Step {
   outboundTimeLeftMs = OUTBOUND_BUDGET_MS
   /** E-mails sent in this step, and the last one (builders refuse a sixth, or the same one twice). */
   emailsSent = 0
+  /** Recipients of the e-mails sent in this step (capped per step as well as per e-mail). */
+  emailRecipients = 0
   lastEmailKey: string | undefined
   /** The client shows streamed AI answers, so an AI block may stop the step with a `stream` action. */
   streamEnabled = false

@@ -1,7 +1,9 @@
 import type { Context } from 'hono'
 import { hashToken, tokenKindOf, type TokenKind } from '../ids'
 import type { TokensRepository } from '../store/tokens-repository'
+import { clientAddress } from './client-address'
 import { HttpError } from './errors'
+import type { RateLimiter } from './rate-limit'
 
 /** Who is calling a management operation, from a verified bearer token. */
 export interface Caller {
@@ -16,26 +18,40 @@ function unauthorized(message: string): HttpError {
   return new HttpError('unauthorized', message, undefined, CHALLENGE)
 }
 
+/** How tokens are checked: where they are, and the bucket of failures per client address. */
+export interface TokenAuth {
+  tokens: TokensRepository
+  /** Failed authentications per client address; an address past it gets 429, right token or not. */
+  failures: RateLimiter
+  trustProxyHops: number
+}
+
 /**
  * Verifies `Authorization: Bearer <token>` and checks its kind. Missing, malformed and unknown
- * tokens are 401; a valid token of a kind not in `kinds` is 403.
+ * tokens are 401, each counted against the client address; an address out of failures is 429
+ * before its token is looked at, so guessing stops being answered at all. A valid token of a kind
+ * not in `kinds` is 403.
  */
-export async function authenticate(
-  c: Context,
-  tokens: TokensRepository,
-  kinds: readonly TokenKind[],
-): Promise<Caller> {
+export async function authenticate(c: Context, auth: TokenAuth, kinds: readonly TokenKind[]): Promise<Caller> {
+  const failureKey = `auth-failure:${clientAddress(c, auth.trustProxyHops)}`
+  const fail = async (message: string): Promise<never> => {
+    await auth.failures.consume(failureKey)
+    throw unauthorized(message)
+  }
   const header = c.req.header('authorization')
+  const token = header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1]
+  const wellFormed = token !== undefined && tokenKindOf(token) !== undefined
+  // The bucket is read along with the token, in parallel: no round trip is added to a good call.
+  const [refused, record] = await Promise.all([
+    auth.failures.refusal(failureKey),
+    wellFormed ? auth.tokens.findByHash(hashToken(token)) : undefined,
+  ])
+  if (refused) throw refused
   if (header === undefined || header.trim() === '') {
-    throw unauthorized('Missing Authorization header; send "Authorization: Bearer <token>".')
+    return fail('Missing Authorization header; send "Authorization: Bearer <token>".')
   }
-  const match = /^Bearer +(\S+) *$/i.exec(header)
-  const token = match?.[1]
-  if (token === undefined || tokenKindOf(token) === undefined) {
-    throw unauthorized('Malformed Authorization header; expected "Bearer fs_sk_…" or "Bearer fs_pk_…".')
-  }
-  const record = await tokens.findByHash(hashToken(token))
-  if (!record) throw unauthorized('Unknown or revoked token.')
+  if (!wellFormed) return fail('Malformed Authorization header; expected "Bearer fs_sk_…" or "Bearer fs_pk_…".')
+  if (!record) return fail('Unknown or revoked token.')
   if (!kinds.includes(record.kind)) {
     throw new HttpError(
       'forbidden',

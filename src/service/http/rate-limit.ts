@@ -25,6 +25,12 @@ export class RateLimiter {
     if (refusal) throw refusal
   }
 
+  /** The 429 `key` would get now, without taking a token (undefined: allowed). */
+  async refusal(key: string): Promise<HttpError | undefined> {
+    if (!this.enabled) return undefined
+    return rateLimited(await this.buckets.peek(key, this.config, this.now()))
+  }
+
   /** The bucket update for `key` as a CTE, to run within a request's first statement. */
   cte(name: string, params: unknown[], key: string): string | undefined {
     return this.enabled ? this.buckets.bucketCte(name, params, key, this.config, this.now()) : undefined

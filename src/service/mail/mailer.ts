@@ -17,6 +17,8 @@ export interface OutgoingEmail {
   cc: string[]
   bcc: string[]
   replyTo?: string
+  /** The display name the block's author wrote for the Reply-To (never one a visitor filled in). */
+  senderName?: string
   subject: string
   text?: string
   html?: string
@@ -72,7 +74,8 @@ export class Mailer {
     const server = named
       ? smtpServerFromCredentials(await this.options.vault.use(request.workspaceId, request.credentialsId!, 'smtp'))
       : this.serviceSmtp
-    const from = withDisplayName(server?.from ?? 'Flow Chat <no-reply@localhost>', request.email.replyTo)
+    const { senderName, ...email } = request.email
+    const from = sender(server?.from ?? 'Flow Chat <no-reply@localhost>', senderName)
     if (!server) {
       const id = newId()
       await this.options.outbox.add({
@@ -80,7 +83,7 @@ export class Mailer {
         workspaceId: request.workspaceId,
         flowId: request.flowId,
         resultId: request.resultId,
-        message: { ...request.email, from } satisfies OutboxMessage,
+        message: { ...email, from } satisfies OutboxMessage,
         createdAt: this.options.now().toISOString(),
       })
       return { via: 'outbox', id, from }
@@ -105,7 +108,6 @@ export class Mailer {
       },
     )
     try {
-      const email = request.email
       const info = await transport.sendMail({
         from,
         to: email.to,
@@ -150,12 +152,16 @@ export function smtpServerFromUrl(url: string, from: string | undefined): SmtpSe
   }
 }
 
-/** The reply-to's display name, when it has one, names the sender (as builders do). */
-function withDisplayName(from: string, replyTo: string | undefined): string {
-  const name = replyTo ? /^\s*"?([^"<]*?)"?\s*</.exec(replyTo)?.[1]?.trim() : undefined
-  if (!name) return from
-  const address = /<([^>]+)>/.exec(from)?.[1] ?? from
-  return `${quoteName(name)} <${address}>`
+/**
+ * The sender's display name is the one configured with the server (credentials' `from.name`,
+ * `SMTP_FROM`): the tenant's, on the tenant's address. Builders take the Reply-To's name instead,
+ * which let a visitor's answer (`PayPal Security`) pose as the sender; here only a name the
+ * flow's author wrote names the sender, and only when the server has none.
+ */
+function sender(from: string, authorsName: string | undefined): string {
+  const configured = /^\s*"?([^"<]*?)"?\s*</.exec(from)?.[1]?.trim()
+  if (configured || !authorsName) return from
+  return `${quoteName(authorsName)} <${from.trim()}>`
 }
 
 function quoteName(name: string): string {

@@ -69,7 +69,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     // Open to every origin, errors included, so the widget can read what went wrong.
     c.header('Access-Control-Allow-Origin', '*')
     c.header('Access-Control-Expose-Headers', 'Retry-After')
-    const caller = await authenticate(c, store.tokens, ['secret', 'publishable'])
+    const caller = await authenticate(c, ctx.auth, ['secret', 'publishable'])
     // A publishable token is shared by every visitor of the pages embedding it: limit those
     // reads per visitor like chats, or one busy site would exhaust its own token.
     if (caller.kind === 'publishable') await limiters.chat.consume(`published:${clientAddress(c, config.trustProxyHops)}`)

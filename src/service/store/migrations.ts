@@ -188,6 +188,28 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 5,
+    name: 'streamed AI answers: written as parts, counted per workspace',
+    statements: (t) => [
+      // A running answer's text grows by appended parts (below) rather than by rewriting the
+      // whole text: `text` keeps only answers recorded before this version. `workspace_id` counts
+      // a workspace's running streams (the partial index stays small: only running rows);
+      // `finish_reason` is `length` for an answer cut at its byte budget.
+      `ALTER TABLE ${t.aiStreams} ADD COLUMN workspace_id text, ADD COLUMN finish_reason text`,
+      `CREATE INDEX ON ${t.aiStreams} (workspace_id) WHERE status = 'running'`,
+      // The text of an answer in the order it came (`seq` from 1), written once each; the answer
+      // is their concatenation. Gone with their stream (a failed or restarted one deletes them).
+      `CREATE TABLE ${t.aiStreamParts} (
+        session_id text NOT NULL,
+        stream_id text NOT NULL,
+        seq integer NOT NULL,
+        text text NOT NULL,
+        PRIMARY KEY (session_id, stream_id, seq),
+        FOREIGN KEY (session_id, stream_id) REFERENCES ${t.aiStreams} (session_id, stream_id) ON DELETE CASCADE
+      )`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -30,6 +30,17 @@ export class RateLimitsRepository {
     return verdictOf(rows[0], bucket)
   }
 
+  /** The verdict a request would get now, taking nothing (an unknown key has a full bucket). */
+  async peek(key: string, bucket: BucketConfig, now: Date): Promise<BucketVerdict> {
+    const rows = await this.db.query<VerdictRow>(
+      `SELECT tokens >= 1 AS allowed, tokens FROM (
+         SELECT LEAST($2::float8, tokens + GREATEST(0, EXTRACT(EPOCH FROM ($4::timestamptz - updated_at))) * $3::float8) AS tokens
+         FROM ${this.t.rateLimits} WHERE key = $1) AS b`,
+      [key, bucket.burst, bucket.perMinute / 60, now.toISOString()],
+    )
+    return verdictOf(rows[0], bucket)
+  }
+
   /**
    * The bucket update as a named CTE (`name AS (…) RETURNING allowed, tokens`), appending its
    * parameters to `params`: lets a request take its token in the same round trip as its first read.

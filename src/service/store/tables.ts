@@ -21,6 +21,7 @@ export interface Tables {
   resultLogs: string
   outbox: string
   aiStreams: string
+  aiStreamParts: string
 }
 
 export function tablesFor(schema: string): Tables {
@@ -45,6 +46,7 @@ export function tablesFor(schema: string): Tables {
     resultLogs: q('result_logs'),
     outbox: q('outbox'),
     aiStreams: q('ai_streams'),
+    aiStreamParts: q('ai_stream_parts'),
   }
 }
 

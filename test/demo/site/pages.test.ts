@@ -8,6 +8,6 @@ describe('the demo index', () => {
     expect(without).toMatch(/OPENAI_API_KEY[\s\S]*OPENAI_BASE_URL[\s\S]*OUTBOUND_ALLOW_HOSTS/)
     const configured = indexPage([], { aiConfigured: true })
     expect(configured).not.toContain('no AI to ask')
-    expect(configured).toContain('<code>AI model</code> variable')
+    expect(configured).toContain('with the model the flow names (<code>gpt-4o-mini</code>')
   })
 })

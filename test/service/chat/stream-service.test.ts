@@ -6,7 +6,7 @@ import { STREAM_LOG_CONTEXT } from '../../../src/protocol/stream'
 import { aiFlow, type AiServiceOptions, say, startAiChat, streamMessage, texts, useAiServices } from '../helpers/ai-flows'
 import { useTestDatabase } from '../helpers/database'
 import type { OpenAiTestServer } from '../helpers/openai-test-server'
-import { TEST_CONFIG, type TestService } from '../helpers/service'
+import { TEST_CONFIG, type TestService, WORKSPACE } from '../helpers/service'
 
 const db = useTestDatabase()
 const ai = useAiServices(db)
@@ -139,8 +139,9 @@ describe('streamMessage', () => {
     const { state } = (await svc.store.sessions.findById(chat.sessionId))!
     const { streamId } = (state as { awaiting: { streamId: string } }).awaiting
     // A process claimed the answer, wrote a little, then died: it renews its hold no more.
-    expect(await svc.store.aiStreams.claim(chat.sessionId, streamId, 'gone', 50, svc.clock.now())).toBe(true)
-    expect(await svc.store.aiStreams.progress(chat.sessionId, streamId, 'gone', 'Half of it', 50)).toBe(true)
+    const key = { sessionId: chat.sessionId, streamId }
+    expect(await svc.store.transaction((tx) => tx.aiStreams.claim(key, WORKSPACE, 'gone', 50, svc.clock.now(), 10))).toBe('claimed')
+    expect(await svc.store.aiStreams.append(key, 'gone', { seq: 1, text: 'Half of it' }, 50)).toBe(true)
     await new Promise((resolve) => setTimeout(resolve, 100))
     server.script({ parts: ['A whole answer'] })
     const before = calls()
@@ -244,6 +245,30 @@ describe('the AI demo flow', () => {
     expect(server.received.at(-1)!.body.model).toBe('gpt-4o-mini')
     const next = await say(svc, chat.sessionId, {})
     expect(next.body.input.items.map((item: { content: string }) => item.content)).toEqual(["That's all, thanks", 'Ask another question'])
+  })
+
+  it("bills the operator's key for its own model and a bounded prompt, whatever a visitor prefills or types", async () => {
+    const svc = await service()
+    server.script({ parts: ['Short answer.'] })
+    const demo = JSON.parse(readFileSync(join(import.meta.dirname, '../../../demo/flows/ai-assistant.json'), 'utf8'))
+    const imported = await svc.call('POST', '/v1/flows/import', { token: svc.tokens.secret, json: { workspaceId: WORKSPACE, flow: demo } })
+    await svc.call('POST', `/v1/flows/${imported.body.flow.id}/publish`, { token: svc.tokens.secret })
+    const prefilledVariables = { 'AI model': 'gpt-4-32k', Dialogue: 'x'.repeat(40_000), Question: 'y'.repeat(20_000) }
+    const started = await svc.call('POST', `/v1/flows/${imported.body.flow.id}/startChat`, { json: { isStreamEnabled: true, prefilledVariables } })
+    expect(started.status).toBe(200)
+    const sessionId: string = started.body.sessionId
+    for (let turn = 0; turn < 6; turn++) {
+      expect((await say(svc, sessionId, { message: `${turn} ${'z'.repeat(9_000)}` })).status).toBe(200)
+      expect((await streamMessage(svc, sessionId)).text).toBe('Short answer.')
+      await say(svc, sessionId, {})
+      await say(svc, sessionId, { message: 'Ask another question' })
+    }
+    const sent = server.received.at(-1)!.body
+    expect(sent.model).toBe('gpt-4o-mini')
+    const promptLength = sent.messages.reduce((total, message) => total + message.content.length, 0)
+    console.log(`AI demo prompt after six long questions and a prefilled 40,000-character dialogue: ${promptLength} characters`)
+    expect(promptLength).toBeLessThan(16_000)
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content: `5 ${'z'.repeat(998)}` })
   })
 })
 

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { cutToBytes } from '../../../src/service/engine/byte-budget'
 import { createEngine } from '../../../src/service/engine/index'
 import { closeSandbox } from '../../../src/service/engine/sandbox'
 import { buildFlow, Conversation, input, text, varId } from './support/flow-builder'
@@ -80,5 +81,14 @@ describe('the byte budget of a step', () => {
     // The loop guard (blocks per step) stops this one, not the byte budget.
     expect(outcome.response.messages).toHaveLength(500)
     expect(outcome.response.logs?.[0]?.description).toMatch(/ran 1000 blocks/)
+  })
+})
+
+describe('cutToBytes', () => {
+  it('keeps the longest start within the bytes, never half a character', () => {
+    const text = 'aé€👋z'
+    expect([0, 1, 2, 3, 5, 6, 9, 10, 11].map((bytes) => cutToBytes(text, bytes))).toEqual(['', 'a', 'a', 'aé', 'aé', 'aé€', 'aé€', 'aé€👋', 'aé€👋z'])
+    for (let bytes = 0; bytes < 12; bytes++) expect(Buffer.byteLength(cutToBytes(text, bytes))).toBeLessThanOrEqual(bytes)
+    expect(cutToBytes('x'.repeat(10), 1_000)).toBe('x'.repeat(10))
   })
 })

@@ -44,6 +44,8 @@ export interface TestService {
 export const TEST_CONFIG: ServiceConfig = {
   ...DEFAULT_CONFIG,
   rateLimits: { chat: { perMinute: 0, burst: 1 }, management: { perMinute: 0, burst: 1 } },
+  authFailureLimit: { perMinute: 0, burst: 1 },
+  aiStreams: { ...DEFAULT_CONFIG.aiStreams, replays: { perMinute: 0, burst: 1 } },
   trustProxyHops: 1,
 }
 

@@ -129,3 +129,33 @@ describe('tokens at rest', () => {
     expect(rows.every((row) => /^[0-9a-f]{64}$/.test(String(row.token_hash)))).toBe(true)
   })
 })
+
+describe('failed authentications', () => {
+  it('are limited per client address: past the limit, 429 whatever the token, until the bucket refills; other addresses go on', async () => {
+    const limited = await createTestService(db, { config: { authFailureLimit: { perMinute: 2, burst: 3 } } })
+    const sameDatabase = await createTestService(db, { config: { authFailureLimit: { perMinute: 2, burst: 3 } }, schema: limited.schema })
+    try {
+      // One trusted proxy (the test config): the client address is the entry it appended.
+      const list = (ip: string, token: string, svcOf = limited) =>
+        svcOf.call('POST', '/v1/flows/import', { token, headers: { 'x-forwarded-for': `198.51.100.77, ${ip}` }, json: {} })
+      const guess = `fs_sk_${'G'.repeat(43)}`
+      // Calls that authenticate never count.
+      for (let i = 0; i < 5; i++) expect((await list('203.0.113.9', limited.tokens.secret)).status).toBe(400)
+      for (let i = 0; i < 3; i++) expectError(await list('203.0.113.9', i === 1 ? 'not-a-token' : guess), 401, 'unauthorized')
+      const refused = await list('203.0.113.9', guess)
+      expectError(refused, 429, 'rate_limited')
+      expect(refused.headers.get('retry-after')).toBe('30')
+      // The right token gets the same answer: guessing is no longer answered at all, in any process.
+      expectError(await list('203.0.113.9', limited.tokens.secret), 429, 'rate_limited')
+      expectError(await list('203.0.113.9', guess, sameDatabase), 429, 'rate_limited')
+      // Another address is not held back.
+      expectError(await list('203.0.113.10', guess), 401, 'unauthorized')
+      expect((await list('203.0.113.10', limited.tokens.secret)).status).toBe(400)
+      limited.clock.advance(30_000)
+      expect((await list('203.0.113.9', limited.tokens.secret)).status).toBe(400)
+    } finally {
+      await sameDatabase.close()
+      await limited.close()
+    }
+  })
+})

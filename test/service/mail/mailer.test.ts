@@ -77,8 +77,8 @@ describe('Mailer', () => {
     expect(received!.mail.headers.has('bcc')).toBe(false)
     expect(received!.mail.cc).toMatchObject({ value: [{ address: 'cc1@example.com' }, { address: 'cc2@example.com' }] })
     expect(received!.mail.replyTo?.value[0]?.address).toBe('ada@example.com')
-    // The reply-to's name names the sender, on the credentials' own address.
-    expect(received!.mail.from?.value[0]).toEqual({ name: 'Ada Lovelace', address: 'bot@acme.example' })
+    // The credentials' own name and address: a Reply-To's name never poses as the sender.
+    expect(received!.mail.from?.value[0]).toEqual({ name: 'Acme bot', address: 'bot@acme.example' })
   })
 
   it('sends HTML bodies as HTML', async () => {
@@ -130,7 +130,7 @@ describe('Mailer', () => {
       flowId: 'flow-1',
       resultId: 'result-1',
       message: {
-        from: '"Ada Lovelace" <no-reply@localhost>',
+        from: 'Flow Chat <no-reply@localhost>',
         to: ['ada@example.com'],
         cc: ['cc1@example.com', 'cc2@example.com'],
         bcc: ['hidden@example.com'],

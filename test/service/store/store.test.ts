@@ -21,6 +21,7 @@ describe('createStore', () => {
     schemas.push(schema)
     const store = await createStore(db.database, { schema, closeDatabase: false })
     expect((await tablesIn(schema)).map((t) => t.table_name)).toEqual([
+      'ai_stream_parts',
       'ai_streams',
       'answers',
       'api_tokens',

@@ -7,6 +7,8 @@ import { buildEmail } from './email-builder'
 
 /** Builders refuse more e-mails than this in one step, and the same e-mail twice in a row. */
 export const MAX_EMAILS_PER_STEP = 5
+/** Most recipients of all the e-mails of one step (five e-mails of ten would otherwise be fifty). */
+export const MAX_RECIPIENTS_PER_STEP = 20
 /** Longest the visitor waits for one e-mail to be accepted by the mail server. */
 const MAX_EMAIL_WAIT_MS = 30_000
 
@@ -29,8 +31,20 @@ export async function runEmailBlock(block: Block, step: Step): Promise<Continuat
     step.skip(block, 'warning', 'E-mail not sent: this service sends no e-mail here')
     return next
   }
+  if (built.leftOut) {
+    const entries = built.leftOut.join(', ')
+    step.log('warning', `E-mail Cc and Bcc entries left out: they are filled from variables no input of the flow asks for (${entries})`, {
+      blockId: block.id,
+    })
+  }
   if (step.emailsSent >= MAX_EMAILS_PER_STEP) {
     step.skip(block, 'error', `E-mail not sent: one step sends at most ${MAX_EMAILS_PER_STEP} e-mails`)
+    return next
+  }
+  const recipients = built.email.to.length + built.email.cc.length + built.email.bcc.length
+  if (step.emailRecipients + recipients > MAX_RECIPIENTS_PER_STEP) {
+    const sent = step.emailRecipients
+    step.skip(block, 'error', `E-mail not sent: this step already sent to ${sent} recipients; one step sends to at most ${MAX_RECIPIENTS_PER_STEP}`)
     return next
   }
   const key = JSON.stringify(built)
@@ -49,6 +63,7 @@ export async function runEmailBlock(block: Block, step: Step): Promise<Continuat
     const sending = mail({ ...(built.credentialsId ? { credentialsId: built.credentialsId } : {}), email })
     const outcome = await withDeadline(sending, Math.min(step.outboundTimeLeftMs, MAX_EMAIL_WAIT_MS))
     step.emailsSent++
+    step.emailRecipients += recipients
     step.lastEmailKey = key
     logIntegration(step, block, { status: 'success', description: 'Email successfully sent', details: { ...outcome, ...summary } })
     if (outcome.via === 'outbox') step.log('info', 'E-mail kept in the outbox: no SMTP server is configured', { blockId: block.id })

@@ -32,9 +32,17 @@ afterEach(() => {
   smtp.received.length = 0
 })
 
-function mailContext(smtpUrl: string | undefined): Pick<StepContext, 'mail'> {
+function mailContext(smtpUrl: string | undefined, smtpFrom?: string): Pick<StepContext, 'mail'> {
   const vault = new CredentialsVault(store.credentials, credentialsKeyFrom('ab'.repeat(32)), () => new Date())
-  const mailer = new Mailer({ vault, outbound, outbox: store.outbox, now: () => new Date(), timeoutMs: 2_000, ...(smtpUrl ? { smtpUrl } : {}) })
+  const mailer = new Mailer({
+    vault,
+    outbound,
+    outbox: store.outbox,
+    now: () => new Date(),
+    timeoutMs: 2_000,
+    ...(smtpUrl ? { smtpUrl } : {}),
+    ...(smtpFrom ? { smtpFrom } : {}),
+  })
   return { mail: (request) => mailer.send({ workspaceId: 'acme', flowId: 'f', resultId: 'r1', ...request }) }
 }
 
@@ -114,5 +122,72 @@ describe('Email blocks against a real SMTP server', () => {
     const outcome = await run([email('mail', { credentialsId: 'missing', recipients: ['{{Email}}'], body: 'x' })], mailContext(smtp.url))
     expect(outcome.logs[0]).toMatchObject({ description: 'Email not sent', details: { error: 'No smtp credentials with id "missing" in this workspace' } })
     expect(smtp.received).toEqual([])
+  })
+})
+
+describe('Email blocks a visitor cannot turn into a mailing tool', () => {
+  const addresses = (n: number, domain = 'crowd.example') => Array.from({ length: n }, (_, i) => `person${i}@${domain}`)
+
+  /** The visitor answers a text input (`Friends`, `Name`, `Email`), then the e-mail blocks run. */
+  async function answered(blocks: Block[], answers: Record<string, string>, prefilled: Record<string, string> = {}, smtpFrom?: string) {
+    const names = Object.keys(answers)
+    const flow = buildFlow({
+      variables: [...names, 'Boss', 'Team'],
+      groups: [{ id: 'g', blocks: [...names.map((name) => input(`ask-${name}`, 'text input', { variableId: varId(name) })), ...blocks, input('more', 'text input')] }],
+    })
+    const conversation = new Conversation(flow, undefined, { resultId: 'r1', ...mailContext(smtp.url, smtpFrom) })
+    let outcome = await conversation.start({ prefilledVariables: prefilled })
+    for (const name of names) outcome = await conversation.answer(answers[name]!)
+    return outcome
+  }
+
+  it('refuses an e-mail that one answer expands to 50 recipients, and logs it; ten still go', async () => {
+    const mail = email('mail', { recipients: ['{{Friends}}'], subject: 'Invitation', body: 'Join us' })
+    const outcome = await answered([mail], { Friends: addresses(50).join(', ') })
+    expect(outcome.response.input?.id).toBe('more')
+    expect(smtp.received).toEqual([])
+    expect(outcome.response.logs).toEqual([
+      { status: 'error', description: 'E-mail not sent: it has 50 recipients, and one e-mail has at most 10', details: { blockId: 'mail', type: 'Email' } },
+    ])
+    await answered([mail], { Friends: addresses(10).join(', ') })
+    expect(smtp.received.map((r) => r.envelope.to.length)).toEqual([10])
+  })
+
+  it('sends to at most 20 recipients in one step, whatever the number of e-mails', async () => {
+    const blocks = ['a', 'b', 'c'].map((id) => email(id, { recipients: addresses(8, `${id}.example`), subject: `Mail ${id}`, body: 'x' }))
+    const outcome = await answered(blocks, { Friends: 'go' })
+    expect(smtp.received.map((r) => r.mail.subject)).toEqual(['Mail a', 'Mail b'])
+    expect(outcome.response.logs).toEqual([
+      { status: 'error', description: 'E-mail not sent: this step already sent to 16 recipients; one step sends to at most 20', details: { blockId: 'c', type: 'Email' } },
+    ])
+  })
+
+  it('leaves out a Cc or Bcc filled from a variable no input asks for (it could be prefilled), and logs it', async () => {
+    const mail = email('mail', { recipients: ['{{Email}}'], cc: ['{{Boss}}', 'fixed@acme.example'], bcc: ['{{Team}}', '{{Email}}'], subject: 'Copy', body: 'x' })
+    const outcome = await answered([mail], { Email: 'ada@example.com' }, { Boss: 'victim@elsewhere.example', Team: 'a@elsewhere.example, b@elsewhere.example' })
+    expect(smtp.received).toHaveLength(1)
+    expect(smtp.received[0]!.envelope.to.sort()).toEqual(['ada@example.com', 'fixed@acme.example'])
+    expect(outcome.response.logs).toEqual([
+      {
+        status: 'warning',
+        description: 'E-mail Cc and Bcc entries left out: they are filled from variables no input of the flow asks for ({{Boss}}, {{Team}})',
+        details: { blockId: 'mail' },
+      },
+    ])
+  })
+
+  it("never lets a visitor's Reply-To name pose as the sender: the configured From name wins, and without one no visitor's name is used", async () => {
+    const mail = (replyTo: string) => email('mail', { recipients: ['{{Email}}'], replyTo, subject: 'Reply', body: 'x' })
+    const visitor = { Name: 'PayPal Security', Email: 'ada@example.com' }
+    await answered([mail('{{Name}} <{{Email}}>')], visitor, {}, 'Acme support <support@acme.example>')
+    await answered([mail('{{Name}} <{{Email}}>')], visitor, {}, 'support@acme.example')
+    await answered([mail('Coach <coach@acme.example>')], visitor, {}, 'support@acme.example')
+    expect(smtp.received.map((r) => r.mail.from?.value[0])).toEqual([
+      { name: 'Acme support', address: 'support@acme.example' },
+      { name: '', address: 'support@acme.example' },
+      // A name the flow's author wrote still names the sender when the server has none.
+      { name: 'Coach', address: 'support@acme.example' },
+    ])
+    expect(smtp.received[0]!.mail.replyTo?.value[0]).toEqual({ name: 'PayPal Security', address: 'ada@example.com' })
   })
 })

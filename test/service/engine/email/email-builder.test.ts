@@ -1,15 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import { buildEmail } from '../../../../src/service/engine/email/email-builder'
 import { indexFlow } from '../../../../src/service/engine/flow-index'
-import { buildFlow, varId } from '../support/flow-builder'
+import { buildFlow, input, varId } from '../support/flow-builder'
 
-const index = indexFlow(buildFlow({ variables: ['Email', 'Name', 'Plan', 'Team', 'Files', 'Comment'], groups: [{ id: 'g', blocks: [] }] }))
+// The visitor is asked for `Team` (so it may fill a Cc); `Boss` is asked of nobody.
+const index = indexFlow(
+  buildFlow({
+    variables: ['Email', 'Name', 'Plan', 'Team', 'Files', 'Comment', 'Boss'],
+    groups: [{ id: 'g', blocks: [input('team', 'text input', { variableId: varId('Team') })] }],
+  }),
+)
 const variables = {
   [varId('Email')]: 'ada@example.com',
   [varId('Name')]: 'Ada <script>',
   [varId('Plan')]: 'Line one\nLine two',
   [varId('Team')]: ['bob@example.com', 'Carol <carol@example.com>'],
   [varId('Comment')]: '<b>bold</b> & co',
+  [varId('Boss')]: 'boss@elsewhere.example',
 }
 const scope = { index, variables, answersSnapshot: () => ({ submittedAt: 'x', Name: 'Ada <script>', Comment: 'two\nlines' }) }
 const build = (options: Record<string, unknown>, extra: Partial<typeof scope> = {}) => buildEmail(options, { ...scope, ...extra })
@@ -37,6 +44,22 @@ describe('buildEmail', () => {
         text: 'Hello Ada <script>',
       },
     })
+  })
+
+  it('leaves out Cc and Bcc entries filled from variables no input asks for, naming them', () => {
+    const outcome = build({ recipients: ['{{Email}}'], cc: ['{{Boss}}', 'Team lead <lead@example.com>'], bcc: ['{{ Boss }}, {{Team}}', '{{Unknown}}'] })
+    expect(outcome).toMatchObject({ kind: 'email', email: { cc: ['"Team lead" <lead@example.com>'], bcc: [] }, leftOut: ['{{Boss}}', '{{ Boss }}, {{Team}}'] })
+  })
+
+  it("gives the sender only a name the author wrote in the Reply-To, never one filled in", () => {
+    const senderOf = (replyTo: string) => {
+      const outcome = build({ recipients: ['{{Email}}'], replyTo })
+      return outcome.kind === 'email' ? outcome.email.senderName : outcome.kind
+    }
+    expect(senderOf('Coach <coach@example.com>')).toBe('Coach')
+    expect(senderOf('{{Name}} <{{Email}}>')).toBeUndefined()
+    expect(senderOf('"Support {{Name}}" <{{Email}}>')).toBeUndefined()
+    expect(senderOf('{{Email}}')).toBeUndefined()
   })
 
   it('sends nothing without a recipient', () => {
@@ -70,7 +93,8 @@ describe('buildEmail', () => {
       { variables: { ...variables, [varId('Files')]: 'https://evil.example/file.pdf' } },
     )
     expect(withFiles).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('Invalid email attachment URL') })
-    const many = Array.from({ length: 51 }, (_, i) => `r${i}@example.com`)
-    expect(build({ recipients: many })).toMatchObject({ kind: 'invalid' })
+    const many = Array.from({ length: 11 }, (_, i) => `r${i}@example.com`)
+    expect(build({ recipients: many })).toEqual({ kind: 'invalid', reason: 'it has 11 recipients, and one e-mail has at most 10' })
+    expect(build({ recipients: many.slice(0, 10) }).kind).toBe('email')
   })
 })
