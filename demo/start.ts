@@ -9,7 +9,7 @@ import { build } from 'vite'
 import { forkWorkers, isClusterWorker, onPrimaryMessage } from '../src/service/cluster'
 import { loadConfig, type ServiceConfig } from '../src/service/config'
 import { newToken } from '../src/service/ids'
-import { startServer } from '../src/service/main'
+import { serviceUrl, startServer } from '../src/service/main'
 import { mountDemoSite } from './site/routes'
 import { listFlowFiles, seedFlows, type SeededFlow } from './site/seed'
 
@@ -68,7 +68,7 @@ async function main() {
     const stop = () => workers.close().then(() => process.exit(0))
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    service = { url: `http://localhost:${workers.port}`, setFlows: (flows) => workers.broadcast({ demoFlows: flows }) }
+    service = { url: serviceUrl(config.host, workers.port), setFlows: (flows) => workers.broadcast({ demoFlows: flows }) }
   } else {
     service = await serveDemo(config, tokens)
   }

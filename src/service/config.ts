@@ -3,6 +3,7 @@
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
 import { Resolver } from 'node:dns'
+import { isIP } from 'node:net'
 import { type AiConfig, DEFAULT_AI_TIMEOUTS } from './ai/ai-config'
 import { DEFAULT_BYTE_LIMITS } from './engine/byte-budget'
 import { defaultCodeWorkers } from './engine/sandbox'
@@ -20,6 +21,11 @@ export interface RateLimitConfig {
 
 export interface ServiceConfig {
   port: number
+  /**
+   * The interface to listen on (`HOST`): loopback by default, so nothing is reachable from other
+   * machines until an operator says so (`0.0.0.0` or `::` for every interface, as in a container).
+   */
+  host: string
   /**
    * Service processes sharing the port (node:cluster). More than one needs DATABASE_URL: the
    * embedded database lives inside one process.
@@ -77,6 +83,7 @@ export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   port: 8787,
+  host: '127.0.0.1',
   workers: 1,
   codeWorkers: defaultCodeWorkers(1),
   publicUrl: undefined,
@@ -120,6 +127,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
 
   const config: ServiceConfig = {
     port: read.integer('PORT', d.port, 0, 65_535),
+    host: read.host('HOST', d.host),
     workers: read.integer('WORKERS', d.workers, 1, 64),
     codeWorkers: 0, // below: its default depends on WORKERS
     publicUrl: read.baseUrl('PUBLIC_URL'),
@@ -250,6 +258,18 @@ class EnvReader {
   string(name: string): string | undefined {
     const value = this.env[name]?.trim()
     return value === undefined || value === '' ? undefined : value
+  }
+
+  /** An interface to listen on: an IP address or a host name. */
+  host(name: string, fallback: string): string {
+    const raw = this.string(name)
+    if (raw === undefined) return fallback
+    const bare = raw.replace(/^\[(.*)\]$/, '$1')
+    if (isIP(bare) === 0 && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(bare)) {
+      this.problems.push(`${name} must be an IP address or a host name to listen on, such as 127.0.0.1 or 0.0.0.0 (got "${raw}")`)
+      return fallback
+    }
+    return bare
   }
 
   /** Comma-separated entries, blanks dropped. */

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { isIPv6, type AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
@@ -23,7 +23,7 @@ export interface StartServerOptions {
   now?: () => Date
   /** Close on SIGINT/SIGTERM (default true); the handlers are removed again by `close()`. */
   handleSignals?: boolean
-  /** Interface to listen on (default: every interface). */
+  /** Interface to listen on (default: the configured `host`, loopback unless HOST says otherwise). */
   hostname?: string
 }
 
@@ -58,7 +58,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
       integrations,
       mount: mount && ((app) => mount(app, store)),
     })
-    server = await listen(app, config.port, options.hostname, inFlight)
+    server = await listen(app, config.port, options.hostname ?? config.host, inFlight)
   } catch (error) {
     await integrations?.close()
     await sandbox.close()
@@ -109,7 +109,16 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     // A cluster worker whose primary is gone stops too.
     if (isClusterWorker()) process.once('disconnect', () => onSignal('SIGTERM'))
   }
-  return { url: `http://localhost:${port}`, store, close }
+  return { url: serviceUrl(options.hostname ?? config.host, port), store, close }
+}
+
+/**
+ * Where this machine reaches a service listening on `host`: through `localhost` when it listens
+ * on loopback or on every interface, else at that address.
+ */
+export function serviceUrl(host: string, port: number): string {
+  const local = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(host)
+  return `http://${local ? 'localhost' : isIPv6(host) ? `[${host}]` : host}:${port}`
 }
 
 /**
@@ -170,7 +179,7 @@ async function main(): Promise<void> {
   const where = config.databaseUrl ? `PostgreSQL (schema ${config.databaseSchema})` : `PGlite in ${config.dataDir}`
   if (config.workers > 1 && isClusterPrimary()) {
     const workers = await forkWorkers(config.workers)
-    console.log(`Flow service listening on http://localhost:${workers.port} with ${config.workers} processes — data: ${where}`)
+    console.log(`Flow service listening on ${serviceUrl(config.host, workers.port)} with ${config.workers} processes — data: ${where}`)
     const stop = () => workers.close().then(() => process.exit(0))
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)

@@ -18,6 +18,8 @@ describe('loadConfig', () => {
     expect(config).toEqual(DEFAULT_CONFIG)
     expect(config).toMatchObject({
       port: 8787,
+      // Reachable from this machine only until an operator says otherwise.
+      host: '127.0.0.1',
       dataDir: './.data',
       databaseSchema: 'flow_service',
       sessionTtlSeconds: 86_400,
@@ -30,6 +32,7 @@ describe('loadConfig', () => {
     const publishable = newToken('publishable')
     const config = loadConfig({
       PORT: '9000',
+      HOST: '0.0.0.0',
       WORKERS: '3',
       CODE_WORKERS: '2',
       PUBLIC_URL: 'https://chat.example.com/flows/',
@@ -70,6 +73,7 @@ describe('loadConfig', () => {
     })
     expect(config).toEqual({
       port: 9000,
+      host: '0.0.0.0',
       workers: 3,
       codeWorkers: 2,
       publicUrl: 'https://chat.example.com/flows',
@@ -156,6 +160,17 @@ describe('PUBLIC_URL', () => {
   it('must be an http(s) address without credentials, query or fragment', () => {
     for (const bad of ['chat.example.com', 'ftp://chat.example.com', 'https://u:p@chat.example.com', 'https://chat.example.com/?a=1']) {
       expect(problemsOf({ PUBLIC_URL: bad })[0]).toMatch(/^PUBLIC_URL/)
+    }
+  })
+})
+
+describe('HOST', () => {
+  it('takes an IP address or a host name, and nothing else', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0')
+    expect(loadConfig({ HOST: '[::]' }).host).toBe('::')
+    expect(loadConfig({ HOST: 'chat-service.internal' }).host).toBe('chat-service.internal')
+    for (const bad of ['http://0.0.0.0', '0.0.0.0:8787', 'a b', 'under_score.example']) {
+      expect(problemsOf({ HOST: bad })[0]).toMatch(/^HOST must be an IP address or a host name/)
     }
   })
 })

@@ -88,7 +88,8 @@ export class Mailer {
       })
       return { via: 'outbox', id, from }
     }
-    const address = server.trusted ? server.host : await this.options.outbound.resolveHost(server.host)
+    // Within the workspace's lookup slots: a tenant's SMTP host that never answers stalls only its own.
+    const address = server.trusted ? server.host : await this.options.outbound.forWorkspace(request.workspaceId).resolveHost(server.host)
     const timeout = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const transport = createTransport(
       {
