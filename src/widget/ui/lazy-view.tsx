@@ -43,6 +43,10 @@ export function lazyView<P extends object>(
     const { emit } = props.widget
     const Loaded = component.value
     const error = failed.value
+    // Requested while rendering, not after paint: the theme's view renders with the chat, so its
+    // chunk is on its way in the same task as the conversation's first requests.
+    if (!Loaded && !error) preload()
+    // A view mounted after its chunk failed tries once more.
     useEffect(() => {
       if (!Loaded) preload()
     }, [Loaded])
