@@ -6,6 +6,7 @@ import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { measureLongAnswer, waitForAnswerText } from './helpers/stream-metrics'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
+import { MARKDOWN_PATHOLOGIES } from '../widget/content/markdown-pathology-corpus'
 import { MARKDOWN_XSS_CORPUS } from '../widget/content/markdown-xss-corpus'
 
 // A local OpenAI-compatible server (the API's server-sent events) behind the real service.
@@ -122,6 +123,38 @@ describe('streamed AI answers', () => {
     console.log(`streamed answer: first byte → first painted token ${figures.firstPaintMs.toFixed(1)} ms; script per token ${figures.earlyMs.toFixed(3)} ms at token ~10, ${figures.lateMs.toFixed(3)} ms at token ~1,990`)
     expect(await c.root.locator('.md').textContent()).toContain('w1999')
     expect(await c.root.locator('.md p').count()).toBe(50)
+  })
+
+  it('keeps the page responsive through an 80 KB answer written to be slow to parse (long tasks printed)', async () => {
+    const hostile = ['`_a` runs', '`*a` runs', 'e-mail-like', 'block quotes nested thousands deep:', 'lists nested thousands deep on one line']
+      .map((name) => MARKDOWN_PATHOLOGIES.find(({ pathology }) => pathology.startsWith(name))!.make(16_000))
+      .concat('The end of a hostile answer.')
+      .join('\n\n')
+    ai.script({ parts: hostile.match(/[\s\S]{1,8000}/g)! })
+    const page = await suite.newPage()
+    await page.addInitScript(() => {
+      const tasks: number[] = []
+      ;(window as unknown as { __longTasks: number[] }).__longTasks = tasks
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) tasks.push(Math.round(entry.duration))
+      }).observe({ type: 'longtask', buffered: true })
+    })
+    const errors = trackErrors(page, suite.service.origin)
+    await page.goto(suite.service.pageUrl(suite.service.flows['ai-chat.json']!))
+    const c = chat(page)
+    await c.host('Ask me anything').waitFor()
+    await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0))
+    const asked = Date.now()
+    await c.say('Something slow, please')
+    await waitForAnswerText(page, 'The end of a hostile answer.')
+    const shownMs = Date.now() - asked
+    await c.host('Anything else?').waitFor()
+    const tasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks)
+    console.log(`hostile 80 KB answer: shown whole ${shownMs} ms after the question; long tasks (ms): ${tasks.join(', ') || 'none'}`)
+    // Unbounded, one render of such a block took seconds or overflowed the stack (issue 22); what
+    // long tasks are left here are the browser laying out such text, not the widget's script.
+    expect(Math.max(0, ...tasks)).toBeLessThan(2_000)
+    expect(errors).toEqual([])
   })
 
   it('executes, loads and keeps nothing from the Markdown XSS corpus, streamed in small pieces (page without CSP)', async () => {

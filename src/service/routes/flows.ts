@@ -2,12 +2,14 @@ import type { Context, Hono } from 'hono'
 import {
   importFlowRequestSchema,
   updateFlowRequestSchema,
+  type PublicFlowResponse,
   type PublishedFlowResponse,
 } from '../../protocol/index'
 import { isResourceRef, type AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
 import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'
+import { toPublicFlow } from '../flows/public-flow'
 import { authenticate, type Caller } from '../http/auth'
 import { parseBody, readJsonBody } from '../http/body'
 import { clientAddress } from '../http/client-address'
@@ -21,7 +23,8 @@ import { secretCaller } from './secret-caller'
 export const PUBLISHED_FLOW_RESPONSE_VERSION = '3'
 
 /**
- * The management API (secret tokens) and the published-flow read (secret or publishable).
+ * The management API (secret tokens) and the published-flow read (secret: the whole snapshot;
+ * publishable: its public projection).
  * `currentUserMode` is always "write": only the owning workspace's secret token gets this far.
  */
 export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
@@ -83,8 +86,10 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const versionId = await store.publishedFlows.currentVersionId(flow.id)
     const published = versionId && (await ctx.versions.get(versionId))
     if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
-    const body: PublishedFlowResponse = {
-      publishedFlow: withMigratedVersion(published.snapshot, migrate),
+    const snapshot = withMigratedVersion(published.snapshot, migrate)
+    // A publishable token is in every page embedding the flow: it reads the public projection.
+    const body: PublishedFlowResponse | PublicFlowResponse = {
+      publishedFlow: caller.kind === 'publishable' ? toPublicFlow(snapshot) : snapshot,
       version: PUBLISHED_FLOW_RESPONSE_VERSION,
     }
     return c.json(body)

@@ -1,5 +1,5 @@
 import { Marked } from 'marked'
-import { createBlockSplitter } from './markdown-blocks'
+import { boundedLexer } from './markdown-lexer'
 import type { Sanitizer } from './purify'
 
 /** Markdown (an AI answer) → safe nodes. */
@@ -11,7 +11,8 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char
 /**
  * GitHub-flavoured Markdown with single newlines as line breaks (as chat answers are written),
  * through `marked`, then the widget's sanitizer (DOMPurify and its allow-lists: links through the
- * URL allow-list, opening in a new tab without opener or referrer). Two choices on top:
+ * URL allow-list, opening in a new tab without opener or referrer), its lexer bounded in depth and
+ * in the length of text it reads at once (markdown-lexer.ts). Two choices on top:
  * - raw HTML in the Markdown is shown as the text it is, never as markup (an answer about HTML
  *   shows its tags; nothing an AI was tricked into writing becomes an element);
  * - images become links to the picture: loading it by itself would let text that a prompt
@@ -22,19 +23,11 @@ export function createMarkdownRenderer(sanitize: Sanitizer): MarkdownRenderer {
     gfm: true,
     breaks: true,
     async: false,
+    hooks: { provideLexer: boundedLexer },
     renderer: {
       html: ({ text }) => escape(text),
       image: ({ href, text }) => `<a href="${escape(href)}">${escape(text || 'Image')}</a>`,
     },
   })
   return (markdown) => sanitize(marked.parse(markdown, { async: false }))
-}
-
-/** A whole Markdown text, rendered block by block exactly as it would have streamed in. */
-export function renderMarkdown(render: MarkdownRenderer, markdown: string): DocumentFragment {
-  const splitter = createBlockSplitter()
-  const fragment = document.createDocumentFragment()
-  for (const block of splitter.push(markdown)) fragment.append(render(block))
-  fragment.append(render(splitter.open))
-  return fragment
 }

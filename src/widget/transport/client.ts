@@ -1,4 +1,3 @@
-import { z } from 'zod/mini'
 import {
   chatStepResultSchema,
   startChatResponseSchema,
@@ -7,9 +6,7 @@ import {
   type StartChatRequest,
   type StartChatResponse,
 } from '../../protocol/chat'
-import { opt, str } from '../../protocol/common'
-import { chatGeneralSettingsSchema, typingEmulationSchema } from '../../protocol/chat-settings'
-import { themeLayoutSchema } from '../../protocol/theme-layout'
+import { publicFlowResponseSchema, type PublicFlow, type PublicFlowResponse } from '../../protocol/public-flow'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
@@ -29,31 +26,15 @@ export interface FlowClientConfig {
 }
 
 /**
- * The published flow as the widget's core reads it: the parts of its theme and settings a chat
- * reads, and the ids the widget reports. Its groups, edges and variables (the flow's program, most
- * of the response) and the settings of other channels (messaging apps, sharing, allowed origins)
- * pass through unread. The theme's look and the metadata are read only by chunks (theme
+ * The published flow as a publishable token reads it (protocol/public-flow.ts): ids, the theme,
+ * the settings a chat reads, and what its blocks need the widget to prepare. The core validates
+ * only the theme's layout; the theme's look and the metadata are read only by chunks (theme
  * variables, fonts, the progress bar, launchers), each validating what it reads with the
  * protocol's schemas before using it.
  */
-const chatSettingsSchema = z.looseObject({
-  general: opt(chatGeneralSettingsSchema),
-  typingEmulation: opt(typingEmulationSchema),
-})
-export type ChatSettings = z.infer<typeof chatSettingsSchema>
-
-const publishedFlowViewSchema = z.looseObject({
-  publishedFlow: z.looseObject({
-    id: z.string(),
-    flowId: z.string(),
-    updatedAt: z.string(),
-    version: str(),
-    theme: opt(themeLayoutSchema),
-    settings: opt(chatSettingsSchema),
-  }),
-})
-export type PublishedFlowView = z.infer<typeof publishedFlowViewSchema>
-export type PublishedFlow = PublishedFlowView['publishedFlow']
+export type PublishedFlowView = PublicFlowResponse
+export type PublishedFlow = PublicFlow
+export type ChatSettings = NonNullable<PublicFlow['settings']>
 
 /** What the conversation needs from the flow service. */
 export interface FlowClient {
@@ -112,7 +93,7 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
       const known = read.get(key)
       if (known && !options.fresh) return known
       const response = await retrying(signal, () =>
-        requestJson(url, publishedFlowViewSchema, { headers, signal, timeoutMs, fetch: doFetch }),
+        requestJson(url, publicFlowResponseSchema, { headers, signal, timeoutMs, fetch: doFetch }),
       )
       read.set(key, response)
       return response

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { StreamedAnswer } from '../chat/index'
 import { createBlockSplitter } from '../content/markdown-blocks'
-import { createMarkdownRenderer, renderMarkdown, type MarkdownRenderer } from '../content/markdown'
+import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown'
 import type { Sanitizer } from '../content/purify'
 import { adoptChunkCss } from './chunk-css'
 import { RetryButton } from './bubbles'
@@ -33,9 +33,64 @@ const CSS = css`
 `
 
 export interface AnswerController {
-  /** Renders the block still being written now (at the end, or before a change of state). */
+  /** Renders what is waiting now, as much as a frame allows (at the end, or before a change of state). */
   flush(): void
   dispose(): void
+}
+
+/** Time a frame may spend rendering an answer's blocks before the rest waits for the next frame. */
+const FRAME_BUDGET_MS = 8
+
+/**
+ * Renders Markdown into `root` as it is added, block by block (markdown-blocks.ts), a frame's
+ * work at a time: blocks are at most 8 KB, so however much text arrives at once (a long answer,
+ * a remembered one), the page paints between them. Completed blocks are rendered
+ * once and appended; the block being written is rendered again once the others are done.
+ */
+function createPainter(root: HTMLElement, render: MarkdownRenderer) {
+  const open = document.createElement('div')
+  open.className = 'md-open'
+  let splitter = createBlockSplitter()
+  let waiting: string[] = []
+  let next = 0
+  let frame = 0
+  const paint = () => {
+    if (frame) cancelAnimationFrame(frame)
+    frame = 0
+    const deadline = performance.now() + FRAME_BUDGET_MS
+    // The open block's nodes show text the waiting blocks now hold: not twice on screen.
+    if (next < waiting.length) open.replaceChildren()
+    for (let first = true; ; first = false) {
+      if (!first && performance.now() > deadline) {
+        frame = requestAnimationFrame(paint)
+        return
+      }
+      if (next === waiting.length) break
+      root.insertBefore(render(waiting[next++]!), open)
+    }
+    waiting = []
+    next = 0
+    open.replaceChildren(render(splitter.open))
+  }
+  const reset = () => {
+    splitter = createBlockSplitter()
+    waiting = []
+    next = 0
+    root.replaceChildren(open)
+    open.replaceChildren()
+  }
+  reset()
+  return {
+    paint,
+    reset,
+    add(piece: string) {
+      for (const block of splitter.push(piece)) waiting.push(block)
+      frame ||= requestAnimationFrame(paint)
+    },
+    dispose() {
+      if (frame) cancelAnimationFrame(frame)
+    },
+  }
 }
 
 /**
@@ -44,34 +99,23 @@ export interface AnswerController {
  * so a piece costs the same at the end of a long answer as at its start.
  */
 export function mountAnswer(root: HTMLElement, stream: StreamedAnswer, render: MarkdownRenderer, onText: () => void): AnswerController {
-  const open = document.createElement('div')
-  open.className = 'md-open'
-  let splitter = createBlockSplitter()
-  let frame = 0
-  const flush = () => {
-    if (frame) cancelAnimationFrame(frame)
-    frame = 0
-    open.replaceChildren(render(splitter.open))
-  }
+  const painter = createPainter(root, render)
   const add = (piece: string) => {
     if (!piece) return
-    for (const block of splitter.push(piece)) root.insertBefore(render(block), open)
-    frame ||= requestAnimationFrame(flush)
+    painter.add(piece)
     onText()
   }
   const reset = (text: string) => {
-    splitter = createBlockSplitter()
-    root.replaceChildren(open)
-    open.replaceChildren()
+    painter.reset()
     add(text)
   }
   reset(stream.text)
   const stop = stream.listen((text, replace) => (replace ? reset(text) : add(text)))
   return {
-    flush,
+    flush: painter.paint,
     dispose() {
       stop()
-      if (frame) cancelAnimationFrame(frame)
+      painter.dispose()
     },
   }
 }
@@ -80,12 +124,16 @@ export function bindAnswerViews(createSanitizer: () => Sanitizer) {
   let renderer: MarkdownRenderer | undefined
   const render: MarkdownRenderer = (markdown) => (renderer ??= createMarkdownRenderer(createSanitizer()))(markdown)
 
-  /** A finished Markdown message (a remembered answer): rendered once. */
+  /** A finished Markdown message (a remembered answer): rendered once, a frame's work at a time. */
   function MarkdownView({ text }: { text: string }) {
     const root = useRef<HTMLDivElement>(null)
     useLayoutEffect(() => {
-      adoptChunkCss(root.current, CSS)
-      root.current?.replaceChildren(renderMarkdown(render, text))
+      const element = root.current!
+      adoptChunkCss(element, CSS)
+      const painter = createPainter(element, render)
+      painter.add(text)
+      painter.paint()
+      return painter.dispose
     }, [text])
     return <div class="md" ref={root} />
   }

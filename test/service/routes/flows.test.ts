@@ -3,9 +3,11 @@ import {
   errorBodySchema,
   flowResponseSchema,
   getFlowResponseSchema,
+  publicFlowResponseSchema,
   publishedFlowResponseSchema,
   publishedFlowSchema,
 } from '../../../src/protocol/index'
+import { FLOW_SECRETS, secretFlow } from '../fixtures/secret-flow'
 import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
 import { createTestService, WORKSPACE, type TestService } from '../helpers/service'
@@ -256,17 +258,28 @@ describe('POST /v1/flows/{flowId}/publish and GET …/publishedFlow', () => {
     expect(read.body.publishedFlow).toEqual(second)
   })
 
-  it('reads the published flow by id or publicId with either token kind', async () => {
+  it('reads the published flow by id or publicId: the whole snapshot with the secret token, its public projection with the publishable one', async () => {
     const created = await importOverHttp(svc, greetingFlow())
     const published = await publishOverHttp(svc, created.id)
     for (const ref of [created.id, created.publicId]) {
-      for (const token of [svc.tokens.secret, svc.tokens.publishable]) {
-        const res = await svc.call('GET', `/v1/flows/${ref}/publishedFlow`, { token })
-        expect(res.status).toBe(200)
-        const body = publishedFlowResponseSchema.parse(res.body)
-        expect(body.version).toBe('3')
-        expect(body.publishedFlow).toEqual(published)
-      }
+      const whole = await svc.call('GET', `/v1/flows/${ref}/publishedFlow`, { token: svc.tokens.secret })
+      expect(whole.status).toBe(200)
+      expect(publishedFlowResponseSchema.parse(whole.body)).toEqual({ publishedFlow: published, version: '3' })
+      const res = await svc.call('GET', `/v1/flows/${ref}/publishedFlow`, { token: svc.tokens.publishable })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({
+        publishedFlow: {
+          id: published.id,
+          flowId: created.id,
+          version: '6',
+          createdAt: published.createdAt,
+          updatedAt: published.updatedAt,
+          theme: created.theme,
+          settings: { general: { isInputPrefillEnabled: false } },
+          blockKinds: ['number input', 'text', 'text input'],
+        },
+        version: '3',
+      })
     }
     const migrated = await svc.call('GET', `/v1/flows/${created.id}/publishedFlow?migrateToLatestVersion=true`, {
       token: svc.tokens.publishable,
@@ -276,6 +289,33 @@ describe('POST /v1/flows/{flowId}/publish and GET …/publishedFlow', () => {
       token: svc.tokens.publishable,
     })
     expectError(invalid, 400, 'invalid_query')
+  })
+
+  it("never shows a publishable token a flow's blocks, code, credentials, addresses, edges or variable values", async () => {
+    const created = await importOverHttp(svc, secretFlow())
+    await publishOverHttp(svc, created.id)
+    const path = `/v1/flows/${created.publicId}/publishedFlow?migrateToLatestVersion=true`
+    const whole = JSON.stringify((await svc.call('GET', path, { token: svc.tokens.secret })).body)
+    const res = await svc.call('GET', path, { token: svc.tokens.publishable })
+    expect(res.status).toBe(200)
+    const projection = JSON.stringify(res.body)
+    for (const [where, secret] of Object.entries(FLOW_SECRETS)) {
+      // JSON.stringify escapes as the response does: compare like with like.
+      const written = JSON.stringify(secret).slice(1, -1)
+      expect(whole, `the secret token reads ${where}`).toContain(written)
+      expect(projection, `the projection shows ${where}`).not.toContain(written)
+    }
+    // What the widget needs is there: its theme, the settings it reads, and what to prepare.
+    const { publishedFlow } = publicFlowResponseSchema.parse(res.body)
+    expect(Object.keys(publishedFlow).sort()).toEqual(['blockKinds', 'createdAt', 'flowId', 'id', 'settings', 'theme', 'updatedAt', 'version'])
+    expect(publishedFlow.theme).toEqual(secretFlow().theme)
+    expect(publishedFlow.settings).toEqual({
+      general: { isInputPrefillEnabled: false, isTypingEmulationEnabled: true, rememberUser: { isEnabled: true, storage: 'local' } },
+      typingEmulation: { enabled: true, speed: 400, maxDelay: 2, delayBetweenBubbles: 1, isDisabledOnFirstMessage: true },
+      metadata: { title: 'Pricing desk' },
+      publicShare: { isEnabled: true },
+    })
+    expect(publishedFlow.blockKinds).toEqual(['choice input', 'stream', 'text', 'text input', 'video'])
   })
 
   it('answers 404 not_published before the first publish, and 404 for unknown flows', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createBlockSplitter } from '../../../src/widget/content/markdown-blocks'
+import { createBlockSplitter, MAX_BLOCK } from '../../../src/widget/content/markdown-blocks'
+import { markdownHtml } from './markdown-as-is'
+import { MARKDOWN_PATHOLOGIES } from './markdown-pathology-corpus'
 
 /** Feeds `text` in pieces of `size` characters; the blocks completed along the way and the open one. */
 function split(text: string, size: number) {
@@ -47,5 +49,34 @@ describe('createBlockSplitter', () => {
     expect(splitter.open).toBe('First.\n\n')
     expect(splitter.push('S')).toEqual(['First.\n'])
     expect(splitter.open).toBe('S')
+  })
+
+  it(`never completes or keeps open a block longer than ${MAX_BLOCK} characters, loses no text, whatever the pieces`, () => {
+    const prose = Array.from({ length: 4_000 }, (_, index) => `word${index}${index % 15 === 14 ? '\n' : ' '}`).join('')
+    const inputs = [prose, ...MARKDOWN_PATHOLOGIES.filter(({ pathology }) => !pathology.includes('fenced')).map(({ make }) => make(30_000))]
+    const visible = (text: string) => text.replace(/\s+/g, '')
+    for (const input of inputs) {
+      const whole = split(input, input.length)
+      expect(whole.blocks.length, input.slice(0, 20)).toBeGreaterThan(2)
+      for (const block of [...whole.blocks, whole.open]) expect(block.length).toBeLessThanOrEqual(MAX_BLOCK)
+      expect(visible(whole.blocks.join('') + whole.open)).toBe(visible(input))
+      for (const size of [1_000, 7]) expect(split(input, size), `pieces of ${size}`).toEqual(whole)
+    }
+  })
+
+  it('cuts long fenced code into blocks that each open the fence again, so all of it shows as code', () => {
+    const lines = Array.from({ length: 3_000 }, (_, index) => `  line ${index}: a *b* _c_ [d](e)`)
+    const markdown = `Intro\n\n\`\`\`js\n${lines.join('\n')}\n\`\`\`\n\nAfter`
+    const { blocks, open } = split(markdown, 500)
+    const code = blocks.slice(1)
+    expect(code.length).toBeGreaterThan(5)
+    expect(open).toBe('After')
+    const shown = code.map((block) => {
+      expect(block.length).toBeLessThanOrEqual(MAX_BLOCK)
+      const host = markdownHtml(block)
+      expect(host.querySelector('em, a'), 'nothing of the code is read as Markdown').toBeNull()
+      return host.querySelector('pre code')!.textContent
+    })
+    expect(shown.join('')).toBe(`${lines.join('\n')}\n`)
   })
 })

@@ -1,23 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createMarkdownRenderer, renderMarkdown } from '../../../src/widget/content/markdown'
-import type { Sanitizer } from '../../../src/widget/content/purify'
-
-/**
- * The Markdown layer alone, its HTML parsed as is: DOMPurify under happy-dom drops a fragment's
- * first node, so sanitizing (links' schemes, target and rel; the XSS corpus) is checked in real
- * Chromium (test/browser/streaming.test.ts) and by purify.test.ts.
- */
-const parseAsIs: Sanitizer = (html) => {
-  const template = document.createElement('template')
-  template.innerHTML = html
-  return template.content
-}
-const render = createMarkdownRenderer(parseAsIs)
-const html = (markdown: string) => {
-  const host = document.createElement('div')
-  host.append(renderMarkdown(render, markdown))
-  return host
-}
+import { markdownHtml as html } from './markdown-as-is'
 
 describe('Markdown answers', () => {
   it('renders headings, lists, emphasis, line breaks, code and links', () => {

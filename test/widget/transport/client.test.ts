@@ -7,9 +7,7 @@ const publishedFlow = {
     flowId: 'f1',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-02T00:00:00.000Z',
-    events: [],
-    groups: [],
-    edges: [],
+    blockKinds: ['stream', 'text'],
   },
   version: '3',
 }
@@ -43,7 +41,7 @@ describe('createFlowClient', () => {
     const { fetch, calls } = recordingFetch(json(publishedFlow))
     const client = createFlowClient({ apiHost: 'https://api.example/', token: 'pk_1', fetch })
     const result = await client.getPublishedFlow('my flow')
-    expect(result.publishedFlow.id).toBe('pf1')
+    expect(result.publishedFlow).toMatchObject({ id: 'pf1', blockKinds: ['stream', 'text'] })
     expect(calls[0]?.url).toBe('https://api.example/v1/flows/my%20flow/publishedFlow?migrateToLatestVersion=true')
     expect(headersOf(calls[0]).get('Authorization')).toBe('Bearer pk_1')
   })

@@ -1,17 +1,8 @@
 import { signal } from '@preact/signals'
 import { describe, expect, it } from 'vitest'
 import type { StreamedAnswer } from '../../../src/widget/chat/index'
-import { createMarkdownRenderer, renderMarkdown } from '../../../src/widget/content/markdown'
-import type { Sanitizer } from '../../../src/widget/content/purify'
 import { mountAnswer } from '../../../src/widget/ui/streamed-answer'
-
-// Sanitizing is checked in Chromium (see test/widget/content/markdown.test.ts for why).
-const parseAsIs: Sanitizer = (html) => {
-  const template = document.createElement('template')
-  template.innerHTML = html
-  return template.content
-}
-const render = createMarkdownRenderer(parseAsIs)
+import { renderAsIs as render } from '../content/markdown-as-is'
 
 /** A streamed answer a test writes to, as the runner does. */
 function answer(initial = '') {
@@ -41,7 +32,7 @@ const ANSWER = '## Steps\n\n1. Open **settings**\n2. Pick a plan\n\n```sh\nnpm c
 describe('mountAnswer', () => {
   it('ends with the same nodes as rendering the whole answer at once, whatever the pieces', () => {
     const whole = document.createElement('div')
-    whole.append(renderMarkdown(render, ANSWER))
+    whole.append(render(ANSWER))
     for (const size of [1, 4, 9]) {
       const root = document.createElement('div')
       const { stream, append } = answer()
@@ -59,6 +50,7 @@ describe('mountAnswer', () => {
     const { stream, append } = answer()
     const view = mountAnswer(root, stream, render, () => {})
     append('First paragraph.\n\nSecond')
+    view.flush()
     const first = root.querySelector('p')
     expect(first?.textContent).toBe('First paragraph.')
     for (let index = 0; index < 200; index++) append(` word${index}`)
@@ -81,5 +73,32 @@ describe('mountAnswer', () => {
     view.dispose()
     append(' ignored after dispose')
     expect(root.textContent?.trim()).toBe('A new answer again')
+  })
+
+  it("renders a long answer arriving at once a frame's work at a time, so the page paints between its blocks", async () => {
+    const root = document.createElement('div')
+    const { stream, append } = answer()
+    let rendered = 0
+    // Each block takes at least 3 ms here, as a hard one would in a slow browser.
+    const slow = (markdown: string) => {
+      const until = performance.now() + 3
+      while (performance.now() < until);
+      rendered++
+      return render(markdown)
+    }
+    const view = mountAnswer(root, stream, slow, () => {})
+    const paragraphs = Array.from({ length: 40 }, (_, index) => `Paragraph ${index} of a long answer.`)
+    append(paragraphs.join('\n\n'))
+    expect(rendered).toBe(0)
+    const perFrame: number[] = []
+    while (root.querySelectorAll('p').length < paragraphs.length) {
+      const before = rendered
+      await new Promise(requestAnimationFrame)
+      perFrame.push(rendered - before)
+    }
+    // An 8 ms budget: a block, then others only while time is left.
+    expect(Math.max(...perFrame)).toBeLessThanOrEqual(3)
+    expect([...root.querySelectorAll('p')].map((p) => p.textContent)).toEqual(paragraphs)
+    view.dispose()
   })
 })
