@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
 import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
 import { TEST_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
+import { measureWire } from './bench-wire'
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 500)
 const WINDOW = 5
@@ -46,10 +47,10 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 
-/** Applies a profile to a page before it navigates: a first visit, nothing cached. */
-async function applyProfile(session: CDPSession, profile: Profile) {
+/** Applies a profile to a page before it navigates: a first visit, nothing cached (unless `cached`). */
+async function applyProfile(session: CDPSession, profile: Profile, cached = false) {
   await session.send('Network.enable')
-  await session.send('Network.setCacheDisabled', { cacheDisabled: true })
+  await session.send('Network.setCacheDisabled', { cacheDisabled: !cached })
   await session.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: profile.latencyMs,
@@ -129,11 +130,14 @@ async function measureExchanges(page: Page): Promise<Turn[]> {
 }
 
 async function main() {
-  const service = await startTestService([join(TEST_FLOWS_DIR, 'bench-loop.json')])
+  const service = await startTestService([join(TEST_FLOWS_DIR, 'bench-loop.json'), join(TEST_FLOWS_DIR, 'cross-site.json')])
   const chromium = await launchChromium()
   try {
     const firstBubbles = []
     for (const profile of PROFILES) firstBubbles.push({ profile, ms: await measureFirstBubble(chromium, service, profile) })
+    // A themed flow (avatar, progress bar, choice input) on the phone profile, on the wire.
+    const phone = PROFILES[1]!
+    const wire = await measureWire(chromium, service, service.flows['cross-site.json']!, (session) => applyProfile(session, phone, true))
 
     const page = await chromium.context.newPage()
     // tsx compiles with esbuild's keepNames, which wraps functions in a `__name` helper; the
@@ -169,6 +173,8 @@ async function main() {
     console.log(row('Exchange at turn 10', around(10)))
     console.log(row(`Exchange at turn ${TURNS}`, around(TURNS)))
     console.log(`JS heap at the end          ${(heap.usedSize / 1024 / 1024).toFixed(1)} MB`)
+    console.log(`On the wire, a themed flow embedded cross-site (${phone.name}):`)
+    for (const line of wire) console.log(line)
     console.log(`DOM nodes at the end        ${dom.nodes}`)
   } finally {
     await chromium.close()

@@ -11,6 +11,7 @@ import { axeViolations } from './helpers/chat-page'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { fillIn, htmlSnippets } from './helpers/doc-snippets'
 import { DIST_DIR, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
+import { recordTransfers } from './helpers/transfers'
 import { adaptPlaywright, type WalkPage } from './helpers/walk'
 import { CROSS_SITE_FLOW, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
 
@@ -120,5 +121,35 @@ describe('every way to embed, from another site', () => {
     await walkToTheEnd(walk, 'inline', suite.service.origin)
     expect(await axeViolations(page)).toEqual([])
     await expectClean(walk)
+  })
+})
+
+describe('what crosses the wire', () => {
+  it('the core compressed (at most 32 KB on a first visit), and nothing of the widget again on a repeat visit', async () => {
+    const { service } = suite
+    const found = pageCases({ service, flow: flowOf(service), cdn: cdn.origin }).find((entry) => entry.name === 'inline script tag')!
+    const url = service.host.serve('/wire', `<!doctype html><html lang="en"><head><title>Wire</title></head><body><main><h1>Wire</h1>${found.body}</main></body></html>`)
+    const visit = async () => {
+      const page = await suite.newPage()
+      const transfers = await recordTransfers(await suite.chromium.context.newCDPSession(page))
+      const walk = await adaptPlaywright(page)
+      await walk.goto(url)
+      await walk.waitFor('[part~="host-bubble"]', 'Which plan suits you?')
+      await walk.waitFor('button', 'Team')
+      return transfers().filter((transfer) => transfer.url.startsWith(`${service.origin}/widget/`))
+    }
+    const clearing = await suite.newPage()
+    await (await suite.chromium.context.newCDPSession(clearing)).send('Network.clearBrowserCache')
+
+    const first = await visit()
+    const core = first.find((transfer) => transfer.url.endsWith('/flow-chat.js'))!
+    expect(core.fromCache).toBe(false)
+    expect(core.bytes).toBeGreaterThan(0)
+    expect(core.bytes).toBeLessThanOrEqual(32 * 1024)
+    console.log(`first visit: core ${core.bytes} B on the wire; widget files ${first.reduce((n, t) => n + t.bytes, 0)} B in ${first.length} files`)
+
+    const repeat = await visit()
+    expect(repeat.length).toBeGreaterThan(0)
+    expect(repeat.filter((transfer) => !transfer.fromCache).map((transfer) => transfer.url)).toEqual([])
   })
 })

@@ -139,7 +139,7 @@ describe('streamed AI answers', () => {
         for (const entry of list.getEntries()) tasks.push(Math.round(entry.duration))
       }).observe({ type: 'longtask', buffered: true })
     })
-    const errors = trackErrors(page, suite.service.origin)
+    const errors = trackErrors(page)
     await page.goto(suite.service.pageUrl(suite.service.flows['ai-chat.json']!))
     const c = chat(page)
     await c.host('Ask me anything').waitFor()
