@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 
 /**
  * The shipped declarations, as a TypeScript user of the package gets them: fixtures compile
- * against `dist/types` (bundled by `vite build`, see src/widget/build/declarations.ts), reached
+ * against `dist/types` (written by `vite build`, see src/widget/build/declarations.ts), reached
  * through the package's own `exports` by name (`flow-chat-widget/react`), never through `src`.
  *
  * Fixtures import nothing from the package, so `npm run typecheck` checks them against the
@@ -94,7 +94,7 @@ const byPlace = (a: Pick<Found, 'file' | 'line' | 'code'>, b: Pick<Found, 'file'
 const places = (found: Found[]) => found.map(({ file, line, code }) => ({ file, line, code })).sort(byPlace)
 
 function requireBuild() {
-  for (const file of ['index.d.ts', 'react.d.ts', 'preact.d.ts']) {
+  for (const file of ['widget/index.d.ts', 'widget/jsx/react.d.ts', 'widget/jsx/preact.d.ts']) {
     if (!existsSync(resolve(DIST_TYPES, file))) {
       throw new Error(`dist/types/${file} is missing: run \`npm run build\` (vite build writes them) first`)
     }
@@ -124,7 +124,7 @@ chat?.reload()
     expect(found).toEqual([])
     // The main entry must work for users who never installed @types/react.
     const files = program.getSourceFiles().map((file) => relative(ROOT, file.fileName))
-    expect(files).toContain('dist/types/index.d.ts')
+    expect(files).toContain('dist/types/widget/index.d.ts')
     expect(files.filter((file) => file.includes('@types/react'))).toEqual([])
   })
 

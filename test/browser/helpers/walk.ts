@@ -91,9 +91,15 @@ const onResponse = (record: Recorder, url: string, status: number) => {
 const onFailed = (record: Recorder, url: string, reason: string) => {
   if (OWN.test(url)) record.failedRequests.push(`${reason} ${url}`)
 }
+/**
+ * The browser's own request for the page's favicon: refused by a strict page CSP in Firefox,
+ * which reports it as a page error. The page's, not the widget's.
+ */
+const FAVICON = /\/favicon\.ico\b/
+
 const onConsole = (record: Recorder, type: string, text: string) => {
   // This machine has no internet: another host's images or fonts may fail. Our own may not.
-  if (type === 'error' && !(/Failed to load resource/.test(text) && !OWN.test(text))) record.consoleErrors.push(text)
+  if (type === 'error' && !(/Failed to load resource/.test(text) && !OWN.test(text)) && !FAVICON.test(text)) record.consoleErrors.push(text)
 }
 
 /**
@@ -168,7 +174,7 @@ export async function adaptPuppeteer(page: PuppeteerPage): Promise<WalkPage> {
   page.on('response', (response) => onResponse(record, response.url(), response.status()))
   page.on('requestfailed', (request) => onFailed(record, request.url(), request.failure()?.errorText ?? 'failed'))
   page.on('console', (message) => onConsole(record, message.type(), `${message.text()} ${message.location().url ?? ''}`))
-  page.on('pageerror', (error) => record.consoleErrors.push(`uncaught: ${String(error)}`))
+  page.on('pageerror', (error) => FAVICON.test(String(error)) || record.consoleErrors.push(`uncaught: ${String(error)}`))
   const fnOf = (fn: string) => functionOf(fn)
   return walkPage(
     {
