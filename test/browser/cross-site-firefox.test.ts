@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'puppeteer-core'
-import { CROSS_SITE_FLOW, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
+import { CROSS_SITE_FLOW, expectCleanWalk, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
 import { launchFirefox, type LaunchedFirefox } from './helpers/firefox'
 import { startTestService, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
 import { adaptPuppeteer, type WalkPage } from './helpers/walk'
@@ -35,14 +35,6 @@ async function open(url: string): Promise<WalkPage> {
   return walk
 }
 
-async function expectClean(walk: WalkPage) {
-  const record = await walk.record()
-  expect(record.failedRequests).toEqual([])
-  expect(record.errors).toEqual([])
-  expect(record.consoleErrors).toEqual([])
-  expect(record.events).toContain('flowchat:end')
-}
-
 const page = (name: string, { body }: Pick<PageCase, 'body'>, csp?: string) =>
   service.host.serve(`/firefox/${encodeURIComponent(name)}`, {
     headers: csp ? { 'Content-Security-Policy': csp } : {},
@@ -56,7 +48,7 @@ describe('every way to embed, from another site, in Firefox', () => {
       const found = cases().find((entry) => entry.name === name)!
       const walk = await open(page(name, found))
       await walkToTheEnd(walk, found.mode, service.origin)
-      await expectClean(walk)
+      await expectCleanWalk(walk)
     })
   }
 
@@ -65,12 +57,12 @@ describe('every way to embed, from another site, in Firefox', () => {
     const csp = `default-src 'none'; script-src ${service.origin}; connect-src ${service.origin}; img-src ${service.origin}; frame-src ${service.origin}`
     const walk = await open(page('strict', found, csp))
     await walkToTheEnd(walk, 'inline', service.origin)
-    await expectClean(walk)
+    await expectCleanWalk(walk)
   })
 
   it('the full-page share link', async () => {
     const walk = await open(`${service.origin}/${service.flows[CROSS_SITE_FLOW]!.publicId}`)
     await walkToTheEnd(walk, 'inline', service.origin)
-    await expectClean(walk)
+    await expectCleanWalk(walk)
   })
 })

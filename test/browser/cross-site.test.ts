@@ -13,7 +13,7 @@ import { fillIn, htmlSnippets } from './helpers/doc-snippets'
 import { DIST_DIR, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
 import { recordTransfers } from './helpers/transfers'
 import { adaptPlaywright, type WalkPage } from './helpers/walk'
-import { CROSS_SITE_FLOW, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
+import { CROSS_SITE_FLOW, expectCleanWalk, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
 
 /**
  * The product's one situation: a flow served by the flow service, embedded on a site owner's page
@@ -65,14 +65,6 @@ async function walkPage(name: string, { body, mode }: Pick<PageCase, 'body' | 'm
   return walk
 }
 
-async function expectClean(walk: WalkPage) {
-  const record = await walk.record()
-  expect(record.failedRequests).toEqual([])
-  expect(record.errors).toEqual([])
-  expect(record.consoleErrors).toEqual([])
-  expect(record.events).toContain('flowchat:end')
-}
-
 describe('the README embedding snippets, pasted into a page on another site', () => {
   const snippets = htmlSnippets('README.md').filter((snippet) => snippet.code.includes('https://chat.example.com'))
 
@@ -85,7 +77,7 @@ describe('the README embedding snippets, pasted into a page on another site', ()
       const { origin, publishableToken } = suite.service
       const code = fillIn(snippet.code, { service: origin, flow: flowOf(suite.service).publicId, token: publishableToken })
       const mode = /data-mode="bubble"|<flow-chat-bubble/.test(code) ? 'bubble' : /data-mode="popup"/.test(code) ? 'popup' : 'inline'
-      await expectClean(await walkPage(snippet.name, { body: code, mode }))
+      await expectCleanWalk(await walkPage(snippet.name, { body: code, mode }))
     })
   }
 })
@@ -96,7 +88,7 @@ describe('every way to embed, from another site', () => {
     it(name, async () => {
       const found = cases().find((entry) => entry.name === name)!
       const walk = await walkPage(name, found)
-      await expectClean(walk)
+      await expectCleanWalk(walk)
       // Each copy of the widget loads its chunks from where its script came from.
       const chunks = await walk.evaluate<string[]>("performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => /flow-chat-theme-vars-/.test(url))")
       const expected = { 'CDN copy': [`${cdn.origin}/flow-chat@1.0.0/`], 'old /dist/ path': [`${suite.service.origin}/dist/`], 'two copies': [`${suite.service.origin}/widget/v1/`, `${cdn.origin}/flow-chat@1.0.0/`] }[name] ?? [`${suite.service.origin}/widget/v1/`]
@@ -110,7 +102,7 @@ describe('every way to embed, from another site', () => {
       const origins = [suite.service.origin, ...(found.name === 'CDN copy' ? [cdn.origin] : [])].join(' ')
       // Nothing inline, nothing from the page's own origin: the widget needs only its own.
       const csp = `default-src 'none'; script-src ${origins}; connect-src ${suite.service.origin}; img-src ${suite.service.origin}; frame-src ${suite.service.origin}`
-      await expectClean(await walkPage(`${name} (strict CSP)`, found, csp))
+      await expectCleanWalk(await walkPage(`${name} (strict CSP)`, found, csp))
     })
   }
 
@@ -120,7 +112,7 @@ describe('every way to embed, from another site', () => {
     await walk.goto(`${suite.service.origin}/${flowOf(suite.service).publicId}`)
     await walkToTheEnd(walk, 'inline', suite.service.origin)
     expect(await axeViolations(page)).toEqual([])
-    await expectClean(walk)
+    await expectCleanWalk(walk)
   })
 })
 

@@ -73,3 +73,12 @@ export async function walkToTheEnd(walk: WalkPage, mode: EmbedMode, service: str
   await walk.click('button', '4')
   await walk.waitFor('[part~="host-bubble"]', 'Thanks, Team fan: you gave 4.')
 }
+
+/** What a walk must have left: no failed request, no error event or console error, the flow's end. */
+export async function expectCleanWalk(walk: WalkPage): Promise<void> {
+  const record = await walk.record()
+  expect(record.failedRequests).toEqual([])
+  expect(record.errors).toEqual([])
+  expect(record.consoleErrors).toEqual([])
+  expect(record.events).toContain('flowchat:end')
+}
