@@ -2,25 +2,16 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { CONSUMER_OPTIONS } from '../build/consumer-options'
 import { codeBlocks, documents, REPO_ROOT } from './doc-blocks'
 
 /**
  * Every TypeScript block of the documentation compiles, as a user of the package writes it,
  * against the declarations the build ships (`dist/types`, reached through the package's own
- * `exports` by name), under the strict options of test/build/jsx-typings.test.ts. A renamed
+ * `exports` by name), as a strict user compiles (test/build/consumer-options.ts). A renamed
  * method, option or event in the docs fails here.
  */
-const OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  noEmit: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  jsx: ts.JsxEmit.ReactJSX,
-  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-  types: [],
-  exactOptionalPropertyTypes: true,
-}
+const OPTIONS = CONSUMER_OPTIONS
 
 const snippets = documents()
   .flatMap(codeBlocks)
