@@ -2,7 +2,7 @@
 // An external file because the demo pages' CSP allows no inline script. Event details come from
 // flows: they are shown as text, never as markup.
 ;(() => {
-  const COMMANDS = new Set(['open', 'close', 'toggle', 'reset', 'reload', 'restart', 'showPreviewMessage', 'hidePreviewMessage'])
+  const COMMANDS = new Set(['open', 'close', 'toggle', 'reset', 'reload', 'showPreviewMessage', 'hidePreviewMessage'])
   document.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest('[data-chat-command]') : null
     if (!button) return

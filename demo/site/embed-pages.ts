@@ -1,6 +1,7 @@
 import { html, type Html } from '../../src/service/http/html'
 import { layout as pageLayout, type PageContext } from './pages'
 import type { SeededFlow } from './seed'
+import { scriptSnippet } from './snippets'
 
 const layout = (title: string, body: Html) => pageLayout(title, body, ['/demo/assets/embed-demo.js'])
 
@@ -18,9 +19,7 @@ const commandButton = (target: string, command: string, label: string) =>
 
 /** A page with the floating bubble in its corner and a preview message. */
 export function bubblePage(flow: SeededFlow, ctx: PageContext): string {
-  const snippet = `<script src="${ctx.apiHost}/widget/v1/flow-chat.js" defer
-  data-flow="${flow.publicId}" data-api-host="${ctx.apiHost}" data-token="${ctx.publishableToken}"
-  data-mode="bubble" data-preview-message="Questions? Ask me."></script>`
+  const snippet = scriptSnippet(flow, ctx, 'bubble')
   return layout(
     `${flow.name} · bubble embed`,
     html`${header(flow.name, html`<p>The bubble embed: a launcher in the corner that opens the chat in a window. The conversation starts only when the window is first opened.</p>`)}
@@ -35,9 +34,7 @@ ${eventLog}
 
 /** A page with a modal popup, opened by a button (and once by itself after a few seconds). */
 export function popupPage(flow: SeededFlow, ctx: PageContext): string {
-  const snippet = `<script src="${ctx.apiHost}/widget/v1/flow-chat.js" defer
-  data-flow="${flow.publicId}" data-api-host="${ctx.apiHost}" data-token="${ctx.publishableToken}"
-  data-mode="popup" data-auto-show-delay="5000"></script>`
+  const snippet = scriptSnippet(flow, ctx, 'popup')
   return layout(
     `${flow.name} · popup embed`,
     html`${header(flow.name, html`<p>The popup embed: the chat in a modal dialog. Escape or a click outside closes it; focus goes back where it was.</p>`)}
@@ -66,7 +63,7 @@ export function severalInstancesPage(flows: SeededFlow[], ctx: PageContext): str
 <main>
 <h2>${pick(0).name}</h2>
 <flow-chat id="first-inline" class="inline-chat" ${attrs(pick(0))}></flow-chat>
-<p>${commandButton('#first-inline', 'restart', 'Restart the first chat')}</p>
+<p>${commandButton('#first-inline', 'reset', 'Restart the first chat')}</p>
 <h2>${pick(1).name}</h2>
 <flow-chat id="second-inline" class="inline-chat" ${attrs(pick(1))}></flow-chat>
 <p>${commandButton('#several-bubble', 'toggle', `Toggle the bubble (${pick(2).name})`)} ${commandButton('#several-popup', 'open', `Open the popup (${pick(3).name})`)}</p>

@@ -1,5 +1,6 @@
 import type { SeededFlow } from './seed'
 import { html, type Html } from '../../src/service/http/html'
+import { elementSnippet, scriptSnippet } from './snippets'
 
 export interface PageContext {
   /** Origin of the service as the browser sees it (same origin as the pages). */
@@ -27,8 +28,48 @@ ${body}
 `.toString()
 }
 
+/** What a page of the demo shows, where it is, and the snippet that embeds it. */
+interface DemoPage {
+  title: string
+  href: string
+  shows: Html
+  snippet?: string
+}
+
+function demoPages(flows: SeededFlow[], ctx: PageContext): DemoPage[] {
+  const demo = flows.filter((flow) => flow.source === 'demo')
+  const byFile = (file: string) => demo.find((flow) => flow.file === file)
+  const pages: DemoPage[] = []
+  const showcase = byFile('showcase.json') ?? demo[0]
+  if (showcase) {
+    const id = encodeURIComponent(showcase.publicId)
+    pages.push(
+      { title: 'Inline chat', href: `/demo/inline/${id}`, shows: html`The chat where the tag is, with every message and question the widget supports (the showcase flow).`, snippet: scriptSnippet(showcase, ctx, 'standard') },
+      { title: 'Bubble', href: `/demo/bubble/${id}`, shows: html`A launcher in the corner opens the chat in a window, with a preview message; buttons on the page command it and its events are listed.`, snippet: scriptSnippet(showcase, ctx, 'bubble') },
+      { title: 'Popup', href: `/demo/popup/${id}`, shows: html`The chat in a modal dialog that opens by itself after five seconds, or from a button.`, snippet: scriptSnippet(showcase, ctx, 'popup') },
+    )
+    if (showcase.shareEnabled) pages.push({ title: 'Share link', href: `/${id}`, shows: html`The full-page chat the service serves itself: nothing to embed, a link to send.` })
+  }
+  const scripts = byFile('scripts.json')
+  if (scripts) {
+    pages.push({ title: 'Flow scripts', href: `/demo/inline/${encodeURIComponent(scripts.publicId)}`, shows: html`Scripts that compute a price in the sandbox and send the page analytics events, listed under the chat.`, snippet: elementSnippet(scripts, ctx) })
+  }
+  const contact = byFile('contact-form.json')
+  if (contact) {
+    pages.push({ title: 'Contact form and outbox', href: `/demo/inline/${encodeURIComponent(contact.publicId)}`, shows: html`A form that e-mails the visitor a copy; without a mail server the e-mail waits in the <a href="/demo/outbox">outbox</a> (it asks for the secret token <code>npm start</code> printed).`, snippet: scriptSnippet(contact, ctx, 'standard') })
+  }
+  const ai = byFile('ai-assistant.json')
+  if (ai) {
+    pages.push({ title: 'AI assistant', href: `/demo/inline/${encodeURIComponent(ai.publicId)}`, shows: html`An AI's answer streamed into the chat as Markdown.`, snippet: scriptSnippet(ai, ctx, 'standard') })
+  }
+  if (flows.length > 0) {
+    pages.push({ title: 'Several chats on one page', href: '/demo/several', shows: html`Two inline chats, a bubble and a popup, each with its own flow, conversation and buttons.` })
+  }
+  return pages
+}
+
 /** `aiConfigured`: the service has a key for the AI demo flow (OPENAI_API_KEY). */
-export function indexPage(flows: SeededFlow[], options: { aiConfigured?: boolean } = {}): string {
+export function indexPage(flows: SeededFlow[], ctx: PageContext, options: { aiConfigured?: boolean } = {}): string {
   const row = (flow: SeededFlow) => html`<li>
   <a href="/demo/inline/${encodeURIComponent(flow.publicId)}">${flow.name}</a>
   <a href="/demo/bubble/${encodeURIComponent(flow.publicId)}">bubble</a>
@@ -36,17 +77,23 @@ export function indexPage(flows: SeededFlow[], options: { aiConfigured?: boolean
   ${flow.shareEnabled ? html`<a href="/${encodeURIComponent(flow.publicId)}">full-page share link</a>` : ''}
   <span class="meta">${flow.file} · public id <code>${flow.publicId}</code></span>
 </li>`
+  const card = (page: DemoPage) => html`<li class="page">
+<div><h3><a href="${page.href}">${page.title}</a></h3><p>${page.shows}</p></div>
+${page.snippet ? html`<pre aria-label="Embed snippet for ${page.title}"><code>${page.snippet}</code></pre>` : ''}
+</li>`
   return layout(
     'Flow Chat demo',
     html`<header><h1>Flow Chat demo</h1>
-<p>The reference flow service, the widget and these pages are served together from one port.</p></header>
+<p>The flow service, the widget and these pages, served together from one port. Each page embeds a published flow as a site owner would: the snippet beside it is all the page needs, under a strict Content Security Policy.</p></header>
 <main>
-<p><a href="/demo/several">Several instances on one page</a> (two inline chats, a bubble and a popup, each with its own flow, session and commands)</p>
-<p><a href="/demo/outbox">Outbox</a>: the e-mails flows sent, kept here while no SMTP server is configured (it asks for the demo's secret token)</p>
+<section aria-labelledby="demo-pages"><h2 id="demo-pages">What each page shows</h2>
+<ul class="pages">${demoPages(flows, ctx).map(card)}</ul></section>
 ${aiNote(options.aiConfigured === true)}
 <section aria-labelledby="demo-flows"><h2 id="demo-flows">Demo flows</h2>
+<p>Every flow of <code>demo/flows/</code>, inline, as a bubble, as a popup, and as a share link when its settings allow it.</p>
 <ul class="flows">${flows.filter((f) => f.source === 'demo').map(row)}</ul></section>
 <section aria-labelledby="shared-flows"><h2 id="shared-flows">Real flow exports</h2>
+<p>Flows exported from a flow builder, imported as they are.</p>
 <ul class="flows">${flows.filter((f) => f.source === 'shared').map(row)}</ul></section>
 </main>`,
   )
@@ -60,8 +107,7 @@ export function inlinePage(flow: SeededFlow, ctx: PageContext): string {
 <main>
 <flow-chat class="inline-chat" flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>
 <details><summary>Embed code</summary>
-<pre><code>${`<script src="${ctx.apiHost}/widget/v1/flow-chat.js" defer></script>
-<flow-chat flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>`}</code></pre></details>
+<pre><code>${elementSnippet(flow, ctx)}</code></pre></details>
 <section aria-labelledby="host-events-title"><h2 id="host-events-title">Events from flow scripts</h2>
 <p>What the flow's scripts sent this page with <code>emitHostEvent</code> (the <code>flowchat:script-event</code> event). It is all a script can hand the page.</p>
 <ol id="host-events" aria-live="polite"></ol></section>

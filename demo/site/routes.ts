@@ -45,7 +45,7 @@ export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
 
   app.get('/', (c) => {
     c.header('Content-Security-Policy', DEMO_PAGE_CSP)
-    return c.html(indexPage(options.flows(), { aiConfigured: options.aiConfigured === true }))
+    return c.html(indexPage(options.flows(), options.context(c.req.url), { aiConfigured: options.aiConfigured === true }))
   })
   const pages = { inline: inlinePage, bubble: bubblePage, popup: popupPage }
   for (const [mode, page] of Object.entries(pages)) {

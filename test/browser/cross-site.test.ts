@@ -9,7 +9,7 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeViolations } from './helpers/chat-page'
 import { useBrowserSuite } from './helpers/browser-suite'
-import { fillIn, htmlSnippets } from './helpers/doc-snippets'
+import { fillIn, htmlSnippets, modeOf } from './helpers/doc-snippets'
 import { DIST_DIR, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
 import { recordTransfers } from './helpers/transfers'
 import { adaptPlaywright, type WalkPage } from './helpers/walk'
@@ -19,7 +19,7 @@ import { CROSS_SITE_FLOW, expectCleanWalk, pageCases, walkToTheEnd, type PageCas
  * The product's one situation: a flow served by the flow service, embedded on a site owner's page
  * at another address. Here the page is on `localhost`, the service on `127.0.0.1` (another site),
  * and a copy of the widget on a third address stands for a CDN. Each way to embed, and every HTML
- * snippet of the README, must show the flow's theme, its rich inputs and its launcher, and reach
+ * snippet of the docs, must show the flow's theme, its rich inputs and its launcher, and reach
  * the flow's end, with no failed request and no error event.
  */
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, CROSS_SITE_FLOW)])
@@ -65,21 +65,45 @@ async function walkPage(name: string, { body, mode }: Pick<PageCase, 'body' | 'm
   return walk
 }
 
-describe('the README embedding snippets, pasted into a page on another site', () => {
-  const snippets = htmlSnippets('README.md').filter((snippet) => snippet.code.includes('https://chat.example.com'))
+describe("the documentation's embedding snippets, pasted into a page on another site", () => {
+  const snippets = htmlSnippets()
 
   it('are there to run', () => {
-    expect(snippets.length).toBeGreaterThanOrEqual(4)
+    expect(snippets.length).toBeGreaterThanOrEqual(10)
   })
 
   for (const snippet of snippets) {
     it(snippet.name, async () => {
       const { origin, publishableToken } = suite.service
       const code = fillIn(snippet.code, { service: origin, flow: flowOf(suite.service).publicId, token: publishableToken })
-      const mode = /data-mode="bubble"|<flow-chat-bubble/.test(code) ? 'bubble' : /data-mode="popup"/.test(code) ? 'popup' : 'inline'
-      await expectCleanWalk(await walkPage(snippet.name, { body: code, mode }))
+      await expectCleanWalk(await walkPage(snippet.name, { body: code, mode: modeOf(code) }))
     })
   }
+
+  it('pasted with the placeholder token left in: visitors read that the chat is not set up, the owner reads why', async () => {
+    const { origin } = suite.service
+    const snippet = snippets.find((entry) => entry.name.startsWith('README.md'))!
+    const code = fillIn(snippet.code, { service: origin, flow: flowOf(suite.service).publicId, token: 'YOUR_PUBLISHABLE_TOKEN' })
+    const page = await suite.newPage()
+    const walk = await adaptPlaywright(page)
+    const consoleErrors: string[] = []
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())))
+    await walk.goto(suite.service.host.serve('/cross-site/placeholder-token', { body: `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>A shop</h1>${code}</main></body></html>` }))
+    await walk.waitFor('[part~="notice"][role="alert"] p', 'This chat is not set up yet.')
+    const record = await walk.record()
+    expect(record.errors).toEqual([
+      {
+        code: 'not-set-up',
+        message: 'This chat is not set up yet.',
+        status: 401,
+        serviceCode: 'unauthorized',
+        retryable: false,
+        details: expect.stringMatching(/Authorization/),
+      },
+    ])
+    expect(consoleErrors.some((text) => text.startsWith('[flow-chat]'))).toBe(true)
+    expect(await axeViolations(page)).toEqual([])
+  })
 })
 
 describe('every way to embed, from another site', () => {
@@ -105,6 +129,12 @@ describe('every way to embed, from another site', () => {
       await expectCleanWalk(await walkPage(`${name} (strict CSP)`, found, csp))
     })
   }
+
+  it('inline script tag, on a page that enforces Trusted Types', async () => {
+    // The inline chat builds its content as elements; no string reaches an HTML sink.
+    const found = cases().find((entry) => entry.name === 'inline script tag')!
+    await expectCleanWalk(await walkPage('inline script tag (Trusted Types)', found, "require-trusted-types-for 'script'"))
+  })
 
   it('the full-page share link', async () => {
     const page = await suite.newPage()

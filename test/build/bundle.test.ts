@@ -126,8 +126,7 @@ describe('built bundles', () => {
     })
   }
 
-  // The goal the issue sets; 31.0 KB today (what the core is made of and what would close the gap:
-  // README, "Size and speed").
+  // The goal every change keeps (what the core is made of: docs/contributors/performance.md).
   for (const file of CORE) {
     it(`${file}, the core, stays at most ${CORE_GOAL} bytes gzipped`, () => {
       expect(gzipped(read(file))).toBeLessThanOrEqual(CORE_GOAL)

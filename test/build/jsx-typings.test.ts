@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { CONSUMER_OPTIONS } from './consumer-options'
 
 /**
  * The shipped declarations, as a TypeScript user of the package gets them: fixtures compile
@@ -17,20 +18,7 @@ const ROOT = resolve(import.meta.dirname, '../..')
 const FIXTURES = resolve(import.meta.dirname, 'fixtures')
 const DIST_TYPES = resolve(ROOT, 'dist/types')
 
-const OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  noEmit: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  jsx: ts.JsxEmit.ReactJSX,
-  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-  // Only what a fixture imports: no ambient @types (Node, React) sneak in.
-  types: [],
-  // The emitted declarations are checked too (only they and the fixtures are asked for diagnostics).
-  skipLibCheck: false,
-  exactOptionalPropertyTypes: true,
-}
+const OPTIONS = CONSUMER_OPTIONS
 
 interface Found {
   file: string

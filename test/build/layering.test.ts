@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 /**
- * The import rules of README "Where things are", checked on the sources: a widget folder imports
+ * The import rules of docs/contributors/architecture.md, checked on the sources: a widget folder imports
  * only leftwards in `protocol ← chat ← ui ← element` (then `embed`, `jsx` and the two entries),
  * with `transport`, `content` and `sandbox` beside them, importing only the contract; the
  * service's store and engine never reach up into the routes and services, nor the store into the

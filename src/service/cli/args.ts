@@ -1,3 +1,11 @@
+import { resolve } from 'node:path'
+
+/**
+ * A file named on the command line, as the user meant it: relative to where they ran the command
+ * (`npm run` runs its scripts in the project's folder and says where it was run in `INIT_CWD`).
+ */
+export const userPath = (file: string): string => resolve(process.env.INIT_CWD ?? process.cwd(), file)
+
 /** A small argument parser: positionals, `--flag` booleans and `--name value` options. */
 export interface ParsedArgs {
   positionals: string[]

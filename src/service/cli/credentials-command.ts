@@ -5,7 +5,7 @@ import { type CredentialsKey, loadCredentialsKey } from '../credentials/credenti
 import { CredentialsVault } from '../credentials/credentials-vault'
 import { HttpError } from '../http/errors'
 import type { Store } from '../store/store'
-import { assertKnownOptions, type ParsedArgs, stringOption, UsageError } from './args'
+import { assertKnownOptions, type ParsedArgs, stringOption, UsageError, userPath } from './args'
 
 export const CREDENTIALS_USAGE = `  credentials list [--workspace ID]            list credentials (secrets masked)
   credentials add --type ${CREDENTIAL_TYPES.join('|')} (--data-file FILE | --data JSON)
@@ -68,7 +68,7 @@ async function readData(args: ParsedArgs): Promise<unknown> {
   const file = stringOption(args, 'data-file')
   const inline = stringOption(args, 'data')
   if ((file === undefined) === (inline === undefined)) throw new UsageError('Give the data with exactly one of --data-file or --data')
-  const text = file === undefined ? inline! : await readFile(file, 'utf8').catch(() => {
+  const text = file === undefined ? inline! : await readFile(userPath(file), 'utf8').catch(() => {
     throw new Error(`Cannot read ${file}`)
   })
   try {

@@ -12,7 +12,7 @@ import { openStore, storeOptionsFrom } from '../store/open-store'
 import type { FlowRecord } from '../store/flows-repository'
 import type { Store } from '../store/store'
 import type { CredentialsKey } from '../credentials/credentials-key'
-import { assertKnownOptions, parseArgs, stringOption, UsageError, type ParsedArgs } from './args'
+import { assertKnownOptions, parseArgs, stringOption, UsageError, userPath, type ParsedArgs } from './args'
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials-command'
 
 /**
@@ -204,7 +204,7 @@ async function workspaceFrom(store: Store, args: ParsedArgs, now: () => Date): P
 async function readJsonFile(file: string): Promise<unknown> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = await readFile(userPath(file), 'utf8')
   } catch (error) {
     throw new Error(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
   }

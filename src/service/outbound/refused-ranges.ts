@@ -1,11 +1,11 @@
 /**
  * Where the service never connects on a flow's behalf unless `OUTBOUND_ALLOW_HOSTS` names the
  * host: every address that reaches the machine itself, its private networks or a cloud's
- * metadata service. Kept as data: the README prints this list and the tests walk it.
+ * metadata service. Kept as data: docs/security.md prints this list and the tests walk it.
  */
 export interface RefusedRange {
   cidr: string
-  /** What lives there, in a few words (shown in logs and the README). */
+  /** What lives there, in a few words (shown in logs and docs/security.md). */
   name: string
 }
 

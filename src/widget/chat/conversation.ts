@@ -8,7 +8,7 @@ import type { Conversation, ConversationOptions, RestartReason } from './convers
 import type { RememberHost } from './remembered'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
-import { describeFailure, isAborted, refuseCommand } from './failures'
+import { NOT_SET_UP, describeFailure, isAborted, refuseCommand } from './failures'
 import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
 import { startRequest } from './variables'
 
@@ -92,7 +92,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   async function opening(signal: AbortSignal): Promise<Next> {
     const flow = options.flow.trim()
     if (!flow) {
-      const detail: FlowChatErrorDetail = { code: 'missing-flow', message: 'This chat has no flow to run.', retryable: false }
+      const detail: FlowChatErrorDetail = { code: 'missing-flow', message: NOT_SET_UP, retryable: false }
       emit('flowchat:error', detail)
       state.fail(detail, 'none')
       return null

@@ -1,6 +1,7 @@
 /**
  * Everything the widget tells the host page, as typed details of DOM events (`flowchat:*`). Codes
- * are stable identifiers a page can branch on and the README documents; messages are for people.
+ * are stable identifiers a page can branch on (docs/site-owners/troubleshooting.md lists them);
+ * messages are for people.
  */
 export type DiagnosticCode =
   | 'missing-flow'
@@ -9,6 +10,7 @@ export type DiagnosticCode =
   | 'service-error'
   | 'invalid-response'
   | 'session-expired'
+  | 'not-set-up'
   | 'answer-rejected'
   | 'stream-failed'
   | 'stream-interrupted'

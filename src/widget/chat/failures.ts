@@ -14,18 +14,24 @@ export const isAborted = (error: unknown, signal: AbortSignal): boolean => signa
 export const isRejection = (error: unknown): boolean =>
   isTransportError(error) && error.kind === 'http' && !error.retryable && !isSessionGone(error)
 
+/** What a visitor reads when the page is set up wrong (no flow named, its token or origin refused). */
+export const NOT_SET_UP = 'This chat is not set up yet.'
+
 const TEXT: Partial<Record<DiagnosticCode, string>> = {
   'network-error': "Can't reach the chat service. Check your connection and try again.",
   timeout: 'The chat service is taking too long to answer. Please try again.',
   'invalid-response': "The chat service sent a reply this chat can't read.",
   'session-expired': 'This conversation has expired. You can start a new one.',
   'service-error': 'The chat service ran into a problem. Please try again in a moment.',
+  'not-set-up': NOT_SET_UP,
 }
 
 function codeOf(error: TransportError): DiagnosticCode {
   if (error.kind === 'network') return 'network-error'
   if (error.kind === 'timeout') return 'timeout'
   if (error.kind === 'invalid-response') return 'invalid-response'
+  // The service refuses this page's token or origin: the site owner's set-up, not the visitor's to fix.
+  if (error.status === 401 || error.status === 403) return 'not-set-up'
   return isSessionGone(error) ? 'session-expired' : 'service-error'
 }
 
@@ -38,14 +44,15 @@ export function describeFailure(error: unknown): FlowChatErrorDetail {
     return { code: 'service-error', message: 'Something went wrong in the chat.', retryable: true, details: String(error) }
   }
   const code = codeOf(error)
-  const refusal = code === 'service-error' && error.status !== undefined && error.status < 500 && error.status !== 429
   return {
     code,
-    message: refusal ? error.message : (TEXT[code] ?? error.message),
+    // A refusal (a 4xx other than a busy service's) says what was refused: shown as the service words it.
+    message: code === 'service-error' && !error.retryable ? error.message : (TEXT[code] ?? error.message),
     status: error.status,
     serviceCode: error.code,
     retryable: error.retryable,
-    details: error.details,
+    // The service's own words (which token, which origin) are for the owner, not on screen.
+    details: code === 'not-set-up' ? error.message : error.details,
   }
 }
 

@@ -1,6 +1,9 @@
 import type { Emit, FlowChatErrorDetail, FlowChatLogDetail } from '../chat/index'
 
-/** Development builds also print to the console, with the stable code to search the README for. */
+/**
+ * Development builds also print to the console, with the stable code to look up in
+ * docs/site-owners/troubleshooting.md.
+ */
 function devConsole(type: string, detail: unknown): void {
   if (type === 'flowchat:error') {
     const { message, code } = detail as FlowChatErrorDetail
@@ -20,6 +23,8 @@ function devConsole(type: string, detail: unknown): void {
 export function createEmitter(host: HTMLElement): Emit {
   return (type, detail) => {
     if (import.meta.env.DEV) devConsole(type, detail)
+    // A set-up mistake is the site owner's to fix: said in every build, where they look first.
+    else if ((detail as FlowChatErrorDetail).code === 'not-set-up') console.error('[flow-chat]', detail)
     host.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }))
   }
 }

@@ -2,7 +2,7 @@
  * `flow-chat-widget/preact`: the library, plus `<flow-chat>`, `<flow-chat-bubble>` and
  * `<flow-chat-popup>` as typed JSX tags for Preact (`preact`'s `JSX.IntrinsicElements`, which
  * `preact/jsx-runtime` shares). Values may be signals, as on Preact's own elements.
- * Events are not props: listen with `addEventListener` on a ref (see the README).
+ * Events are not props: listen with `addEventListener` on a ref (see docs/integrators/javascript-api.md).
  */
 import type { HTMLAttributes, Signalish } from 'preact'
 import type { FlowChatBubbleElement, FlowChatPopupElement } from '../element/launcher-element'

@@ -2,7 +2,7 @@
  * `flow-chat-widget/react`: the library, plus `<flow-chat>`, `<flow-chat-bubble>` and
  * `<flow-chat-popup>` as typed JSX tags for React 19 (`React.JSX.IntrinsicElements`, which both
  * JSX runtimes read). Kept out of the main entry so the library never needs `@types/react`.
- * Events are not props: listen with `addEventListener` on a ref (see the README).
+ * Events are not props: listen with `addEventListener` on a ref (see docs/integrators/javascript-api.md).
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react'
 import type { FlowChatBubbleElement, FlowChatPopupElement } from '../element/launcher-element'

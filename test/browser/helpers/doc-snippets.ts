@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { REPO_ROOT } from './test-service'
+import { codeBlocks, documents } from '../../docs/doc-blocks'
 
 /**
  * The placeholders the docs' snippets use, with what a test puts in their place: the flow
@@ -9,27 +7,20 @@ import { REPO_ROOT } from './test-service'
 export const PLACEHOLDERS = { service: 'https://chat.example.com', flow: 'YOUR_FLOW_ID', token: 'YOUR_PUBLISHABLE_TOKEN' } as const
 
 export interface Snippet {
-  /** The heading the snippet is under, and its position there. */
+  /** The document and heading it is under, and its position there. */
   name: string
   code: string
 }
 
 /**
- * The ` ```html ` blocks of a document (a path from the repository root), each named by the
- * heading it is under: what a reader copies, so what the tests run, as it is written.
+ * The ` ```html ` blocks of every document (README.md, docs/…) that embed a chat from the flow
+ * service's placeholder address: what a site owner copies, so what the tests run, as written.
  */
-export function htmlSnippets(document: string): Snippet[] {
-  const text = readFileSync(resolve(REPO_ROOT, document), 'utf8')
-  const snippets: Snippet[] = []
-  let heading = document
-  let count = 0
-  for (const [, title, code] of text.matchAll(/^#{1,6} (.+)$|^```html\n([\s\S]*?)^```$/gm)) {
-    if (title) {
-      heading = title
-      count = 0
-    } else if (code) snippets.push({ name: `${heading} #${++count}`, code })
-  }
-  return snippets
+export function htmlSnippets(): Snippet[] {
+  return documents()
+    .flatMap(codeBlocks)
+    .filter((block) => block.lang === 'html' && block.code.includes(PLACEHOLDERS.service))
+    .map(({ name, code }) => ({ name, code }))
 }
 
 /** A snippet as a site owner pastes it: the placeholders replaced by their own values. */
@@ -38,4 +29,11 @@ export function fillIn(code: string, values: { service: string; flow: string; to
     .replaceAll(PLACEHOLDERS.service, values.service)
     .replaceAll(PLACEHOLDERS.flow, values.flow)
     .replaceAll(PLACEHOLDERS.token, values.token)
+}
+
+/** How the snippet shows its chat: behind a launcher, in a dialog, or in the page. */
+export function modeOf(code: string): 'bubble' | 'popup' | 'inline' {
+  if (/data-mode="bubble"|<flow-chat-bubble|initBubble\(/.test(code)) return 'bubble'
+  if (/data-mode="popup"|<flow-chat-popup|initPopup\(/.test(code)) return 'popup'
+  return 'inline'
 }

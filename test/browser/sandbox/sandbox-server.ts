@@ -21,7 +21,7 @@ export interface RecordedRequest {
 export interface HostPageOptions {
   timeoutMs?: number
   network?: boolean
-  /** The page's `frame-src`; by default exactly the sandbox origin, as the README tells site owners. */
+  /** The page's `frame-src`; by default exactly the sandbox origin, as the docs tell site owners. */
   frameSrc?: string
   /** Loads the sandbox document as a careless host would serve a copy: without its CSP header. */
   withoutHeader?: boolean

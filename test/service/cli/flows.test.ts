@@ -126,6 +126,21 @@ describe('flows CLI', () => {
     expect(await run('list', '--verbose', 'x')).toBe(2)
   })
 
+  it('reads a relative file from where the user ran `npm run flows` (npm runs scripts in the project folder)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flows-cli-'))
+    const before = process.env.INIT_CWD
+    try {
+      await writeFile(join(dir, 'mine.json'), JSON.stringify({ version: '6', name: 'Mine', events: [], groups: [], edges: [], variables: [] }))
+      process.env.INIT_CWD = dir
+      expect(await run('import', 'mine.json')).toBe(0)
+      expect(out.join('\n')).toContain('Imported "Mine" into workspace demo')
+    } finally {
+      if (before === undefined) delete process.env.INIT_CWD
+      else process.env.INIT_CWD = before
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('reports unreadable and invalid files with exit code 1', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'flows-cli-'))
     try {

@@ -17,7 +17,7 @@ import { Conversation, flowLoader } from './support/flow-builder'
 /**
  * Every real export (/work/shared/flows) and every demo flow, imported as the service imports
  * them and walked to an end with plausible answers. Prints how many ran to their end without a
- * block skipped or an error logged, and which block types were skipped (the README's figures).
+ * block skipped or an error logged, and which block types were skipped.
  */
 afterAll(async () => {
   await Promise.all([closeSandbox(), offline.close()])

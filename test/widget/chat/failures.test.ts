@@ -27,6 +27,21 @@ describe('describeFailure', () => {
     expect(describeFailure(http(410, 'session_expired', 'gone'))).toMatchObject({ code: 'session-expired', message: expect.stringMatching(/expired/) })
     expect(describeFailure(new Error('boom'))).toMatchObject({ code: 'service-error', retryable: true })
   })
+
+  it("calls a refused token or origin a set-up mistake: plain words for the visitor, the service's for the owner", () => {
+    for (const [status, code, reason] of [[401, 'unauthorized', 'Unknown or revoked token.'], [403, 'origin_not_allowed', 'Origin https://shop.example is not allowed']] as const) {
+      expect(describeFailure(http(status, code, reason))).toEqual({
+        code: 'not-set-up',
+        message: 'This chat is not set up yet.',
+        status,
+        serviceCode: code,
+        retryable: false,
+        details: reason,
+      })
+    }
+    // Any other refusal still speaks for itself.
+    expect(describeFailure(http(404, 'flow_not_found', 'No flow with id x.'))).toMatchObject({ code: 'service-error', message: 'No flow with id x.' })
+  })
 })
 
 describe('classification', () => {

@@ -181,7 +181,7 @@ describe('<flow-chat>', () => {
     await flush()
     consoleError.mockRestore()
     expect(errors).toMatchObject([{ code: 'missing-flow' }])
-    expect(element.shadowRoot?.querySelector('[role="alert"]')?.textContent).toMatch(/no flow/)
+    expect(element.shadowRoot?.querySelector('[role="alert"]')?.textContent).toMatch(/not set up/)
     expect(api.requests).toHaveLength(0)
   })
 
