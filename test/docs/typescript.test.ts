@@ -23,7 +23,7 @@ describe('every TypeScript block in the documentation', () => {
   })
 
   it('compiles against the shipped declarations', () => {
-    if (!existsSync(resolve(REPO_ROOT, 'dist/types/index.d.ts'))) throw new Error('dist/types is missing: run `npm run build` first')
+    if (!existsSync(resolve(REPO_ROOT, 'dist/types/widget/index.d.ts'))) throw new Error('dist/types is missing: run `npm run build` first')
     // Each block is a module of its own, inside the repository so the package resolves by name.
     const files = new Map(snippets.map((block, index) => [resolve(REPO_ROOT, `test/docs/snippet-${index}.${block.lang}`), block]))
     const host = ts.createCompilerHost(OPTIONS)
