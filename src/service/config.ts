@@ -4,8 +4,8 @@
  */
 import { Resolver } from 'node:dns'
 import { type AiConfig, DEFAULT_AI_TIMEOUTS } from './ai/ai-config'
-import { DEFAULT_BYTE_LIMITS } from './engine/byte-budget'
-import { defaultCodeWorkers } from './engine/sandbox'
+import { DEFAULT_BYTE_LIMITS } from './engine/core/byte-budget'
+import { defaultCodeWorkers } from './engine/sandbox/sandbox'
 import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
 import { AllowList } from './outbound/address-policy'

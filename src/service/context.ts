@@ -1,7 +1,7 @@
 import type { ChatDeps } from './chat/chat-service'
 import type { PublishedVersions } from './chat/published-versions'
 import type { ServiceConfig } from './config'
-import type { Engine } from './engine/types'
+import type { Engine } from './engine/core/types'
 import type { TokenAuth } from './http/auth'
 import type { RateLimiter } from './http/rate-limit'
 import type { Integrations } from './integrations'

@@ -1,6 +1,6 @@
 import type { ChatReplyMessage, StartChatRequest, StartChatResponse } from '../../protocol/index'
-import type { SandboxPool } from '../engine/sandbox-pool'
-import { type Engine, InvalidReplyError, UnknownCommandError, WaitingForStreamError, WaitingForWebhookError } from '../engine/types'
+import type { SandboxPool } from '../engine/sandbox/sandbox-pool'
+import { type Engine, InvalidReplyError, UnknownCommandError, WaitingForStreamError, WaitingForWebhookError } from '../engine/core/types'
 import { HttpError } from '../http/errors'
 import { rateLimited, type RateLimiter } from '../http/rate-limit'
 import { newId, sha256 } from '../ids'

@@ -1,5 +1,5 @@
 import { isResourceRef } from '../context'
-import type { LinkedFlowLoader } from '../engine/types'
+import type { LinkedFlowLoader } from '../engine/core/types'
 import type { Repositories } from '../store/store'
 import type { PublishedVersions } from './published-versions'
 

@@ -1,5 +1,5 @@
-import { createStepContext } from '../engine/step-context'
-import { SessionEndedError, type SessionState, type StepContext, type StepOutcome } from '../engine/types'
+import { createStepContext } from '../engine/core/step-context'
+import { SessionEndedError, type SessionState, type StepContext, type StepOutcome } from '../engine/core/types'
 import { HttpError } from '../http/errors'
 import type { TurnLookup } from '../store/chat-steps-repository'
 import type { StepWrite } from '../store/step-writes'

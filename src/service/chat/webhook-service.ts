@@ -1,5 +1,5 @@
 import { type ChatStepResult, MAX_LISTEN_SECONDS, type WebhookWaitResponse } from '../../protocol/index'
-import { NotWaitingForWebhookError, type SessionState } from '../engine/types'
+import { NotWaitingForWebhookError, type SessionState } from '../engine/core/types'
 import { HttpError } from '../http/errors'
 import { sha256 } from '../ids'
 import { advanceSession, type ChatDeps, sessionNotFound } from './chat-service'

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createEngine, SessionEndedError } from '../../../src/service/engine/index'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { chatStepResultSchema } from '../../../src/protocol/index'
 import { buildFlow, Conversation, input, text, texts, varId } from './support/flow-builder'
 
