@@ -1,3 +1,4 @@
+import { isParameterName } from '../../../protocol/script-params'
 import type { FlowIndex } from '../core/flow-index'
 import type { SandboxProgram } from '../sandbox/sandbox'
 import { replacePlaceholders, valueForCode, type Variables, variableIdByName } from '../core/variables'
@@ -11,16 +12,6 @@ export interface ParameterizedCode {
   code: string
   args: { id: string; value: ReturnType<typeof valueForCode> }[]
 }
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
-const RESERVED = new Set(
-  (
-    'arguments await break case catch class const continue debugger default delete do else enum eval ' +
-    'export extends false finally for function if implements import in instanceof interface let new null ' +
-    'package private protected public return static super switch this throw true try typeof undefined ' +
-    'var void while with yield NaN Infinity'
-  ).split(' '),
-)
 
 /** `reserved`: names the code already binds (never used for a parameter). */
 export function parameterize(code: string, index: FlowIndex, variables: Variables, reserved: readonly string[] = []): ParameterizedCode {
@@ -41,7 +32,7 @@ export function parameterize(code: string, index: FlowIndex, variables: Variable
 
 /** The variable id itself when it is a usable JS identifier (ids usually are), else a safe form. */
 function paramNameFor(id: string): string {
-  if (IDENTIFIER.test(id) && !RESERVED.has(id)) return id
+  if (isParameterName(id)) return id
   const cleaned = id.replace(/[^\w$]/g, '_')
   return `v_${cleaned}`
 }
