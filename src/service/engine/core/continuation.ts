@@ -13,6 +13,15 @@ export type Continuation =
   /** Stop and wait for the visitor (an input) or the widget (a client reply). */
   | { kind: 'wait'; awaiting: Awaiting; input?: ChatInput }
 
+/** Where a walk stopped: what the session now waits for (null when the flow ended), and the input to show. */
+export interface WalkResult {
+  awaiting: Awaiting | null
+  input?: ChatInput
+}
+
+/** Runs one block and says what the walk does next (engine/blocks/run-block.ts). */
+export type RunBlock = (location: BlockLocation, step: Step) => Continuation | Promise<Continuation>
+
 export const follow = (edgeId: string | null | undefined): Continuation =>
   edgeId ? { kind: 'follow', edgeId } : { kind: 'follow' }
 

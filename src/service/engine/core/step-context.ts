@@ -3,9 +3,8 @@ import type { SandboxPool } from '../sandbox/sandbox-pool'
 import { runInSandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/sandbox'
 import type { MailOutcome, OutgoingEmail } from '../../mail/mailer'
 import type { OutboundCalls } from '../../outbound/outbound-http'
-import type { SnapshotAnswer } from '../blocks/http-request/answers-snapshot'
 import type { AiCaller } from '../../ai/chat-completion'
-import type { LinkedFlowLoader } from './types'
+import type { LinkedFlowLoader, SnapshotAnswer } from './types'
 
 /**
  * What one step of one conversation runs with, beyond the flow and the session state: who it

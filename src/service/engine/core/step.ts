@@ -1,13 +1,11 @@
 import type { ChatMessage, ClientAction } from '../../../protocol/index'
-import type { Substitute } from '../blocks/bubbles/bubbles'
 import { type ByteLimits, ByteMeter, DEFAULT_BYTE_LIMITS, resultText } from './byte-budget'
-import type { ConditionScope } from '../blocks/logic/conditions'
 import type { FlowIndex, Position } from './flow-index'
 import type { SandboxLimits, SandboxOutcome, SandboxProgram } from '../sandbox/sandbox'
 import { type StepContext, standaloneStepContext } from './step-context'
 import { recordBotLine } from './transcript'
 import type { Answer, LinkFrame, ReturnMark, StepLog, TranscriptLine } from './types'
-import { substitute, type Variables } from './variables'
+import { type Substitute, substitute, type Variables } from './variables'
 
 /** A request may spend this many single-run timeouts in the sandbox in total. */
 const CODE_BUDGET_TIMEOUTS = 4
@@ -18,6 +16,13 @@ export type LogStatus = 'info' | 'warning' | 'error' | 'success'
 
 /** Per-run sandbox limits, and the step's byte budget (defaults when left out). */
 export type StepLimits = SandboxLimits & Partial<ByteLimits>
+
+/** What a condition reads: the current variables, and the filler for a comparison's value. */
+export interface ConditionScope {
+  variables: Variables
+  /** Fills `{{Name}}` in a comparison's value. */
+  substitute: (text: string) => string
+}
 
 /** A flow the walk is in: the session's own (the root) or a linked one, with its variables. */
 export interface Frame {

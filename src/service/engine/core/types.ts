@@ -1,7 +1,6 @@
 import type { ChatLog, ChatReplyMessage, ChatStepResult, PublishedFlow, VariableValue } from '../../../protocol/index'
 import type { Position } from './flow-index'
 import type { ChatCompletion, ChatCompletionRequest } from '../../ai/chat-completion'
-import type { HttpResponseData } from '../blocks/http-request/response-mapping'
 import type { StepContext } from './step-context'
 
 export type { StepContext }
@@ -94,6 +93,9 @@ export interface Answer {
   resultId?: string
 }
 
+/** An answer the result held before this step (the default body of HTTP requests and e-mails). */
+export type SnapshotAnswer = Omit<Answer, 'resultId'>
+
 export interface LinkedResult {
   id: string
   flowId: string
@@ -155,6 +157,12 @@ export interface LinkedFlowLoader {
   current(ref: string): Promise<LinkedFlow | undefined>
   /** A version loaded earlier by `current`: a session keeps running the version it entered. */
   version(versionId: string): Promise<PublishedFlow | undefined>
+}
+
+/** An HTTP answer as flows see it: `statusCode` and `data` (parsed JSON, or the text). */
+export interface HttpResponseData {
+  statusCode: number
+  data: unknown
 }
 
 /** An outside system's call to the result webhook, for a session waiting on a `webhook` block. */

@@ -40,6 +40,9 @@ export function valueByName(index: FlowIndex, variables: Variables, name: string
   return id === undefined ? undefined : variables[id]
 }
 
+/** Fills `{{Name}}` placeholders; `escape` encodes the values for the target format. */
+export type Substitute = (text: string, escape?: (value: string) => string) => string
+
 /**
  * Replaces every `{{Name}}` with the variable's value. One pass only: a value that itself
  * contains `{{…}}` stays as it is, so a visitor's answer can never pull in other variables.

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { Block } from '../../../../protocol/index'
-import { type Continuation, follow, leave } from '../../core/continuation'
+import { type Continuation, follow } from '../../core/continuation'
 import { asFields, readArray } from '../../core/field-readers'
 import { type BlockLocation, edgeTarget, type Position } from '../../core/flow-index'
 import type { Step } from '../../core/step'
 import { recordBotLine } from '../../core/transcript'
 import type { Awaiting } from '../../core/types'
-import { type WalkResult, walk } from '../../core/walker'
 import { type AiMapping, planAiBlock, readMappings, streamVariableId } from './ai-options'
 import { AiCallError, type ChatCompletion } from '../../../ai/chat-completion'
 
@@ -74,26 +73,21 @@ export async function runAiBlock(location: BlockLocation, step: Step): Promise<C
 }
 
 /**
- * The answer streamed for a `stream` wait, as the service recorded it: mapped into the variables,
- * then the walk goes on past the `{{Var}}` bubble the widget already showed while it streamed.
+ * The answer streamed for a `stream` wait, as the service recorded it, mapped into the variables.
+ * The walk goes on past the `{{Var}}` bubble the widget already showed while it streamed: that
+ * bubble is returned (the AI block itself when the flow no longer has it).
  */
-export async function resumeAfterStream(
+export function acceptStreamedAnswer(
   step: Step,
+  location: BlockLocation,
   awaiting: Extract<Awaiting, { kind: 'stream' }>,
   completion: ChatCompletion,
-): Promise<WalkResult> {
-  const location = step.index.blocks.get(awaiting.blockId)
-  if (!location || location.group.id !== awaiting.groupId) {
-    step.log('error', 'The conversation cannot continue: this part of the flow no longer exists', { blockId: awaiting.blockId })
-    return { awaiting: null }
-  }
+): BlockLocation {
   applyCompletion(step, readMappings(location.block), completion, location.block.type === 'OpenAI')
   if (step.transcript) {
     recordBotLine(step.transcript, { id: awaiting.bubbleBlockId, type: 'text', content: { plainText: completion.text } })
   }
-  const bubble = step.index.blocks.get(awaiting.bubbleBlockId)
-  const from = bubble ?? location
-  return walk(step, leave(from, from.block.outgoingEdgeId ?? undefined, step))
+  return step.index.blocks.get(awaiting.bubbleBlockId) ?? location
 }
 
 /** Sets the mapped variables: the text (appended to a list for the legacy block) and token counts. */

@@ -1,11 +1,17 @@
 import type { Block, ChatMessage } from '../../../../protocol/index'
+import { type Continuation, follow } from '../../core/continuation'
 import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
+import type { Step } from '../../core/step'
+import { escapeHtml, type Substitute } from '../../core/variables'
 import { mapRichText, richTextToPlainText } from './rich-text'
-import { escapeHtml } from '../../core/variables'
 import { parseVideoUrl } from './video-url'
 
-/** Fills `{{Name}}` placeholders; `escape` encodes the values for the target format. */
-export type Substitute = (text: string, escape?: (value: string) => string) => string
+/** A bubble block: its message joins the response (unless it has nothing to show); the walk goes on. */
+export function runBubble(block: Block, step: Step): Continuation {
+  const message = buildBubbleMessage(block, step.substitute)
+  if (message) step.addMessage(message)
+  return follow(block.outgoingEdgeId)
+}
 
 /**
  * The message a bubble block sends, with variables filled in, or null when there is nothing

@@ -1,12 +1,6 @@
 import type { FlowIndex } from '../../core/flow-index'
+import type { SnapshotAnswer } from '../../core/types'
 import { formatValue, isSet, type Variables } from '../../core/variables'
-
-export interface SnapshotAnswer {
-  blockId: string
-  groupId: string
-  variableId?: string
-  value: string
-}
 
 /**
  * The body an HTTP request block sends when it has no body of its own (integrations.md 1.3):

@@ -1,7 +1,7 @@
 import { MAX_HTTP_RESPONSE_BYTES } from '../../../../protocol/http-request-limits'
 import { type OutboundCalls, OutboundError, type OutboundFailure } from '../../../outbound/outbound-http'
 import type { BuiltRequest } from './request-builder'
-import type { HttpResponseData } from './response-mapping'
+import type { HttpResponseData } from '../../core/types'
 
 export interface HttpCallResult {
   response: HttpResponseData

@@ -4,11 +4,11 @@ import { asFields } from '../../core/field-readers'
 import type { BlockLocation } from '../../core/flow-index'
 import { logIntegration } from '../integration-logs'
 import type { Step } from '../../core/step'
-import { InvalidReplyError } from '../../core/types'
+import { type HttpResponseData, InvalidReplyError } from '../../core/types'
 import { resultSnapshot } from './answers-snapshot'
 import { callHttp } from './http-call'
 import { buildHttpRequest } from './request-builder'
-import { applyResponseMapping, type HttpResponseData } from './response-mapping'
+import { applyResponseMapping } from './response-mapping'
 
 /**
  * `Webhook` (an HTTP request block, integrations.md 1): the request is built from the

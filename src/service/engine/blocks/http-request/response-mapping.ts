@@ -3,12 +3,7 @@ import { toVariableValue } from '../code-results'
 import { asFields, readString } from '../../core/field-readers'
 import { describeFailure } from '../logic/set-variable'
 import type { Step } from '../../core/step'
-
-/** An HTTP answer as flows see it: `statusCode` and `data` (parsed JSON, or the text). */
-export interface HttpResponseData {
-  statusCode: number
-  data: unknown
-}
+import type { HttpResponseData } from '../../core/types'
 
 /**
  * Every `{bodyPath}` of `responseVariableMapping` is a JavaScript expression over `statusCode`

@@ -1,9 +1,12 @@
 import type { Block, VariableValue } from '../../../../protocol/index'
+import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
+import type { BlockLocation } from '../../core/flow-index'
+import type { Step } from '../../core/step'
+import { recordUserLine } from '../../core/transcript'
+import type { Answer } from '../../core/types'
 import { matchChoice } from './choice-answers'
 import { itemLabel, renderItems, storedValue } from './choice-items'
-import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
 import { parseDate, parseEmail, parseNumber, parsePhone, parseRating, parseUrl } from './input-formats'
-import type { Step } from '../../core/step'
 
 export type AnswerOutcome =
   | {
@@ -26,6 +29,27 @@ export function acceptAnswer(block: Block, message: string, step: Step): AnswerO
   if (accepted === undefined) return { ok: false, retryMessage: retryMessage(block.type, options, step) }
   const edgeId = accepted.edgeId ?? block.outgoingEdgeId ?? undefined
   return { ok: true, ...accepted, ...(edgeId ? { edgeId } : {}) }
+}
+
+/**
+ * A valid answer kept: in the input's variable, in the result's answers (an unmerged linked
+ * flow's result when the walk is in one), in the transcript, and as the widget should show it.
+ */
+export function keepAnswer(step: Step, location: BlockLocation, message: string, outcome: Extract<AnswerOutcome, { ok: true }>): void {
+  const variableId = readString(asFields(location.block.options), 'variableId')
+  const known = variableId !== undefined && step.index.variablesById.has(variableId) ? variableId : undefined
+  if (known) step.variables[known] = outcome.stored
+  const answer: Answer = {
+    blockId: location.block.id,
+    groupId: location.group.id,
+    ...(known ? { variableId: known } : {}),
+    value: outcome.answer,
+  }
+  const resultId = step.resultId
+  if (resultId !== step.context.resultId && resultId !== undefined) answer.resultId = resultId
+  step.answers.push(answer)
+  if (step.transcript) recordUserLine(step.transcript, outcome.display)
+  if (outcome.display !== message.trim()) step.lastMessageNewFormat ??= outcome.display
 }
 
 type Accepted = { stored: VariableValue; answer: string; display: string; edgeId?: string }

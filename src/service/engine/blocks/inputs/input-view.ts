@@ -1,13 +1,42 @@
-import type { Block, ChatInput } from '../../../../protocol/index'
-import { renderItems } from './choice-items'
+import type { Block, ChatInput, ChatMessage } from '../../../../protocol/index'
+import { type Continuation, follow, type WalkResult } from '../../core/continuation'
 import { asFields, type Fields, readString } from '../../core/field-readers'
-import { numberOption } from './input-answer'
+import type { BlockLocation } from '../../core/flow-index'
 import type { Step } from '../../core/step'
+import type { Awaiting } from '../../core/types'
 import { formatValue, isSet } from '../../core/variables'
+import { renderItems } from './choice-items'
+import { numberOption } from './input-answer'
 
 const NUMERIC_OPTIONS = ['min', 'max', 'step', 'length', 'startsAt'] as const
 /** Options that name things rather than show text: never substituted. */
 const RAW_OPTIONS = new Set(['variableId'])
+
+/** An input block: the walk waits for the visitor's answer to it. */
+export function runInput(location: BlockLocation, step: Step): Continuation {
+  const { block, group } = location
+  const input = buildInputView(block, step)
+  if (input.items && input.items.length === 0) {
+    // Nothing to pick would leave the visitor stuck: the flow goes on as if it were skipped.
+    step.skip(block, 'warning', 'Choice skipped: it has no items to show')
+    return follow(block.outgoingEdgeId)
+  }
+  return { kind: 'wait', awaiting: { kind: 'input', groupId: group.id, blockId: block.id }, input }
+}
+
+/** An invalid answer: the retry message, and the same input again. */
+export function askAgain(step: Step, location: BlockLocation, awaiting: Awaiting, retryMessage: string): WalkResult {
+  step.addMessage(retryBubble(location.block.id, retryMessage))
+  return { awaiting, input: buildInputView(location.block, step) }
+}
+
+function retryBubble(blockId: string, text: string): ChatMessage {
+  return {
+    id: `${blockId}-retry`,
+    type: 'text',
+    content: { richText: [{ type: 'p', children: [{ text }] }], plainText: text },
+  }
+}
 
 /** The `input` of a response: the block as the widget needs it, every shown text filled in. */
 export function buildInputView(block: Block, step: Step): ChatInput {

@@ -1,7 +1,9 @@
-import type { VariableValue } from '../../../../protocol/index'
+import type { Block, VariableValue } from '../../../../protocol/index'
+import { type Continuation, follow } from '../../core/continuation'
 import { asFields, type Fields, readArray, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
+import type { ConditionScope, Step } from '../../core/step'
+import { formatValue, isSet } from '../../core/variables'
 import { compilePattern, testPattern } from './regex-match'
-import { formatValue, isSet, type Variables } from '../../core/variables'
 
 /** Operators a comparison may use; exports omit `comparisonOperator` when it is the default. */
 export const COMPARISON_OPERATORS = [
@@ -21,12 +23,6 @@ export const COMPARISON_OPERATORS = [
   'Does not match regex',
 ] as const
 const DEFAULT_OPERATOR = 'Equal to'
-
-export interface ConditionScope {
-  variables: Variables
-  /** Fills `{{Name}}` in a comparison's value. */
-  substitute: (text: string) => string
-}
 
 /**
  * `{logicalOperator?, comparisons[]}`: AND unless "OR". A condition without comparisons never
@@ -126,9 +122,15 @@ function order(left: VariableValue | undefined, right: string): number {
   return normalize(formatValue(left)).localeCompare(normalize(right))
 }
 
-/** First item of a Condition block whose content matches, in order. */
-export function firstMatchingItem<T extends { content?: unknown }>(items: readonly T[], scope: ConditionScope): T | undefined {
-  return items.find((item) => evaluateCondition(item.content, scope))
+/**
+ * `Condition`: the first item whose content matches, in order, leads on; none matching, the
+ * block's own edge does.
+ */
+export function runCondition(block: Block, step: Step): Continuation {
+  const matched = (block.items ?? []).find((item) => evaluateCondition(item.content, step.conditionScope))
+  if (!matched) return follow(block.outgoingEdgeId)
+  // A matching branch without a link ends that path, as builders run it.
+  return matched.outgoingEdgeId ? follow(matched.outgoingEdgeId) : { kind: 'end' }
 }
 
 /** Choice items may carry `displayCondition {isEnabled, condition}`: shown only when it holds. */

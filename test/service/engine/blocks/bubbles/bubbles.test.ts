@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildBubbleMessage, type Substitute } from '../../../../../src/service/engine/blocks/bubbles/bubbles'
+import { buildBubbleMessage } from '../../../../../src/service/engine/blocks/bubbles/bubbles'
+import type { Substitute } from '../../../../../src/service/engine/core/variables'
 
 const values: Record<string, string> = { Name: 'Ada', Img: 'https://img.test/a.png', Evil: '<script>x</script>' }
 const substitute: Substitute = (text, escape) =>
