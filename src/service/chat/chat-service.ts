@@ -1,6 +1,6 @@
 import type { ChatReplyMessage, StartChatRequest, StartChatResponse } from '../../protocol/index'
 import type { SandboxPool } from '../engine/sandbox/sandbox-pool'
-import { type Engine, InvalidReplyError, UnknownCommandError, WaitingForStreamError, WaitingForWebhookError } from '../engine/core/types'
+import type { Engine } from '../engine/core/types'
 import { HttpError } from '../http/errors'
 import { rateLimited, type RateLimiter } from '../http/rate-limit'
 import { newId, sha256 } from '../ids'
@@ -147,16 +147,7 @@ export async function continueChat(
           return deps.engine.resumeStream(version.snapshot, state, completion, context)
         }
         if (message === undefined) throw messageMissing()
-        try {
-          return await deps.engine.continue(version.snapshot, state, message, context)
-        } catch (error) {
-          if (error instanceof UnknownCommandError) {
-            throw new HttpError('invalid_body', error.message, [{ path: 'message.command', message: 'Unknown command' }])
-          }
-          if (error instanceof InvalidReplyError) throw new HttpError('invalid_body', error.message, [{ path: 'message', message: error.message }])
-          if (error instanceof WaitingForWebhookError || error instanceof WaitingForStreamError) throw new HttpError('conflict', error.message)
-          throw error
-        }
+        return deps.engine.continue(version.snapshot, state, message, context)
       }
       return { requestHash, run }
     },

@@ -1,9 +1,11 @@
 import { createStepContext } from '../engine/core/step-context'
-import { SessionEndedError, type SessionState, type StepContext, type StepOutcome } from '../engine/core/types'
+import { EngineError } from '../engine/core/engine-error'
+import type { SessionState, StepContext, StepOutcome } from '../engine/core/types'
 import { HttpError } from '../http/errors'
 import type { TurnLookup } from '../store/chat-steps-repository'
 import type { StepWrite } from '../store/step-writes'
 import type { ChatDeps, ResponseJson } from './chat-service'
+import { httpErrorOf, refusal } from './engine-errors'
 import { workspaceFlowLoader } from './linked-flows-loader'
 import type { CachedVersion } from './published-versions'
 import { keepLease, newLeaseOwner, waitForLease } from './session-turns'
@@ -111,8 +113,8 @@ async function runStep(
     const ids = { workspaceId: session.workspaceId, flowId: session.flowId, sessionId: session.id, resultId: session.resultId }
     outcome = await input.run({ version, state: leased.state as SessionState, context: stepContext(deps, ids) })
   } catch (error) {
-    if (error instanceof SessionEndedError) throw sessionEnded()
-    throw error
+    // The engine's refusals, as the contract's HTTP errors (one table, engine-errors.ts).
+    throw error instanceof EngineError ? httpErrorOf(error) : error
   } finally {
     lease.stop()
   }
@@ -168,7 +170,7 @@ export function flowClosed(): HttpError {
 }
 
 export function sessionEnded(): HttpError {
-  return new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')
+  return refusal('session_ended')
 }
 
 export function sessionNotFound(sessionId: string): HttpError {

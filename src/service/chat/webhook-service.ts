@@ -1,8 +1,9 @@
 import { type ChatStepResult, MAX_LISTEN_SECONDS, type WebhookWaitResponse } from '../../protocol/index'
-import { NotWaitingForWebhookError, type SessionState } from '../engine/core/types'
+import type { SessionState } from '../engine/core/types'
 import { HttpError } from '../http/errors'
 import { sha256 } from '../ids'
 import { advanceSession, type ChatDeps, sessionNotFound } from './chat-service'
+import { refusal } from './engine-errors'
 
 /**
  * Wait-for-webhook blocks, service side. An outside system's call runs the waiting session's
@@ -20,21 +21,15 @@ export async function deliverResultWebhook(
 ): Promise<{ sessionId: string; waitId: string }> {
   const waiting = await deps.store.sessions.findWaitingForWebhook(input.resultId)
   const awaiting = (waiting?.state as SessionState | undefined)?.awaiting
-  if (!waiting || awaiting?.kind !== 'webhook') throw notWaiting()
+  if (!waiting || awaiting?.kind !== 'webhook') throw refusal('not_waiting_for_webhook')
   const { waitId } = awaiting
   await advanceSession(deps, {
     sessionId: waiting.id,
     idempotencyKey: stepKey(waitId),
     admit: async () => ({
       requestHash: sha256(waitId),
-      run: async ({ version, state, context }) => {
-        try {
-          return await deps.engine.deliverWebhook(version.snapshot, state, { waitId, statusCode: 200, data: input.body ?? null }, context)
-        } catch (error) {
-          if (error instanceof NotWaitingForWebhookError) throw notWaiting()
-          throw error
-        }
-      },
+      run: ({ version, state, context }) =>
+        deps.engine.deliverWebhook(version.snapshot, state, { waitId, statusCode: 200, data: input.body ?? null }, context),
     }),
   })
   deps.webhookWaits.notify(waiting.id, waitId)
@@ -56,9 +51,7 @@ export async function listenForWebhook(
   if (!session) throw sessionNotFound(input.sessionId)
   const awaiting = (session.state as SessionState).awaiting
   if (awaiting?.kind !== 'webhook' || awaiting.waitId !== input.waitId) {
-    if (session.completedAt !== null) {
-      throw new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')
-    }
+    if (session.completedAt !== null) throw refusal('session_ended')
     throw new HttpError('not_found', 'This conversation is not waiting for this webhook.')
   }
   const timeoutMs = Math.min(Math.max(input.timeoutSeconds, 0), MAX_LISTEN_SECONDS) * 1000
@@ -66,6 +59,3 @@ export async function listenForWebhook(
   return answer ?? { status: 'waiting' }
 }
 
-function notWaiting(): HttpError {
-  return new HttpError('conflict', 'No conversation of this result is waiting for a webhook.')
-}

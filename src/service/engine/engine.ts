@@ -1,12 +1,12 @@
 import type { ChatReplyMessage, ChatStepResult, PublishedFlow } from '../../protocol/index'
 import { ByteBudgetExceeded } from './core/byte-budget'
 import type { WalkResult } from './core/continuation'
+import { EngineError } from './core/engine-error'
 import { indexFlow, startPosition } from './core/flow-index'
 import { linkedResults, restoreLinks, savedLinks } from './core/frames'
 import { estimateProgress } from './core/progress'
 import { Step, type StepLimits } from './core/step'
 import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './core/types'
-import { NotWaitingForStreamError, NotWaitingForWebhookError, SessionEndedError } from './core/types'
 import { initialVariables, variableMap } from './core/variables'
 import { admitPrefilled } from './prefill-policy'
 import { answer, deliverWebhook, resumeAfterStream, runCommand, walkFrom } from './resumption'
@@ -35,7 +35,7 @@ export function createFlowEngine(limits: StepLimits): Engine {
       context?: StepContext,
     ): Promise<StepOutcome> {
       const awaiting = state.awaiting
-      if (!awaiting) throw new SessionEndedError()
+      if (!awaiting) throw new EngineError('session_ended')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
       const reply = typeof message === 'string' ? { type: 'text' as const, text: message } : message
@@ -45,7 +45,7 @@ export function createFlowEngine(limits: StepLimits): Engine {
 
     async deliverWebhook(flow, state, delivery, context) {
       const awaiting = state.awaiting
-      if (awaiting?.kind !== 'webhook' || awaiting.waitId !== delivery.waitId) throw new NotWaitingForWebhookError()
+      if (awaiting?.kind !== 'webhook' || awaiting.waitId !== delivery.waitId) throw new EngineError('not_waiting_for_webhook')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
       return finish(step, await deliverWebhook(step, awaiting, delivery), state.visitedBlockCount)
@@ -53,7 +53,7 @@ export function createFlowEngine(limits: StepLimits): Engine {
 
     async resumeStream(flow, state, completion, context) {
       const awaiting = state.awaiting
-      if (awaiting?.kind !== 'stream') throw new NotWaitingForStreamError()
+      if (awaiting?.kind !== 'stream') throw new EngineError('not_waiting_for_stream')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
       return finish(step, await resumeAfterStream(step, awaiting, completion), state.visitedBlockCount)

@@ -18,4 +18,5 @@ function positive(value: number | undefined): number | undefined {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined
 }
 
+export * from './core/engine-error'
 export * from './core/types'

@@ -6,10 +6,11 @@ import { acceptAnswer, keepAnswer } from './blocks/inputs/input-answer'
 import { askAgain } from './blocks/inputs/input-view'
 import { runBlock } from './blocks/run-block'
 import { leave, type WalkResult } from './core/continuation'
+import { EngineError } from './core/engine-error'
 import { startCommand, startReplyEvent } from './core/events'
 import type { BlockLocation, Position } from './core/flow-index'
 import type { Step } from './core/step'
-import { type Awaiting, WaitingForStreamError, WaitingForWebhookError, type WebhookDelivery } from './core/types'
+import type { Awaiting, WebhookDelivery } from './core/types'
 import { walk } from './core/walker'
 
 /**
@@ -71,8 +72,8 @@ export async function answer(step: Step, awaiting: Awaiting, text: string): Prom
 async function submitAnswer(step: Step, awaiting: Awaiting, message: string, withEvents: boolean): Promise<WalkResult> {
   const location = waitedOn(step, awaiting)
   if (!location) return ENDED
-  if (awaiting.kind === 'webhook') throw new WaitingForWebhookError()
-  if (awaiting.kind === 'stream') throw new WaitingForStreamError()
+  if (awaiting.kind === 'webhook') throw new EngineError('waiting_for_webhook')
+  if (awaiting.kind === 'stream') throw new EngineError('waiting_for_stream')
   if (awaiting.kind === 'httpReply') {
     await acceptHttpReply(step, location, message)
     return walkOnAfter(step, location)

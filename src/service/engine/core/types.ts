@@ -173,72 +173,18 @@ export interface WebhookDelivery extends HttpResponseData {
 export interface Engine {
   start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome>
   /**
-   * `message` answers `state.awaiting`, or is a command. Throws `SessionEndedError` when nothing
-   * is awaited and `UnknownCommandError` for a command the flow has no event for.
+   * `message` answers `state.awaiting`, or is a command. Throws an `EngineError`: `session_ended`
+   * when nothing is awaited, `unknown_command` for a command the flow has no event for.
    */
   continue(flow: PublishedFlow, state: SessionState, message: ChatReplyMessage, context?: StepContext): Promise<StepOutcome>
   /**
    * The webhook a `webhook` block waits for has been called: its mapping runs and the walk goes
-   * on. Throws `NotWaitingForWebhookError` when the session waits for something else.
+   * on. Throws an `EngineError` `not_waiting_for_webhook` when the session waits for something else.
    */
   deliverWebhook(flow: PublishedFlow, state: SessionState, delivery: WebhookDelivery, context?: StepContext): Promise<StepOutcome>
   /**
    * The answer of the AI block the session waits on (a `stream` wait), as the service recorded
-   * it: mapped, and the walk goes on. Throws `NotWaitingForStreamError` for any other wait.
+   * it: mapped, and the walk goes on. Throws an `EngineError` `not_waiting_for_stream` for any other wait.
    */
   resumeStream(flow: PublishedFlow, state: SessionState, completion: ChatCompletion, context?: StepContext): Promise<StepOutcome>
-}
-
-/** A reply the session cannot take (a client action's result that is not what it sent). */
-export class InvalidReplyError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'InvalidReplyError'
-  }
-}
-
-/** The session waits for an outside system's webhook; only commands are taken meanwhile. */
-export class WaitingForWebhookError extends Error {
-  constructor() {
-    super('This conversation is waiting for an outside system; it goes on when that system calls back')
-    this.name = 'WaitingForWebhookError'
-  }
-}
-
-export class NotWaitingForWebhookError extends Error {
-  constructor() {
-    super('No conversation of this result is waiting for a webhook')
-    this.name = 'NotWaitingForWebhookError'
-  }
-}
-
-/** The session waits for a streamed AI answer: it goes on with the answer the service recorded. */
-export class NotWaitingForStreamError extends Error {
-  constructor() {
-    super('This conversation is not waiting for a streamed answer')
-    this.name = 'NotWaitingForStreamError'
-  }
-}
-
-/** A typed answer reached a session waiting for a streamed AI answer (the service resumes it instead). */
-export class WaitingForStreamError extends Error {
-  constructor() {
-    super('The reply is still streaming; the conversation goes on once it has finished')
-    this.name = 'WaitingForStreamError'
-  }
-}
-
-export class SessionEndedError extends Error {
-  constructor() {
-    super('The conversation has already ended')
-    this.name = 'SessionEndedError'
-  }
-}
-
-/** A command no event of the flow handles: the request is refused and nothing changes. */
-export class UnknownCommandError extends Error {
-  constructor(readonly command: string) {
-    super(`This flow has no command event named "${command}"`)
-    this.name = 'UnknownCommandError'
-  }
 }

@@ -4,7 +4,8 @@ import { asFields } from '../../core/field-readers'
 import type { BlockLocation } from '../../core/flow-index'
 import { logIntegration } from '../integration-logs'
 import type { Step } from '../../core/step'
-import { type HttpResponseData, InvalidReplyError } from '../../core/types'
+import { EngineError } from '../../core/engine-error'
+import type { HttpResponseData } from '../../core/types'
 import { resultSnapshot } from './answers-snapshot'
 import { callHttp } from './http-call'
 import { buildHttpRequest } from './request-builder'
@@ -87,11 +88,11 @@ export async function acceptHttpReply(step: Step, location: BlockLocation, text:
   try {
     reply = JSON.parse(text)
   } catch {
-    throw new InvalidReplyError('Provided response is not valid JSON')
+    throw new EngineError('invalid_reply', 'Provided response is not valid JSON')
   }
   const fields = asFields(reply)
   if (typeof fields.statusCode !== 'number' || !Number.isInteger(fields.statusCode)) {
-    throw new InvalidReplyError('The HTTP request result must be {"statusCode": <number>, "data": <any>}')
+    throw new EngineError('invalid_reply', 'The HTTP request result must be {"statusCode": <number>, "data": <any>}')
   }
   const response: HttpResponseData = { statusCode: fields.statusCode, data: fields.data ?? null }
   await applyResponseMapping(step, location.block.options, response, location.block.id)

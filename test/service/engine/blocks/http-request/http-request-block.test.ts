@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Block } from '../../../../../src/protocol/index'
-import { InvalidReplyError, type StepContext } from '../../../../../src/service/engine/index'
+import type { StepContext } from '../../../../../src/service/engine/index'
 import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
 import { AllowList } from '../../../../../src/service/outbound/address-policy'
 import { createOutboundHttp, type OutboundHttp } from '../../../../../src/service/outbound/outbound-http'
@@ -209,8 +209,8 @@ describe('HTTP request blocks run by the widget (isExecutedOnClient)', () => {
 
   it('refuses a reply that is not {statusCode, data} JSON and changes nothing', async () => {
     const { conversation } = await run(clientSide, { http: undefined })
-    await expect(conversation.answer('not json')).rejects.toThrow(InvalidReplyError)
-    await expect(conversation.answer('{"data": 1}')).rejects.toThrow(InvalidReplyError)
+    await expect(conversation.answer('not json')).rejects.toMatchObject({ name: 'EngineError', code: 'invalid_reply' })
+    await expect(conversation.answer('{"data": 1}')).rejects.toMatchObject({ name: 'EngineError', code: 'invalid_reply' })
     const after = await conversation.answer(JSON.stringify({ statusCode: 500, data: 'An error occured while executing the webhook on the client' }))
     expect(texts(after)).toEqual(['Status 500: '])
     expect(after.response.logs?.[0]).toMatchObject({ status: 'error', description: 'HTTP request returned error' })

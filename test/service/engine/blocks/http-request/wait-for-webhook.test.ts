@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { createEngine, NotWaitingForWebhookError, WaitingForWebhookError } from '../../../../../src/service/engine/index'
+import { createEngine } from '../../../../../src/service/engine/index'
 import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
 import { buildFlow, Conversation, edge, text, texts, varId } from '../../support/flow-builder'
 
@@ -33,18 +33,18 @@ describe('wait for webhook', () => {
     expect(start.state.awaiting).toEqual({ kind: 'webhook', groupId: 'wait', blockId: 'hook', waitId })
 
     const engine = createEngine()
-    await expect(engine.deliverWebhook(flow, start.state, { waitId: 'another', statusCode: 200, data: {} })).rejects.toThrow(NotWaitingForWebhookError)
+    await expect(engine.deliverWebhook(flow, start.state, { waitId: 'another', statusCode: 200, data: {} })).rejects.toMatchObject({ name: 'EngineError', code: 'not_waiting_for_webhook' })
     const delivered = await engine.deliverWebhook(flow, start.state, { waitId, statusCode: 200, data: { order: { id: 'A-17' } } })
     expect(texts(delivered)).toEqual(['Order A-17 confirmed (200)'])
     expect(delivered.response.logs).toEqual([{ status: 'success', description: 'Webhook executed successfully!', details: { blockId: 'hook', statusCode: 200 } }])
     expect(delivered.ended).toBe(true)
-    await expect(engine.deliverWebhook(flow, delivered.state, { waitId, statusCode: 200, data: {} })).rejects.toThrow(NotWaitingForWebhookError)
+    await expect(engine.deliverWebhook(flow, delivered.state, { waitId, statusCode: 200, data: {} })).rejects.toMatchObject({ name: 'EngineError', code: 'not_waiting_for_webhook' })
   })
 
   it('takes no typed answer while waiting, but runs commands and comes back to the wait', async () => {
     const conversation = new Conversation(flow)
     await conversation.start()
-    await expect(conversation.answer('hello?')).rejects.toThrow(WaitingForWebhookError)
+    await expect(conversation.answer('hello?')).rejects.toMatchObject({ name: 'EngineError', code: 'waiting_for_webhook' })
     const help = await conversation.answer({ type: 'command', command: 'help' })
     expect(texts(help)).toEqual(['Still waiting for the payment provider.'])
     expect(help.state.awaiting).toMatchObject({ kind: 'webhook', blockId: 'hook' })
