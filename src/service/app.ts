@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { PublishedVersions } from './chat/published-versions'
+import { PublishedVersions } from './flows/published-versions'
 import { DEFAULT_LEASE_TIMING, type LeaseTiming, LocalQueue } from './chat/session-turns'
 import type { ServiceConfig } from './config'
 import type { AppContext } from './context'

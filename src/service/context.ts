@@ -1,5 +1,5 @@
 import type { ChatDeps } from './chat/chat-service'
-import type { PublishedVersions } from './chat/published-versions'
+import type { PublishedVersions } from './flows/published-versions'
 import type { ServiceConfig } from './config'
 import type { Engine } from './engine/core/types'
 import type { TokenAuth } from './http/auth'

@@ -8,10 +8,12 @@ import type { Integrations } from '../integrations'
 import type { ChatStepsRepository } from '../store/chat-steps-repository'
 import { verdictOf } from '../store/rate-limits-repository'
 import type { Store } from '../store/store'
-import type { PublishedVersions } from './published-versions'
+import { findLiveFlow, flowRefused, liveFlow } from '../flows/live-flow'
+import type { PublishedVersions } from '../flows/published-versions'
 import { recordedCompletion, type StreamLimits } from './stream-service'
 import type { LeaseTiming, LocalQueue } from './session-turns'
-import { advanceSession, flowClosed, sessionNotFound, type StepRun, stepContext, stepWrite } from './session-steps'
+import { advanceSession, type StepRun, stepContext, stepWrite } from './session-steps'
+import { sessionNotFound } from './session-check'
 import type { WebhookWaits } from './webhook-waits'
 
 export { advanceSession, sessionNotFound, type StepRun }
@@ -62,20 +64,16 @@ export async function startChat(
   deps: ChatDeps,
   input: { ref: string; rateKey: string; admit: (gate: ChatGate) => Promise<StartChatRequest> },
 ): Promise<ResponseJson> {
-  const opened = await deps.steps.findFlowHead(input.ref, {
+  const live = await findLiveFlow(deps, input.ref, 'start', {
     rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
   })
-  // An archived flow is out of service: it answers like one that never existed.
-  const flow = opened.flow?.isArchived ? undefined : opened.flow
-  const version = flow?.currentVersionId ? await deps.versions.get(flow.currentVersionId) : undefined
   const request = await input.admit({
-    allowedOrigins: version?.allowedOrigins ?? [],
-    rateLimited: opened.rateLimit && rateLimited(verdictOf(opened.rateLimit, deps.limiter.config)),
-    found: flow !== undefined,
+    allowedOrigins: live.allowedOrigins,
+    rateLimited: live.rateLimit && rateLimited(verdictOf(live.rateLimit, deps.limiter.config)),
+    found: live.flow !== undefined,
   })
-  if (!flow) throw new HttpError('flow_not_found', 'No flow has this id or public id.')
-  if (flow.isClosed) throw flowClosed()
-  if (!version) throw new HttpError('not_published', 'This flow has not been published yet.')
+  const { flow, version } = live
+  if (live.refusal || !flow || !version) throw flowRefused(live.refusal ?? 'not_found', flowNotFound)
 
   // A result id from another flow, or one we never issued, just starts a fresh result.
   const resumed = request.resultId ? await deps.store.results.findForFlow(request.resultId, flow.id) : undefined
@@ -130,9 +128,9 @@ export async function continueChat(
     idempotencyKey: input.idempotencyKey,
     admit: async (turn) => {
       const { session } = turn
-      const current = session?.currentVersionId ? await deps.versions.get(session.currentVersionId) : undefined
+      const live = await liveFlow(deps.versions, session, 'session')
       const message = await input.admit({
-        allowedOrigins: current?.allowedOrigins ?? [],
+        allowedOrigins: live.allowedOrigins,
         rateLimited: turn.rateLimit && rateLimited(verdictOf(turn.rateLimit, deps.limiter.config)),
         found: session !== undefined,
       })
@@ -162,14 +160,15 @@ function messageMissing(): HttpError {
 
 /** The origins a flow's live version allows, for a preflight (no rate limit, no lease). */
 export async function allowedOriginsOfFlow(deps: ChatDeps, ref: string): Promise<string[]> {
-  const { flow } = await deps.steps.findFlowHead(ref)
-  const versionId = flow && !flow.isArchived ? flow.currentVersionId : undefined
-  return versionId ? ((await deps.versions.get(versionId))?.allowedOrigins ?? []) : []
+  return (await findLiveFlow(deps, ref, 'start')).allowedOrigins
 }
 
 export async function allowedOriginsOfSession(deps: ChatDeps, sessionId: string): Promise<string[]> {
   const session = await deps.store.sessions.findById(sessionId)
-  const versionId = session && (await deps.store.publishedFlows.currentVersionId(session.flowId))
-  return versionId ? ((await deps.versions.get(versionId))?.allowedOrigins ?? []) : []
+  return session ? (await findLiveFlow(deps, session.flowId, 'session')).allowedOrigins : []
 }
 
+/** What startChat answers for a flow nothing is found under. */
+function flowNotFound(): HttpError {
+  return new HttpError('flow_not_found', 'No flow has this id or public id.')
+}

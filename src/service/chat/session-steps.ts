@@ -5,9 +5,11 @@ import { HttpError } from '../http/errors'
 import type { TurnLookup } from '../store/chat-steps-repository'
 import type { StepWrite } from '../store/step-writes'
 import type { ChatDeps, ResponseJson } from './chat-service'
-import { httpErrorOf, refusal } from './engine-errors'
+import { httpErrorOf } from './engine-errors'
+import { checkSession, sessionNotFound } from './session-check'
 import { workspaceFlowLoader } from './linked-flows-loader'
-import type { CachedVersion } from './published-versions'
+import { liveFlow } from '../flows/live-flow'
+import type { CachedVersion } from '../flows/published-versions'
 import { keepLease, newLeaseOwner, waitForLease } from './session-turns'
 
 /**
@@ -97,14 +99,7 @@ async function runStep(
   const session = input.turn.session!
   const leased = input.turn.leased!
   const now = deps.now()
-  if (session.isArchived) {
-    throw new HttpError('flow_closed', 'This flow is no longer available; the conversation cannot go on.')
-  }
-  if (session.isClosed) throw flowClosed()
-  if (leased.completedAt !== null) throw sessionEnded()
-  if (now.getTime() >= Date.parse(leased.expiresAt)) {
-    throw new HttpError('session_expired', 'This chat session expired after a period of inactivity; start a new chat.')
-  }
+  checkSession({ id: session.id, ...leased }, (await liveFlow(deps.versions, session, 'session')).refusal, now)
   // Keep running the version the session started on, even if the flow was re-published since.
   const version = (await deps.versions.get(session.publishedVersionId)) as CachedVersion
   const lease = keepLease(deps.steps, session.id, input.owner, deps.lease.leaseMs)
@@ -163,16 +158,4 @@ export function stepWrite(outcome: StepOutcome, now: Date, sessionTtlSeconds: nu
 
 function expiry(now: Date, ttlSeconds: number): string {
   return new Date(now.getTime() + ttlSeconds * 1000).toISOString()
-}
-
-export function flowClosed(): HttpError {
-  return new HttpError('flow_closed', 'This flow is closed and no longer accepts answers.')
-}
-
-export function sessionEnded(): HttpError {
-  return refusal('session_ended')
-}
-
-export function sessionNotFound(sessionId: string): HttpError {
-  return new HttpError('session_not_found', `No chat session with id ${sessionId}.`)
 }

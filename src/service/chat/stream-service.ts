@@ -7,9 +7,10 @@ import { rateLimited, type RateLimiter } from '../http/rate-limit'
 import { newId } from '../ids'
 import type { AiStreamKey, AiStreamPart } from '../store/ai-streams-repository'
 import { verdictOf } from '../store/rate-limits-repository'
+import { findLiveFlow } from '../flows/live-flow'
 import type { ChatDeps, ChatGate } from './chat-service'
 import type { LiveStream } from './live-streams'
-import { flowClosed, sessionEnded, sessionNotFound } from './session-steps'
+import { checkSession, sessionNotFound } from './session-check'
 
 /**
  * `streamMessage`: the answer of the AI block a session waits on (a `stream` wait), streamed as
@@ -56,22 +57,17 @@ export async function streamMessage(
   input: { sessionId: string; rateKey: string; signal?: AbortSignal; admit: (gate: ChatGate) => Promise<void> },
 ): Promise<ReadableStream<Uint8Array>> {
   const session = input.sessionId ? await deps.store.sessions.findById(input.sessionId) : undefined
-  const { flow, rateLimit } = await deps.steps.findFlowHead(session?.flowId ?? '', {
+  const live = await findLiveFlow(deps, session?.flowId ?? '', 'session', {
     rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
   })
-  const version = flow?.currentVersionId ? await deps.versions.get(flow.currentVersionId) : undefined
+  const { flow, rateLimit } = live
   await input.admit({
-    allowedOrigins: version?.allowedOrigins ?? [],
+    allowedOrigins: live.allowedOrigins,
     rateLimited: rateLimit && rateLimited(verdictOf(rateLimit, deps.limiter.config)),
     found: session !== undefined && flow !== undefined,
   })
   if (!session || !flow) throw sessionNotFound(input.sessionId)
-  if (flow.isArchived) throw new HttpError('flow_closed', 'This flow is no longer available; the conversation cannot go on.')
-  if (flow.isClosed) throw flowClosed()
-  if (session.completedAt !== null) throw sessionEnded()
-  if (deps.now().getTime() >= Date.parse(session.expiresAt)) {
-    throw new HttpError('session_expired', 'This chat session expired after a period of inactivity; start a new chat.')
-  }
+  checkSession(session, live.refusal, deps.now())
   const awaiting = (session.state as SessionState).awaiting
   if (awaiting?.kind !== 'stream') throw new HttpError('conflict', 'This conversation is not waiting for a streamed answer.')
   const ids: Ids = { sessionId: session.id, resultId: session.resultId, workspaceId: flow.workspaceId }

@@ -7,6 +7,7 @@ import {
 import { isResourceRef, type AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
+import { findLiveFlow } from '../flows/live-flow'
 import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'
 import { authenticate, type Caller } from '../http/auth'
 import { parseBody, readJsonBody } from '../http/body'
@@ -76,12 +77,10 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     else await limiters.management.consume(`token:${caller.tokenId}`)
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
     const ref = c.req.param('flowId')
-    const flow = await store.flows.findByIdOrPublicId(requireRef(ref))
-    // An archived flow is no longer live: nothing of it is served to pages.
-    if (!flow || flow.isArchived) throw flowNotFound(ref)
+    // An archived flow is no longer live: nothing of it is served to pages (a closed one still is).
+    const { flow, version: published } = await findLiveFlow(ctx, requireRef(ref), 'start')
+    if (!flow) throw flowNotFound(ref)
     assertVisible(caller, flow, ref)
-    const versionId = await store.publishedFlows.currentVersionId(flow.id)
-    const published = versionId && (await ctx.versions.get(versionId))
     if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
     const body: PublishedFlowResponse = {
       publishedFlow: withMigratedVersion(published.snapshot, migrate),
@@ -102,7 +101,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
  * Another workspace's flow is answered exactly like one that does not exist (404, same body): a
  * 403 would confirm to any token holder that the id is in use.
  */
-function assertVisible(caller: Caller, flow: FlowRecord, ref: string): void {
+function assertVisible(caller: Caller, flow: Pick<FlowRecord, 'workspaceId'>, ref: string): void {
   if (flow.workspaceId !== caller.workspaceId) throw flowNotFound(ref)
 }
 

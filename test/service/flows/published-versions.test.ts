@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PublishedVersions } from '../../../src/service/chat/published-versions'
+import { PublishedVersions } from '../../../src/service/flows/published-versions'
 import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { createTestService, type TestService } from '../helpers/service'
