@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { PublishedVersions } from './flows/published-versions'
-import { DEFAULT_LEASE_TIMING, type LeaseTiming, LocalQueue } from './chat/session-turns'
+import { DEFAULT_LEASE_TIMING, type LeaseTiming, LocalQueue } from './chat/session-leases'
 import type { ServiceConfig } from './config'
 import type { AppContext } from './context'
 import type { SandboxPool } from './engine/sandbox/sandbox-pool'

@@ -10,7 +10,7 @@ import { checkSession, sessionNotFound } from './session-check'
 import { workspaceFlowLoader } from './linked-flows-loader'
 import { liveFlow } from '../flows/live-flow'
 import type { CachedVersion } from '../flows/published-versions'
-import { keepLease, newLeaseOwner, waitForLease } from './session-turns'
+import { keepLease, newLeaseOwner, waitForLease } from './session-leases'
 
 /**
  * One step of a running session, whatever asks for it (a visitor's answer, an outside system's
