@@ -62,7 +62,6 @@ export function createApp(deps: AppDeps): Hono {
     versions,
     chat: {
       store,
-      steps: store.chatSteps,
       engine: deps.engine,
       now,
       sessionTtlSeconds: config.sessionTtlSeconds,

@@ -1,4 +1,4 @@
-import type { ChatDeps } from './chat/chat-service'
+import type { ChatDeps } from './chat/chat-deps'
 import type { PublishedVersions } from './flows/published-versions'
 import type { ServiceConfig } from './config'
 import type { Engine } from './engine/core/types'

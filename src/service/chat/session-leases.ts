@@ -20,19 +20,18 @@ export const DEFAULT_LEASE_TIMING: LeaseTiming = { leaseMs: 30_000, waitMs: 60_0
 
 export const newLeaseOwner = newId
 
-/** Runs calls for one key one after another, in the order they came, within this process. */
+/** Lets requests for one key go one after another, in the order they came, within this process. */
 export class LocalQueue {
   private readonly tails = new Map<string, Promise<void>>()
 
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  /** Resolves when every earlier request for `key` left; call what it returns to leave in turn. */
+  async enter(key: string): Promise<() => void> {
     const previous = this.tails.get(key) ?? Promise.resolve()
     let done!: () => void
     const tail = previous.then(() => new Promise<void>((resolve) => (done = resolve)))
     this.tails.set(key, tail)
     await previous
-    try {
-      return await fn()
-    } finally {
+    return () => {
       done()
       if (this.tails.get(key) === tail) this.tails.delete(key)
     }

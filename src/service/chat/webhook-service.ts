@@ -1,9 +1,10 @@
 import { type ChatStepResult, MAX_LISTEN_SECONDS, type WebhookWaitResponse } from '../../protocol/index'
 import type { SessionState } from '../engine/core/types'
 import { HttpError } from '../http/errors'
-import { sha256 } from '../ids'
-import { advanceSession, type ChatDeps, sessionNotFound } from './chat-service'
+import type { ChatDeps } from './chat-deps'
 import { refusal } from './engine-errors'
+import { sessionNotFound } from './session-check'
+import { SessionTurn } from './turn'
 
 /**
  * Wait-for-webhook blocks, service side. An outside system's call runs the waiting session's
@@ -23,15 +24,12 @@ export async function deliverResultWebhook(
   const awaiting = (waiting?.state as SessionState | undefined)?.awaiting
   if (!waiting || awaiting?.kind !== 'webhook') throw refusal('not_waiting_for_webhook')
   const { waitId } = awaiting
-  await advanceSession(deps, {
-    sessionId: waiting.id,
-    idempotencyKey: stepKey(waitId),
-    admit: async () => ({
-      requestHash: sha256(waitId),
-      run: ({ version, state, context }) =>
-        deps.engine.deliverWebhook(version.snapshot, state, { waitId, statusCode: 200, data: input.body ?? null }, context),
-    }),
-  })
+  const turn = await SessionTurn.open(deps, { sessionId: waiting.id, idempotencyKey: stepKey(waitId) })
+  try {
+    await turn.advance({ kind: 'webhook', waitId, body: input.body })
+  } finally {
+    await turn.close()
+  }
   deps.webhookWaits.notify(waiting.id, waitId)
   return { sessionId: waiting.id, waitId }
 }
@@ -42,7 +40,7 @@ export async function listenForWebhook(
   input: { sessionId: string; waitId: string; timeoutSeconds: number; signal?: AbortSignal },
 ): Promise<WebhookWaitResponse> {
   const lookup = async (): Promise<WebhookWaitResponse | undefined> => {
-    const stored = await deps.steps.findIdempotentResponse(input.sessionId, stepKey(input.waitId))
+    const stored = await deps.store.chatSteps.findIdempotentResponse(input.sessionId, stepKey(input.waitId))
     return stored && { status: 'continued', step: JSON.parse(stored.response) as ChatStepResult }
   }
   const found = await lookup()
