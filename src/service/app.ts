@@ -46,39 +46,30 @@ export function createApp(deps: AppDeps): Hono {
     chat: new RateLimiter(config.rateLimits.chat, now, store.rateLimits),
     management: new RateLimiter(config.rateLimits.management, now, store.rateLimits),
   }
-  const versions = new PublishedVersions(store.publishedFlows)
-  const integrations = deps.integrations ?? createIntegrations({ config, store, now })
   const ctx: AppContext = {
     store,
     engine: deps.engine,
     config,
     now,
+    sessionTtlSeconds: config.sessionTtlSeconds,
+    versions: new PublishedVersions(store.publishedFlows),
+    limiter: limiters.chat,
     limiters,
     auth: {
       tokens: store.tokens,
       failures: new RateLimiter(config.authFailureLimit, now, store.rateLimits),
       trustProxyHops: config.trustProxyHops,
     },
-    versions,
-    chat: {
-      store,
-      engine: deps.engine,
-      now,
-      sessionTtlSeconds: config.sessionTtlSeconds,
-      versions,
-      limiter: limiters.chat,
-      turns: new LocalQueue(),
-      lease: deps.leaseTiming ?? DEFAULT_LEASE_TIMING,
-      sandbox: deps.sandbox,
-      integrations,
-      webhookWaits: new WebhookWaits(),
-      streams: {
-        answerBytes: config.stepBudgets.responseBytes,
-        perWorkspace: config.aiStreams.perWorkspace,
-        replays: new RateLimiter(config.aiStreams.replays, now, store.rateLimits),
-      },
+    turns: new LocalQueue(),
+    lease: deps.leaseTiming ?? DEFAULT_LEASE_TIMING,
+    sandbox: deps.sandbox,
+    integrations: deps.integrations ?? createIntegrations({ config, store, now }),
+    webhookWaits: new WebhookWaits(),
+    streams: {
+      answerBytes: config.stepBudgets.responseBytes,
+      perWorkspace: config.aiStreams.perWorkspace,
+      replays: new RateLimiter(config.aiStreams.replays, now, store.rateLimits),
     },
-    integrations,
   }
 
   const app = new Hono()

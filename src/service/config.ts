@@ -10,6 +10,7 @@ import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
 import { AllowList } from './outbound/address-policy'
 import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './outbound/workspace-limits'
+import { SCHEMA_NAME_PATTERN } from './store/tables'
 
 export interface RateLimitConfig {
   /** Tokens refilled per minute; 0 disables the limit. */
@@ -72,8 +73,6 @@ export interface ServiceConfig {
 }
 
 const MAX_PROXY_HOPS = 16
-
-export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   port: 8787,

@@ -1,5 +1,5 @@
-import { isResourceRef } from '../context'
 import type { LinkedFlowLoader } from '../engine/core/types'
+import { isResourceRef } from '../ids'
 import type { Repositories } from '../store/store'
 import { findLiveFlow } from '../flows/live-flow'
 import type { PublishedVersions } from '../flows/published-versions'

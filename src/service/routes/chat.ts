@@ -12,12 +12,13 @@ import { sessionNotFound } from '../chat/session-check'
 import { openStream, streamMessage } from '../chat/stream-service'
 import { type ChatGate, SessionTurn } from '../chat/turn'
 import { listenForWebhook } from '../chat/webhook-service'
-import { isResourceRef, type AppContext } from '../context'
+import type { AppContext } from '../context'
 import { parseBody, readJsonBody } from '../http/body'
 import { clientAddress } from '../http/client-address'
 import { applyChatOrigin, CHAT_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
+import { isResourceRef } from '../ids'
 
 /**
  * The visitor-facing chat API: no token; sessions are identified by their unguessable id.
@@ -32,7 +33,7 @@ import { integerQuery } from '../http/query'
  */
 export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   const { config } = ctx
-  const deps: ChatDeps = ctx.chat
+  const deps: ChatDeps = ctx
   const rateKey = (c: Context) => `chat:${clientAddress(c, config.trustProxyHops)}`
   const readBody = (c: Context, optional: boolean) =>
     readJsonBody(c, { limitBytes: config.bodyLimits.chatBytes, optional })

@@ -4,7 +4,7 @@ import {
   updateFlowRequestSchema,
   type PublishedFlowResponse,
 } from '../../protocol/index'
-import { isResourceRef, type AppContext } from '../context'
+import type { AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
 import { findLiveFlow } from '../flows/live-flow'
@@ -15,6 +15,7 @@ import { clientAddress } from '../http/client-address'
 import { PUBLISHED_FLOW_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { booleanQuery } from '../http/query'
+import { isResourceRef } from '../ids'
 import type { FlowRecord } from '../store/flows-repository'
 import { secretCaller } from './secret-caller'
 
