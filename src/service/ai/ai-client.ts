@@ -5,7 +5,6 @@ import { CredentialUnreadableError } from '../credentials/credentials-key'
 import {
   AiCallError,
   type AiCaller,
-  type AiProvider,
   type ChatCompletion,
   type ChatCompletionRequest,
   type CompletionUsage,

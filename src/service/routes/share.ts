@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { ServiceConfig } from '../config'
 import { serviceFile } from '../service-files'

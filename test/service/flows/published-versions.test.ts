@@ -26,7 +26,7 @@ function countingRepository() {
 async function publishedVersionId(settings: Record<string, unknown> = {}) {
   const flow = await importOverHttp(svc, greetingFlow({ settings }))
   await publishOverHttp(svc, flow.id)
-  return (await svc.store.publishedFlows.currentVersionId(flow.id))!
+  return (await svc.store.publishedFlows.findCurrent(flow.id))!.versionId
 }
 
 describe('PublishedVersions', () => {
