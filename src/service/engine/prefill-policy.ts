@@ -1,5 +1,5 @@
 import { isAiBlockType } from './blocks/ai/ai-options'
-import { isInputType } from './core/block-kinds'
+import { isInputType } from './blocks/block-kinds'
 import { asFields, readString } from './core/field-readers'
 import type { FlowIndex } from './core/flow-index'
 import type { StartOptions } from './core/types'

@@ -1,4 +1,4 @@
-import { isBubbleType, isInputType } from '../core/block-kinds'
+import { isBubbleType, isInputType } from './block-kinds'
 import { type Continuation, follow } from '../core/continuation'
 import type { BlockLocation } from '../core/flow-index'
 import type { Step } from '../core/step'

@@ -1,6 +1,6 @@
 import addressparser from 'nodemailer/lib/addressparser'
 import type { OutgoingEmail } from '../../../mail/mailer'
-import { isInputType } from '../../core/block-kinds'
+import { isInputType } from '../block-kinds'
 import { asFields, readArray, readBoolean, readString } from '../../core/field-readers'
 import type { FlowIndex } from '../../core/flow-index'
 import {

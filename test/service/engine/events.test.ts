@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { PublishedFlow } from '../../../../src/protocol/index'
-import { buildFlow, Conversation, input, text, texts, varId } from '../support/flow-builder'
+import type { PublishedFlow } from '../../../src/protocol/index'
+import { buildFlow, Conversation, input, text, texts, varId } from './support/flow-builder'
 
 const event = (id: string, type: string, edgeId: string, options: Record<string, unknown> = {}): PublishedFlow['events'][number] => ({
   id,

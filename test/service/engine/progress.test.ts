@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { indexFlow } from '../../../../src/service/engine/core/flow-index'
-import { longestPaths } from '../../../../src/service/engine/core/progress'
-import type { Theme } from '../../../../src/protocol/index'
-import { buildFlow, Conversation, edge, input, text, varId } from '../support/flow-builder'
+import { indexFlow } from '../../../src/service/engine/core/flow-index'
+import { longestPaths } from '../../../src/service/engine/progress'
+import type { Theme } from '../../../src/protocol/index'
+import { buildFlow, Conversation, edge, input, text, varId } from './support/flow-builder'
 
 const withProgress: Theme = { general: { progressBar: { isEnabled: true } } }
 

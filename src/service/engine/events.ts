@@ -1,9 +1,9 @@
-import type { FlowEvent } from '../../../protocol/index'
-import { asFields, readBoolean, readString } from './field-readers'
-import { type BlockLocation, edgeTarget, type FlowIndex, type Position } from './flow-index'
-import type { Step } from './step'
-import { EngineError } from './engine-error'
-import type { Awaiting } from './types'
+import type { FlowEvent } from '../../protocol/index'
+import { asFields, readBoolean, readString } from './core/field-readers'
+import { type BlockLocation, edgeTarget, type FlowIndex, type Position } from './core/flow-index'
+import type { Step } from './core/step'
+import { EngineError } from './core/engine-error'
+import type { Awaiting } from './core/types'
 
 /**
  * Events other than `start` (integrations.md 6.2): a `command` the host page sends, and `reply` /
