@@ -48,7 +48,7 @@ export interface ServiceConfig {
   /** Streamed AI answers: provider calls streaming at once per workspace, and replays of one answer. */
   aiStreams: { perWorkspace: number; replays: RateLimitConfig }
   bodyLimits: { managementBytes: number; chatBytes: number }
-  /** What one chat step may produce and send (see engine/byte-budget.ts). */
+  /** What one chat step may produce and send (see engine/core/byte-budget.ts). */
   stepBudgets: { stepBytes: number; responseBytes: number }
   /**
    * How many proxies you run in front of the service. The client address is then the entry that
