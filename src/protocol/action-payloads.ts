@@ -1,4 +1,3 @@
-import type { z } from 'zod/mini'
 // Named zod imports, not the `z` namespace: the widget's chunks that run actions import this
 // module, and take from the core's zod only what it uses (build/lazy-chunks.ts).
 import { array, catchall, looseObject, object, string, unknown } from 'zod/mini'
@@ -26,7 +25,6 @@ export const httpRequestToExecuteSchema = /* @__PURE__ */ looseObject({
   body: opt(unknown()),
   timeoutSeconds: num(),
 })
-export type HttpRequestToExecute = z.infer<typeof httpRequestToExecuteSchema>
 
 /**
  * A wait-for-webhook block: the flow goes on when an outside system calls the flow's result

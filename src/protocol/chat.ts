@@ -14,7 +14,6 @@ export const INPUT_TYPES = [
   'picture choice input',
   'rating input',
 ] as const
-export const CLIENT_ACTION_TYPES = ['scriptToExecute', 'redirect', 'wait', 'httpRequestToExecute', 'listenForWebhook', 'stream'] as const
 
 /** Any message: its `type` decides the shape of `content` (see the content schemas below). */
 export const chatMessageSchema = z.looseObject({
@@ -30,11 +29,6 @@ export const textContentSchema = z.looseObject({
   html: str(),
   plainText: str(),
 })
-export const imageContentSchema = z.looseObject({
-  url: str(),
-  clickLink: opt(z.looseObject({ url: str(), alt: str() })),
-})
-export const VIDEO_TYPES = ['url', 'youtube', 'vimeo'] as const
 export const videoContentSchema = z.looseObject({
   url: str(),
   type: str(),
@@ -42,8 +36,6 @@ export const videoContentSchema = z.looseObject({
   height: numeric(),
   aspectRatio: str(),
 })
-export const audioContentSchema = z.looseObject({ url: str(), isAutoplayEnabled: bool() })
-export const embedContentSchema = z.looseObject({ url: str(), height: numeric() })
 
 /**
  * The options the core's text field reads (placeholder, button label, long text); the others pass
@@ -101,7 +93,6 @@ const actionEnvelope = z.looseObject({
 export const clientActionSchema = actionEnvelope as unknown as z.ZodMiniType<z.output<typeof actionEnvelope> & UnreadPayloads>
 export type ClientAction = z.infer<typeof clientActionSchema>
 
-export const LOG_STATUSES = ['info', 'warning', 'error', 'success'] as const
 export const chatLogSchema = z.looseObject({
   status: z.string(),
   description: z.string(),
@@ -159,7 +150,6 @@ export type ChatReplyMessage = z.infer<typeof chatReplyMessageSchema>
  * state (400 naming `message`), and while the answer is still streaming (409).
  */
 export const continueChatRequestSchema = z.looseObject({ message: z.optional(chatReplyMessageSchema) })
-export type ContinueChatRequest = z.infer<typeof continueChatRequestSchema>
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 128
 

@@ -3,8 +3,6 @@ import { bool, num, opt, point, str } from './common'
 import { settingsSchema } from './settings'
 import { themeSchema } from './theme'
 
-export const EVENT_TYPES = ['start'] as const
-
 export const eventSchema = z.looseObject({
   id: z.string(),
   outgoingEdgeId: str(),

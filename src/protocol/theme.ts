@@ -13,9 +13,6 @@ export { borderSchema, styleBoxSchema, type StyleBox } from './style-box'
 export { fontSchema } from './theme-font'
 export { avatarSchema, themeLayoutSchema, type ThemeLayoutFields } from './theme-layout'
 
-export const BACKGROUND_TYPES = ['Color', 'Image', 'None'] as const
-export const ROUNDNESS_VALUES = ['none', 'medium', 'large', 'custom'] as const
-
 /**
  * A flow's theme, as the service validates it. The widget's core validates only its layout
  * (theme-layout.ts); the chunks that read its look validate that with these schemas first.

@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
-import { PublishedVersions } from './chat/published-versions'
-import { DEFAULT_LEASE_TIMING, type LeaseTiming, LocalQueue } from './chat/session-turns'
+import { PublishedVersions } from './flows/published-versions'
+import { DEFAULT_LEASE_TIMING, type LeaseTiming, LocalQueue } from './chat/session-leases'
 import type { ServiceConfig } from './config'
 import type { AppContext } from './context'
-import type { SandboxPool } from './engine/sandbox-pool'
-import type { Engine } from './engine/types'
+import type { SandboxPool } from './engine/sandbox/sandbox-pool'
+import type { Engine } from './engine/core/types'
 import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
 import { WebhookWaits } from './chat/webhook-waits'
@@ -46,40 +46,30 @@ export function createApp(deps: AppDeps): Hono {
     chat: new RateLimiter(config.rateLimits.chat, now, store.rateLimits),
     management: new RateLimiter(config.rateLimits.management, now, store.rateLimits),
   }
-  const versions = new PublishedVersions(store.publishedFlows)
-  const integrations = deps.integrations ?? createIntegrations({ config, store, now })
   const ctx: AppContext = {
     store,
     engine: deps.engine,
     config,
     now,
+    sessionTtlSeconds: config.sessionTtlSeconds,
+    versions: new PublishedVersions(store.publishedFlows),
+    limiter: limiters.chat,
     limiters,
     auth: {
       tokens: store.tokens,
       failures: new RateLimiter(config.authFailureLimit, now, store.rateLimits),
       trustProxyHops: config.trustProxyHops,
     },
-    versions,
-    chat: {
-      store,
-      steps: store.chatSteps,
-      engine: deps.engine,
-      now,
-      sessionTtlSeconds: config.sessionTtlSeconds,
-      versions,
-      limiter: limiters.chat,
-      turns: new LocalQueue(),
-      lease: deps.leaseTiming ?? DEFAULT_LEASE_TIMING,
-      sandbox: deps.sandbox,
-      integrations,
-      webhookWaits: new WebhookWaits(),
-      streams: {
-        answerBytes: config.stepBudgets.responseBytes,
-        perWorkspace: config.aiStreams.perWorkspace,
-        replays: new RateLimiter(config.aiStreams.replays, now, store.rateLimits),
-      },
+    turns: new LocalQueue(),
+    lease: deps.leaseTiming ?? DEFAULT_LEASE_TIMING,
+    sandbox: deps.sandbox,
+    integrations: deps.integrations ?? createIntegrations({ config, store, now }),
+    webhookWaits: new WebhookWaits(),
+    streams: {
+      answerBytes: config.stepBudgets.responseBytes,
+      perWorkspace: config.aiStreams.perWorkspace,
+      replays: new RateLimiter(config.aiStreams.replays, now, store.rateLimits),
     },
-    integrations,
   }
 
   const app = new Hono()

@@ -5,12 +5,13 @@
 import { Resolver } from 'node:dns'
 import { isIP } from 'node:net'
 import { type AiConfig, DEFAULT_AI_TIMEOUTS } from './ai/ai-config'
-import { DEFAULT_BYTE_LIMITS } from './engine/byte-budget'
-import { defaultCodeWorkers } from './engine/sandbox'
+import { DEFAULT_BYTE_LIMITS } from './engine/core/byte-budget'
+import { defaultCodeWorkers } from './engine/sandbox/sandbox'
 import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
 import { AllowList } from './outbound/address-policy'
 import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './outbound/workspace-limits'
+import { SCHEMA_NAME_PATTERN } from './store/tables'
 
 export interface RateLimitConfig {
   /** Tokens refilled per minute; 0 disables the limit. */
@@ -53,7 +54,7 @@ export interface ServiceConfig {
   /** Streamed AI answers: provider calls streaming at once per workspace, and replays of one answer. */
   aiStreams: { perWorkspace: number; replays: RateLimitConfig }
   bodyLimits: { managementBytes: number; chatBytes: number }
-  /** What one chat step may produce and send (see engine/byte-budget.ts). */
+  /** What one chat step may produce and send (see engine/core/byte-budget.ts). */
   stepBudgets: { stepBytes: number; responseBytes: number }
   /**
    * How many proxies you run in front of the service. The client address is then the entry that
@@ -78,8 +79,6 @@ export interface ServiceConfig {
 }
 
 const MAX_PROXY_HOPS = 16
-
-export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   port: 8787,

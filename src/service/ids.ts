@@ -18,6 +18,13 @@ export function newId(): string {
   return pool.toString('base64url', used - ID_BYTES, used)
 }
 
+/** Ids and public ids are URL-safe; anything else cannot name a stored resource. */
+const RESOURCE_REF = /^[A-Za-z0-9_-]{1,128}$/
+
+export function isResourceRef(value: string): boolean {
+  return RESOURCE_REF.test(value)
+}
+
 export type TokenKind = 'secret' | 'publishable'
 
 const TOKEN_PREFIX: Record<TokenKind, string> = { secret: 'fs_sk_', publishable: 'fs_pk_' }

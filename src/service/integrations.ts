@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { AiClient } from './ai/ai-client'
-import { LiveStreams } from './chat/live-streams'
+import { LiveStreams } from './ai/live-streams'
 import type { ServiceConfig } from './config'
 import { type CredentialsKey, credentialsKeyFrom } from './credentials/credentials-key'
 import { CredentialsVault } from './credentials/credentials-vault'

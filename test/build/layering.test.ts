@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest'
  * only leftwards in `protocol ← chat ← ui ← element` (then `embed`, `jsx` and the two entries),
  * with `transport`, `content` and `sandbox` beside them, importing only the contract; the
  * service's store and engine never reach up into the routes and services, nor the store into the
- * engine (it keeps what the engine hands it as plain data).
+ * engine (it keeps what the engine hands it as plain data). The service imports one way:
+ * entries → routes → services → engine → integrations → http → store, each only below itself;
+ * its configuration is read as types below the entries; the engine's core imports no block and
+ * no block the walker; no two service modules need each other's values.
  */
 const SRC = resolve(import.meta.dirname, '../../src')
 
@@ -123,4 +126,150 @@ describe('layering', () => {
     )
     expect(wrong.map(describeEdge)).toEqual([])
   })
+  it('the service imports only downwards: entries, routes, services, engine, integrations, http, store', () => {
+    const wrong = serviceEdges()
+      .filter((edge) => edge.from !== edge.to)
+      .filter((edge) => !(edge.to === 'config' && edge.typeOnly))
+      .filter((edge) => !(SERVICE_RULES[edge.from] ?? []).includes(edge.to))
+    expect(wrong.map((edge) => `${edge.file} imports ${edge.specifier} (${edge.from} → ${edge.to})`)).toEqual([])
+  })
+
+  it('knows every folder and top-level module of the service', () => {
+    const entries = readdirSync(join(SRC, 'service'), { withFileTypes: true }).filter((entry) => entry.isDirectory() || /\.ts$/.test(entry.name))
+    expect(entries.map((entry) => entry.name).filter((name) => !(name in SERVICE_PARTS))).toEqual([])
+  })
+
+  it("the engine's core imports no block and nothing above it; no block imports the walker; the sandbox knows no flow", () => {
+    const ENGINE = join(SRC, 'service/engine')
+    const inEngine = (path: string) => relative(ENGINE, path).split(sep)
+    const wrong = serviceEdges().filter((edge) => {
+      const [fromFloor] = inEngine(edge.fromPath)
+      const to = inEngine(edge.toPath)
+      if (edge.from !== 'engine' || edge.to !== 'engine') return false
+      if (fromFloor === 'core') return to[0] !== 'core' && to[0] !== 'sandbox'
+      if (fromFloor === 'blocks') return to.join('/') === 'core/walker.ts' || !['core', 'blocks', 'sandbox'].includes(to[0]!)
+      if (fromFloor === 'sandbox') return to[0] !== 'sandbox'
+      return false
+    })
+    expect(wrong.map((edge) => `${edge.file} imports ${edge.specifier}`)).toEqual([])
+  })
+
+  it('no two service modules need each other: no import cycle of values', () => {
+    const graph = new Map<string, string[]>()
+    for (const edge of serviceEdges().filter((edge) => !edge.typeOnly)) {
+      graph.set(edge.fromPath, [...(graph.get(edge.fromPath) ?? []), edge.toPath])
+    }
+    expect(cycles(graph).map((cycle) => cycle.map((path) => relative(SRC, path)).join(' → '))).toEqual([])
+  })
 })
+
+/** Where each folder and top-level module of src/service stands. */
+const SERVICE_PARTS: Record<string, string> = {
+  'main.ts': 'entry',
+  'cluster.ts': 'entry',
+  'app.ts': 'entry',
+  'env-tokens.ts': 'entry',
+  cli: 'entry',
+  bench: 'entry',
+  build: 'entry',
+  'config.ts': 'config',
+  routes: 'routes',
+  'context.ts': 'routes',
+  chat: 'services',
+  flows: 'services',
+  share: 'services',
+  widget: 'services',
+  engine: 'engine',
+  'integrations.ts': 'integrations',
+  ai: 'integrations',
+  outbound: 'integrations',
+  mail: 'integrations',
+  credentials: 'integrations',
+  http: 'http',
+  store: 'store',
+  'ids.ts': 'base',
+  'service-files.ts': 'base',
+}
+
+/** What each part of the service may import (besides itself); anything may read `config` as types. */
+const SERVICE_RULES: Record<string, readonly string[]> = {
+  base: [],
+  store: ['base'],
+  http: ['store', 'base'],
+  // The clients a step calls: AI providers, outbound HTTP, mail, credentials.
+  integrations: ['http', 'store', 'base'],
+  engine: ['integrations', 'base'],
+  services: ['engine', 'integrations', 'http', 'store', 'base'],
+  routes: ['services', 'integrations', 'http', 'store', 'base'],
+  // Reads the environment, with the defaults of the parts it configures.
+  config: ['engine', 'integrations', 'store', 'base'],
+  entry: ['config', 'routes', 'services', 'engine', 'integrations', 'http', 'store', 'base'],
+}
+
+interface ServiceEdge {
+  from: string
+  to: string
+  fromPath: string
+  toPath: string
+  file: string
+  specifier: string
+  typeOnly: boolean
+}
+
+function serviceEdges(): ServiceEdge[] {
+  const root = join(SRC, 'service')
+  const part = (path: string) => SERVICE_PARTS[relative(root, path).split(sep)[0]!] ?? '?'
+  return sourceFiles(root).flatMap((file) =>
+    staticImportsOf(file).flatMap(({ specifier, typeOnly }) => {
+      const target = specifier.startsWith('.') ? resolveModule(resolve(dirname(file), specifier)) : undefined
+      if (!target || !target.startsWith(root + sep)) return []
+      return [{ from: part(file), to: part(target), fromPath: file, toPath: target, file: relative(SRC, file), specifier, typeOnly }]
+    }),
+  )
+}
+
+/** Each import and re-export of a file, and whether it brings types only (gone at run time). */
+function staticImportsOf(file: string): { specifier: string; typeOnly: boolean }[] {
+  const code = readFileSync(file, 'utf8')
+  const statements = [...code.matchAll(/^\s*(?:import|export)\s+(type\s+)?([^'"]*?)\bfrom\s*['"]([^'"]+)['"]/gm)].map((match) => {
+    const clause = match[2]!.trim()
+    const named = /^\{([^}]*)\}$/.exec(clause)?.[1]
+    const items = named?.split(',').map((item) => item.trim()).filter(Boolean)
+    const typeOnly = match[1] !== undefined || (items !== undefined && items.length > 0 && items.every((item) => item.startsWith('type ')))
+    return { specifier: match[3]!, typeOnly }
+  })
+  const bare = [...code.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm), ...code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)]
+  return [...statements, ...bare.map((match) => ({ specifier: match[1]!, typeOnly: false }))]
+}
+
+function resolveModule(base: string): string | undefined {
+  return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), base].find((path) => existsSync(path) && statSync(path).isFile())
+}
+
+/** The import cycles of a graph (its strongly connected components of more than one module). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const found: string[][] = []
+  const visit = (node: string) => {
+    index.set(node, index.size)
+    low.set(node, index.get(node)!)
+    stack.push(node)
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next)
+        low.set(node, Math.min(low.get(node)!, low.get(next)!))
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!))
+    }
+    if (low.get(node) !== index.get(node)) return
+    const component: string[] = []
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      component.push(member)
+      if (member === node) break
+    }
+    if (component.length > 1) found.push(component.sort())
+  }
+  for (const node of graph.keys()) if (!index.has(node)) visit(node)
+  return found
+}

@@ -5,11 +5,10 @@ import { CredentialUnreadableError } from '../credentials/credentials-key'
 import {
   AiCallError,
   type AiCaller,
-  type AiProvider,
   type ChatCompletion,
   type ChatCompletionRequest,
   type CompletionUsage,
-} from '../engine/ai/chat-completion'
+} from './chat-completion'
 import { type OutboundCalls, OutboundError, type OutboundHttp } from '../outbound/outbound-http'
 import { type AiConfig, type AiTimeouts, PROVIDER_BASE_URLS, PROVIDER_ENV } from './ai-config'
 

@@ -1,81 +1,35 @@
-import type { ChatReplyMessage, StartChatRequest, StartChatResponse } from '../../protocol/index'
-import type { SandboxPool } from '../engine/sandbox-pool'
-import { type Engine, InvalidReplyError, UnknownCommandError, WaitingForStreamError, WaitingForWebhookError } from '../engine/types'
+import type { StartChatRequest, StartChatResponse } from '../../protocol/index'
+import { findLiveFlow, flowRefused, type LiveFlow } from '../flows/live-flow'
 import { HttpError } from '../http/errors'
-import { rateLimited, type RateLimiter } from '../http/rate-limit'
-import { newId, sha256 } from '../ids'
-import type { Integrations } from '../integrations'
-import type { ChatStepsRepository } from '../store/chat-steps-repository'
-import { verdictOf } from '../store/rate-limits-repository'
-import type { Store } from '../store/store'
-import type { PublishedVersions } from './published-versions'
-import { recordedCompletion, type StreamLimits } from './stream-service'
-import type { LeaseTiming, LocalQueue } from './session-turns'
-import { advanceSession, flowClosed, sessionNotFound, type StepRun, stepContext, stepWrite } from './session-steps'
-import type { WebhookWaits } from './webhook-waits'
-
-export { advanceSession, sessionNotFound, type StepRun }
+import { newId } from '../ids'
+import type { ChatDeps, ResponseJson } from './chat-deps'
+import { stepContext, stepWrite } from './chat-step'
+import { type ChatGate, rateVerdict } from './turn'
 
 /**
- * Starting and advancing chats. The engine computes; this module decides what is allowed and
- * persists the engine's outcome. A step never runs inside a transaction: it reads in one
- * statement (rate limit, session and lease together), runs the flow holding only the session's
- * lease, and writes session state, answers, result, logs and idempotent response in one
- * statement. A crash mid-step writes nothing; its lease expires and the answer can be sent again.
- * Outside the transaction is where slow blocks belong: HTTP requests and e-mails may wait on
- * remote servers for up to two minutes, holding only the lease (renewed meanwhile).
+ * Starting a chat. The engine computes; this module decides what is allowed and persists the
+ * engine's outcome: the turn's one read finds the flow with its live version and takes the
+ * request's rate-limit token, the route rules on it and reads the body, the engine runs with no
+ * transaction open, and the new session, its result and answers are written in one statement.
+ * Answers to a running chat go through a `SessionTurn` (turn.ts) the same way, under its lease.
  */
-export interface ChatDeps {
-  store: Store
-  steps: ChatStepsRepository
-  engine: Engine
-  now: () => Date
-  sessionTtlSeconds: number
-  versions: PublishedVersions
-  /** The chat rate limit, taken in each request's first statement. */
-  limiter: RateLimiter
-  turns: LocalQueue
-  lease: LeaseTiming
-  sandbox?: SandboxPool
-  /** The guarded HTTP client and the mailer the steps' blocks use. */
-  integrations: Integrations
-  /** Widgets waiting for a wait-for-webhook block, woken when this process ran the step. */
-  webhookWaits: WebhookWaits
-  /** What one streamed AI answer may cost (see stream-service.ts). */
-  streams: StreamLimits
+
+/** A new conversation's turn: the flow a reference names, with its live version. */
+export interface StartTurn extends ChatGate {
+  readonly live: LiveFlow
 }
 
-/** What the route needs to decide on a request before its body is read. */
-export interface ChatGate {
-  /** `settings.security.allowedOrigins` of the flow's live version (empty: every origin). */
-  allowedOrigins: string[]
-  /** The 429 to answer when the client's bucket is empty. */
-  rateLimited: HttpError | undefined
-  /** The flow or session exists (and is in service) for this request. */
-  found: boolean
-}
-
-/** Responses leave as JSON text: an idempotent replay returns exactly the bytes stored. */
-export type ResponseJson = string
-
-export async function startChat(
-  deps: ChatDeps,
-  input: { ref: string; rateKey: string; admit: (gate: ChatGate) => Promise<StartChatRequest> },
-): Promise<ResponseJson> {
-  const opened = await deps.steps.findFlowHead(input.ref, {
+export async function openStart(deps: ChatDeps, input: { ref: string; rateKey: string }): Promise<StartTurn> {
+  const live = await findLiveFlow(deps, input.ref, 'start', {
     rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
   })
-  // An archived flow is out of service: it answers like one that never existed.
-  const flow = opened.flow?.isArchived ? undefined : opened.flow
-  const version = flow?.currentVersionId ? await deps.versions.get(flow.currentVersionId) : undefined
-  const request = await input.admit({
-    allowedOrigins: version?.allowedOrigins ?? [],
-    rateLimited: opened.rateLimit && rateLimited(verdictOf(opened.rateLimit, deps.limiter.config)),
-    found: flow !== undefined,
-  })
-  if (!flow) throw new HttpError('flow_not_found', 'No flow has this id or public id.')
-  if (flow.isClosed) throw flowClosed()
-  if (!version) throw new HttpError('not_published', 'This flow has not been published yet.')
+  return { live, allowedOrigins: live.allowedOrigins, rateLimited: rateVerdict(deps, live.rateLimit), found: live.flow !== undefined }
+}
+
+/** Starts the conversation the route admitted, with the options its body gave. */
+export async function startChat(deps: ChatDeps, turn: StartTurn, request: StartChatRequest): Promise<ResponseJson> {
+  const { flow, version, refusal } = turn.live
+  if (refusal || !flow || !version) throw flowRefused(refusal ?? 'not_found', unknownFlow)
 
   // A result id from another flow, or one we never issued, just starts a fresh result.
   const resumed = request.resultId ? await deps.store.results.findForFlow(request.resultId, flow.id) : undefined
@@ -92,7 +46,7 @@ export async function startChat(
   )
 
   const now = deps.now()
-  await deps.steps.commitStart({
+  await deps.store.chatSteps.commitStart({
     session: {
       id: sessionId,
       flowId: flow.id,
@@ -114,71 +68,17 @@ export async function startChat(
   return JSON.stringify(response)
 }
 
-export async function continueChat(
-  deps: ChatDeps,
-  input: {
-    sessionId: string
-    rateKey: string
-    idempotencyKey?: string
-    /** The visitor's message; none only after a streamed AI answer. */
-    admit: (gate: ChatGate) => Promise<ChatReplyMessage | undefined>
-  },
-): Promise<ResponseJson> {
-  return advanceSession(deps, {
-    sessionId: input.sessionId,
-    rateKey: input.rateKey,
-    idempotencyKey: input.idempotencyKey,
-    admit: async (turn) => {
-      const { session } = turn
-      const current = session?.currentVersionId ? await deps.versions.get(session.currentVersionId) : undefined
-      const message = await input.admit({
-        allowedOrigins: current?.allowedOrigins ?? [],
-        rateLimited: turn.rateLimit && rateLimited(verdictOf(turn.rateLimit, deps.limiter.config)),
-        found: session !== undefined,
-      })
-      if (!session) throw sessionNotFound(input.sessionId)
-      const requestHash = sha256(typeof message === 'string' ? message : JSON.stringify(message ?? null))
-      const run: StepRun = async ({ version, state, context }) => {
-        const awaiting = state.awaiting
-        if (awaiting?.kind === 'stream' && (message === undefined || typeof message === 'string' || message.type === 'text')) {
-          // The flow goes on with what the service recorded; a client's text is never the AI's answer.
-          const completion = await recordedCompletion(deps, session.id, awaiting.streamId)
-          if (!completion) throw new HttpError('conflict', 'The reply is still streaming; continue once it has finished.')
-          return deps.engine.resumeStream(version.snapshot, state, completion, context)
-        }
-        if (message === undefined) throw messageMissing()
-        try {
-          return await deps.engine.continue(version.snapshot, state, message, context)
-        } catch (error) {
-          if (error instanceof UnknownCommandError) {
-            throw new HttpError('invalid_body', error.message, [{ path: 'message.command', message: 'Unknown command' }])
-          }
-          if (error instanceof InvalidReplyError) throw new HttpError('invalid_body', error.message, [{ path: 'message', message: error.message }])
-          if (error instanceof WaitingForWebhookError || error instanceof WaitingForStreamError) throw new HttpError('conflict', error.message)
-          throw error
-        }
-      }
-      return { requestHash, run }
-    },
-  })
-}
-
-function messageMissing(): HttpError {
-  return new HttpError('invalid_body', 'The body needs a message: only a streamed answer goes on without one.', [
-    { path: 'message', message: 'Required' },
-  ])
-}
-
 /** The origins a flow's live version allows, for a preflight (no rate limit, no lease). */
 export async function allowedOriginsOfFlow(deps: ChatDeps, ref: string): Promise<string[]> {
-  const { flow } = await deps.steps.findFlowHead(ref)
-  const versionId = flow && !flow.isArchived ? flow.currentVersionId : undefined
-  return versionId ? ((await deps.versions.get(versionId))?.allowedOrigins ?? []) : []
+  return (await findLiveFlow(deps, ref, 'start')).allowedOrigins
 }
 
 export async function allowedOriginsOfSession(deps: ChatDeps, sessionId: string): Promise<string[]> {
   const session = await deps.store.sessions.findById(sessionId)
-  const versionId = session && (await deps.store.publishedFlows.currentVersionId(session.flowId))
-  return versionId ? ((await deps.versions.get(versionId))?.allowedOrigins ?? []) : []
+  return session ? (await findLiveFlow(deps, session.flowId, 'session')).allowedOrigins : []
 }
 
+/** What startChat answers for a reference no flow is found under. */
+export function unknownFlow(): HttpError {
+  return new HttpError('flow_not_found', 'No flow has this id or public id.')
+}

@@ -1,7 +1,8 @@
-import { isResourceRef } from '../context'
-import type { LinkedFlowLoader } from '../engine/types'
+import type { LinkedFlowLoader } from '../engine/core/types'
+import { isResourceRef } from '../ids'
 import type { Repositories } from '../store/store'
-import type { PublishedVersions } from './published-versions'
+import { findLiveFlow } from '../flows/live-flow'
+import type { PublishedVersions } from '../flows/published-versions'
 
 /**
  * What a `Typebot link` may reach: the published flows of the session's own workspace, and
@@ -9,18 +10,17 @@ import type { PublishedVersions } from './published-versions'
  * Snapshots come from the process's cache of immutable published versions.
  */
 export function workspaceFlowLoader(
-  repos: Pick<Repositories, 'flows' | 'publishedFlows'>,
+  repos: Pick<Repositories, 'flows' | 'chatSteps'>,
   workspaceId: string,
   versions: PublishedVersions,
 ): LinkedFlowLoader {
   return {
     async current(ref) {
       if (!isResourceRef(ref)) return undefined
-      const flow = await repos.flows.findByIdOrPublicId(ref)
-      if (!flow || flow.workspaceId !== workspaceId || flow.isArchived) return undefined
-      const versionId = await repos.publishedFlows.currentVersionId(flow.id)
-      const version = versionId ? await versions.get(versionId) : undefined
-      return version && { flowId: flow.id, versionId: version.versionId, flow: version.snapshot }
+      // A link starts the linked flow anew: the live-flow rule of a start (a closed flow still runs here).
+      const { flow, version } = await findLiveFlow({ store: repos, versions }, ref, 'start')
+      if (!flow || flow.workspaceId !== workspaceId || !version) return undefined
+      return { flowId: flow.id, versionId: version.versionId, flow: version.snapshot }
     },
     async version(versionId) {
       const version = await versions.get(versionId)

@@ -1,15 +1,17 @@
 import { errorLine, finishLine, STREAM_LOG_CONTEXT, type StreamErrorLog, textLines } from '../../protocol/stream'
-import { AiCallError, type ChatCompletion, type CompletionUsage } from '../engine/ai/chat-completion'
-import type { Awaiting, SessionState } from '../engine/types'
-import { cutToBytes } from '../engine/byte-budget'
+import { AiCallError, type CompletionUsage } from '../ai/chat-completion'
+import type { Awaiting, SessionState } from '../engine/core/types'
+import { cutToBytes } from '../engine/core/byte-budget'
 import { HttpError } from '../http/errors'
-import { rateLimited, type RateLimiter } from '../http/rate-limit'
 import { newId } from '../ids'
 import type { AiStreamKey, AiStreamPart } from '../store/ai-streams-repository'
-import { verdictOf } from '../store/rate-limits-repository'
-import type { ChatDeps, ChatGate } from './chat-service'
-import type { LiveStream } from './live-streams'
-import { flowClosed, sessionEnded, sessionNotFound } from './session-steps'
+import type { SessionRecord } from '../store/sessions-repository'
+import { findLiveFlow, type LiveFlow } from '../flows/live-flow'
+import type { ChatDeps } from './chat-deps'
+import type { LiveStream } from '../ai/live-streams'
+import { refusal } from './engine-errors'
+import { checkSession, sessionNotFound } from './session-check'
+import { type ChatGate, rateVerdict } from './turn'
 
 /**
  * `streamMessage`: the answer of the AI block a session waits on (a `stream` wait), streamed as
@@ -27,15 +29,6 @@ import { flowClosed, sessionEnded, sessionNotFound } from './session-steps'
  * limit; the text is written to the database in parts appended once each.
  */
 
-export interface StreamLimits {
-  /** The most UTF-8 bytes of text one answer streams (the response byte budget). */
-  answerBytes: number
-  /** Provider calls streaming at once per workspace, across every process. */
-  perWorkspace: number
-  /** Requests following or replaying an answer someone else asked for, per answer. */
-  replays: RateLimiter
-}
-
 /** How long a process holds a stream it reads without renewing (renewed as it writes progress). */
 const HOLD_MS = 15_000
 /** How often a running stream writes its text for other processes (and renews its hold). */
@@ -51,40 +44,32 @@ type Ids = { sessionId: string; resultId: string; workspaceId: string }
 const keyOf = (ids: Ids, wait: StreamWait): AiStreamKey => ({ sessionId: ids.sessionId, streamId: wait.streamId })
 type Follow = { kind: 'live'; live: LiveStream } | { kind: 'stored' }
 
-export async function streamMessage(
-  deps: ChatDeps,
-  input: { sessionId: string; rateKey: string; signal?: AbortSignal; admit: (gate: ChatGate) => Promise<void> },
-): Promise<ReadableStream<Uint8Array>> {
-  const session = input.sessionId ? await deps.store.sessions.findById(input.sessionId) : undefined
-  const { flow, rateLimit } = await deps.steps.findFlowHead(session?.flowId ?? '', {
-    rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
-  })
-  const version = flow?.currentVersionId ? await deps.versions.get(flow.currentVersionId) : undefined
-  await input.admit({
-    allowedOrigins: version?.allowedOrigins ?? [],
-    rateLimited: rateLimit && rateLimited(verdictOf(rateLimit, deps.limiter.config)),
-    found: session !== undefined && flow !== undefined,
-  })
-  if (!session || !flow) throw sessionNotFound(input.sessionId)
-  if (flow.isArchived) throw new HttpError('flow_closed', 'This flow is no longer available; the conversation cannot go on.')
-  if (flow.isClosed) throw flowClosed()
-  if (session.completedAt !== null) throw sessionEnded()
-  if (deps.now().getTime() >= Date.parse(session.expiresAt)) {
-    throw new HttpError('session_expired', 'This chat session expired after a period of inactivity; start a new chat.')
-  }
-  const awaiting = (session.state as SessionState).awaiting
-  if (awaiting?.kind !== 'stream') throw new HttpError('conflict', 'This conversation is not waiting for a streamed answer.')
-  const ids: Ids = { sessionId: session.id, resultId: session.resultId, workspaceId: flow.workspaceId }
-  const follow = await firstSign(deps, ids, awaiting, await join(deps, ids, awaiting), input.signal)
-  return toBody(lines(deps, ids, awaiting, follow))
+/** A streamed answer's turn: the session, its flow with its live version, the rate verdict. */
+export interface StreamTurn extends ChatGate {
+  readonly session: SessionRecord | undefined
+  readonly live: LiveFlow
 }
 
-/** The answer recorded for a `stream` wait, once it is complete. */
-export async function recordedCompletion(deps: ChatDeps, sessionId: string, streamId: string): Promise<ChatCompletion | undefined> {
-  const row = await deps.store.aiStreams.find({ sessionId, streamId })
-  if (row?.status !== 'done') return undefined
-  const usage = row.usage as CompletionUsage | undefined
-  return usage ? { text: row.text, usage } : { text: row.text }
+export async function openStream(deps: ChatDeps, input: { sessionId: string; rateKey: string }): Promise<StreamTurn> {
+  const session = input.sessionId ? await deps.store.sessions.findById(input.sessionId) : undefined
+  const live = await findLiveFlow(deps, session?.flowId ?? '', 'session', {
+    rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
+  })
+  const found = session !== undefined && live.flow !== undefined
+  return { session, live, allowedOrigins: live.allowedOrigins, rateLimited: rateVerdict(deps, live.rateLimit), found }
+}
+
+/** The answer's lines, once the route admitted the turn. */
+export async function streamMessage(deps: ChatDeps, turn: StreamTurn, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const { session, live } = turn
+  const flow = live.flow
+  if (!session || !flow) throw sessionNotFound(session?.id ?? '(invalid id)')
+  checkSession(session, live.refusal, deps.now())
+  const awaiting = (session.state as SessionState).awaiting
+  if (awaiting?.kind !== 'stream') throw refusal('not_waiting_for_stream')
+  const ids: Ids = { sessionId: session.id, resultId: session.resultId, workspaceId: flow.workspaceId }
+  const follow = await firstSign(deps, ids, awaiting, await join(deps, ids, awaiting), signal)
+  return toBody(lines(deps, ids, awaiting, follow))
 }
 
 /** Starts the provider call when nobody runs or recorded this answer; else follows whoever does. */

@@ -1,8 +1,10 @@
 import { type ChatStepResult, MAX_LISTEN_SECONDS, type WebhookWaitResponse } from '../../protocol/index'
-import { NotWaitingForWebhookError, type SessionState } from '../engine/types'
+import type { SessionState } from '../engine/core/types'
 import { HttpError } from '../http/errors'
-import { sha256 } from '../ids'
-import { advanceSession, type ChatDeps, sessionNotFound } from './chat-service'
+import type { ChatDeps } from './chat-deps'
+import { refusal } from './engine-errors'
+import { sessionNotFound } from './session-check'
+import { SessionTurn } from './turn'
 
 /**
  * Wait-for-webhook blocks, service side. An outside system's call runs the waiting session's
@@ -20,23 +22,14 @@ export async function deliverResultWebhook(
 ): Promise<{ sessionId: string; waitId: string }> {
   const waiting = await deps.store.sessions.findWaitingForWebhook(input.resultId)
   const awaiting = (waiting?.state as SessionState | undefined)?.awaiting
-  if (!waiting || awaiting?.kind !== 'webhook') throw notWaiting()
+  if (!waiting || awaiting?.kind !== 'webhook') throw refusal('not_waiting_for_webhook')
   const { waitId } = awaiting
-  await advanceSession(deps, {
-    sessionId: waiting.id,
-    idempotencyKey: stepKey(waitId),
-    admit: async () => ({
-      requestHash: sha256(waitId),
-      run: async ({ version, state, context }) => {
-        try {
-          return await deps.engine.deliverWebhook(version.snapshot, state, { waitId, statusCode: 200, data: input.body ?? null }, context)
-        } catch (error) {
-          if (error instanceof NotWaitingForWebhookError) throw notWaiting()
-          throw error
-        }
-      },
-    }),
-  })
+  const turn = await SessionTurn.open(deps, { sessionId: waiting.id, idempotencyKey: stepKey(waitId) })
+  try {
+    await turn.advance({ kind: 'webhook', waitId, body: input.body })
+  } finally {
+    await turn.close()
+  }
   deps.webhookWaits.notify(waiting.id, waitId)
   return { sessionId: waiting.id, waitId }
 }
@@ -47,7 +40,7 @@ export async function listenForWebhook(
   input: { sessionId: string; waitId: string; timeoutSeconds: number; signal?: AbortSignal },
 ): Promise<WebhookWaitResponse> {
   const lookup = async (): Promise<WebhookWaitResponse | undefined> => {
-    const stored = await deps.steps.findIdempotentResponse(input.sessionId, stepKey(input.waitId))
+    const stored = await deps.store.chatSteps.findIdempotentResponse(input.sessionId, stepKey(input.waitId))
     return stored && { status: 'continued', step: JSON.parse(stored.response) as ChatStepResult }
   }
   const found = await lookup()
@@ -56,9 +49,7 @@ export async function listenForWebhook(
   if (!session) throw sessionNotFound(input.sessionId)
   const awaiting = (session.state as SessionState).awaiting
   if (awaiting?.kind !== 'webhook' || awaiting.waitId !== input.waitId) {
-    if (session.completedAt !== null) {
-      throw new HttpError('session_expired', 'This conversation has ended; start a new chat to talk again.')
-    }
+    if (session.completedAt !== null) throw refusal('session_ended')
     throw new HttpError('not_found', 'This conversation is not waiting for this webhook.')
   }
   const timeoutMs = Math.min(Math.max(input.timeoutSeconds, 0), MAX_LISTEN_SECONDS) * 1000
@@ -66,6 +57,3 @@ export async function listenForWebhook(
   return answer ?? { status: 'waiting' }
 }
 
-function notWaiting(): HttpError {
-  return new HttpError('conflict', 'No conversation of this result is waiting for a webhook.')
-}

@@ -1,19 +1,15 @@
 import type { ChatReplyMessage, ChatStepResult, PublishedFlow } from '../../protocol/index'
-import { resumeAfterStream } from './ai/ai-block'
-import { ByteBudgetExceeded } from './byte-budget'
-import { leave } from './continuation'
-import { startCommand } from './events'
-import { indexFlow, startPosition } from './flow-index'
-import { acceptWebhook } from './http-request/wait-for-webhook'
-import { linkedResults, restoreLinks, savedLinks } from './linked-flows'
-import { admitPrefilled } from './prefill-policy'
+import { ByteBudgetExceeded } from './core/byte-budget'
+import type { WalkResult } from './core/continuation'
+import { EngineError } from './core/engine-error'
+import { indexFlow, startPosition } from './core/flow-index'
+import { linkedResults, restoreLinks, savedLinks } from './core/frames'
 import { estimateProgress } from './progress'
-import { submitAnswer } from './replies'
-import { Step, type StepLimits } from './step'
-import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './types'
-import { NotWaitingForStreamError, NotWaitingForWebhookError, SessionEndedError } from './types'
-import { initialVariables, variableMap } from './variables'
-import { type WalkResult, walk } from './walker'
+import { Step, type StepLimits } from './core/step'
+import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './core/types'
+import { initialVariables, variableMap } from './core/variables'
+import { admitPrefilled } from './prefill-policy'
+import { answer, deliverWebhook, resumeAfterStream, runCommand, walkFrom } from './resumption'
 
 /** Runs published flows. Holds no session data: every call gets and returns the whole state. */
 export function createFlowEngine(limits: StepLimits): Engine {
@@ -29,7 +25,7 @@ export function createFlowEngine(limits: StepLimits): Engine {
       if (index.usesTranscript) step.transcript = []
       const first = startPosition(index)
       if (!first) step.log('warning', 'The flow has no start: there is nothing to show')
-      return finish(step, await walk(step, first), 0)
+      return finish(step, await walkFrom(step, first), 0)
     },
 
     async continue(
@@ -39,46 +35,25 @@ export function createFlowEngine(limits: StepLimits): Engine {
       context?: StepContext,
     ): Promise<StepOutcome> {
       const awaiting = state.awaiting
-      if (!awaiting) throw new SessionEndedError()
+      if (!awaiting) throw new EngineError('session_ended')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
       const reply = typeof message === 'string' ? { type: 'text' as const, text: message } : message
-      if (reply.type === 'command') {
-        const target = startCommand(step, awaiting, reply.command)
-        return finish(step, await walk(step, target), state.visitedBlockCount)
-      }
-      let result = await submitAnswer(step, awaiting, reply.text, true)
-      // A reply event's detour came back to its input: the answer it held is submitted now.
-      const mark = step.returnMark
-      if (
-        result.awaiting?.kind === 'input' &&
-        mark?.status === 'called' &&
-        mark.autoResumeMessage !== undefined &&
-        mark.blockId === result.awaiting.blockId
-      ) {
-        step.returnMark = undefined
-        result = await submitAnswer(step, result.awaiting, mark.autoResumeMessage, false)
-      }
+      const result = reply.type === 'command' ? await runCommand(step, awaiting, reply.command) : await answer(step, awaiting, reply.text)
       return finish(step, result, state.visitedBlockCount)
     },
 
     async deliverWebhook(flow, state, delivery, context) {
       const awaiting = state.awaiting
-      if (awaiting?.kind !== 'webhook' || awaiting.waitId !== delivery.waitId) throw new NotWaitingForWebhookError()
+      if (awaiting?.kind !== 'webhook' || awaiting.waitId !== delivery.waitId) throw new EngineError('not_waiting_for_webhook')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
-      const location = step.index.blocks.get(awaiting.blockId)
-      if (!location) {
-        step.log('error', 'The conversation cannot continue: this part of the flow no longer exists', { blockId: awaiting.blockId })
-        return finish(step, { awaiting: null }, state.visitedBlockCount)
-      }
-      await acceptWebhook(step, location, delivery)
-      return finish(step, await walk(step, leave(location, location.block.outgoingEdgeId ?? undefined, step)), state.visitedBlockCount)
+      return finish(step, await deliverWebhook(step, awaiting, delivery), state.visitedBlockCount)
     },
 
     async resumeStream(flow, state, completion, context) {
       const awaiting = state.awaiting
-      if (awaiting?.kind !== 'stream') throw new NotWaitingForStreamError()
+      if (awaiting?.kind !== 'stream') throw new EngineError('not_waiting_for_stream')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
       return finish(step, await resumeAfterStream(step, awaiting, completion), state.visitedBlockCount)

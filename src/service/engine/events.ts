@@ -1,8 +1,9 @@
 import type { FlowEvent } from '../../protocol/index'
-import { asFields, readBoolean, readString } from './field-readers'
-import { type BlockLocation, edgeTarget, type FlowIndex, type Position } from './flow-index'
-import type { Step } from './step'
-import { type Awaiting, UnknownCommandError } from './types'
+import { asFields, readBoolean, readString } from './core/field-readers'
+import { type BlockLocation, edgeTarget, type FlowIndex, type Position } from './core/flow-index'
+import type { Step } from './core/step'
+import { EngineError } from './core/engine-error'
+import type { Awaiting } from './core/types'
 
 /**
  * Events other than `start` (integrations.md 6.2): a `command` the host page sends, and `reply` /
@@ -18,14 +19,14 @@ function eventTarget(index: FlowIndex, event: FlowEvent): Position | undefined {
 /**
  * Prepares a command: the start of its event's path. With `resumeAfter` the session comes back to
  * what it was waiting on once that path ends; otherwise a `Return` on the path does.
- * Throws `UnknownCommandError` (nothing changed) when no event of the active flow handles it.
+ * Throws an `EngineError` `unknown_command` (nothing changed) when no event of the active flow handles it.
  */
 export function startCommand(step: Step, awaiting: Awaiting, command: string): Position {
   const event = step.index.flow.events.find(
     (candidate) => candidate.type === 'command' && readString(asFields(candidate.options), 'command') === command,
   )
   const target = event && eventTarget(step.index, event)
-  if (!event || !target) throw new UnknownCommandError(command)
+  if (!event || !target) throw new EngineError('unknown_command', `This flow has no command event named "${command}"`)
   const waitingOn = step.index.blocks.get(awaiting.blockId)
   if (readBoolean(asFields(event.options), 'resumeAfter') === true) {
     if (waitingOn) step.frame.queue.unshift({ groupId: waitingOn.group.id, blockIndex: waitingOn.index })

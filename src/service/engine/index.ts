@@ -1,5 +1,5 @@
 import { createFlowEngine } from './engine'
-import type { Engine, EngineOptions } from './types'
+import type { Engine, EngineOptions } from './core/types'
 
 /** Defaults for code run on the server: short, because it runs on the service's event loop. */
 export const DEFAULT_CODE_TIMEOUT_MS = 500
@@ -18,4 +18,5 @@ function positive(value: number | undefined): number | undefined {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined
 }
 
-export * from './types'
+export * from './core/engine-error'
+export * from './core/types'

@@ -1,9 +1,9 @@
-import { isAiBlockType } from './ai/ai-options'
-import { isInputType } from './block-kinds'
-import { asFields, readString } from './field-readers'
-import type { FlowIndex } from './flow-index'
-import type { StartOptions } from './types'
-import { replacePlaceholders, variableIdByName } from './variables'
+import { isAiBlockType } from './blocks/ai/ai-options'
+import { isInputType } from './blocks/block-kinds'
+import { asFields, readString } from './core/field-readers'
+import type { FlowIndex } from './core/flow-index'
+import type { StartOptions } from './core/types'
+import { replacePlaceholders, variableIdByName } from './core/variables'
 
 type Prefilled = NonNullable<StartOptions['prefilledVariables']>
 

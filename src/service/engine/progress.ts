@@ -1,5 +1,5 @@
-import { asFields, readString } from './field-readers'
-import { type BlockLocation, edgeTarget, type FlowIndex, groupTarget, type Position } from './flow-index'
+import { asFields, readString } from './core/field-readers'
+import { type BlockLocation, edgeTarget, type FlowIndex, groupTarget, type Position } from './core/flow-index'
 
 /**
  * `progress` = blocks visited / (visited + the longest path still ahead), 100 at the end.

@@ -59,10 +59,6 @@ export class AllowList {
     return { list, problems }
   }
 
-  get isEmpty(): boolean {
-    return this.names.size === 0 && this.suffixes.length === 0 && this.ranges.length === 0
-  }
-
   allowsHost(hostname: string): boolean {
     const name = bareHost(hostname.toLowerCase()).replace(/\.$/, '')
     if (this.names.has(name)) return true

@@ -6,37 +6,34 @@ import {
   MAX_LISTEN_SECONDS,
   startChatRequestSchema,
 } from '../../protocol/index'
-import {
-  allowedOriginsOfFlow,
-  allowedOriginsOfSession,
-  type ChatDeps,
-  type ChatGate,
-  continueChat,
-  sessionNotFound,
-  startChat,
-} from '../chat/chat-service'
-import { streamMessage } from '../chat/stream-service'
+import type { ChatDeps } from '../chat/chat-deps'
+import { allowedOriginsOfFlow, allowedOriginsOfSession, openStart, startChat, unknownFlow } from '../chat/chat-service'
+import { sessionNotFound } from '../chat/session-check'
+import { openStream, streamMessage } from '../chat/stream-service'
+import { type ChatGate, SessionTurn } from '../chat/turn'
 import { listenForWebhook } from '../chat/webhook-service'
-import { isResourceRef, type AppContext } from '../context'
+import type { AppContext } from '../context'
 import { parseBody, readJsonBody } from '../http/body'
 import { clientAddress } from '../http/client-address'
 import { applyChatOrigin, CHAT_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
+import { isResourceRef } from '../ids'
 
 /**
  * The visitor-facing chat API: no token; sessions are identified by their unguessable id.
  *
- * Each handler first settles the origin (from the flow's live published settings), so every
- * later answer — including 400, 404 and 429 with Retry-After — carries CORS headers the widget
+ * Each request reads top to bottom: the route opens the request's turn (the flow or session, its
+ * live version's allowed origins, the rate limit's verdict and, for an answer, the session's
+ * lease and any stored idempotent response, in one read), settles the origin, answers 429 or 404,
+ * reads and parses the body, runs the step, and closes the turn. Settling the origin first means
+ * every later answer, 400, 404 and 429 with Retry-After included, carries CORS headers the widget
  * can read, while a refused origin learns nothing more. Unknown flows and sessions impose no
  * origin rule: the real request then fails with a readable 404 rather than an opaque CORS error.
- * The origin, the rate limit and the flow or session come from one database round trip; the
- * chat service asks `admit` to rule on them before the body is read.
  */
 export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   const { config } = ctx
-  const deps: ChatDeps = ctx.chat
+  const deps: ChatDeps = ctx
   const rateKey = (c: Context) => `chat:${clientAddress(c, config.trustProxyHops)}`
   const readBody = (c: Context, optional: boolean) =>
     readJsonBody(c, { limitBytes: config.bodyLimits.chatBytes, optional })
@@ -48,6 +45,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   }
   // Paths that cannot name anything are looked up as a name nothing has.
   const ref = (value: string) => (isResourceRef(value) ? value : '')
+  const noSession = (sessionId: string) => () => sessionNotFound(sessionId || '(invalid id)')
 
   app.options('/v1/flows/:flowId/startChat', async (c) => {
     applyChatOrigin(c, await allowedOriginsOfFlow(deps, ref(c.req.param('flowId'))))
@@ -55,17 +53,12 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   })
 
   app.post('/v1/flows/:flowId/startChat', async (c) => {
-    const json = await startChat(deps, {
-      ref: ref(c.req.param('flowId')),
-      rateKey: rateKey(c),
-      admit: async (gate) => {
-        admit(c, gate, () => new HttpError('flow_not_found', 'No flow has this id or public id.'))
-        const raw = await readBody(c, true)
-        // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
-        return parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId', 'isStreamEnabled'])
-      },
-    })
-    return jsonText(c, json)
+    const turn = await openStart(deps, { ref: ref(c.req.param('flowId')), rateKey: rateKey(c) })
+    admit(c, turn, unknownFlow)
+    const raw = await readBody(c, true)
+    // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
+    const request = parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId', 'isStreamEnabled'])
+    return jsonText(c, await startChat(deps, turn, request))
   })
 
   for (const operation of ['continueChat', 'streamMessage']) {
@@ -79,33 +72,26 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   // The answer of the AI block the session waits on, as lines (src/protocol/stream.ts).
   app.post('/v1/sessions/:sessionId/streamMessage', async (c) => {
     const sessionId = ref(c.req.param('sessionId'))
-    const body = await streamMessage(deps, {
-      sessionId,
-      rateKey: rateKey(c),
-      signal: c.req.raw.signal,
-      admit: async (gate) => {
-        admit(c, gate, () => sessionNotFound(sessionId || '(invalid id)'))
-        // The service builds the prompt itself: a client sends nothing but `{}`.
-        parseBody(emptyObject, (await readBody(c, true)) ?? {}, [])
-      },
-    })
+    const turn = await openStream(deps, { sessionId, rateKey: rateKey(c) })
+    admit(c, turn, noSession(sessionId))
+    // The service builds the prompt itself: a client sends nothing but `{}`.
+    parseBody(emptyObject, (await readBody(c, true)) ?? {}, [])
+    const body = await streamMessage(deps, turn, c.req.raw.signal)
     return c.body(body, 200, { 'Content-Type': 'text/plain; charset=utf-8' })
   })
 
   app.post('/v1/sessions/:sessionId/continueChat', async (c) => {
     const sessionId = ref(c.req.param('sessionId'))
     const key = readIdempotencyKey(c)
-    const json = await continueChat(deps, {
-      sessionId,
-      rateKey: rateKey(c),
-      idempotencyKey: key instanceof HttpError ? undefined : key,
-      admit: async (gate) => {
-        admit(c, gate, () => sessionNotFound(sessionId || '(invalid id)'))
-        if (key instanceof HttpError) throw key
-        return parseBody(continueChatRequestSchema, await readBody(c, false), ['message']).message
-      },
-    })
-    return jsonText(c, json)
+    const turn = await SessionTurn.open(deps, { sessionId, rateKey: rateKey(c), idempotencyKey: key instanceof HttpError ? undefined : key })
+    try {
+      admit(c, turn, noSession(sessionId))
+      if (key instanceof HttpError) throw key
+      const { message } = parseBody(continueChatRequestSchema, await readBody(c, false), ['message'])
+      return jsonText(c, await turn.advance({ kind: 'message', message }))
+    } finally {
+      await turn.close()
+    }
   })
 
   app.options('/v1/sessions/:sessionId/listenForWebhook', async (c) => {

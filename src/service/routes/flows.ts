@@ -5,9 +5,10 @@ import {
   type PublicFlowResponse,
   type PublishedFlowResponse,
 } from '../../protocol/index'
-import { isResourceRef, type AppContext } from '../context'
+import type { AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
+import { findLiveFlow } from '../flows/live-flow'
 import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'
 import { toPublicFlow } from '../flows/public-flow'
 import { authenticate, type Caller } from '../http/auth'
@@ -16,6 +17,7 @@ import { clientAddress } from '../http/client-address'
 import { PUBLISHED_FLOW_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { booleanQuery } from '../http/query'
+import { isResourceRef } from '../ids'
 import type { FlowRecord } from '../store/flows-repository'
 import { secretCaller } from './secret-caller'
 
@@ -79,12 +81,10 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     else await limiters.management.consume(`token:${caller.tokenId}`)
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
     const ref = c.req.param('flowId')
-    const flow = await store.flows.findByIdOrPublicId(requireRef(ref))
-    // An archived flow is no longer live: nothing of it is served to pages.
-    if (!flow || flow.isArchived) throw flowNotFound(ref)
+    // An archived flow is no longer live: nothing of it is served to pages (a closed one still is).
+    const { flow, version: published } = await findLiveFlow(ctx, requireRef(ref), 'start')
+    if (!flow) throw flowNotFound(ref)
     assertVisible(caller, flow, ref)
-    const versionId = await store.publishedFlows.currentVersionId(flow.id)
-    const published = versionId && (await ctx.versions.get(versionId))
     if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
     const snapshot = withMigratedVersion(published.snapshot, migrate)
     // A publishable token is in every page embedding the flow: it reads the public projection.
@@ -107,7 +107,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
  * Another workspace's flow is answered exactly like one that does not exist (404, same body): a
  * 403 would confirm to any token holder that the id is in use.
  */
-function assertVisible(caller: Caller, flow: FlowRecord, ref: string): void {
+function assertVisible(caller: Caller, flow: Pick<FlowRecord, 'workspaceId'>, ref: string): void {
   if (flow.workspaceId !== caller.workspaceId) throw flowNotFound(ref)
 }
 

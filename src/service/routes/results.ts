@@ -1,11 +1,12 @@
 import type { Context, Hono } from 'hono'
 import { MAX_OUTBOX_PAGE, type OutboxEmail } from '../../protocol/results'
 import { deliverResultWebhook } from '../chat/webhook-service'
-import { isResourceRef, type AppContext } from '../context'
+import type { AppContext } from '../context'
 import { flowNotFound } from '../flows/flow-service'
 import { readJsonBody } from '../http/body'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
+import { isResourceRef } from '../ids'
 import { secretCaller } from './secret-caller'
 
 /** Results of the caller's flows (secret token): stored logs, the result webhook, the e-mail outbox. */
@@ -35,7 +36,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   app.post('/v1/flows/:flowId/results/:resultId/webhook', async (c) => {
     const result = await ownedResult(c)
     const body = await readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes, optional: true })
-    const delivered = await deliverResultWebhook(ctx.chat, { resultId: result.id, body })
+    const delivered = await deliverResultWebhook(ctx, { resultId: result.id, body })
     return c.json({ status: 'continued', ...delivered })
   })
 

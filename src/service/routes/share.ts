@@ -1,14 +1,14 @@
-import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { ServiceConfig } from '../config'
 import { serviceFile } from '../service-files'
 import { WIDGET_BASE_PATH } from './widget'
-import { PublishedVersions } from '../chat/published-versions'
-import { isResourceRef } from '../context'
+import { findLiveFlow } from '../flows/live-flow'
+import { PublishedVersions } from '../flows/published-versions'
 import { clientAddress } from '../http/client-address'
 import { isOriginAllowed } from '../http/cors'
 import { HttpError } from '../http/errors'
 import type { RateLimiter } from '../http/rate-limit'
+import { isResourceRef } from '../ids'
 import { sharePagePolicy, STATUS_PAGE_POLICY } from '../share/csp'
 import { HEAD_FRAME_POLICY, headFrameHtml, headFramePath, needsHeadFrame } from '../share/head-frame'
 import { pageMetadata } from '../share/head-tags'
@@ -87,12 +87,10 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
 
   const lookup = async (ref: string): Promise<Lookup> => {
     // Unknown, archived, unpublished and unshared flows look the same from outside.
-    const { flow } = await store.chatSteps.findFlowHead(ref, { withName: true })
-    if (!flow || flow.isArchived) return { page: NOT_FOUND_PAGE }
-    const published = flow.currentVersionId ? await versions.get(flow.currentVersionId) : undefined
-    const settings = published && readShareSettings(published.snapshot, flow.name)
-    if (!settings?.isEnabled) return { page: NOT_FOUND_PAGE }
-    if (flow.isClosed) return { page: CLOSED_PAGE }
+    const { flow, version, refusal } = await findLiveFlow({ store, versions }, ref, 'start', { withName: true })
+    const settings = flow && version && readShareSettings(version.snapshot, flow.name)
+    if (!flow || !settings?.isEnabled) return { page: NOT_FOUND_PAGE }
+    if (refusal === 'closed') return { page: CLOSED_PAGE }
     return { flow, settings }
   }
 

@@ -106,13 +106,4 @@ export class PublishedFlowsRepository {
       }
     )
   }
-
-  /** The id of the flow's live version, without reading its snapshot. */
-  async currentVersionId(flowId: string): Promise<string | undefined> {
-    const rows = await this.db.query<{ current_version_id: string }>(
-      `SELECT current_version_id FROM ${this.t.publishedFlows} WHERE flow_id = $1`,
-      [flowId],
-    )
-    return rows[0]?.current_version_id
-  }
 }

@@ -1,4 +1,5 @@
-import { SCHEMA_NAME_PATTERN } from '../config'
+/** A PostgreSQL identifier the service may name a schema by (DATABASE_SCHEMA). */
+export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
 /**
  * Fully qualified table names. Every statement names its schema explicitly (rather than relying

@@ -8,7 +8,7 @@ import { createEngine, type StepContext } from '../../../src/service/engine/inde
 import { Mailer } from '../../../src/service/mail/mailer'
 import { createStore } from '../../../src/service/store/store'
 import { dropSchema, freshSchema, useTestDatabase } from '../helpers/database'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { createOutboundHttp } from '../../../src/service/outbound/outbound-http'
 import { migrateToV6 } from '../../../src/service/flows/flow-migration'
 import { answerFor } from '../helpers/walker'

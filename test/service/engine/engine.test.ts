@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { createEngine, SessionEndedError } from '../../../src/service/engine/index'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { createEngine } from '../../../src/service/engine/index'
+import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { chatStepResultSchema } from '../../../src/protocol/index'
 import { buildFlow, Conversation, input, text, texts, varId } from './support/flow-builder'
 
@@ -61,7 +61,7 @@ describe('createEngine', () => {
     const conversation = new Conversation(flow, engine)
     await conversation.start()
     const ended = await conversation.answer('Ada')
-    await expect(engine.continue(flow, ended.state, 'again')).rejects.toBeInstanceOf(SessionEndedError)
+    await expect(engine.continue(flow, ended.state, 'again')).rejects.toMatchObject({ name: 'EngineError', code: 'session_ended' })
   })
 
   it('ends gracefully when the awaited block no longer exists in the flow', async () => {

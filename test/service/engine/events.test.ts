@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import type { PublishedFlow } from '../../../src/protocol/index'
-import { UnknownCommandError } from '../../../src/service/engine/index'
 import { buildFlow, Conversation, input, text, texts, varId } from './support/flow-builder'
 
 const event = (id: string, type: string, edgeId: string, options: Record<string, unknown> = {}): PublishedFlow['events'][number] => ({
@@ -69,7 +68,7 @@ describe('command events', () => {
     const conversation = new Conversation(commandFlow())
     await conversation.start()
     for (const command of ['nope', 'Wizz', ' wizz']) {
-      await expect(conversation.answer({ type: 'command', command })).rejects.toBeInstanceOf(UnknownCommandError)
+      await expect(conversation.answer({ type: 'command', command })).rejects.toMatchObject({ name: 'EngineError', code: 'unknown_command' })
     }
     expect(conversation.outcomes).toHaveLength(1)
   })

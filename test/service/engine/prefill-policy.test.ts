@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { AllowList } from '../../../src/service/outbound/address-policy'
 import { createOutboundHttp, type OutboundHttp } from '../../../src/service/outbound/outbound-http'
 import { type HttpTestServer, startHttpTestServer } from '../helpers/http-test-server'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { indexFlow } from '../../../src/service/engine/flow-index'
+import { indexFlow } from '../../../src/service/engine/core/flow-index'
 import { longestPaths } from '../../../src/service/engine/progress'
 import type { Theme } from '../../../src/protocol/index'
 import { buildFlow, Conversation, edge, input, text, varId } from './support/flow-builder'

@@ -5,7 +5,7 @@ import type { AiTimeouts } from '../../../src/service/ai/ai-config'
 import type { ServiceConfig } from '../../../src/service/config'
 import type { TestDatabase } from './database'
 import { importOverHttp, publishOverHttp } from './flows'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { type OpenAiTestServer, startOpenAiTestServer } from './openai-test-server'
 import { createTestService, type TestService } from './service'
 

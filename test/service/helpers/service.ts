@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import { type AppDeps, createApp } from '../../../src/service/app'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
-import type { Engine } from '../../../src/service/engine/types'
+import type { Engine } from '../../../src/service/engine/core/types'
 import { hashToken, newId, newToken, type TokenKind } from '../../../src/service/ids'
 import { createIntegrations, type Integrations, type IntegrationsInput } from '../../../src/service/integrations'
 import { createStore, type Store } from '../../../src/service/store/store'

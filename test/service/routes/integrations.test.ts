@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chatStepResultSchema, errorBodySchema, startChatResponseSchema, webhookWaitResponseSchema } from '../../../src/protocol/index'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { useTestDatabase } from '../helpers/database'
 import { importOverHttp, publishOverHttp } from '../helpers/flows'
 import { type HttpTestServer, startHttpTestServer } from '../helpers/http-test-server'

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chatStepResultSchema } from '../../../src/protocol/index'
 import type { ServiceConfig } from '../../../src/service/config'
-import { closeSandbox } from '../../../src/service/engine/sandbox'
+import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { useTestDatabase } from '../helpers/database'
 import { type DnsTestServer, startDnsTestServer } from '../helpers/dns-test-server'
 import { type HttpTestServer, startHttpTestServer } from '../helpers/http-test-server'

@@ -17,7 +17,7 @@ import {
   type StepOutcome,
 } from '../../../../src/service/engine/index'
 import type { ChatReplyMessage } from '../../../../src/protocol/index'
-import { createStepContext, type StepContextInput } from '../../../../src/service/engine/step-context'
+import { createStepContext, type StepContextInput } from '../../../../src/service/engine/core/step-context'
 
 /** Test flows: small graphs written inline, published the way the service publishes them. */
 

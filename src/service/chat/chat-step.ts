@@ -1,0 +1,109 @@
+import type { ChatReplyMessage } from '../../protocol/index'
+import type { ChatCompletion, CompletionUsage } from '../ai/chat-completion'
+import { EngineError } from '../engine/core/engine-error'
+import { createStepContext } from '../engine/core/step-context'
+import type { SessionState, StepContext, StepOutcome } from '../engine/core/types'
+import type { CachedVersion } from '../flows/published-versions'
+import { HttpError } from '../http/errors'
+import { sha256 } from '../ids'
+import type { StepWrite } from '../store/step-writes'
+import type { ChatDeps } from './chat-deps'
+import { httpErrorOf } from './engine-errors'
+import { workspaceFlowLoader } from './linked-flows-loader'
+
+/**
+ * A chat step as the service runs it: what it may use (its step context), what it asks the engine
+ * for, and what it writes. The engine runs with no transaction open; the turn (turn.ts) holds the
+ * session's lease meanwhile and commits what this returns.
+ */
+
+/** What asks a running session for a step: a visitor's message, or an outside system's webhook. */
+export type StepRequest =
+  /** No message only after a streamed AI answer: the flow goes on with the recorded one. */
+  | { kind: 'message'; message: ChatReplyMessage | undefined }
+  | { kind: 'webhook'; waitId: string; body: unknown }
+
+/** What an idempotency key is bound to: the same key with another request is refused. */
+export function requestHash(request: StepRequest): string {
+  if (request.kind === 'webhook') return sha256(request.waitId)
+  const { message } = request
+  return sha256(typeof message === 'string' ? message : JSON.stringify(message ?? null))
+}
+
+/** A leased session, ready for its step. */
+export interface LeasedSession {
+  sessionId: string
+  /** The version the session started on, even if the flow was re-published since. */
+  version: CachedVersion
+  state: SessionState
+  context: StepContext
+}
+
+/** The engine's outcome for `request`; its refusals as the contract's HTTP errors. */
+export async function runChatStep(deps: ChatDeps, leased: LeasedSession, request: StepRequest): Promise<StepOutcome> {
+  try {
+    return await ask(deps, leased, request)
+  } catch (error) {
+    throw error instanceof EngineError ? httpErrorOf(error) : error
+  }
+}
+
+async function ask(deps: ChatDeps, { sessionId, version, state, context }: LeasedSession, request: StepRequest): Promise<StepOutcome> {
+  if (request.kind === 'webhook') {
+    return deps.engine.deliverWebhook(version.snapshot, state, { waitId: request.waitId, statusCode: 200, data: request.body ?? null }, context)
+  }
+  const { message } = request
+  const awaiting = state.awaiting
+  if (awaiting?.kind === 'stream' && (message === undefined || typeof message === 'string' || message.type === 'text')) {
+    // The flow goes on with what the service recorded; a client's text is never the AI's answer.
+    const completion = await recordedCompletion(deps, sessionId, awaiting.streamId)
+    if (!completion) throw new HttpError('conflict', 'The reply is still streaming; continue once it has finished.')
+    return deps.engine.resumeStream(version.snapshot, state, completion, context)
+  }
+  if (message === undefined) {
+    throw new HttpError('invalid_body', 'The body needs a message: only a streamed answer goes on without one.', [
+      { path: 'message', message: 'Required' },
+    ])
+  }
+  return deps.engine.continue(version.snapshot, state, message, context)
+}
+
+/** The answer recorded for a `stream` wait, once it is complete (stream-service.ts records it). */
+async function recordedCompletion(deps: ChatDeps, sessionId: string, streamId: string): Promise<ChatCompletion | undefined> {
+  const row = await deps.store.aiStreams.find({ sessionId, streamId })
+  if (row?.status !== 'done') return undefined
+  const usage = row.usage as CompletionUsage | undefined
+  return usage ? { text: row.text, usage } : { text: row.text }
+}
+
+/** What a step of this session may use: its workspace's flows, the guarded HTTP client, its mailer. */
+export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: string; sessionId: string; resultId: string }) {
+  const { integrations, store } = deps
+  return createStepContext({
+    ...ids,
+    now: deps.now,
+    sandbox: deps.sandbox,
+    flows: workspaceFlowLoader(store, ids.workspaceId, deps.versions),
+    http: integrations.outbound.forStep(ids.workspaceId),
+    mail: (request) => integrations.mailer.send({ ...request, workspaceId: ids.workspaceId, flowId: ids.flowId, resultId: ids.resultId }),
+    resultAnswers: () => store.results.listAnswers(ids.resultId),
+    ai: integrations.ai.forWorkspace(ids.workspaceId),
+  })
+}
+
+/** What a step writes, from the engine's outcome. */
+export function stepWrite(outcome: StepOutcome, now: Date, sessionTtlSeconds: number): StepWrite {
+  return {
+    stateJson: JSON.stringify(outcome.state),
+    answers: outcome.answers,
+    linkedResults: outcome.linkedResults ?? [],
+    logs: outcome.logs,
+    ended: outcome.ended,
+    timestamp: now.toISOString(),
+    expiresAt: expiry(now, sessionTtlSeconds),
+  }
+}
+
+function expiry(now: Date, ttlSeconds: number): string {
+  return new Date(now.getTime() + ttlSeconds * 1000).toISOString()
+}

@@ -1,0 +1,163 @@
+import type { SessionState, StepOutcome } from '../engine/core/types'
+import { liveFlow } from '../flows/live-flow'
+import type { CachedVersion } from '../flows/published-versions'
+import { HttpError } from '../http/errors'
+import { rateLimited } from '../http/rate-limit'
+import type { TurnLookup } from '../store/chat-steps-repository'
+import { type VerdictRow, verdictOf } from '../store/rate-limits-repository'
+import type { ChatDeps, ResponseJson } from './chat-deps'
+import { requestHash, runChatStep, type StepRequest, stepContext, stepWrite } from './chat-step'
+import { checkSession, sessionNotFound } from './session-check'
+import { keepLease, newLeaseOwner, waitForLease } from './session-leases'
+
+/** What the route rules on, in this order, before it reads a request's body. */
+export interface ChatGate {
+  /** `settings.security.allowedOrigins` of the flow's live version (empty: every origin). */
+  allowedOrigins: string[]
+  /** The 429 to answer when the client's bucket is empty. */
+  rateLimited: HttpError | undefined
+  /** The flow or session exists (and is in service) for this request. */
+  found: boolean
+}
+
+/** The 429 a rate-limit row read along with the request says to answer, if any. */
+export function rateVerdict(deps: Pick<ChatDeps, 'limiter'>, row: VerdictRow | undefined): HttpError | undefined {
+  return row && rateLimited(verdictOf(row, deps.limiter.config))
+}
+
+/**
+ * A turn: one request's hold on one running session, from its first read to its answer, for a
+ * visitor's message or an outside system's webhook. The route opens it (one statement reads the
+ * session with its flow, takes the request's rate-limit token and the session's lease, and finds
+ * any response stored under the request's idempotency key), rules on its gate, reads the body,
+ * `advance`s it (the step runs with no transaction open and commits in one statement while the
+ * lease holds) and `close`s it. Requests for one session in this process wait for each other's
+ * turns, in order; across processes the lease decides.
+ */
+export class SessionTurn implements ChatGate {
+  readonly rateLimited: HttpError | undefined
+  readonly found: boolean
+
+  private constructor(
+    private readonly deps: ChatDeps,
+    private readonly input: TurnInput,
+    private readonly owner: string,
+    private lookup: TurnLookup,
+    readonly allowedOrigins: string[],
+    private readonly leave: () => void,
+  ) {
+    this.rateLimited = rateVerdict(deps, lookup.rateLimit)
+    this.found = lookup.session !== undefined
+  }
+
+  static async open(deps: ChatDeps, input: TurnInput): Promise<SessionTurn> {
+    const leave = await deps.turns.enter(input.sessionId)
+    try {
+      const owner = newLeaseOwner()
+      const lookup = await read(deps, input, owner, true)
+      const { allowedOrigins } = await liveFlow(deps.versions, lookup.session, 'session')
+      return new SessionTurn(deps, input, owner, lookup, allowedOrigins, leave)
+    } catch (error) {
+      leave()
+      throw error
+    }
+  }
+
+  /**
+   * The step's response: the one stored under the idempotency key, or the step run now and
+   * committed. Waits for a lease another request holds; takes the turn again, once, when the
+   * lease was lost while the flow ran (nothing was written then).
+   */
+  async advance(request: StepRequest): Promise<ResponseJson> {
+    if (!this.lookup.session) throw sessionNotFound(this.input.sessionId)
+    const hash = requestHash(request)
+    for (let attempt = 0; ; attempt++) {
+      const replay = await this.storedResponse(hash)
+      if (replay !== undefined) return replay
+      if (!this.lookup.leased) {
+        this.lookup = await waitForLease(async () => {
+          const next = await read(this.deps, this.input, this.owner, false)
+          return next.leased || next.idempotent ? next : undefined
+        }, this.deps.lease.waitMs)
+        continue
+      }
+      const committed = await this.step(request, hash)
+      if (committed !== undefined) return committed
+      // This process stalled past the lease's expiry and another request took the session over.
+      if (attempt > 0) throw new HttpError('conflict', 'This conversation moved on meanwhile; send the answer again.')
+      this.lookup = await read(this.deps, this.input, this.owner, false)
+    }
+  }
+
+  /** Releases the lease if the turn still holds it, and lets the session's next request go. */
+  async close(): Promise<void> {
+    try {
+      if (this.lookup.leased) await this.deps.store.chatSteps.releaseLease(this.input.sessionId, this.owner).catch(() => undefined)
+    } finally {
+      this.leave()
+    }
+  }
+
+  /** The stored response for this key (same request), a 409 for another request, or undefined. */
+  private async storedResponse(hash: string): Promise<ResponseJson | undefined> {
+    const key = this.input.idempotencyKey
+    if (key === undefined) return undefined
+    // A commit landed between the statement's snapshot and its lease: its key may be the same.
+    const { lookup } = this
+    const stored = lookup.movedMeanwhile ? await this.deps.store.chatSteps.findIdempotentResponse(lookup.session!.id, key) : lookup.idempotent
+    if (!stored) return undefined
+    if (stored.requestHash !== hash) throw new HttpError('conflict', 'This Idempotency-Key was already used with a different message.')
+    return stored.response
+  }
+
+  /** Runs the step on the leased session and commits it; undefined when the lease was lost meanwhile. */
+  private async step(request: StepRequest, hash: string): Promise<ResponseJson | undefined> {
+    const { deps, owner } = this
+    const session = this.lookup.session!
+    const leased = this.lookup.leased!
+    const now = deps.now()
+    checkSession({ id: session.id, ...leased }, (await liveFlow(deps.versions, session, 'session')).refusal, now)
+    const version = (await deps.versions.get(session.publishedVersionId)) as CachedVersion
+    const ids = { workspaceId: session.workspaceId, flowId: session.flowId, sessionId: session.id, resultId: session.resultId }
+    const lease = keepLease(deps.store.chatSteps, session.id, owner, deps.lease.leaseMs)
+    let outcome: StepOutcome
+    try {
+      outcome = await runChatStep(deps, { sessionId: session.id, version, state: leased.state as SessionState, context: stepContext(deps, ids) }, request)
+    } finally {
+      lease.stop()
+    }
+    if (lease.lost) return undefined
+
+    const response = JSON.stringify(outcome.response)
+    const key = this.input.idempotencyKey
+    const committed = await deps.store.chatSteps.commitAnswer({
+      sessionId: session.id,
+      leaseOwner: owner,
+      ...stepWrite(outcome, now, deps.sessionTtlSeconds),
+      idempotency: key === undefined ? undefined : { key, requestHash: hash, response },
+    })
+    if (!committed) return undefined
+    this.lookup.leased = undefined // released by the commit
+    return response
+  }
+}
+
+/** The request a turn is for: its session, the client's rate-limit bucket and idempotency key. */
+interface TurnInput {
+  sessionId: string
+  /** None for an outside system's webhook (its token was limited already). */
+  rateKey?: string
+  idempotencyKey?: string
+}
+
+/** The turn's one read; the rate limit is taken by the first read only. */
+function read(deps: ChatDeps, input: TurnInput, owner: string, withRateLimit: boolean): Promise<TurnLookup> {
+  const { rateKey } = input
+  return deps.store.chatSteps.openTurn({
+    sessionId: input.sessionId,
+    leaseOwner: owner,
+    leaseMs: deps.lease.leaseMs,
+    idempotencyKey: input.idempotencyKey,
+    rateLimit: withRateLimit && rateKey !== undefined ? (name, params) => deps.limiter.cte(name, params, rateKey) : undefined,
+  })
+}
