@@ -1,6 +1,6 @@
 import { publicFlowSchema, type PublicFlow, type PublishedFlow } from '../../protocol/index'
-import { isAiBlockType } from '../engine/ai/ai-options'
-import { isBubbleType, isInputType } from '../engine/block-kinds'
+import { isAiBlockType } from '../engine/blocks/ai/ai-options'
+import { isBubbleType, isInputType } from '../engine/blocks/block-kinds'
 
 /**
  * What a publishable token reads of a published flow (contract.md, "Tokens"): the fields of
