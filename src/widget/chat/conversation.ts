@@ -1,4 +1,5 @@
 import { computed } from '@preact/signals'
+import { ENGLISH } from '../i18n/strings'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
 import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
@@ -92,7 +93,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   async function opening(signal: AbortSignal): Promise<Next> {
     const flow = options.flow.trim()
     if (!flow) {
-      const detail: FlowChatErrorDetail = { code: 'missing-flow', message: 'This chat has no flow to run.', retryable: false }
+      const detail: FlowChatErrorDetail = { code: 'missing-flow', message: ENGLISH.failNoFlow, retryable: false }
       emit('flowchat:error', detail)
       state.fail(detail, 'none')
       return null
