@@ -51,7 +51,8 @@ export const BUBBLE_CSS = css`${HEADER_CSS}
 .dismiss svg{width:12px;height:12px}
 [hidden]{display:none!important}
 ${dark((host) => `${host} .window,${host} .preview{background:#15171b;color:#e8eaed}${host} .dismiss{background:#2c3038;color:#e8eaed}`)}
-@media (max-width:480px){.window{left:0;right:0;width:100%;top:var(--fc-viewport-top,0px);bottom:auto;height:var(--fc-viewport-height,100dvh);border-radius:0}:host([open]) .launcher{visibility:hidden}}
+/* A phone: the window fills the screen, whichever corner the launcher is in. */
+@media (max-width:480px){.window{left:0!important;right:0!important;width:100%;top:var(--fc-viewport-top,0px);bottom:auto;height:var(--fc-viewport-height,100dvh);border-radius:0}:host([open]) .launcher{visibility:hidden}}
 `
 
 export const POPUP_CSS = css`${HEADER_CSS}
