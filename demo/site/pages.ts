@@ -105,15 +105,41 @@ export function inlinePage(flow: SeededFlow, ctx: PageContext): string {
     html`<header><p><a href="/">← All demo flows</a></p><h1>${flow.name}</h1>
 <p>The standard (inline) embed: a <code>&lt;flow-chat&gt;</code> element placed in the page.</p></header>
 <main>
-<flow-chat class="inline-chat" flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>
+${localeSwitcher('#inline-chat')}
+<flow-chat id="inline-chat" class="inline-chat" flow="${flow.publicId}" api-host="${ctx.apiHost}" token="${ctx.publishableToken}"></flow-chat>
 <details><summary>Embed code</summary>
 <pre><code>${elementSnippet(flow, ctx)}</code></pre></details>
 <section aria-labelledby="host-events-title"><h2 id="host-events-title">Events from flow scripts</h2>
 <p>What the flow's scripts sent this page with <code>emitHostEvent</code> (the <code>flowchat:script-event</code> event). It is all a script can hand the page.</p>
 <ol id="host-events" aria-live="polite"></ol></section>
 <script src="/demo/assets/demo-events.js" defer></script>
+<script src="/demo/assets/demo-locale.js" defer></script>
 </main>`,
   )
+}
+
+/** The languages the widget has words for, each named in itself. */
+const LANGUAGES: Array<[tag: string, name: string]> = [
+  ['en', 'English'],
+  ['fr', 'Français'],
+  ['de', 'Deutsch'],
+  ['es', 'Español'],
+  ['pt-BR', 'Português (Brasil)'],
+  ['it', 'Italiano'],
+  ['nl', 'Nederlands'],
+  ['ar', 'العربية'],
+  ['he', 'עברית'],
+  ['ja', '日本語'],
+]
+
+/** Selects that set the chat's `lang` and `color-scheme` attributes (demo-locale.js). */
+function localeSwitcher(target: string): Html {
+  const select = (id: string, attribute: string, label: string, options: Array<[string, string]>) => html`<label for="${id}">${label}</label>
+<select id="${id}" data-chat-target="${target}" data-chat-attribute="${attribute}">${options.map(([value, name]) => html`<option value="${value}">${name}</option>`)}</select>`
+  return html`<form class="switcher" aria-label="Language and colours of the chat">
+${select('chat-lang', 'lang', 'Language', [['', 'The page’s (English)'], ...LANGUAGES])}
+${select('chat-scheme', 'color-scheme', 'Colours', [['', 'Light'], ['dark', 'Dark'], ['auto', 'As the system']])}
+</form>`
 }
 
 /** What the AI demo flow needs: it never shows a made-up answer in place of an AI's. */

@@ -87,6 +87,32 @@ describe('the scripts demo flow on the inline demo page', () => {
   })
 })
 
+describe('the inline demo page’s language and colour switcher', () => {
+  it('turns the chat French, then Arabic and dark, without starting it over', async () => {
+    const flow = flows.find((f) => f.file === 'scripts.json')!
+    const page = await browser.context.newPage()
+    const errors = trackErrors(page)
+    await page.goto(`${new URL(server.url).origin}/demo/inline/${flow.publicId}`)
+    const c = chat(page)
+    await c.host('What is your name?').waitFor()
+    const before = await c.hostBubbles.count()
+    // The flow names its own fields and buttons: the chat's own words change (its name, here).
+    await page.getByLabel('Language', { exact: true }).selectOption('fr')
+    await c.root.getByRole('region', { name: 'Discussion' }).waitFor()
+    await page.getByLabel('Language', { exact: true }).selectOption('ar')
+    await page.getByLabel('Colours', { exact: true }).selectOption('dark')
+    await c.root.getByRole('region', { name: 'الدردشة' }).waitFor()
+    const frame = c.root.locator('[part="frame"]')
+    await expect.poll(() => frame.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(21, 23, 27)')
+    expect(await frame.evaluate((element) => [element.getAttribute('dir'), getComputedStyle(element).backgroundColor])).toEqual(['rtl', 'rgb(21, 23, 27)'])
+    // Still the first conversation: nothing asked twice.
+    expect(await c.hostBubbles.count()).toBe(before)
+    expect(await axeViolations(page)).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
 describe('the demo outbox page', () => {
   it('opens only once the secret token is typed into its form, which keeps it out of the address', async () => {
     const page = await browser.context.newPage()

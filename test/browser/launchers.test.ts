@@ -107,6 +107,8 @@ describe('<flow-chat-bubble>', () => {
     await page.getByRole('button', { name: 'Still here' }).click()
     const window = page.getByRole('dialog', { name: 'Support' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
+    // The window fills the phone's screen, even with the launcher in the left corner.
+    expect(await window.boundingBox()).toMatchObject({ x: 0, width: 375 })
     const field = window.locator('[part~="input"]').first()
     const box = (await field.boundingBox())!
     expect(box.y + box.height).toBeLessThanOrEqual(667)

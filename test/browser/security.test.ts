@@ -62,7 +62,7 @@ describe('hostile flow content in Chromium', () => {
     expect(await c.hostBubbles.first().locator('p').first().evaluate((p) => getComputedStyle(p).color)).toBe('rgb(255, 0, 0)')
     // ...while the invalid theme values fell back to the defaults.
     const bubble = await c.hostBubbles.first().evaluate((el) => getComputedStyle(el).backgroundColor)
-    expect(bubble).toBe('rgb(247, 248, 255)')
+    expect(bubble).toBe('rgb(238, 241, 246)')
     expect(await xss(page)).toBeUndefined()
   })
 })

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 /**
  * The import rules of docs/contributors/architecture.md, checked on the sources: a widget folder imports
  * only leftwards in `protocol ← chat ← ui ← element` (then `embed`, `jsx` and the two entries),
- * with `transport`, `content` and `sandbox` beside them, importing only the contract; the
+ * with `transport`, `content`, `sandbox` and `i18n` beside them, importing only the contract; the
  * service's store and engine never reach up into the routes and services, nor the store into the
  * engine (it keeps what the engine hands it as plain data). The service imports one way:
  * entries → routes → services → engine → integrations → http → store, each only below itself;
@@ -14,13 +14,15 @@ import { describe, expect, it } from 'vitest'
  */
 const SRC = resolve(import.meta.dirname, '../../src')
 
-const BESIDE = ['transport', 'content', 'sandbox']
+const BESIDE = ['transport', 'content', 'sandbox', 'i18n']
 /** What each part of the widget may import (besides itself). */
 const WIDGET_RULES: Record<string, readonly string[]> = {
   protocol: [],
   transport: ['protocol'],
   content: ['protocol'],
   sandbox: ['protocol'],
+  // The widget's words (the English table, the translations) and the chat's language.
+  i18n: ['protocol'],
   chat: ['protocol', ...BESIDE],
   ui: ['protocol', 'chat', ...BESIDE],
   element: ['protocol', 'chat', 'ui', ...BESIDE],

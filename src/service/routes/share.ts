@@ -12,6 +12,7 @@ import { isResourceRef } from '../ids'
 import { sharePagePolicy, STATUS_PAGE_POLICY } from '../share/csp'
 import { HEAD_FRAME_POLICY, headFrameHtml, headFramePath, needsHeadFrame } from '../share/head-frame'
 import { pageMetadata } from '../share/head-tags'
+import { pageLanguage } from '../share/page-language'
 import { pageOrigin } from '../share/page-origin'
 import { sharePage } from '../share/share-page'
 import { readShareSettings, type ShareSettings } from '../share/share-settings'
@@ -133,8 +134,9 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
       'Content-Security-Policy',
       sharePagePolicy({ scriptOrigins: widgetOrigin ? [widgetOrigin] : [], allowedOrigins: settings.allowedOrigins }),
     )
-    // Revalidated on every visit: a republished or unshared flow shows at once.
+    // Revalidated on every visit: a republished or unshared flow shows at once. Its language may be the visitor's.
     c.header('Cache-Control', 'no-cache')
+    c.header('Vary', 'Accept-Language')
     c.header('X-Content-Type-Options', 'nosniff')
     // Query parameters may carry personal data (prefilled variables): other origins see ours only.
     c.header('Referrer-Policy', 'strict-origin-when-cross-origin')
@@ -146,6 +148,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
         headFrameUrl: needsHeadFrame(headFrame) ? headFramePath(SHARE_ASSETS_PATH, flow.publicId) : undefined,
         hideQueryParams: settings.isHideQueryParamsEnabled,
         assets,
+        language: pageLanguage(settings.metadata.lang, c.req.header('Accept-Language')),
       }),
     )
   })

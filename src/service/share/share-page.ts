@@ -20,6 +20,8 @@ export interface SharePageInput {
   headFrameUrl?: string
   hideQueryParams: boolean
   assets: SharePageAssets
+  /** The page's language and direction, which the chat speaks (see page-language.ts). */
+  language: { lang: string; dir: 'ltr' | 'rtl' }
 }
 
 /**
@@ -35,7 +37,7 @@ export interface SharePageInput {
 export function sharePage(input: SharePageInput): string {
   const { assets } = input
   return html`<!doctype html>
-<html lang="en">
+<html lang="${input.language.lang}" dir="${input.language.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">

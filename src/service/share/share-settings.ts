@@ -8,6 +8,8 @@ export interface ShareSettings {
   /** The flow's name (the published snapshot has none: it is the flow's own), trimmed; may be empty. */
   flowName: string
   metadata: {
+    /** The language the flow is written in (a BCP 47 tag): the share page's, unchecked here. */
+    lang?: string
     title?: string
     description?: string
     imageUrl?: string
@@ -41,6 +43,7 @@ export function readShareSettings(snapshot: PublishedFlow, flowName: unknown): S
     isHideQueryParamsEnabled: general?.isHideQueryParamsEnabled === true,
     flowName: text(flowName) ?? '',
     metadata: {
+      lang: text(metadata?.lang),
       title: text(metadata?.title),
       description: text(metadata?.description),
       imageUrl: text(metadata?.imageUrl),

@@ -1,4 +1,5 @@
 import { computed } from '@preact/signals'
+import { ENGLISH } from '../i18n/strings'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
 import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
@@ -8,7 +9,7 @@ import type { Conversation, ConversationOptions, RestartReason } from './convers
 import type { RememberHost } from './remembered'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
-import { NOT_SET_UP, describeFailure, isAborted, refuseCommand } from './failures'
+import { describeFailure, isAborted, refuseCommand } from './failures'
 import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
 import { startRequest } from './variables'
 
@@ -92,7 +93,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   async function opening(signal: AbortSignal): Promise<Next> {
     const flow = options.flow.trim()
     if (!flow) {
-      const detail: FlowChatErrorDetail = { code: 'missing-flow', message: NOT_SET_UP, retryable: false }
+      const detail: FlowChatErrorDetail = { code: 'missing-flow', message: ENGLISH.failNotSetUp, retryable: false }
       emit('flowchat:error', detail)
       state.fail(detail, 'none')
       return null

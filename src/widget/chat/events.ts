@@ -41,6 +41,7 @@ export type DiagnosticCode =
   | 'command-rejected'
   | 'http-request-failed'
   | 'webhook-wait-interrupted'
+  | 'unknown-string'
 
 export interface FlowChatErrorDetail {
   code: DiagnosticCode

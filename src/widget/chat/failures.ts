@@ -1,3 +1,4 @@
+import { ENGLISH } from '../i18n/strings'
 import { isTransportError, type TransportError } from '../transport/index'
 import type { DiagnosticCode, Emit, FlowChatErrorDetail } from './events'
 
@@ -14,16 +15,14 @@ export const isAborted = (error: unknown, signal: AbortSignal): boolean => signa
 export const isRejection = (error: unknown): boolean =>
   isTransportError(error) && error.kind === 'http' && !error.retryable && !isSessionGone(error)
 
-/** What a visitor reads when the page is set up wrong (no flow named, its token or origin refused). */
-export const NOT_SET_UP = 'This chat is not set up yet.'
-
+/** In English for the page (the chat shows them in its own language: ui/i18n localize). */
 const TEXT: Partial<Record<DiagnosticCode, string>> = {
-  'network-error': "Can't reach the chat service. Check your connection and try again.",
-  timeout: 'The chat service is taking too long to answer. Please try again.',
-  'invalid-response': "The chat service sent a reply this chat can't read.",
-  'session-expired': 'This conversation has expired. You can start a new one.',
-  'service-error': 'The chat service ran into a problem. Please try again in a moment.',
-  'not-set-up': NOT_SET_UP,
+  'network-error': ENGLISH.failNetwork,
+  timeout: ENGLISH.failTimeout,
+  'invalid-response': ENGLISH.failInvalid,
+  'session-expired': ENGLISH.failExpired,
+  'service-error': ENGLISH.failService,
+  'not-set-up': ENGLISH.failNotSetUp,
 }
 
 function codeOf(error: TransportError): DiagnosticCode {
@@ -41,7 +40,7 @@ function codeOf(error: TransportError): DiagnosticCode {
  */
 export function describeFailure(error: unknown): FlowChatErrorDetail {
   if (!isTransportError(error)) {
-    return { code: 'service-error', message: 'Something went wrong in the chat.', retryable: true, details: String(error) }
+    return { code: 'service-error', message: ENGLISH.failUnknown, retryable: true, details: String(error) }
   }
   const code = codeOf(error)
   return {

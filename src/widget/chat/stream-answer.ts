@@ -1,4 +1,5 @@
 import { batch, signal } from '@preact/signals'
+import { ENGLISH } from '../i18n/strings'
 import { TransportError, isTransportError } from '../transport/index'
 import { streamMessage } from '../transport/stream'
 import type { ActionRunner } from './actions'
@@ -136,7 +137,7 @@ export const streamAnswer: ActionRunner = async (action, context) => {
         return { reply: null }
       }
       emit('flowchat:log', { status: 'error', description: end.log.description, details: end.log.details, source: 'service', code: 'stream-failed' })
-      failure = { code: 'stream-failed', message: 'The answer could not be completed.', retryable: true, details: end.log }
+      failure = { code: 'stream-failed', message: ENGLISH.answerFailed, retryable: true, details: end.log }
     } catch (error) {
       if (cancel.aborted || (isTransportError(error) && error.kind === 'aborted')) throw error
       if (isTransportError(error) && error.kind === 'http' && !error.retryable) {
@@ -146,7 +147,7 @@ export const streamAnswer: ActionRunner = async (action, context) => {
         return { reply: null }
       }
       const detail = describeFailure(error)
-      failure = opened ? { ...detail, code: 'stream-interrupted', message: 'The answer was interrupted.' } : detail
+      failure = opened ? { ...detail, code: 'stream-interrupted', message: ENGLISH.answerInterrupted } : detail
     }
     emit('flowchat:error', failure)
     driver.fail(failure.message, true)

@@ -1,6 +1,8 @@
 import { SANDBOX_DOCUMENT_PATH } from '../../protocol/sandbox-policy'
 import { SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
-import type { PropertyTable } from './properties'
+import type { PrefilledVariables } from '../../protocol/chat'
+import type { StringOverrides } from '../i18n/strings'
+import type { ObjectProperty, PropertyTable } from './properties'
 
 /**
  * The script sandbox next to the chat API (else the flow API, else the page's own origin: an
@@ -35,8 +37,19 @@ export const CHAT_PROPERTIES = {
    * `none`, no web font (the visitor's fonts); else a Google Fonts compatible CSS API URL of your own.
    */
   fonts: { attribute: 'fonts', kind: 'text' },
-  /** Accessible name of the chat (and a launcher's title); name each chat on a busy page. */
-  label: { attribute: 'label', kind: 'text', fallback: () => 'Chat', roles: ['label'] },
+  /** Accessible name of the chat (and a launcher's title); name each chat on a busy page. Default "Chat", in the chat's language. */
+  label: { attribute: 'label', kind: 'text', roles: ['renders'] },
+  /** The chat's language (`fr`, `pt-BR`); default the nearest `lang` (the page's), else the browser's languages. */
+  lang: { attribute: 'lang', kind: 'text', roles: ['renders'] },
+  /** `ltr` or `rtl`; default the language's direction. */
+  dir: { attribute: 'dir', kind: 'text', roles: ['renders'] },
+  /** `light` (default), `dark`, or `auto`: the visitor's system setting (`prefers-color-scheme`). */
+  colorScheme: { attribute: 'color-scheme', kind: 'choice', choices: ['light', 'dark', 'auto'], fallback: () => 'light', roles: ['renders'] },
+  /**
+   * The widget's own words, by id, over its translation (`{ send: 'Go' }`; see README). Not an
+   * attribute; set it before the chat connects.
+   */
+  strings: { kind: 'object' } as ObjectProperty<StringOverrides>,
   /**
    * Names this chat's remembered conversation (with the flow): default the element's `id`, else
    * "default". Two chats of one flow on a page need different names to keep apart after reloads.
@@ -46,5 +59,5 @@ export const CHAT_PROPERTIES = {
    * Variables sent when a conversation starts (set it before connecting, or `reset()` after). Not
    * an attribute: React 19 and Preact set it as a property, which needs the element defined first.
    */
-  prefilledVariables: { kind: 'object' },
+  prefilledVariables: { kind: 'object' } as ObjectProperty<PrefilledVariables>,
 } as const satisfies PropertyTable

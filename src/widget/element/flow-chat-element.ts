@@ -11,6 +11,7 @@ import {
   type ConversationMemory,
   type Emit,
 } from '../chat/index'
+import { createLocale } from '../i18n/locale'
 import { createFlowClient, type FetchLike } from '../transport/index'
 import { App } from '../ui/index'
 import { CHAT_PROPERTIES } from './chat-properties'
@@ -84,7 +85,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       const roles: readonly string[] | undefined = propertyOf(CHAT_PROPERTIES, name)?.roles
       // The next script gets a fresh sandbox with the new settings; the conversation goes on.
       if (roles?.includes('scripts')) this.#scripts?.dispose()
-      if (roles?.includes('label')) this.#render?.()
+      if (roles?.includes('renders')) this.#render?.()
       if (roles?.includes('restarts') && this.#conversation) this.#schedule()
     }
 
@@ -159,8 +160,10 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       const base = own.apiHost.trim() || undefined
       const stopEffects = effect(() => applyTheme(conversation, styles, emit, own.fonts, base))
       const mount = this.#mount
-      this.#render = () => render(h(App, { conversation, emit, label: own.label, base }), mount)
+      this.#render = () => render(h(App, { conversation, emit, label: own.label, base, locale: createLocale(this, own.dir, own.strings), colorScheme: own.colorScheme }), mount)
       this.#render()
+      // The page's own words are checked by a chunk: a mistake there is the page's to hear of, not every visitor's to download.
+      if (own.strings) import('./check-strings').then(({ checkStrings }) => checkStrings(own.strings, emit), () => {})
       this.#teardown = () => {
         conversation.dispose()
         this.#scripts?.dispose()

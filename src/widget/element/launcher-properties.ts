@@ -17,8 +17,8 @@ const LAUNCHER_PROPERTIES = {
 /** `<flow-chat-bubble>`: a launcher in a corner of the page that opens the chat in a window. */
 export const BUBBLE_PROPERTIES = {
   ...LAUNCHER_PROPERTIES,
-  /** Corner of the launcher: `right` (default) or `left`. */
-  placement: { attribute: 'placement', kind: 'choice', choices: ['right', 'left'], fallback: () => 'right' },
+  /** Corner of the launcher: `right` or `left`; default the page's end corner (`left` on a right-to-left page). */
+  placement: { attribute: 'placement', kind: 'choice', choices: ['right', 'left'], fallback: (element) => (element.matches(':dir(rtl)') ? 'left' : 'right') },
   /** Launcher diameter (default 48px). */
   buttonSize: { attribute: 'button-size', kind: 'length', style: '--fc-bubble-size' },
   /** Distance of the launcher from the page edges (default 20px). */

@@ -14,8 +14,11 @@ export type PropertyRole =
   | 'restarts'
   /** `<flow-chat>`: the next script runs in a fresh sandbox with the new value. */
   | 'scripts'
-  /** The accessible name (and a launcher's title): rendered again, nothing restarts. */
-  | 'label'
+  /**
+   * What the chat shows, not what it runs (its name, language, direction, colour scheme): rendered
+   * again (a launcher's title and labels too), nothing restarts.
+   */
+  | 'renders'
   /** A launcher reads the flow's theme again (its colours and name). */
   | 'launcher-theme'
   /** A bubble fills its preview message again. */
@@ -29,7 +32,7 @@ export interface PropertySpec {
   /**
    * `text`, `url` (checked where it is used), `number` (a finite number, at least `min`),
    * `length` (CSS length or pixels), `integer` (a z-index), `colour`, `boolean` (present or
-   * absent), `choice` (one of `choices`), `object` (a property only).
+   * absent), `choice` (one of `choices`), `object` (a property only: see ObjectProperty).
    */
   readonly kind: 'text' | 'url' | 'number' | 'length' | 'integer' | 'colour' | 'boolean' | 'choice' | 'object'
   readonly choices?: readonly string[]
@@ -43,6 +46,9 @@ export interface PropertySpec {
 
 export type PropertyTable = Readonly<Record<string, PropertySpec>>
 
+/** An `object` property holding a `T`: `{ kind: 'object' } as ObjectProperty<T>` (`holds` is a type only). */
+export type ObjectProperty<T> = { readonly kind: 'object'; readonly holds?: T }
+
 /** Prefilled variables: what `startChat` accepts. */
 export type { PrefilledVariables }
 
@@ -50,8 +56,8 @@ type PropertyValue<S> = S extends { kind: 'boolean' }
   ? boolean
   : S extends { kind: 'number' }
     ? number
-    : S extends { kind: 'object' }
-      ? PrefilledVariables | undefined
+    : S extends { kind: 'object'; holds?: infer T }
+      ? T | undefined
       : S extends { kind: 'choice'; choices: readonly (infer C)[] }
         ? C
         : string

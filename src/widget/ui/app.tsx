@@ -2,20 +2,24 @@ import { useMemo, useRef } from 'preact/hooks'
 import type { Conversation, Emit } from '../chat/index'
 import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
-import { LiveRegion } from './live-region'
 import { usePreloadViews } from './preload-views'
 import { FailureNotice, LoadingIndicator, RestartNotice, WaitingNotice } from './status-views'
 import { lazyView } from './lazy-view'
 import type { CssValidator } from '../content/css'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
+import { translate, type Locale } from '../i18n/locale'
 import type { Widget } from './widget'
 
 export interface AppProps {
   conversation: Conversation
   emit: Emit
-  /** The chat's accessible name (the transcript region's); default "Chat". */
+  /** The chat's accessible name (the transcript region's); default "Chat", in its language. */
   label?: string
+  /** The chat's language, direction and words (i18n/locale.ts). */
+  locale: Locale
+  /** `light`, `dark`, or `auto` (the visitor's system setting). */
+  colorScheme?: string
   /** Defaults to the browser's `CSS.supports`. */
   isValidCss?: CssValidator | undefined
   /** See Widget.base. */
@@ -23,7 +27,7 @@ export interface AppProps {
 }
 
 /** The whole chat UI for one conversation. */
-export function App({ conversation, emit, label = 'Chat', isValidCss, base }: AppProps) {
+export function App({ conversation, emit, label, isValidCss, base, locale, colorScheme }: AppProps) {
   const frame = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
   const widget = useMemo<Widget>(
@@ -31,6 +35,8 @@ export function App({ conversation, emit, label = 'Chat', isValidCss, base }: Ap
       conversation,
       emit,
       base,
+      locale,
+      t: (id, values) => translate(locale, id, values),
       focusTranscript: () => scroller.current?.focus({ preventScroll: true }),
       hasFocus: () => {
         // From the page's focus down through the shadow roots on its way (a launcher's, ours).
@@ -40,11 +46,11 @@ export function App({ conversation, emit, label = 'Chat', isValidCss, base }: Ap
         return active !== null
       },
     }),
-    [conversation, emit, base],
+    [conversation, emit, base, locale],
   )
   return (
-    <div class="frame" part="frame" ref={frame}>
-      <Shell widget={widget} isValidCss={isValidCss} label={label} frame={frame} scroller={scroller} />
+    <div class="frame" part="frame" ref={frame} lang={locale.lang} dir={locale.dir} data-scheme={colorScheme}>
+      <Shell widget={widget} isValidCss={isValidCss} label={label || widget.t('chat')} frame={frame} scroller={scroller} scheme={colorScheme} />
     </div>
   )
 }
@@ -55,6 +61,7 @@ interface ShellProps {
   label: string
   frame: { current: HTMLDivElement | null }
   scroller: { current: HTMLDivElement | null }
+  scheme: string | undefined
 }
 
 /**
@@ -63,10 +70,13 @@ interface ShellProps {
  */
 const themeVars = lazyView('theme', () => import('./theme/theme-vars').then((chunk) => chunk.ThemeVarsView))
 
+/** What the live region says is a chunk of its own (live-region.tsx), requested as a chat mounts. */
+const announcements = lazyView('announcements', () => import('./live-region').then((chunk) => chunk.Announcements))
+
 /** The progress bar is a chunk of its own (progress-bar.tsx), requested when the theme enables it. */
 const progressBar = lazyView('progress bar', () => import('./progress-bar').then((chunk) => chunk.ProgressBar))
 
-function Shell({ widget, isValidCss, label, frame, scroller }: ShellProps) {
+function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProps) {
   const { conversation } = widget
   const stream = useRef<HTMLDivElement>(null)
   const theme = conversation.publishedFlow.value?.theme
@@ -74,7 +84,7 @@ function Shell({ widget, isValidCss, label, frame, scroller }: ShellProps) {
   usePreloadViews(conversation)
   return (
     <>
-      <themeVars.View widget={widget} target={frame} theme={theme} isValid={isValidCss} />
+      <themeVars.View widget={widget} target={frame} theme={theme} isValid={isValidCss} scheme={scheme} />
       {theme?.general?.progressBar?.isEnabled && <progressBar.View widget={widget} />}
       <div class="container" part="container">
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus
@@ -91,7 +101,9 @@ function Shell({ widget, isValidCss, label, frame, scroller }: ShellProps) {
         </div>
         <FailureNotice widget={widget} />
       </div>
-      <LiveRegion widget={widget} />
+      <div class="sr-only" part="live-region" aria-live="polite" aria-relevant="additions" aria-atomic="false">
+        <announcements.View widget={widget} />
+      </div>
     </>
   )
 }

@@ -1,4 +1,5 @@
 import type { GuestEntry, HostEntry } from '../chat/index'
+import { localize } from '../i18n/locale'
 import { Avatar, useAvatar } from './avatar'
 import { isImagePending, settleImage } from './image-reveal'
 import { MessageContent, isMediaMessage, streamedAnswerView } from './message-content'
@@ -45,11 +46,11 @@ export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry
         <div class="bubble guest" part="bubble guest-bubble" data-status={status}>
           {entry.text}
         </div>
-        {status === 'sending' && <span class="sr-only">Sending…</span>}
+        {status === 'sending' && <span class="sr-only">{widget.t('sending')}</span>}
         {problem && (
           <div class="status" part="answer-status" role="alert">
-            <span>{status === 'failed' ? `Not sent. ${error ?? ''}` : error}</span>
-            {status === 'failed' && <RetryButton label="Retry" onRetry={widget.conversation.retry} />}
+            <span>{status === 'failed' ? `${widget.t('notSent')} ${localize(widget.locale, error ?? '')}` : localize(widget.locale, error!)}</span>
+            {status === 'failed' && <RetryButton label={widget.t('retry')} onRetry={widget.conversation.retry} />}
           </div>
         )}
       </div>

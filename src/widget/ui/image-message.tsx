@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { IMAGE_WAIT_MS } from '../../protocol/time-limits'
 import { safeImageUrl, safeUrl } from '../content/url'
+import type { WidgetProps } from './widget'
 
 type Content = Record<string, unknown>
 
@@ -11,7 +12,7 @@ const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
  * hidden); `onSettled` reports when it loaded, failed or took longer than IMAGE_WAIT_MS, which
  * is when its bubble shows. A picture that fails reads as unavailable, never as a broken icon.
  */
-export function ImageMessage({ content, base, onSettled }: { content: Content; base: string | undefined; onSettled?: (() => void) | undefined }) {
+export function ImageMessage({ content, widget: { base, t }, onSettled }: WidgetProps & { content: Content; onSettled?: (() => void) | undefined }) {
   const [broken, setBroken] = useState(false)
   const image = useRef<HTMLImageElement>(null)
   const src = safeImageUrl(content.url, base)
@@ -27,7 +28,7 @@ export function ImageMessage({ content, base, onSettled }: { content: Content; b
   }, [])
   if (!src || broken) {
     // Stands in for the picture: read out as an image that is unavailable, shown as its alt text.
-    const label = alt ? `Image unavailable: ${alt}` : 'Image unavailable'
+    const label = alt ? t('imageUnavailableAlt', { alt }) : t('imageUnavailable')
     return (
       <span class="image-missing" part="image-missing" role="img" aria-label={label}>
         {alt || label}

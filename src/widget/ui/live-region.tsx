@@ -3,28 +3,29 @@ import type { ChatMessage } from '../../protocol/index'
 import { isWaitingForWebhook, type HostEntry, type Transcript } from '../chat/index'
 import { awaitsHtmlReader, messageText } from '../content/plain-text'
 import { isImagePending } from './image-reveal'
-import { WAITING_TEXT } from './status-views'
-import type { WidgetProps } from './widget'
+import type { StringId } from '../i18n/strings'
+import type { Widget, WidgetProps } from './widget'
 
 /** Announcements kept in the region after they were read: a little history, bounded in size. */
 const KEPT = 3
 
-const MEDIA_NAMES = new Map([
-  ['image', 'Image'],
-  ['video', 'Video'],
-  ['audio', 'Audio'],
-  ['embed', 'Embedded content'],
+/** What a media message is called when it arrives. */
+const MEDIA_NAMES = new Map<unknown, StringId>([
+  ['image', 'image'],
+  ['video', 'video'],
+  ['audio', 'audio'],
+  ['embed', 'embed'],
 ])
 
 /** Markdown marks a screen reader would spell out ("star star"): an AI answer is read without them. */
 const MARKS = /\*\*|__|`+|^#{1,6}\s|^>\s?/gm
 
-function announcement(message: ChatMessage): string {
+function announcement(message: ChatMessage, t: Widget['t']): string {
   const markdown = (message.content as { format?: unknown } | undefined)?.format === 'markdown'
   const text = (markdown ? messageText(message).replace(MARKS, '') : messageText(message)).trim()
   const media = MEDIA_NAMES.get(message.type)
   if (!media) return text
-  return text ? `${media}: ${text}` : media
+  return text ? `${t(media)}: ${text}` : t(media)
 }
 
 interface Announcer {
@@ -65,19 +66,21 @@ function useAnnouncements(transcript: Transcript): readonly HostEntry[] {
 }
 
 /**
- * A polite live region that announces each new host message once, and that the chat is waiting
- * for an outside system (a wait-for-webhook block) when it is. Each message is its own node
- * (added, never rewritten), so screen readers queue a burst of bubbles instead of dropping all but
- * the last; older nodes leave as newer ones arrive.
+ * What the chat's polite live region says (the region itself is the core's, there from the start as
+ * screen readers need): each new host message once, and that the chat is waiting for an outside
+ * system (a wait-for-webhook block) when it is. Each message is its own node (added, never
+ * rewritten), so screen readers queue a burst of bubbles instead of dropping all but the last;
+ * older nodes leave as newer ones arrive. A chunk of its own, requested as a chat mounts: once here,
+ * it announces every message of the conversation not yet read out, in order.
  */
-export function LiveRegion({ widget: { conversation } }: WidgetProps) {
+export function Announcements({ widget: { conversation, t } }: WidgetProps) {
   const announced = useAnnouncements(conversation.transcript)
   return (
-    <div class="sr-only" part="live-region" aria-live="polite" aria-relevant="additions" aria-atomic="false">
+    <>
       {announced.map((entry) => (
-        <p key={entry.key}>{announcement(entry.message)}</p>
+        <p key={entry.key}>{announcement(entry.message, t)}</p>
       ))}
-      {isWaitingForWebhook(conversation.stage.value) && <p key="waiting">{WAITING_TEXT}</p>}
-    </div>
+      {isWaitingForWebhook(conversation.stage.value) && <p key="waiting">{t('waiting')}</p>}
+    </>
   )
 }

@@ -1,12 +1,14 @@
+import { useEffect } from 'preact/hooks'
 import type { ChatMessage } from '../../protocol/index'
 import { renderRichText } from '../content/rich-text'
 import { htmlToPlain, withHtmlReader } from '../content/plain-text'
-import { ImageMessage } from './image-message'
 import { lazyView, type LazyView } from './lazy-view'
+import type { StringId } from '../i18n/strings'
 import type { WidgetProps } from './widget'
 
 type Content = Record<string, unknown>
 
+/** Pictures and players: a chunk of their own, requested with a published flow that shows them (preload-views.ts). */
 const players = lazyView('media player', () => import('./media').then((chunk) => chunk.MediaPlayer))
 /** DOMPurify and the widget's allow-lists: a chunk of their own, shared by html messages and AI answers. */
 const sanitizer = () => import('../content/purify').then((chunk) => chunk.createSanitizer)
@@ -25,6 +27,7 @@ const markdownView = lazyView('answer view', () => answers().then((views) => vie
 
 /** Messages whose view is a lazily loaded chunk, by type. */
 export const MESSAGE_CHUNKS: ReadonlyMap<string, Pick<LazyView<never>, 'preload'>> = new Map([
+  ['image', players],
   ['video', players],
   ['audio', players],
   ['embed', players],
@@ -45,10 +48,11 @@ export function preloadMessageView(message: ChatMessage): void {
   if (message.type === 'text' && !hasRichText(content) && typeof content.html === 'string' && content.html.trim()) html.preload()
 }
 
-const UNAVAILABLE = new Map([
-  ['video', 'Video unavailable'],
-  ['audio', 'Audio unavailable'],
-  ['embed', 'Embedded content unavailable'],
+const UNAVAILABLE = new Map<unknown, StringId>([
+  ['image', 'imageUnavailable'],
+  ['video', 'videoUnavailable'],
+  ['audio', 'audioUnavailable'],
+  ['embed', 'embedUnavailable'],
 ])
 
 export const isMediaMessage = (message: ChatMessage) => message.type !== 'text'
@@ -75,11 +79,16 @@ export function MessageContent({ widget, message, onSettled }: WidgetProps & { m
       }
       return <>{typeof content.plainText === 'string' ? content.plainText : ''}</>
     }
-    case 'image':
-      return <ImageMessage content={content} base={widget.base} onSettled={onSettled} />
     default: {
       const unavailable = UNAVAILABLE.get(message.type)
-      return unavailable ? <players.View widget={widget} message={{ type: message.type, content }} fallback={<span>{unavailable}</span>} /> : null
+      const fallback = <Unavailable text={unavailable && widget.t(unavailable)} onSettled={onSettled} />
+      return unavailable ? <players.View widget={widget} message={{ type: message.type, content }} onSettled={onSettled} fallback={fallback} /> : null
     }
   }
+}
+
+/** In place of a picture or player whose chunk could not load; a picture settles, so the bubbles after it show. */
+function Unavailable({ text, onSettled }: { text: string | undefined; onSettled: (() => void) | undefined }) {
+  useEffect(() => onSettled?.(), [])
+  return <span>{text}</span>
 }

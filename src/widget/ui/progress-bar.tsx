@@ -30,7 +30,7 @@ const PROGRESS_CSS = css`
  * The flow's `progress` (0–100). A chunk of its own, requested as soon as the published flow's
  * theme enables the bar (it arrives before or with the first step, so the bar never waits on one).
  */
-export function ProgressBar({ widget: { conversation } }: WidgetProps) {
+export function ProgressBar({ widget: { conversation, t } }: WidgetProps) {
   const bar = useRef<HTMLDivElement>(null)
   useLayoutEffect(() => adoptChunkCss(bar.current, PROGRESS_CSS), [])
   // The core read only whether the bar shows: where it goes is validated here.
@@ -44,7 +44,7 @@ export function ProgressBar({ widget: { conversation } }: WidgetProps) {
       data-placement={config?.placement === 'Bottom' ? 'bottom' : 'top'}
       data-position={config?.position === 'fixed' ? 'fixed' : 'absolute'}
       role="progressbar"
-      aria-label="Progress"
+      aria-label={t('progress')}
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={Math.round(value)}

@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks'
 import type { RestartReason } from '../chat/index'
 import { adoptChunkCss } from './chunk-css'
 import { css } from './styles'
+import type { WidgetProps } from './widget'
 
 /** The notice's look, added to the widget's styles when it first shows. */
 const RESTART_CSS = css`
@@ -16,21 +17,18 @@ const RESTART_CSS = css`
 }
 `
 
-const RESTART_TEXT = {
-  republished: 'This chat has been updated since your last visit, so a new conversation has started.',
-  expired: 'Your previous conversation had expired, so a new one has started.',
-} as const
+const RESTART_TEXT = { republished: 'restartRepublished', expired: 'restartExpired' } as const
 
 /**
  * Why a remembered conversation could not go on. A chunk of its own: only a flow that remembers
  * users restarts one, and its chunk is requested as soon as the published flow says so.
  */
-export function RestartNoticeView({ reason }: { reason: RestartReason }) {
+export function RestartNoticeView({ widget: { t }, reason }: WidgetProps & { reason: RestartReason }) {
   const notice = useRef<HTMLParagraphElement>(null)
   useLayoutEffect(() => adoptChunkCss(notice.current, RESTART_CSS), [])
   return (
     <p class="restart-notice" part="restart-notice" role="status" ref={notice}>
-      {RESTART_TEXT[reason]}
+      {t(RESTART_TEXT[reason])}
     </p>
   )
 }

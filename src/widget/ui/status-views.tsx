@@ -1,16 +1,17 @@
 import { isWaitingForWebhook } from '../chat/index'
+import { localize } from '../i18n/locale'
 import { lazyView } from './lazy-view'
 import type { WidgetProps } from './widget'
 
 /** A failure the visitor must see, with the one control that can get the chat going again. */
-export function FailureNotice({ widget: { conversation, focusTranscript } }: WidgetProps) {
+export function FailureNotice({ widget: { conversation, focusTranscript, locale, t } }: WidgetProps) {
   const failure = conversation.failure.value
   if (!failure) return null
   const { detail, recovery } = failure
-  const label = detail.code === 'session-expired' ? 'Start a new conversation' : recovery === 'resend' ? 'Retry' : 'Try again'
+  const label = t(detail.code === 'session-expired' ? 'newConversation' : recovery === 'resend' ? 'retry' : 'tryAgain')
   return (
     <div class="notice" part="notice" role="alert">
-      <p>{detail.message}</p>
+      <p>{localize(locale, detail.message)}</p>
       {recovery !== 'none' && (
         <button
           type="button"
@@ -31,7 +32,7 @@ export function FailureNotice({ widget: { conversation, focusTranscript } }: Wid
 }
 
 /** Shown until the first step arrives, so the box is never blank. */
-export function LoadingIndicator({ widget: { conversation } }: WidgetProps) {
+export function LoadingIndicator({ widget: { conversation, t } }: WidgetProps) {
   if (conversation.stage.value.tag !== 'loading') return null
   return (
     <div class="row host" part="host-row loading" role="status">
@@ -39,7 +40,7 @@ export function LoadingIndicator({ widget: { conversation } }: WidgetProps) {
         <span aria-hidden="true" />
         <span aria-hidden="true" />
         <span aria-hidden="true" />
-        <span class="sr-only">Loading the chat…</span>
+        <span class="sr-only">{t('loading')}</span>
       </div>
     </div>
   )
@@ -53,9 +54,6 @@ export function RestartNotice({ widget }: WidgetProps) {
   const reason = widget.conversation.notice.value
   return reason ? <restartNoticeView.View widget={widget} reason={reason} /> : null
 }
-
-/** Said (on screen and in the live region) while the flow waits for an outside system. */
-export const WAITING_TEXT = 'Waiting for an update. The chat will go on by itself.'
 
 /** The waiting view is a chunk of its own (waiting-view.tsx), requested when a step announces a wait. */
 export const waitingView = lazyView('waiting view', () => import('./waiting-view').then((chunk) => chunk.WaitingView))

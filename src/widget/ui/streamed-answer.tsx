@@ -3,9 +3,11 @@ import type { StreamedAnswer } from '../chat/index'
 import { createBlockSplitter } from '../content/markdown-blocks'
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown'
 import type { Sanitizer } from '../content/purify'
+import { localize } from '../i18n/locale'
 import { adoptChunkCss } from './chunk-css'
 import { RetryButton } from './bubbles'
 import { css } from './styles'
+import type { WidgetProps } from './widget'
 
 /**
  * The streamed-answer chunk: AI answers as sanitized Markdown, while they stream in and after.
@@ -139,7 +141,7 @@ export function bindAnswerViews(createSanitizer: () => Sanitizer) {
   }
 
   /** An answer as it streams in: typing dots until its first text, a caret while it grows, a retry when it failed. */
-  function StreamedAnswerView({ stream }: { stream: StreamedAnswer }) {
+  function StreamedAnswerView({ widget: { locale, t }, stream }: WidgetProps & { stream: StreamedAnswer }) {
     const root = useRef<HTMLDivElement>(null)
     const controller = useRef<AnswerController | null>(null)
     const [empty, setEmpty] = useState(stream.text === '')
@@ -161,14 +163,14 @@ export function bindAnswerViews(createSanitizer: () => Sanitizer) {
             <span aria-hidden="true" />
             <span aria-hidden="true" />
             <span aria-hidden="true" />
-            <span class="sr-only">The answer is on its way…</span>
+            <span class="sr-only">{t('answerComing')}</span>
           </span>
         )}
         <div class="md" ref={root} hidden={empty && status === 'streaming'} data-streaming={status === 'streaming' ? '' : undefined} />
         {error && (
           <div class="status" part="answer-status" role="alert">
-            <span>{error.message}</span>
-            {error.retryable && <RetryButton label="Retry answer" onRetry={stream.retry} />}
+            <span>{localize(locale, error.message)}</span>
+            {error.retryable && <RetryButton label={t('retryAnswer')} onRetry={stream.retry} />}
           </div>
         )}
       </>

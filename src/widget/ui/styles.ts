@@ -13,11 +13,11 @@ export const css = (strings: TemplateStringsArray, ...values: unknown[]): string
 /** A themeable value: the public property, then the theme's, then the default. */
 export const v = (name: string, fallback: string) => `var(--fc-${name}, var(--fct-${name}, ${fallback}))`
 
-const box = (name: string, bg: string, color: string) => css`
+const box = (name: string, bg: string, color: string, radius = '10px') => css`
   background: ${v(`${name}-bg`, bg)};
   color: ${v(`${name}-color`, color)};
   border: ${v(`${name}-border-width`, '0px')} solid ${v(`${name}-border-color`, 'transparent')};
-  border-radius: ${v(`${name}-radius`, v('radius', '6px'))};
+  border-radius: ${v(`${name}-radius`, v('radius', radius))};
   box-shadow: ${v(`${name}-shadow`, 'none')};
   backdrop-filter: ${v(`${name}-blur`, 'none')};`
 
@@ -30,6 +30,12 @@ const TEXT = '#303235'
  * `!important` so a host page's ::part() rules cannot show a row early.
  */
 const WAITING_IMAGE = css`.row[hidden], .row[hidden] ~ * { display: none !important; }`
+
+/**
+ * The dark scheme before the theme's chunk brings its colours (theme/scheme.ts): a dark box from
+ * the first paint, with the browser's own controls dark too.
+ */
+const DARK = css`color-scheme: dark; --fct-background: #15171b; --fct-container-color: #e8eaed;`
 
 export const BASE_CSS = css`
 :host {
@@ -58,6 +64,8 @@ export const BASE_CSS = css`
   font-family: ${FONT};
   background: ${v('background', '#ffffff')};
 }
+.frame[data-scheme="dark"] { ${DARK} }
+@media (prefers-color-scheme: dark) { .frame[data-scheme="auto"] { ${DARK} } }
 .container {
   position: relative;
   display: flex;
@@ -82,6 +90,10 @@ export const BASE_CSS = css`
   object-fit: cover;
   background: #e5e7eb;
 }
+.bubble, .field {
+  /* Each paragraph runs the way its own words do: an English message reads right in an Arabic chat. */
+  unicode-bidi: plaintext;
+}
 .bubble {
   min-width: 0;
   max-width: min(85%, 640px);
@@ -89,8 +101,8 @@ export const BASE_CSS = css`
   overflow-wrap: anywhere;
   white-space: pre-wrap;
 }
-.bubble.host { ${box('host-bubble', '#f7f8ff', TEXT)} }
-.bubble.guest { ${box('guest-bubble', ACCENT, '#ffffff')} }
+.bubble.host { ${box('host-bubble', '#eef1f6', TEXT, '16px')} }
+.bubble.guest { ${box('guest-bubble', ACCENT, '#ffffff', '16px')} }
 .bubble.media { padding: 4px; }
 .rt { white-space: normal; }
 .rt p, .rt ul, .rt ol, .rt blockquote, .rt pre { margin: 0; }
@@ -106,7 +118,7 @@ ${WAITING_IMAGE}
 .guest-wrap .bubble { max-width: 100%; }
 .bubble[data-status="sending"] { opacity: 0.7; }
 .bubble[data-status="failed"], .bubble[data-status="rejected"] { opacity: 0.85; }
-.status { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin-top: 4px; font-size: 14px; color: #b91c1c; }
+.status { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin-top: 4px; font-size: 14px; color: ${v('error', '#b91c1c')}; }
 .typing { display: inline-flex; gap: 4px; padding: 12px 14px; }
 .typing span { width: 7px; height: 7px; border-radius: 50%; background: currentColor; opacity: 0.5; animation: fc-dot 1s infinite ease-in-out; }
 .typing span:nth-child(2) { animation-delay: 0.15s; }
@@ -114,7 +126,7 @@ ${WAITING_IMAGE}
 .input-row { display: flex; justify-content: flex-end; align-items: flex-end; gap: 8px; margin-top: 4px; flex-wrap: wrap; }
 .field {
   flex: 1 1 200px;
-  max-width: min(100%, 420px);
+  min-width: 0;
   min-height: 44px;
   padding: 10px 12px;
   font: inherit;
@@ -145,7 +157,7 @@ textarea.field { min-height: 88px; }
   color: #7f1d1d;
 }
 .notice p { margin: 0 0 8px; }
-:focus-visible { outline: 2px solid var(--fc-focus-ring, ${ACCENT}); outline-offset: 2px; }
+:focus-visible { outline: 2px solid ${v('focus-ring', ACCENT)}; outline-offset: 2px; }
 .sr-only {
   position: absolute;
   width: 1px;

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import { adoptChunkCss } from './chunk-css'
-import { WAITING_TEXT } from './status-views'
 import { css } from './styles'
+import type { WidgetProps } from './widget'
 
 /** The look of the waiting view, added to the widget's styles when it first shows. */
 const WAITING_CSS = css`
@@ -15,7 +15,7 @@ const WAITING_CSS = css`
  * the chat says so where its next bubble will come (the live region says it too), and the text
  * field stays in place, disabled. A chunk of its own, requested when a step announces the wait.
  */
-export function WaitingView() {
+export function WaitingView({ widget: { t } }: WidgetProps) {
   const anchor = useRef<HTMLDivElement>(null)
   useLayoutEffect(() => adoptChunkCss(anchor.current, WAITING_CSS), [])
   return (
@@ -27,13 +27,13 @@ export function WaitingView() {
             <span />
             <span />
           </span>
-          {WAITING_TEXT}
+          {t('waiting')}
         </p>
       </div>
       <div class="input-row" part="input-row">
-        <input class="field" part="input" disabled aria-label="Message (unavailable while waiting)" placeholder="Waiting…" />
+        <input class="field" part="input" disabled aria-label={t('waitingField')} placeholder={t('waitingPlaceholder')} />
         <button type="button" class="button" part="button send-button" disabled>
-          Send
+          {t('send')}
         </button>
       </div>
     </>

@@ -1,4 +1,6 @@
 import type { Conversation, Emit } from '../chat/index'
+import type { Locale } from '../i18n/locale'
+import type { StringId } from '../i18n/strings'
 
 /**
  * What every view of one chat works with, handed down as the `widget` prop (a context would cost
@@ -14,6 +16,10 @@ export interface Widget {
    * never against the host page.
    */
   base: string | undefined
+  /** The chat's language and direction (Intl formats dates and numbers in `locale.lang`). */
+  locale: Locale
+  /** The chat's text `id` in its language, `{name}` filled from `values` (see i18n/locale.ts). */
+  t(id: StringId, values?: Record<string, string | number>): string
   /**
    * Puts focus on the transcript, without scrolling the page: where it waits while the control the
    * visitor used (an input that was answered, a Retry button) goes away and the next one comes.

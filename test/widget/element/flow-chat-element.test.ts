@@ -324,4 +324,27 @@ describe('<flow-chat>', () => {
     await flush()
     expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
   })
+
+  it('speaks its lang, switches language, direction and colour scheme without restarting, and warns of unknown strings', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    const logs: unknown[] = []
+    element.addEventListener('flowchat:log', (event) => logs.push(event.detail))
+    Object.assign(element, { flow: 'f1', lang: 'fr', strings: { tryAgain: 'Encore', sendd: 'Go' } })
+    document.body.append(element)
+    const frame = () => element.shadowRoot?.querySelector<HTMLElement>('[part="frame"]')
+    const transcript = () => element.shadowRoot?.querySelector('[part="transcript"]')?.getAttribute('aria-label')
+    await vi.waitFor(() => expect(transcript()).toBe('Discussion'))
+    expect([frame()?.lang, frame()?.dir, frame()?.dataset.scheme]).toEqual(['fr', 'ltr', 'light'])
+    await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ code: 'unknown-string', status: 'warning', details: { unknown: ['sendd'], invalid: [] } })))
+
+    element.lang = 'ar'
+    element.colorScheme = 'dark'
+    await vi.waitFor(() => expect(transcript()).toBe('الدردشة'))
+    expect([frame()?.lang, frame()?.dir, frame()?.dataset.scheme]).toEqual(['ar', 'rtl', 'dark'])
+    element.dir = 'ltr'
+    await flush()
+    expect(frame()?.dir).toBe('ltr')
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
+  })
 })

@@ -34,6 +34,13 @@ describe('FlowChat.init*', () => {
     expect(document.querySelector('flow-chat')).toBeNull()
   })
 
+  it('take the language, direction, colour scheme and words as options', async () => {
+    const handle = initStandard({ flow: 'f1', lang: 'de', dir: 'rtl', colorScheme: 'auto', strings: { send: 'Los' } })
+    expect([handle.element.lang, handle.element.dir, handle.element.colorScheme, handle.element.strings]).toEqual(['de', 'rtl', 'auto', { send: 'Los' }])
+    await vi.waitFor(() => expect(handle.element.shadowRoot?.querySelector('[part~="send-button"]')?.textContent).toBe('Los'))
+    expect(handle.element.shadowRoot?.querySelector('[part~="input"]')?.getAttribute('placeholder')).toBe('Antwort eingeben…')
+  })
+
   it('throw at once, adding nothing, without a flow or with a container that is not on the page', () => {
     expect(() => initPopup({} as { flow: string })).toThrow(/`flow` option/)
     expect(() => initStandard({ flow: 'f1', container: '#nowhere' })).toThrow('FlowChat: no element matches the container "#nowhere"')

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TransportError } from '../../../src/widget/transport/index'
 import { publishedFlow, settle, startResponse, text, textInput } from '../chat/fake-client'
@@ -47,7 +47,9 @@ describe('App', () => {
     const region = view.container.querySelector('[aria-live="polite"]')
     expect(region?.getAttribute('aria-live')).toBe('polite')
     const announced = () => [...(region?.querySelectorAll('p') ?? [])].map((p) => p.textContent)
-    // An image is announced once its picture can be seen.
+    // An image is announced once its picture can be seen (what the region says, and the picture, are chunks).
+    await waitFor(() => expect(announced()).toEqual(['Hi there']))
+    await waitFor(() => expect(view.container.querySelector('img[src="https://x.example/a.png"]')).not.toBeNull())
     expect(announced()).toEqual(['Hi there'])
     act(() => void fireEvent.load(view.container.querySelector('img[src="https://x.example/a.png"]')!))
     expect(announced()).toEqual(['Hi there', 'Image'])

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ChatMessage } from '../../../src/protocol/index'
 import { IMAGE_WAIT_MS } from '../../../src/protocol/time-limits'
@@ -28,6 +28,8 @@ async function show(messages: ChatMessage[]) {
   const imageRow = () => container.querySelector<HTMLElement>('[part~="host-row"]:has(.media)')
   const dots = () => container.querySelectorAll('[part~="typing-row"]')
   const announced = () => Array.from(container.querySelectorAll('[part~="live-region"] p'), (p) => p.textContent)
+  // Pictures are drawn by the media chunk: here once it is (a picture, or what stands in for one).
+  if (messages.some((message) => message.type === 'image')) await waitFor(() => expect(container.querySelector('[part~="image"], [part~="image-missing"]')).not.toBeNull())
   return { ...setup, image, imageRow, dots, announced }
 }
 
@@ -71,7 +73,7 @@ describe('an image bubble', () => {
     expect(view.imageRow()?.hidden).toBe(false)
     expect(view.dots()).toHaveLength(0)
     expect(view.image()).toBeNull()
-    expect(view.announced()).toEqual(['Image: Trap'])
+    await waitFor(() => expect(view.announced()).toEqual(['Image: Trap']))
   })
 
   it('shows the bubble anyway when the picture takes too long, so the visitor is never stuck', async () => {

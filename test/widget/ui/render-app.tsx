@@ -1,5 +1,6 @@
 import { render } from '@testing-library/preact'
 import { createConversation } from '../../../src/widget/chat/index'
+import { createLocale } from '../../../src/widget/i18n/locale'
 import { App } from '../../../src/widget/ui/index'
 import { fakeClient, recordEvents } from '../chat/fake-client'
 
@@ -15,6 +16,7 @@ export function renderApp(options: Parameters<typeof fakeClient>[0] = {}, extra:
     newKey: () => `key-${++keys}`,
     ...(extra.sleep ? { sleep: extra.sleep } : {}),
   })
-  const view = render(<App conversation={conversation} emit={events.emit} isValidCss={() => true} />)
+  const locale = createLocale(document.documentElement, '', undefined)
+  const view = render(<App conversation={conversation} emit={events.emit} isValidCss={() => true} locale={locale} />)
   return { ...fake, events, conversation, view }
 }

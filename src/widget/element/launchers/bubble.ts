@@ -1,13 +1,11 @@
 import { safeImageUrl } from '../../content/url'
 import type { FlowChatElementOptions } from '../flow-chat-element'
 import { BUBBLE_PROPERTIES } from '../launcher-properties'
-import { LauncherBase, emitLauncherEvent } from './launcher-base'
+import { CHAT_ICON, CLOSE_ICON } from './icons'
+import { LauncherBase, emitLauncherEvent, speaks } from './launcher-base'
 import { BUBBLE_CSS } from './launcher-styles'
 import { rememberOpen, wasLeftOpen } from './open-state'
 import { watchVisualViewport } from './visual-viewport'
-
-const CHAT_ICON =
-  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z"/></svg>'
 
 let instances = 0
 
@@ -15,13 +13,13 @@ const markup = (id: string) => `
 <div class="preview" part="preview" data-role="preview" hidden>
   <img data-role="preview-avatar" part="preview-avatar" alt="" hidden>
   <button type="button" class="preview-text" part="preview-message" data-role="preview-text"></button>
-  <button type="button" class="dismiss" part="preview-dismiss" data-role="dismiss" aria-label="Dismiss message">×</button>
+  <button type="button" class="dismiss" part="preview-dismiss" data-role="dismiss">${CLOSE_ICON}</button>
 </div>
 <section class="window" part="window" data-role="window" id="${id}-window" role="dialog" aria-labelledby="${id}-title" hidden>
   <div class="header" part="header"><h2 class="title" part="title" id="${id}-title" data-role="title"></h2>
-  <button type="button" class="close" part="close-button" data-role="close" aria-label="Close chat">×</button></div>
+  <button type="button" class="close" part="close-button" data-role="close">${CLOSE_ICON}</button></div>
 </section>
-<button type="button" class="launcher" part="button" data-role="launcher" aria-controls="${id}-window" aria-expanded="false">${CHAT_ICON}</button>`
+<button type="button" class="launcher" part="button" data-role="launcher" aria-controls="${id}-window" aria-expanded="false"></button>`
 
 /**
  * `<flow-chat-bubble>`: a launcher in a corner of the page and the chat window it opens (a
@@ -48,7 +46,7 @@ export class Bubble extends LauncherBase {
       this.close()
     })
     this.#fillPreview()
-    this.showTitle()
+    this.localize()
   }
 
   get isOpen(): boolean {
@@ -107,20 +105,30 @@ export class Bubble extends LauncherBase {
     this.#unwatchViewport = undefined
   }
 
-  /** The launcher's state, name and icon, and the window's title. */
+  /**
+   * The launcher's state, name and icon (the page's picture or a speech bubble while closed, a
+   * cross while open), the window's title and the other buttons' names, in the chat's language.
+   */
   protected showTitle(): void {
     const launcher = this.part('launcher')
-    launcher.setAttribute('aria-expanded', String(this.isOpen))
-    launcher.setAttribute('aria-label', `${this.isOpen ? 'Close' : 'Open'} chat: ${this.title}`)
+    const open = this.isOpen
+    launcher.setAttribute('aria-expanded', String(open))
+    launcher.setAttribute('aria-label', this.t(open ? 'closeChatNamed' : 'openChat', { name: this.title }))
     this.part('title').textContent = this.title
-    const icon = safeImageUrl(this.host.getAttribute('icon-url'))
-    const current = launcher.querySelector('img')
-    if (icon && current?.src !== icon) {
+    this.part('close').setAttribute('aria-label', this.t('closeChat'))
+    this.part('dismiss').setAttribute('aria-label', this.t('dismiss'))
+    for (const part of ['window', 'preview']) speaks(this.part(part), this.locale)
+    const picture = open ? null : safeImageUrl(this.host.getAttribute('icon-url'))
+    const icon = picture ?? (open ? 'close' : 'chat')
+    if (launcher.dataset.icon === icon) return
+    launcher.dataset.icon = icon
+    if (!picture) launcher.innerHTML = open ? CLOSE_ICON : CHAT_ICON
+    else {
       const image = document.createElement('img')
       image.alt = ''
-      image.src = icon
+      image.src = picture
       launcher.replaceChildren(image)
-    } else if (!icon && current) launcher.innerHTML = CHAT_ICON
+    }
   }
 
   #show(moveFocus: boolean): void {

@@ -1,6 +1,9 @@
+import { effect } from '@preact/signals'
 import { metadataSchema } from '../../../protocol/metadata'
 import { styleBoxSchema } from '../../../protocol/style-box'
 import { attributeCssValue } from '../../content/css'
+import { createLocale, translate, type Locale } from '../../i18n/locale'
+import type { StringId, StringOverrides } from '../../i18n/strings'
 import { createFlowClient } from '../../transport/index'
 import { CHAT_PROPERTIES } from '../chat-properties'
 import { forgetConversation } from '../conversation-storage'
@@ -25,6 +28,8 @@ export abstract class LauncherBase implements LauncherBehaviour {
   #chat: FlowChatElement | undefined
   #theme: AbortController | undefined
   #flowName = ''
+  #locale: Locale | undefined
+  #stopLabels: (() => void) | undefined
 
   constructor(
     protected readonly host: HTMLElement,
@@ -46,7 +51,10 @@ export abstract class LauncherBase implements LauncherBehaviour {
     if (this.isOpen) this.close()
     else this.open()
   }
-  /** Shows the title (the label, else the flow's name, else "Chat") wherever the window has it. */
+  /**
+   * Shows the title (the label, else the flow's name, else "Chat") wherever the window has it, and
+   * the launcher's other words, in its language (see `localize`).
+   */
   protected abstract showTitle(): void
   /** Other attributes of the subclass's own (a bubble's preview, its icon). */
   protected optionChanged(_roles: readonly string[]): void {}
@@ -58,7 +66,24 @@ export abstract class LauncherBase implements LauncherBehaviour {
   }
 
   get title(): string {
-    return this.host.getAttribute('label')?.trim() || this.#flowName || 'Chat'
+    return this.host.getAttribute('label')?.trim() || this.#flowName || this.t('chat')
+  }
+
+  /** The launcher's language and direction: its own `lang` and `dir`, else the page's (as its chat's). */
+  protected get locale(): Locale {
+    return (this.#locale ??= createLocale(this.host, this.host.getAttribute('dir') ?? '', (this.host as { strings?: StringOverrides }).strings))
+  }
+
+  /** The launcher's text `id` in its language. */
+  protected t(id: StringId, values?: Record<string, string | number>): string {
+    return translate(this.locale, id, values)
+  }
+
+  /** Reads the launcher's language again, and shows its words in it now and when its translation arrives. */
+  protected localize(): void {
+    this.#stopLabels?.()
+    this.#locale = undefined
+    this.#stopLabels = effect(() => this.showTitle())
   }
 
   connected(): void {
@@ -79,7 +104,7 @@ export abstract class LauncherBase implements LauncherBehaviour {
     const roles = propertyOf(this.table, name)?.roles ?? []
     if (CHAT_ATTRIBUTES.has(name) && this.#chat) this.#forward(this.#chat)
     if (roles.includes('launcher-theme')) this.#loadTheme()
-    if (roles.includes('label')) this.showTitle()
+    if (roles.includes('renders')) this.localize()
     this.applyStyles()
     this.optionChanged(roles)
   }
@@ -106,6 +131,7 @@ export abstract class LauncherBase implements LauncherBehaviour {
     const chat = (this.#chat = document.createElement(DEFAULT_TAG_NAME) as FlowChatElement)
     this.#forward(chat)
     chat.prefilledVariables = this.#prefilled()
+    chat.strings = (this.host as { strings?: StringOverrides }).strings
     chat.setAttribute('part', 'chat')
     place(chat)
     return chat
@@ -172,6 +198,12 @@ export abstract class LauncherBase implements LauncherBehaviour {
       () => {},
     )
   }
+}
+
+/** Marks `element` (a window) as written in the launcher's language, in its direction. */
+export function speaks(element: HTMLElement, locale: Locale): void {
+  element.lang = locale.lang
+  element.dir = locale.dir
 }
 
 /** Dispatches one of the launcher's own events (`flowchat:open`, `flowchat:close`). */

@@ -1,17 +1,18 @@
 import type { FlowChatElementOptions } from '../flow-chat-element'
 import { POPUP_PROPERTIES } from '../launcher-properties'
 import { focusableWithin } from './deep-focus'
-import { LauncherBase, emitLauncherEvent } from './launcher-base'
+import { CLOSE_ICON } from './icons'
+import { LauncherBase, emitLauncherEvent, speaks } from './launcher-base'
 import { POPUP_CSS } from './launcher-styles'
 import { lockPageScroll } from './scroll-lock'
 
 let instances = 0
 
 const markup = (id: string) => `
-<dialog part="dialog" aria-labelledby="${id}-title">
+<dialog part="dialog" aria-labelledby="${id}-title" data-role="dialog">
   <div class="sentinel" tabindex="0" data-role="start"></div>
   <div class="header" part="header"><h2 class="title" part="title" id="${id}-title" data-role="title"></h2>
-  <button type="button" class="close" part="close-button" data-role="close" aria-label="Close chat">×</button></div>
+  <button type="button" class="close" part="close-button" data-role="close">${CLOSE_ICON}</button></div>
   <div class="sentinel" tabindex="0" data-role="end"></div>
 </dialog>`
 
@@ -48,7 +49,7 @@ export class Popup extends LauncherBase {
     this.part('close').addEventListener('click', () => this.close())
     this.part('start').addEventListener('focus', () => this.#focusEdge('last'))
     this.part('end').addEventListener('focus', () => this.#focusEdge('first'))
-    this.showTitle()
+    this.localize()
   }
 
   get isOpen(): boolean {
@@ -89,6 +90,8 @@ export class Popup extends LauncherBase {
 
   protected showTitle(): void {
     this.part('title').textContent = this.title
+    this.part('close').setAttribute('aria-label', this.t('closeChat'))
+    speaks(this.#dialog, this.locale)
   }
 
   protected release(): void {

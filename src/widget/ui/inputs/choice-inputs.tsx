@@ -21,7 +21,7 @@ export function ChoiceInput({ widget, input }: RichInputProps) {
       labelOf={labelOf}
       renderItem={labelOf}
       itemClass="choice"
-      groupLabel="Choices"
+      groupLabel="choices"
     />
   )
 }
@@ -53,7 +53,7 @@ export function PictureChoiceInput({ widget, input }: RichInputProps) {
         )
       }}
       itemClass="picture"
-      groupLabel="Picture choices"
+      groupLabel="pictureChoices"
     />
   )
 }

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useRef, useState } from 'preact/hooks'
 import type { ChoiceItem } from '../../../protocol/index'
+import type { StringId } from '../../i18n/strings'
 import type { WidgetProps } from '../widget'
 import { useAnswer, useAutoFocus } from './use-answer'
 
@@ -16,7 +17,7 @@ export interface ChoiceListProps extends WidgetProps {
   labelOf(item: ChoiceItem): string
   renderItem(item: ChoiceItem): ComponentChildren
   itemClass: string
-  groupLabel: string
+  groupLabel: StringId
 }
 
 /**
@@ -29,6 +30,7 @@ export function ChoiceList(props: ChoiceListProps) {
   const [filter, setFilter] = useState('')
   const first = useRef<HTMLElement>(null)
   const answer = useAnswer(props.widget)
+  const { t } = props.widget
   useAutoFocus(props.widget, first)
 
   const needle = filter.trim().toLowerCase()
@@ -47,15 +49,15 @@ export function ChoiceList(props: ChoiceListProps) {
 
   return (
     <div class="input-row" part="input-row">
-      <div class="choices" part="choices" role="group" aria-label={props.groupLabel}>
+      <div class="choices" part="choices" role="group" aria-label={t(props.groupLabel)}>
         {props.searchable && (
           <input
             ref={first as never}
             class="field"
             part="input search-input"
             type="search"
-            placeholder={props.searchPlaceholder || 'Filter the choices'}
-            aria-label={props.searchPlaceholder || 'Filter the choices'}
+            placeholder={props.searchPlaceholder || t('filterChoices')}
+            aria-label={props.searchPlaceholder || t('filterChoices')}
             value={filter}
             onInput={(event) => setFilter((event.currentTarget as HTMLInputElement).value)}
           />
@@ -73,12 +75,17 @@ export function ChoiceList(props: ChoiceListProps) {
             {props.renderItem(item)}
           </button>
         ))}
-        {props.multiple && (
-          <button type="button" class="button" part="button send-button" disabled={chosen.size === 0} onClick={sendChosen}>
-            {props.sendLabel || 'Send'}
-          </button>
-        )}
       </div>
+      {props.multiple && (
+        <button type="button" class="button" part="button send-button" disabled={chosen.size === 0} onClick={sendChosen}>
+          {props.sendLabel || t('send')}
+        </button>
+      )}
+      {props.multiple && (
+        <span class="sr-only" role="status">
+          {chosen.size > 0 && t('chosen', { count: chosen.size })}
+        </span>
+      )}
     </div>
   )
 }

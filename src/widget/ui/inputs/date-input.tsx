@@ -1,8 +1,12 @@
 import { useRef, useState } from 'preact/hooks'
 import type { RichInputProps } from './input-views'
+import { localDates } from './local-formats'
 import { useAnswer, useAutoFocus } from './use-answer'
 
-/** A date (or date and time); a range sends `from to to`, as the service expects. */
+/**
+ * A date (or date and time); a range sends `from to to`, as the service expects, in ISO form
+ * whatever the language; the guest bubble shows it as the language writes dates.
+ */
 export function DateInput({ widget, input }: RichInputProps) {
   const options = input.options ?? {}
   const type = options.hasTime === true ? 'datetime-local' : 'date'
@@ -22,25 +26,25 @@ export function DateInput({ widget, input }: RichInputProps) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault()
-        if (complete) answer(range ? `${from} to ${to}` : from)
+        if (complete) answer(range ? `${from} to ${to}` : from, localDates(range ? [from, to] : [from], widget.locale.lang, type !== 'date'))
       }}
     >
       {range ? (
         <div class="range">
           <label>
-            {options.labels?.from || 'From'}
+            {options.labels?.from || widget.t('from')}
             <input ref={first} class="field" part="input" type={type} value={from} onInput={read(setFrom)} />
           </label>
           <label>
-            {options.labels?.to || 'To'}
+            {options.labels?.to || widget.t('to')}
             <input class="field" part="input" type={type} value={to} onInput={read(setTo)} />
           </label>
         </div>
       ) : (
-        <input ref={first} class="field" part="input" type={type} aria-label="Date" value={from} onInput={read(setFrom)} />
+        <input ref={first} class="field" part="input" type={type} aria-label={widget.t('date')} value={from} onInput={read(setFrom)} />
       )}
       <button type="submit" class="button" part="button send-button" disabled={!complete}>
-        {options.labels?.button || 'Send'}
+        {options.labels?.button || widget.t('send')}
       </button>
     </form>
   )

@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'preact/hooks'
 import type { RichInputProps } from './input-views'
+import { localNumber } from './local-formats'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 const int = (value: unknown, fallback: number, min: number, max: number) =>
@@ -20,8 +21,10 @@ export function RatingInput({ widget, input }: RichInputProps) {
   const [picked, setPicked] = useState<number | null>(null)
   const first = useRef<HTMLButtonElement>(null)
   const send = useAnswer(widget)
-  // Stars carry no number on screen: the guest bubble says "4/5" rather than a bare "4".
-  const answer = (value: number) => send(String(value), stars ? `${value}/${end}` : undefined)
+  // Sent as plain digits; shown as the language writes numbers. Stars carry no number on screen:
+  // the guest bubble says "4/5" rather than a bare "4".
+  const { lang } = widget.locale
+  const answer = (value: number) => send(String(value), stars ? `${localNumber(value, lang)}/${localNumber(end, lang)}` : localNumber(value, lang))
   useAutoFocus(widget, first)
   const { left, right, button } = options.labels ?? {}
   // The end labels describe the scale for screen readers too, not only on screen.
@@ -30,19 +33,19 @@ export function RatingInput({ widget, input }: RichInputProps) {
   return (
     <div class="input-row" part="input-row">
       <div class="rating" part="rating">
-        <div class="choices" role="group" aria-label="Rating" aria-describedby={left || right ? `${labelsId}-left ${labelsId}-right` : undefined}>
+        <div class="choices" role="group" aria-label={widget.t('rating')} aria-describedby={left || right ? `${labelsId}-left ${labelsId}-right` : undefined}>
           {values.map((value, index) => (
             <button
               key={value}
               ref={index === 0 ? first : undefined}
               type="button"
-              class="button"
+              class={stars ? 'button star' : 'button'}
               part="button rating-button"
-              aria-label={stars ? `${value} of ${end}` : undefined}
+              aria-label={stars ? widget.t('ratingValue', { value: localNumber(value, lang), max: localNumber(end, lang) }) : undefined}
               aria-pressed={oneClick ? undefined : picked === value}
               onClick={() => (oneClick ? answer(value) : setPicked(value))}
             >
-              {stars ? (picked !== null && value <= picked ? '★' : '☆') : value}
+              {stars ? (picked !== null && value <= picked ? '★' : '☆') : localNumber(value, lang)}
             </button>
           ))}
         </div>
@@ -60,7 +63,7 @@ export function RatingInput({ widget, input }: RichInputProps) {
             disabled={picked === null}
             onClick={() => picked !== null && answer(picked)}
           >
-            {button || 'Send'}
+            {button || widget.t('send')}
           </button>
         )}
       </div>

@@ -3,7 +3,7 @@ import { inputOptionsSchema } from '../../../protocol/input-options'
 import { readableIssues } from '../../../protocol/issues'
 import { TransportError } from '../../transport/index'
 import { adoptChunkCss } from '../chunk-css'
-import { css } from '../styles'
+import { ACCENT, css, v } from '../styles'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
 import { DateInput } from './date-input'
 import type { InputProps } from './input-views'
@@ -12,7 +12,12 @@ import { TypedTextInput } from './typed-inputs'
 
 /** The look of the inputs in this chunk, added to the widget's styles when the first one shows. */
 const RICH_INPUT_CSS = css`
-.button[aria-pressed="true"] { outline: 2px solid currentColor; outline-offset: -5px; }
+/* A toggle: outlined while off, filled while on (a choice with a check), never two filled looks. */
+.button[aria-pressed="false"] { background: transparent; color: inherit; box-shadow: inset 0 0 0 2px ${v('button-bg', ACCENT)}; }
+.choice[aria-pressed="true"]::before { content: "✓"; margin-inline-end: 6px; }
+/* The choices take the row: sending what was picked (no choice itself) goes on a line of its own, under them. */
+.input-row > .choices { flex-basis: 100%; }
+.rating .choices .star { min-width: 44px; padding: 0 2px; background: transparent; box-shadow: none; color: ${v('button-bg', ACCENT)}; font-size: 30px; line-height: 1; }
 .choices { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 8px; max-width: 100%; }
 .choices .field { flex-basis: 100%; max-width: 100%; }
 .picture { display: flex; flex-direction: column; align-items: stretch; width: 180px; padding: 0; overflow: hidden; text-align: start; }

@@ -1,20 +1,24 @@
 import type { Signal } from '@preact/signals'
 import { useRef } from 'preact/hooks'
 import { MAX_MESSAGE_LENGTH } from '../../../protocol/chat'
+import type { StringId } from '../../i18n/strings'
 import type { InputProps } from './input-views'
 import { isComposing, useAnswer, useAutoFocus } from './use-answer'
 
 /** What a text-like field is: its type, placeholder and the keyboard and autofill it asks for. */
 export interface TextField {
   type: 'text' | 'number' | 'email' | 'url' | 'tel'
-  placeholder: string
+  /** Its placeholder and accessible name, unless the flow gives one. */
+  placeholder: StringId
   inputMode?: string
   autocomplete?: string
   /** More attributes of the field (a number's range). */
   attributes?: Record<string, unknown>
+  /** What the guest bubble shows for an answer, when not the answer itself (a number in the chat's language). */
+  label?(answer: string): string
 }
 
-const TEXT_FIELD: TextField = { type: 'text', placeholder: 'Type your answer…' }
+const TEXT_FIELD: TextField = { type: 'text', placeholder: 'typeAnswer' }
 
 /**
  * Text-like inputs: a text input's field, or (with `field`) a number, e-mail, URL or phone one
@@ -32,11 +36,11 @@ export function TextInput({ widget, input, draft, field = TEXT_FIELD }: InputPro
   const answer = useAnswer(widget)
   useAutoFocus(widget, ref)
 
-  const placeholder = options.labels?.placeholder || field.placeholder
+  const placeholder = options.labels?.placeholder || widget.t(field.placeholder)
   const send = () => {
     // The field itself, not state: a keystroke and Enter can arrive before the state re-renders.
     const text = (ref.current?.value ?? value).trim()
-    if (text) answer(text)
+    if (text) answer(text, field.label?.(text))
   }
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Enter' || isComposing(event, composing.current)) return
@@ -82,7 +86,7 @@ export function TextInput({ widget, input, draft, field = TEXT_FIELD }: InputPro
         />
       )}
       <button type="submit" class="button" part="button send-button" disabled={!value.trim()}>
-        {options.labels?.button || 'Send'}
+        {options.labels?.button || widget.t('send')}
       </button>
     </form>
   )

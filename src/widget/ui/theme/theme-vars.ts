@@ -7,6 +7,7 @@ import { WEB_SCHEMES, safeUrl } from '../../content/url'
 import { browserCssValidator, clampNumber, cssValue, withOpacity, type CssValidator } from '../../content/css'
 import type { WidgetProps } from '../widget'
 import { fontFamilyValue } from './font'
+import { schemeVars } from './scheme'
 
 export interface ThemeVars {
   /** Private custom properties (`--fct-*`); the stylesheet lets public `--fc-*` ones win over them. */
@@ -121,9 +122,11 @@ export function applyThemeVars(
   previous: readonly string[],
   emit: Emit,
   base?: string,
+  scheme: 'light' | 'dark' = 'light',
 ): string[] {
   const parsed = themeSchema.safeParse(theme ?? {})
   const { vars, rejected } = parsed.success ? themeVars(parsed.data, isValid, base) : { vars: {}, rejected: readableIssues(parsed.error).map((issue) => issue.path) }
+  Object.assign(vars, schemeVars(vars, scheme))
   for (const name of previous) if (!(name in vars)) element.style.removeProperty(name)
   for (const [name, value] of Object.entries(vars)) element.style.setProperty(name, value)
   if (rejected.length > 0) {
@@ -132,14 +135,31 @@ export function applyThemeVars(
   return Object.keys(vars)
 }
 
+/** Whether the visitor's system asks for dark colours (`auto`), from the media query. */
+const DARK_QUERY = '(prefers-color-scheme: dark)'
+
 /**
  * The theme chunk's view: applies the theme's custom properties to the widget's root element
- * (renders nothing). Until its chunk is here (or if it cannot load) the default look stays.
+ * (renders nothing), for the colour scheme in use (`scheme`: `auto` follows the visitor's system,
+ * also when it changes). Until its chunk is here (or if it cannot load) the default look stays.
  */
-export function ThemeVarsView({ widget: { emit, base }, target, theme, isValid }: WidgetProps & { target: RefObject<HTMLElement | null>; theme: unknown; isValid: CssValidator | undefined }) {
+export function ThemeVarsView({
+  widget: { emit, base },
+  target,
+  theme,
+  isValid,
+  scheme,
+}: WidgetProps & { target: RefObject<HTMLElement | null>; theme: unknown; isValid: CssValidator | undefined; scheme: string | undefined }) {
   const applied = useRef<string[]>([])
   useLayoutEffect(() => {
-    if (target.current) applied.current = applyThemeVars(target.current, theme, isValid, applied.current, emit, base)
-  }, [theme])
+    const media = scheme === 'auto' && typeof matchMedia === 'function' ? matchMedia(DARK_QUERY) : undefined
+    const apply = () => {
+      const dark = scheme === 'dark' || media?.matches === true
+      if (target.current) applied.current = applyThemeVars(target.current, theme, isValid, applied.current, emit, base, dark ? 'dark' : 'light')
+    }
+    apply()
+    media?.addEventListener('change', apply)
+    return () => media?.removeEventListener('change', apply)
+  }, [theme, scheme])
   return null
 }

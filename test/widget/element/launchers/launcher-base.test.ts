@@ -73,4 +73,25 @@ describe('a launcher', () => {
     bubble.reset()
     await vi.waitFor(() => expect(localStorage.getItem('flowchat:chat:f1:flow-chat-bubble')).toBeNull())
   })
+
+  it('speaks its language, shows a close icon while open, and hands its chat the language and the page’s words', async () => {
+    sessionStorage.clear() // where an earlier test's bubble was left open
+    defineFlowChatLaunchers({ fetch })
+    const bubble = document.createElement('flow-chat-bubble') as FlowChatBubbleElement
+    Object.assign(bubble, { flow: 'f1', lang: 'fr', colorScheme: 'dark', strings: { closeChat: 'Fermer' } })
+    document.body.append(bubble)
+    await vi.waitFor(() => expect(launcherButton(bubble)?.getAttribute('aria-label')).toBe('Ouvrir la discussion : Support desk'))
+    expect(launcherButton(bubble)?.dataset.icon).toBe('chat')
+    bubble.open()
+    expect(launcherButton(bubble)?.getAttribute('aria-label')).toBe('Fermer la discussion : Support desk')
+    expect(launcherButton(bubble)?.dataset.icon).toBe('close')
+    expect(bubble.shadowRoot?.querySelector('[part="close-button"]')?.getAttribute('aria-label')).toBe('Fermer')
+    const window = bubble.shadowRoot!.querySelector<HTMLElement>('[part="window"]')!
+    expect([window.lang, window.dir]).toEqual(['fr', 'ltr'])
+    const chat = bubble.chat!
+    expect([chat.getAttribute('lang'), chat.getAttribute('color-scheme'), chat.strings]).toEqual(['fr', 'dark', { closeChat: 'Fermer' }])
+    bubble.lang = 'he'
+    await vi.waitFor(() => expect(window.dir).toBe('rtl'))
+    await vi.waitFor(() => expect(chat.getAttribute('lang')).toBe('he'))
+  })
 })
