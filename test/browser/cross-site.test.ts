@@ -175,3 +175,19 @@ describe('what crosses the wire', () => {
     expect(repeat.filter((transfer) => !transfer.fromCache).map((transfer) => transfer.url)).toEqual([])
   })
 })
+
+describe('a part of the widget that cannot load', () => {
+  it("the chat's views: the visitor reads that the service cannot be reached, the page gets the log", async () => {
+    const { service } = suite
+    const page = await suite.newPage()
+    await page.route(/\/flow-chat-ui-[0-9a-f]{8}\.mjs$/, (route) => route.abort('connectionfailed'))
+    const logs: unknown[] = []
+    await page.exposeFunction('__log', (detail: unknown) => logs.push(detail))
+    await page.addInitScript(() => document.addEventListener('flowchat:log', (event) => (window as unknown as { __log(d: unknown): void }).__log((event as CustomEvent).detail)))
+    const found = pageCases({ service, flow: flowOf(service), cdn: cdn.origin }).find((entry) => entry.name === 'inline script tag')!
+    await page.goto(service.host.serve('/cross-site/no-views', `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1>${found.body}</main></body></html>`))
+    await page.locator('flow-chat').getByRole('alert').filter({ hasText: "Can't reach the chat service" }).waitFor()
+    await expect.poll(() => logs).toContainEqual(expect.objectContaining({ code: 'chunk-load-failed', status: 'error' }))
+    expect(await axeViolations(page)).toEqual([])
+  })
+})

@@ -8,9 +8,17 @@ const DIST = resolve(import.meta.dirname, '../../dist')
 /**
  * The budget, in bytes gzipped: every file is held to its measured size plus 1 KB, so growth has
  * to be deliberate (lower these with each new measurement; raise one only on purpose, saying why).
- * The core (the script a page loads first: the inline chat with its text input and text bubbles,
- * in English; pictures and other languages' words are chunks) is also held to CORE_GOAL, whatever
- * its measured size.
+ * The core (the script a page loads first: the elements, the embedding, the conversation and its
+ * requests, the English words; the chat's views are a chunk requested beside the first requests)
+ * is also held to CORE_GOAL, whatever its measured size.
+ *
+ * Raised together on purpose when the chat's views left the core for their chunk (issue 27, to
+ * keep the core within its goal): a chunk carries its own copy of the small widget modules it
+ * shares with the views (the text field and its answer hook in rich-inputs, +755 B; bubbles,
+ * message content and the image reveal in streamed-answer, +488 B; the lazy view and the image
+ * reveal in the live region, +334 B; media +225 B, launchers +209 B, theme-vars +124 B,
+ * client-actions +122 B, fonts +108 B; the others a few bytes), Preact's hooks and signals'
+ * renderer staying one shared instance in the core.
  */
 const MEASURED: Record<string, number> = {
   /**
@@ -23,16 +31,25 @@ const MEASURED: Record<string, number> = {
    * their English table (about 780 B) and the choice of language and its chunks' loader (about
    * 700 B) in the core, with the dark scheme's first paint and right-to-left text (about 100 B);
    * what the live region says and pictures left it for chunks (−490 B).
+   * Lowered to 25,992 / 26,018 B: the chat's views (Preact components and their stylesheet) are a
+   * chunk requested as a chat starts, beside its first requests (flow-chat-ui.mjs); chunks load
+   * chunks by name through the core's table.
    */
-  'flow-chat.js': 30_961,
-  'flow-chat.mjs': 30_988,
+  'flow-chat.js': 25_992,
+  'flow-chat.mjs': 26_018,
+  /**
+   * The chat's views: the frame, transcript, bubbles, text field, status notices, and their
+   * stylesheet. Requested as a chat starts, with the theme's and the live region's chunks, while
+   * the published flow and startChat are on their way; for a bubble or popup, as it appears.
+   */
+  'flow-chat-ui.mjs': 6_205,
   /**
    * Bubble and popup (their properties and windows, and the theme parts they read, checked there):
    * loaded when the first one is on the page. Raised from 5,402 B on purpose (issue 27): they
    * speak the chat's language (following its translation as it arrives), show a cross while
    * open, take the page's reading direction, and have a dark scheme.
    */
-  'flow-chat-launchers.mjs': 5_807,
+  'flow-chat-launchers.mjs': 6_016,
   /**
    * Dates, choices, pictures, ratings, and number, e-mail, URL and phone fields: loaded when a flow
    * announces one. Raised from 2,559 B on purpose: it now checks the options its inputs read
@@ -40,23 +57,23 @@ const MEASURED: Record<string, number> = {
    * Raised from 2,840 B on purpose (issue 27): numbers, dates and ratings shown in the chat's
    * language, toggles plainly on or off, and the count of the choices picked.
    */
-  'flow-chat-rich-inputs.mjs': 3_276,
+  'flow-chat-rich-inputs.mjs': 4_031,
   /**
    * Video, audio and embed players: loaded when a flow announces one. Raised from 778 B on
    * purpose: the players' CSS left the core for it, with the code adopting it (issue 14).
    * Raised from 1,074 B on purpose (issue 27): pictures (image bubbles) left the core for it; a
    * published flow with image blocks requests it as soon as it arrives.
    */
-  'flow-chat-media.mjs': 1_411,
+  'flow-chat-media.mjs': 1_636,
   /**
    * The html view: loaded for an html-only message, with the sanitizer. Raised from 239 B on
    * purpose: html's reading as text (entities, scripts, blocks; content/html-text.ts) left the core for it.
    */
-  'flow-chat-html.mjs': 481,
+  'flow-chat-html.mjs': 492,
   /** DOMPurify and the widget's allow-lists: loaded for an html-only message or an AI answer. */
-  'flow-chat-purify.mjs': 11_873,
+  'flow-chat-purify.mjs': 12_008,
   /** The stream action: streamMessage, the data stream parser, failures and retries of an AI answer. */
-  'flow-chat-stream-answer.mjs': 2_460,
+  'flow-chat-stream-answer.mjs': 2_462,
   /**
    * AI answers as Markdown (marked, block by block as they stream, caret, retry): with the sanitizer.
    * Raised from 16,803 B on purpose: the classic JSX transform and the second compression pass,
@@ -64,22 +81,22 @@ const MEASURED: Record<string, number> = {
    * Raised from 16,944 B on purpose (issue 22): Markdown read with limits for untrusted input
    * (bounded nesting, inline text in runs, blocks of at most 8 KB) and painted a frame at a time.
    */
-  'flow-chat-streamed-answer.mjs': 17_467,
+  'flow-chat-streamed-answer.mjs': 17_955,
   /** The script sandbox runner, with the script payload's schema (it left the core): loaded when a step brings a script. */
-  'flow-chat-scripts.mjs': 4_079,
+  'flow-chat-scripts.mjs': 4_088,
   /**
    * Redirects, waits, HTTP requests from the browser and webhook waits, with their payloads' schemas (they left the core): loaded when a step brings one.
    * Raised from 2,565 B on purpose: the webhook's long poll and its answer's schema (transport/long-poll.ts) left the core for it.
    * Raised from 2,622 B on purpose: a request in flight at a reload is sent again only when its method is safe to repeat.
    */
-  'flow-chat-client-actions.mjs': 2_738,
+  'flow-chat-client-actions.mjs': 2_860,
   /**
    * A host page's commands (sendCommand), with what a refused or failed one does: loaded with the first one.
    * Raised from 1,205 B on purpose: it asks a webhook wait once more (transport/long-poll.ts, out of the core).
    */
-  'flow-chat-commands.mjs': 1_250,
+  'flow-chat-commands.mjs': 1_248,
   /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
-  'flow-chat-waiting-view.mjs': 632,
+  'flow-chat-waiting-view.mjs': 630,
   /**
    * Remembered conversations (saving, resuming, starting over when republished or expired): loaded
    * for a flow that remembers users, or a remembered record. Raised from 1,257 B on purpose: the
@@ -87,45 +104,40 @@ const MEASURED: Record<string, number> = {
    * Raised from 1,571 B on purpose: it records which actions of a step started (saved before each
    * runs) and marks them on a reload, so a browser HTTP request in flight is not sent twice.
    */
-  'flow-chat-remembered.mjs': 1_801,
+  'flow-chat-remembered.mjs': 1_805,
   /**
    * The theme's colours, shapes and background as custom properties: requested as a chat starts.
    * Raised from 2,086 B on purpose (issue 27): the dark scheme's colours, and the contrast of a
    * flow that sets one colour of a pair (theme/scheme.ts).
    */
-  'flow-chat-theme-vars.mjs': 3_165,
+  'flow-chat-theme-vars.mjs': 3_289,
   /**
    * A theme's web font: loaded when the theme names one. Raised from 1,433 B on purpose: generic
    * families load nothing, and the owner's `fonts` option turns web fonts off or points them elsewhere.
    */
-  'flow-chat-fonts.mjs': 1_574,
+  'flow-chat-fonts.mjs': 1_682,
   /** The progress bar and its look: requested when the published flow's theme enables it. */
-  'flow-chat-progress-bar.mjs': 835,
+  'flow-chat-progress-bar.mjs': 840,
   /** Why a remembered conversation started over: requested when a flow remembers users, or a restart happens. */
-  'flow-chat-restart-notice.mjs': 533,
+  'flow-chat-restart-notice.mjs': 532,
   /** What the live region says (issue 27): requested as a chat mounts (the region itself is the core's). */
-  'flow-chat-live-region.mjs': 615,
+  'flow-chat-live-region.mjs': 949,
   /** The check of a page's `strings` option (issue 27): loaded only by a page that sets it. */
-  'flow-chat-check-strings.mjs': 301,
+  'flow-chat-check-strings.mjs': 303,
   /** The widget's words in each language but English (issue 27): one chunk each, requested as a chat in it starts. */
-  'flow-chat-ar.mjs': 1_247,
-  'flow-chat-de.mjs': 1_060,
-  'flow-chat-es.mjs': 1_066,
-  'flow-chat-fr.mjs': 1_096,
-  'flow-chat-he.mjs': 1_107,
-  'flow-chat-it.mjs': 1_061,
-  'flow-chat-ja.mjs': 1_249,
-  'flow-chat-nl.mjs': 1_005,
-  'flow-chat-pt.mjs': 1_045,
+  'flow-chat-ar.mjs': 1_238,
+  'flow-chat-de.mjs': 1_051,
+  'flow-chat-es.mjs': 1_059,
+  'flow-chat-fr.mjs': 1_092,
+  'flow-chat-he.mjs': 1_109,
+  'flow-chat-it.mjs': 1_057,
+  'flow-chat-ja.mjs': 1_240,
+  'flow-chat-nl.mjs': 1_000,
+  'flow-chat-pt.mjs': 1_041,
 }
 const CORE = ['flow-chat.js', 'flow-chat.mjs']
-/**
- * The goal is 30,000 B. Raised to 31,000 B on purpose, and said so (issue 27): the core is 961 /
- * 988 B over it with the widget's words in ten languages (see the core's entry in MEASURED). What
- * would close the gap: the English of the words only chunks show (about 320 B) shipping with
- * those chunks instead of the one table in the core, and another 700 B of code leaving the core.
- */
-const CORE_GOAL = 31_000
+/** The goal every change keeps. */
+const CORE_GOAL = 30_000
 /** The script sandbox document and its script, served by the service (src/service/routes/sandbox.ts). */
 const SANDBOX: Record<string, number> = {
   'sandbox/sandbox.html': 396,

@@ -7,7 +7,7 @@ import { compressAgain } from './second-pass.ts'
 /**
  * Lazy chunks beside the core script, shared by its classic (IIFE) and module builds.
  *
- * Every `import('./…')` of a widget module in the core's code makes that module a chunk:
+ * Every `import('./…')` of a widget module (in the core's code or in a chunk's) makes that module a chunk:
  * `flow-chat-<name>-<hash>.mjs`, an ES module the core loads from next to itself, by absolute URL:
  * the module build from `import.meta.url`, the classic script from its own `src` (a cross-origin
  * classic script's relative `import()` would resolve against `about:blank`). The content hash in
@@ -38,13 +38,17 @@ export const JSX_OPTIONS = {
 } as const
 
 const BRIDGE_ID = '\0flow-chat-chunk-bridge'
-/** A call the transform writes and renderChunk replaces: a chunk's URL, per output format. */
+/** A call the bridge holds and renderChunk replaces: a chunk's URL, per output format. */
 const URL_MARK = '__fcChunkUrl'
 const URL_CALL = /__fcChunkUrl\(\s*"\.\/(flow-chat-[\w-]+\.mjs)"\s*\)/g
+/** What a dynamic import of a chunk's module becomes, in the core and in chunks alike: its chunk loaded by name. */
+const LOAD = '__fcLoadChunk'
 const CORE_PREFIX = 'fc-core:'
 const PARAMETER = '__fcCore'
 
 interface Chunk {
+  /** Its name in the bridge's table (`launchers`, `theme-vars`). */
+  name: string
   /** File name beside the core script. */
   file: string
   code: string
@@ -57,17 +61,39 @@ interface Prepared {
   bridge: string
 }
 
-/**
- * `element/launchers/index.ts` → `flow-chat-launchers-<hash>.mjs`; `content/purify.ts` →
- * `flow-chat-purify-<hash>.mjs`, the hash being the first 8 hex digits of the code's SHA-256.
- */
-function chunkFile(id: string, code: string): string {
+/** `element/launchers/index.ts` → `launchers`; `content/purify.ts` → `purify`. */
+function chunkName(id: string): string {
   const name = basename(id, extname(id))
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 8)
-  return `flow-chat-${name === 'index' ? basename(dirname(id)) : name}-${hash}.mjs`
+  return name === 'index' ? basename(dirname(id)) : name
 }
 
+/** `flow-chat-<name>-<hash>.mjs`, the hash being the first 8 hex digits of the code's SHA-256. */
+const chunkFile = (name: string, code: string) => `flow-chat-${name}-${createHash('sha256').update(code).digest('hex').slice(0, 8)}.mjs`
+
 const widgetModule = (id: string, root: string) => id.startsWith(root) && !id.includes(`${sep}node_modules${sep}`)
+
+/**
+ * Rewrites a widget module's dynamic imports of chunk modules (`isChunk`) as loads of their chunk
+ * by name through the bridge, with a source map (a module's stack traces and debugger lines stay
+ * its own). Null when the module has none.
+ */
+async function rewriteImports(
+  code: string,
+  id: string,
+  resolve: (specifier: string, importer: string) => Promise<{ id: string } | null>,
+  isChunk: (id: string) => boolean,
+): Promise<{ code: string; map: ReturnType<MagicString['generateMap']> } | null> {
+  if (!code.includes('import(')) return null
+  const out = new MagicString(code)
+  for (const match of code.matchAll(DYNAMIC_IMPORT)) {
+    const resolved = await resolve(match[2]!, id)
+    if (!resolved || !isChunk(resolved.id)) continue
+    out.overwrite(match.index, match.index + match[0].length, `${LOAD}(${JSON.stringify(chunkName(resolved.id))})`)
+  }
+  if (!out.hasChanged()) return null
+  out.prepend(`import { loadChunk as ${LOAD} } from ${JSON.stringify(BRIDGE_ID)};\n`)
+  return { code: out.toString(), map: out.generateMap({ source: id, includeContent: true, hires: 'boundary' }) }
+}
 
 /** One ES build of `entry`; `first` resolves imports before Vite's own resolver does. */
 async function bundleOnce(entry: string, first: Rolldown.Plugin, plugins: Rolldown.Plugin[], minify: boolean): Promise<Rolldown.OutputChunk> {
@@ -166,15 +192,20 @@ function wrapChunk({ body, reads, result }: ParsedChunk, needed: Map<number, Set
     for (const [imported, local] of pairs) positions[order.indexOf(imported)] = local
     return `[${Array.from(positions, (local) => local ?? '').join(',')}]=${PARAMETER}[${slot}]`
   })
-  return `export default function(${PARAMETER}){const ${declarations.join(',') || '_=0'};${body};return{${result}}}\n`
+  const bindings = declarations.length > 0 ? `const ${declarations.join(',')};` : ''
+  return `export default function(${PARAMETER}){${bindings}${body};return{${result}}}\n`
 }
 
-/** The bridge: for each core module a chunk reads, exactly the bindings it reads (in `bridgeOrder`). */
-function bridgeModule(modules: string[], needed: Map<number, Set<string>>): string {
+/**
+ * The bridge: for each core module a chunk reads, exactly the bindings it reads (in `bridgeOrder`;
+ * a chunk loading another chunk reads the bridge's own `loadChunk`), and the table of chunks by name.
+ */
+function bridgeModule(modules: string[], needed: Map<number, Set<string>>, chunks: Iterable<Chunk>): string {
   const imports: string[] = []
   const slots = modules.map((id, slot) => {
     const names = bridgeOrder(needed, slot)
     if (names.length === 0) return 'null'
+    if (id === BRIDGE_ID) return '[loadChunk]'
     if (names[0] === '*') {
       imports.push(`import * as m${slot} from ${JSON.stringify(id)}`)
       return `m${slot}`
@@ -186,15 +217,17 @@ function bridgeModule(modules: string[], needed: Map<number, Set<string>>): stri
 // Read when a chunk loads, not when this module runs: some of these modules import this one.
 const core = () => [${slots.join(', ')}]
 const loaded = new Map()
+// Each chunk's address, by name: written per output format when the core is rendered (renderChunk).
+const files = {${[...chunks].map((chunk) => `${JSON.stringify(chunk.name)}: () => ${URL_MARK}(${JSON.stringify(`./${chunk.file}`)})`).join(', ')}}
 // Where the classic script came from: only known while it first runs (null in a module, which
 // passes its chunks' URLs made from import.meta.url instead).
 const script = typeof document < 'u' ? document.currentScript : null
 /**
  * A chunk's exports, made once per core; a failed load is forgotten, so the next need tries again.
- * \`file\`: the chunk's address from import.meta.url (the module build), or its name, beside the script.
+ * The module build finds a chunk from import.meta.url, the classic script beside its own address.
  */
-export function loadChunk(file) {
-  const url = new URL(file, (script && script.src) || document.baseURI).href
+export function loadChunk(name) {
+  const url = new URL(files[name](), (script && script.src) || document.baseURI).href
   let chunk = loaded.get(url)
   if (!chunk) {
     chunk = import(url).then((module) => module.default(core()), (error) => {
@@ -240,22 +273,76 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
     }
     await bundleOnce(options.entry, discover, options.plugins(), false)
 
-    // 2. Each chunk, with the core's modules external, wrapped as a factory.
+    // 2. What each chunk would bundle, and the chunks chunks load. A package two chunks would both
+    // bundle (Preact's hooks and signals' renderer: each must be one instance on a page, hooked
+    // into the one Preact) is the core's instead, shared through the bridge. The widget's own
+    // modules are bundled by each chunk that uses them: none of those two chunks share keeps state.
+    const isChunk = (id: string) => widgetModule(id, options.root) && !coreModules.has(id)
+    const members = new Map<string, Set<string>>()
+    for (const pending = [...entries].sort(); pending.length > 0; ) {
+      const entry = pending.shift()!
+      const found = new Set<string>()
+      const membership: Rolldown.Plugin = {
+        name: 'flow-chat-chunk-membership',
+        async resolveId(source, importer) {
+          if (!importer) return null
+          const resolved = await this.resolve(source, importer, { skipSelf: true })
+          return resolved && coreModules.has(resolved.id) ? { id: resolved.id, external: true } : null
+        },
+        async resolveDynamicImport(specifier, importer) {
+          if (typeof specifier !== 'string' || !importer) return null
+          const resolved = await this.resolve(specifier, importer)
+          if (!resolved || !isChunk(resolved.id)) return null
+          if (!entries.has(resolved.id)) {
+            entries.add(resolved.id)
+            pending.push(resolved.id)
+          }
+          return { id: resolved.id, external: true }
+        },
+        buildEnd() {
+          for (const id of this.getModuleIds()) if (this.getModuleInfo(id)?.code != null) found.add(id)
+        },
+      }
+      await bundleOnce(entry, membership, options.plugins(), false)
+      members.set(entry, found)
+    }
+    const bundledBy = new Map<string, number>()
+    for (const found of members.values()) for (const id of found) bundledBy.set(id, (bundledBy.get(id) ?? 0) + 1)
+    for (const [id, count] of bundledBy) if (count > 1 && id.includes(`${sep}node_modules${sep}`)) coreModules.add(id)
+
+    // 3. Each chunk, with the core's modules external, wrapped as a factory.
     const modules: string[] = []
     const needed = new Map<number, Set<string>>()
     const bridgeTo: Rolldown.Plugin = {
       name: 'flow-chat-chunk-bridge-imports',
       async resolveId(source, importer) {
         if (!importer) return null
-        const resolved = await this.resolve(source, importer, { skipSelf: true })
-        if (!resolved || !coreModules.has(resolved.id)) return null
-        let slot = modules.indexOf(resolved.id)
-        if (slot < 0) slot = modules.push(resolved.id) - 1
+        const id = source === BRIDGE_ID ? BRIDGE_ID : (await this.resolve(source, importer, { skipSelf: true }))?.id
+        if (!id || (id !== BRIDGE_ID && !coreModules.has(id))) return null
+        let slot = modules.indexOf(id)
+        if (slot < 0) slot = modules.push(id) - 1
         return { id: `${CORE_PREFIX}${slot}`, external: true }
       },
     }
+    const queue = [...entries].sort()
+    const loads: Rolldown.Plugin = {
+      name: 'flow-chat-chunk-loads',
+      async transform(code, id) {
+        if (!widgetModule(id, options.root)) return null
+        return rewriteImports(code, id, (specifier, importer) => this.resolve(specifier, importer), (chunk) => entries.has(chunk))
+      },
+    }
     const parsed = new Map<string, ParsedChunk>()
-    for (const entry of [...entries].sort()) parsed.set(entry, parseChunk((await bundleOnce(entry, bridgeTo, options.plugins(), true)).code, entry, needed))
+    while (queue.length > 0) {
+      const entry = queue.shift()!
+      parsed.set(entry, parseChunk((await bundleOnce(entry, bridgeTo, [...options.plugins(), loads], true)).code, entry, needed))
+    }
+    const names = new Map<string, string>()
+    for (const entry of parsed.keys()) {
+      const other = names.get(chunkName(entry))
+      if (other) throw new Error(`two chunks would be named ${chunkName(entry)}: ${other} and ${entry}`)
+      names.set(chunkName(entry), entry)
+    }
     // Slots were numbered as imports resolved, concurrently: renumbered by module id, so the same
     // sources always make the same bridge, the same module order and the same bytes.
     const sorted = [...modules].sort()
@@ -264,11 +351,11 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
     for (const chunk of parsed.values()) for (const read of chunk.reads) read.slot = slotOf(read.slot)
     // Wrapped once every chunk is read: the bridge's order of a module's bindings is then known.
     const chunks = new Map<string, Chunk>()
-    for (const [entry, chunk] of parsed) {
-      const code = (await compressAgain(wrapChunk(chunk, canonical), true)).code
-      chunks.set(entry, { file: chunkFile(entry, code), code })
+    for (const entry of [...parsed.keys()].sort()) {
+      const code = (await compressAgain(wrapChunk(parsed.get(entry)!, canonical), true)).code
+      chunks.set(entry, { name: chunkName(entry), file: chunkFile(chunkName(entry), code), code })
     }
-    return { chunks, bridge: bridgeModule(sorted, canonical) }
+    return { chunks, bridge: bridgeModule(sorted, canonical, chunks.values()) }
   }
 
   return {
@@ -284,27 +371,17 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
       return id === BRIDGE_ID ? (await prepared!).bridge : null
     },
     async transform(code, id) {
-      if (!widgetModule(id, options.root) || !code.includes('import(')) return null
+      if (!widgetModule(id, options.root)) return null
       const { chunks } = await prepared!
-      // Edited in place, with a source map: the module's stack traces and debugger lines stay its own.
-      const out = new MagicString(code)
-      for (const match of code.matchAll(DYNAMIC_IMPORT)) {
-        const resolved = await this.resolve(match[2]!, id)
-        const chunk = resolved && chunks.get(resolved.id)
-        if (!chunk) continue
-        // The chunk's address is written per output format when the core is rendered (renderChunk).
-        out.overwrite(match.index, match.index + match[0].length, `__fcLoadChunk(${URL_MARK}(${JSON.stringify(`./${chunk.file}`)}))`)
-      }
-      if (!out.hasChanged()) return null
-      out.prepend(`import { loadChunk as __fcLoadChunk } from ${JSON.stringify(BRIDGE_ID)};\n`)
-      return { code: out.toString(), map: out.generateMap({ source: id, includeContent: true, hires: 'boundary' }) }
+      return rewriteImports(code, id, (specifier, importer) => this.resolve(specifier, importer), (chunk) => chunks.has(chunk))
     },
     renderChunk(code, _chunk, output) {
       if (!code.includes(URL_MARK)) return null
-      // The module build: `new URL('./…', import.meta.url)`, which is also what bundlers look for
-      // to copy a file an app imports (Vite, webpack), so an app bundling the module build gets
-      // the chunks too. The classic script has no import.meta: the bridge resolves the file
-      // against the script's own address.
+      // The bridge's table of chunks. The module build: `new URL('./…', import.meta.url)`, which is
+      // also what bundlers look for to copy a file an app imports (Vite, webpack), so an app
+      // bundling the module build gets every chunk too (chunks load chunks by name, through this
+      // table). The classic script has no import.meta: the bridge resolves the file against the
+      // script's own address.
       const out = new MagicString(code)
       for (const match of code.matchAll(URL_CALL)) {
         const file = JSON.stringify(match[1])

@@ -1,4 +1,4 @@
-import { batch, signal, type Signal } from '@preact/signals'
+import { batch, signal, type Signal } from '@preact/signals-core'
 import type { ChatInput } from '../../protocol/index'
 import type { PublishedFlow } from '../transport/index'
 import type { ConversationMemory, RestartReason } from './conversation-types'

@@ -1,4 +1,4 @@
-import type { ReadonlySignal } from '@preact/signals'
+import type { ReadonlySignal } from '@preact/signals-core'
 import type { FlowClient, PublishedFlow, Sleep } from '../transport/index'
 import type { ActionRunners, Navigate } from './actions'
 import type { Emit } from './events'

@@ -1,4 +1,4 @@
-import { computed } from '@preact/signals'
+import { computed } from '@preact/signals-core'
 import { ENGLISH } from '../i18n/strings'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
 import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'

@@ -1,4 +1,4 @@
-import { signal, type ReadonlySignal, type Signal } from '@preact/signals'
+import { signal, type ReadonlySignal, type Signal } from '@preact/signals-core'
 import type { ChatMessage } from '../../protocol/index'
 
 /**

@@ -4,7 +4,7 @@
  * was republished or its session expired. A chunk of its own: only the chats of flows that
  * remember users, or whose storage holds a record, load it.
  */
-import { batch } from '@preact/signals'
+import { batch } from '@preact/signals-core'
 import type { ChatStepResult } from '../../protocol/index'
 import type { PublishedFlow } from '../transport/index'
 import type { ConversationState } from './conversation-state'

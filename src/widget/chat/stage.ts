@@ -1,4 +1,4 @@
-import type { Signal } from '@preact/signals'
+import type { Signal } from '@preact/signals-core'
 import type { ChatInput, ChatStepResult, ClientAction, CommandReply } from '../../protocol/index'
 import type { GuestEntry } from './entries'
 import type { FlowChatErrorDetail } from './events'

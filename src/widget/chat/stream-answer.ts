@@ -1,4 +1,4 @@
-import { batch, signal } from '@preact/signals'
+import { batch, signal } from '@preact/signals-core'
 import { ENGLISH } from '../i18n/strings'
 import { TransportError, isTransportError } from '../transport/index'
 import { streamMessage } from '../transport/stream'

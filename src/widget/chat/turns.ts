@@ -1,4 +1,4 @@
-import { batch } from '@preact/signals'
+import { batch } from '@preact/signals-core'
 import type { ChatMessage, ChatStepResult } from '../../protocol/index'
 import { isTransportError, type FlowClient, type Sleep } from '../transport/index'
 import { runClientAction, runnerFor, type ActionContext, type ActionRunners, type Navigate } from './actions'

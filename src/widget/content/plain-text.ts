@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals'
+import { signal } from '@preact/signals-core'
 import type { ChatMessage } from '../../protocol/index'
 import { richTextToPlain } from '../../protocol/rich-text'
 

@@ -1,7 +1,8 @@
-import { effect } from '@preact/signals'
+import { effect } from '@preact/signals-core'
 import { h, render } from 'preact'
 import {
   DEFAULT_ACTION_RUNNERS,
+  chunkFailure,
   createConversation,
   lazyRunner,
   refuseCommand,
@@ -13,8 +14,8 @@ import {
 } from '../chat/index'
 import { createLocale } from '../i18n/locale'
 import { createFlowClient, type FetchLike } from '../transport/index'
-import { App } from '../ui/index'
 import { CHAT_PROPERTIES } from './chat-properties'
+import { loadChatView, preloadChatView, showUnavailable } from './chat-view'
 import { claimConversationKey, conversationKey, createConversationStorage, forgetConversation } from './conversation-storage'
 import { createEmitter } from './emitter'
 import { browserNavigate } from './navigate'
@@ -160,8 +161,6 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       const base = own.apiHost.trim() || undefined
       const stopEffects = effect(() => applyTheme(conversation, styles, emit, own.fonts, base))
       const mount = this.#mount
-      this.#render = () => render(h(App, { conversation, emit, label: own.label, base, locale: createLocale(this, own.dir, own.strings), colorScheme: own.colorScheme }), mount)
-      this.#render()
       // The page's own words are checked by a chunk: a mistake there is the page's to hear of, not every visitor's to download.
       if (own.strings) import('./check-strings').then(({ checkStrings }) => checkStrings(own.strings, emit), () => {})
       this.#teardown = () => {
@@ -170,9 +169,28 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         stopEffects()
         claim.release()
         render(null, mount)
+        // A notice shown in place of views that could not load is not Preact's to remove.
+        mount.replaceChildren()
         this.#conversation = this.#scripts = this.#render = this.#teardown = undefined
       }
       conversation.start()
+      // The views, the theme's look and the chat's translation are requested now, right after the
+      // conversation's first requests; the chat renders once its views are here.
+      preloadChatView()
+      createLocale(this, own.dir, own.strings)
+      loadChatView().then(
+        ({ App, BASE_CSS }) => {
+          if (this.#conversation !== conversation) return
+          styles.setViews(BASE_CSS)
+          this.#render = () => render(h(App, { conversation, emit, label: own.label, base, locale: createLocale(this, own.dir, own.strings), colorScheme: own.colorScheme }), mount)
+          this.#render()
+        },
+        (error: unknown) => {
+          if (this.#conversation !== conversation) return
+          emit('flowchat:log', chunkFailure('chat view', error))
+          showUnavailable(mount)
+        },
+      )
     }
   }
   defineProperties(FlowChat.prototype, CHAT_PROPERTIES)

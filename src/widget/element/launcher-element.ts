@@ -1,4 +1,5 @@
 import { chunkFailure, refuseCommand } from '../chat/index'
+import { preloadChatView } from './chat-view'
 import { createEmitter } from './emitter'
 import type { FlowChatElement, FlowChatElementOptions } from './flow-chat-element'
 import type { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from './launcher-properties'
@@ -113,6 +114,8 @@ export function createLauncherElement(kind: LauncherKind, options: FlowChatEleme
         (launchers) => {
           if (!this.isConnected) return
           const behaviour = (this.#behaviour = launchers.attach(kind, this, options))
+          // The chat's views, so the first open shows at once: what every page had in its core before.
+          preloadChatView()
           for (const [command, args] of this.#waiting.splice(0)) (behaviour[command] as (...args: unknown[]) => void)?.(...args)
         },
         (error: unknown) => createEmitter(this)('flowchat:log', chunkFailure(kind, error)),

@@ -1,4 +1,4 @@
-import { canAdoptSheets } from './styles'
+import { canAdoptSheets } from './css'
 
 const adopted = new WeakMap<Node, Set<string>>()
 

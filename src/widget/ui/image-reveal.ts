@@ -2,14 +2,14 @@ import { signal, type Signal } from '@preact/signals'
 import type { HostEntry } from '../chat/index'
 import { safeImageUrl } from '../content/url'
 
-// Keyed by entry, so every widget on the page tracks its own bubbles without shared state.
-const settled = new WeakMap<HostEntry, Signal<boolean>>()
+/**
+ * Kept on the entry itself, under a registered symbol: the chunks that read it (the views, the
+ * live region, AI answers) each carry this module, and all of them must see the one state of a
+ * bubble. Per entry, so every widget on the page tracks its own bubbles.
+ */
+const SETTLED = Symbol.for('flow-chat:image-settled')
 
-function settledSignal(entry: HostEntry): Signal<boolean> {
-  let state = settled.get(entry)
-  if (!state) settled.set(entry, (state = signal(false)))
-  return state
-}
+const settledSignal = (entry: HostEntry): Signal<boolean> => ((entry as unknown as Record<symbol, Signal<boolean>>)[SETTLED] ??= signal(false))
 
 const imageUrl = (entry: HostEntry) => {
   const content = entry.message.content as { url?: unknown } | null | undefined

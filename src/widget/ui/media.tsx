@@ -3,7 +3,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks'
 import { WEB_SCHEMES, safeUrl } from '../content/url'
 import { adoptChunkCss } from './chunk-css'
 import { ImageMessage } from './image-message'
-import { css } from './styles'
+import { css } from './css'
 import type { StringId } from '../i18n/strings'
 import type { Widget, WidgetProps } from './widget'
 

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import { progressBarSchema } from '../../protocol/progress-bar'
 import { adoptChunkCss } from './chunk-css'
-import { ACCENT, css, v } from './styles'
+import { ACCENT, css, v } from './css'
 import type { WidgetProps } from './widget'
 
 /** The bar's look, added to the widget's styles when it first shows. */

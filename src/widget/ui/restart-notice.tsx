@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import type { RestartReason } from '../chat/index'
 import { adoptChunkCss } from './chunk-css'
-import { css } from './styles'
+import { css } from './css'
 import type { WidgetProps } from './widget'
 
 /** The notice's look, added to the widget's styles when it first shows. */

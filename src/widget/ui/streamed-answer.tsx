@@ -6,7 +6,7 @@ import type { Sanitizer } from '../content/purify'
 import { localize } from '../i18n/locale'
 import { adoptChunkCss } from './chunk-css'
 import { RetryButton } from './bubbles'
-import { css } from './styles'
+import { css } from './css'
 import type { WidgetProps } from './widget'
 
 /**

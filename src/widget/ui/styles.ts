@@ -3,15 +3,10 @@
  * `--fc-*` property first (a host page restyles from outside), then the flow theme's private
  * `--fct-*` one, then the default, which meets WCAG AA contrast.
  */
-/**
- * Marks a stylesheet: the build minifies it where it is written (build/css-templates.ts); run
- * unbuilt (unit tests), it joins the template as it is.
- */
-export const css = (strings: TemplateStringsArray, ...values: unknown[]): string =>
-  strings.reduce((out, text, i) => `${out}${String(values[i - 1])}${text}`)
+import { ACCENT, css, v } from './css'
 
-/** A themeable value: the public property, then the theme's, then the default. */
-export const v = (name: string, fallback: string) => `var(--fc-${name}, var(--fct-${name}, ${fallback}))`
+export { ACCENT, canAdoptSheets, css, v } from './css'
+
 
 const box = (name: string, bg: string, color: string, radius = '10px') => css`
   background: ${v(`${name}-bg`, bg)};
@@ -22,7 +17,6 @@ const box = (name: string, bg: string, color: string, radius = '10px') => css`
   backdrop-filter: ${v(`${name}-blur`, 'none')};`
 
 const FONT = v('font-family', 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif')
-export const ACCENT = '#0042da'
 const TEXT = '#303235'
 
 /**
@@ -37,21 +31,15 @@ const WAITING_IMAGE = css`.row[hidden], .row[hidden] ~ * { display: none !import
  */
 const DARK = css`color-scheme: dark; --fct-background: #15171b; --fct-container-color: #e8eaed;`
 
+/**
+ * The views' stylesheet, in the chat view's chunk with them. The element's own box (its size, its
+ * reset, its first paint in the dark scheme) is the core's: element/stylesheets.ts.
+ */
 export const BASE_CSS = css`
 :host {
-  all: initial;
-  display: block;
-  position: relative;
-  width: 100%;
-  height: 600px;
   font-family: ${FONT};
-  font-size: 16px;
-  line-height: 1.5;
   color: ${v('container-color', TEXT)};
-  -webkit-text-size-adjust: 100%;
 }
-:host([hidden]) { display: none; }
-.mount { display: contents; }
 *, *::before, *::after { box-sizing: border-box; }
 .frame {
   position: relative;
@@ -175,10 +163,3 @@ textarea.field { min-height: 88px; }
   .row.enter, .typing span { animation: none; }
 }
 `
-
-/**
- * Constructable stylesheets, because a strict host CSP (`style-src 'self'`) blocks `<style>`
- * elements; browsers without them (pre-2023 Safari) get `<style>` elements instead.
- */
-export const canAdoptSheets = (root: ShadowRoot): boolean =>
-  'adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import { adoptChunkCss } from './chunk-css'
-import { css } from './styles'
+import { css } from './css'
 import type { WidgetProps } from './widget'
 
 /** The look of the waiting view, added to the widget's styles when it first shows. */

@@ -64,7 +64,8 @@ export async function walkToTheEnd(walk: WalkPage, mode: EmbedMode, service: str
   if (options.avatar !== false) {
     // The avatar's address in the flow is relative (/demo/assets/…): it is the service's, not the page's.
     expect(await walk.property('img[part~="host-avatar"]', undefined, 'src')).toBe(`${service}/demo/assets/host-avatar.svg`)
-    expect(await walk.property('img[part~="host-avatar"]', undefined, 'naturalWidth')).toBeGreaterThan(0)
+    // Loaded (it may still be on its way when the bubble shows).
+    await expect.poll(() => walk.property('img[part~="host-avatar"]', undefined, 'naturalWidth'), { timeout: 10_000 }).toBeGreaterThan(0)
   }
   expect(await walk.style('[part~="progress-fill"]', undefined, 'background-color')).toBe(THEME.progress)
   expect(await walk.style('button', 'Team', 'background-color')).toBe(THEME.button)

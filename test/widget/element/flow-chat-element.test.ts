@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { loadChatView } from '../../../src/widget/element/chat-view'
 import { defineFlowChat, type FlowChatElement } from '../../../src/widget/index'
 import type { Settings, Theme } from '../../../src/protocol/index'
 import type { FetchLike } from '../../../src/widget/transport/index'
@@ -46,7 +47,9 @@ function setup(service: { fetch: FetchLike }) {
   return tagName
 }
 
+/** The chat's requests answered and its views (a chunk of their own, loaded as it starts) rendered. */
 const flush = async () => {
+  await loadChatView()
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0))
 }
 

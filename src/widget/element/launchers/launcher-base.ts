@@ -1,4 +1,4 @@
-import { effect } from '@preact/signals'
+import { effect } from '@preact/signals-core'
 import { metadataSchema } from '../../../protocol/metadata'
 import { styleBoxSchema } from '../../../protocol/style-box'
 import { attributeCssValue } from '../../content/css'

@@ -1,4 +1,4 @@
-import { canAdoptSheets, css } from '../../ui/index'
+import { canAdoptSheets, css } from '../../ui/css'
 
 /** The launcher's stylesheet on its shadow root (see `canAdoptSheets`). */
 export function adoptCss(root: ShadowRoot, text: string): void {
