@@ -50,7 +50,8 @@ export async function seedFlows(options: {
       headers: { authorization: `Bearer ${options.secretToken}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-    const json = (await response.json()) as Record<string, any>
+    // Read as the flow answers; anything else is printed whole in the error below.
+    const json = (await response.json()) as { flow: SeedFlowAnswer }
     return { status: response.status, json }
   }
   const seeded: SeededFlow[] = []
@@ -90,6 +91,9 @@ export async function seedFlows(options: {
   await writeFile(options.stateFile, JSON.stringify(state, null, 2))
   return seeded
 }
+
+/** What the seeder reads of a flow the service returns. */
+type SeedFlowAnswer = { id: string; name: string; publicId: string; settings?: { publicShare?: { isEnabled?: boolean } } }
 
 /** Gives the flow a readable public id (the file name) when no other flow holds it. */
 async function claimPublicId(

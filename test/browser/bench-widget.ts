@@ -167,7 +167,7 @@ async function main() {
       `${label.padEnd(26)}${cell(sample, (t) => t.total)}${cell(sample, (t) => t.client)}${cell(sample, (t) => t.frame)}`
     console.log(`flow-chat widget benchmark (${TURNS} exchanges, typing emulation off, Chromium ${chromium.context.browser()?.version() ?? ''})`)
     for (const { profile, ms } of firstBubbles) {
-      console.log(`First bubble, ${profile.name}`.padEnd(52) + `${ms.toFixed(0).padStart(6)} ms   (median of ${LOADS} first visits)`)
+      console.log(`${`First bubble, ${profile.name}`.padEnd(52)}${ms.toFixed(0).padStart(6)} ms   (median of ${LOADS} first visits)`)
     }
     console.log(`${''.padEnd(26)}${'exchange'.padStart(13)}${'widget JS'.padStart(13)}${'to paint'.padStart(13)}   (desktop, medians of ${WINDOW * 2} turns)`)
     console.log(row('Exchange at turn 10', around(10)))

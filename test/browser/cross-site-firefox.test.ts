@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest'
 import type { Page } from 'puppeteer-core'
 import { CROSS_SITE_FLOW, expectCleanWalk, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
 import { launchFirefox, type LaunchedFirefox } from './helpers/firefox'

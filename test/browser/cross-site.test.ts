@@ -43,7 +43,10 @@ beforeAll(async () => {
   })
   cdn = {
     origin: `http://127.0.0.2:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => (rmSync(copy, { recursive: true, force: true }), resolve()))),
+    close: () => new Promise<void>((resolve) => server.close(() => {
+        rmSync(copy, { recursive: true, force: true })
+        resolve()
+      })),
   }
 })
 afterAll(() => cdn?.close())

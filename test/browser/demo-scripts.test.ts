@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +9,7 @@ import { mountDemoSite } from '../../demo/site/routes'
 import { seedFlows, type SeededFlow } from '../../demo/site/seed'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR, REPO_ROOT } from './helpers/test-service'
+import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR, } from './helpers/test-service'
 
 /** The demo site as `npm start` serves it (its own pages, under its own CSP), with the scripts flow. */
 let server: RunningServer

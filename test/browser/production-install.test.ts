@@ -69,9 +69,15 @@ describe('the service from a production install', () => {
     if (!outside) return
     const reached = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: outside.address, port, timeout: 2_000 })
-      socket.once('connect', () => (socket.destroy(), resolve(true)))
+      socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
       socket.once('error', () => resolve(false))
-      socket.once('timeout', () => (socket.destroy(), resolve(false)))
+      socket.once('timeout', () => {
+      socket.destroy()
+      resolve(false)
+    })
     })
     expect(reached).toBe(false)
   })

@@ -28,7 +28,7 @@ const isBlock = (value: unknown): value is Json => isObject(value) && typeof val
 
 /** The ids of the variables a block names (`variableId`, `…VariableId`), so a flow around it declares them. */
 function variableIds(value: unknown, found = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((item) => variableIds(item, found))
+  if (Array.isArray(value)) for (const item of value) variableIds(item, found)
   else if (isObject(value)) {
     for (const [key, item] of Object.entries(value)) {
       if (/^(?:variableId|\w+VariableId)$/.test(key) && typeof item === 'string') found.add(item)

@@ -83,7 +83,11 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
   }, 60_000)
   afterAll(async () => {
     await Promise.all(
-      processes.map((child) => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill('SIGTERM')) : resolve(null)))),
+      processes.map((child) => new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(null)
+        child.once('exit', resolve)
+        child.kill('SIGTERM')
+      })),
     )
     await ai?.close()
     const pg = openPgDatabase(databaseUrl!)

@@ -124,7 +124,7 @@ async function importCommand({ store, io, now, args, rest }: Run): Promise<void>
     const published = await publishFlow(store, { flowId: record.id, now: now(), authorize: () => {} })
     io.out(`  published: yes (${published.publishedAt})`)
   } else {
-    io.out('  published: no (run `npm run flows -- publish ' + flow.id + '`)')
+    io.out(`  published: no (run \`npm run flows -- publish ${flow.id}\`)`)
   }
 }
 

@@ -49,7 +49,7 @@ export function findUnstorableValue(value: unknown): UnstorableValue | undefined
     } else if (typeof item.value === 'number') {
       if (!Number.isFinite(item.value)) return { path: item.path, message: 'Number out of range' }
     } else if (Array.isArray(item.value)) {
-      item.value.forEach((v, i) => stack.push({ value: v, path: join(item.path, String(i)) }))
+      for (const [i, v] of item.value.entries()) stack.push({ value: v, path: join(item.path, String(i)) })
     } else if (item.value !== null && typeof item.value === 'object') {
       for (const [key, v] of Object.entries(item.value)) {
         const path = join(item.path, key)

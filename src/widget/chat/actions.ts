@@ -63,7 +63,7 @@ export function lazyRunner(load: () => Promise<ActionRunner>, stage?: ActionRunn
 
 /** The registered runner of an action type (own entries only: a type like "constructor" finds none). */
 export const runnerFor = (runners: ActionRunners, type: string): ActionRunner | undefined =>
-  Object.prototype.hasOwnProperty.call(runners, type) ? runners[type] : undefined
+  Object.hasOwn(runners, type) ? runners[type] : undefined
 
 /** The runners of the contract's client actions are a chunk of their own (client-actions.ts). */
 const builtIn = (name: 'redirect' | 'wait' | 'scriptNotSupported' | 'httpRequest' | 'listenForWebhook') =>

@@ -1,4 +1,4 @@
-import type { ClientAction } from '../../protocol/index'
+
 import { MAX_WAIT_SECONDS } from '../../protocol/time-limits'
 import { LINK_SCHEMES, WEB_SCHEMES, safeUrl } from '../content/url'
 import { scriptReply } from '../sandbox/reply'

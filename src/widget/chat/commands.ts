@@ -109,7 +109,10 @@ export function createCommands(host: CommandHost): Commands {
       // What the visitor typed comes back if the command's path returns to this input.
       const draft = stage.input.draft.peek()
       if (draft) state.lastAnswer = { inputId: stage.input.input.id, message: draft }
-      const reply = pending(() => (state.enter(stage), null))
+      const reply = pending(() => {
+      state.enter(stage)
+      return null
+    })
       host.run((signal) => deliver(reply, signal))
       return
     }

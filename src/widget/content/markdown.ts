@@ -6,7 +6,7 @@ import type { Sanitizer } from './purify'
 export type MarkdownRenderer = (markdown: string) => DocumentFragment
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-const escape = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!)
+const escapeText = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!)
 
 /**
  * GitHub-flavoured Markdown with single newlines as line breaks (as chat answers are written),
@@ -25,8 +25,8 @@ export function createMarkdownRenderer(sanitize: Sanitizer): MarkdownRenderer {
     async: false,
     hooks: { provideLexer: boundedLexer },
     renderer: {
-      html: ({ text }) => escape(text),
-      image: ({ href, text }) => `<a href="${escape(href)}">${escape(text || 'Image')}</a>`,
+      html: ({ text }) => escapeText(text),
+      image: ({ href, text }) => `<a href="${escapeText(href)}">${escapeText(text || 'Image')}</a>`,
     },
   })
   return (markdown) => sanitize(marked.parse(markdown, { async: false }))

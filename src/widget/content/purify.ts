@@ -64,7 +64,10 @@ function enforceAllowList(parent: ParentNode, base: string | undefined): void {
 
 function secureLink(link: Element): void {
   const href = safeUrl(link.getAttribute('href'), LINK_SCHEMES)
-  if (!href) return link.removeAttribute('href')
+  if (!href) {
+    link.removeAttribute('href')
+    return
+  }
   link.setAttribute('href', href)
   link.setAttribute('target', '_blank')
   link.setAttribute('rel', 'noopener noreferrer')

@@ -12,7 +12,7 @@ export function checkStrings(overrides: StringOverrides | undefined, emit: Emit)
   const unknown: string[] = []
   const invalid: string[] = []
   for (const [id, text] of Object.entries(overrides ?? {})) {
-    if (!Object.prototype.hasOwnProperty.call(ENGLISH, id)) unknown.push(id)
+    if (!Object.hasOwn(ENGLISH, id)) unknown.push(id)
     else if (!isText(text)) invalid.push(id)
   }
   if (unknown.length > 0 || invalid.length > 0) {

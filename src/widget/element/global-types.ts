@@ -11,5 +11,3 @@ declare global {
   }
   interface HTMLElementEventMap extends FlowChatDomEvents {}
 }
-
-export {}

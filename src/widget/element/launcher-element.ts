@@ -92,7 +92,7 @@ export function createLauncherElement(kind: LauncherKind, options: FlowChatEleme
 
     static {
       for (const command of commands) {
-        Object.defineProperty(this.prototype, command, {
+        Object.defineProperty(Launcher.prototype, command, {
           configurable: true,
           value(this: Launcher, ...args: unknown[]) {
             if (this.#behaviour) (this.#behaviour[command] as (...args: unknown[]) => void)?.(...args)

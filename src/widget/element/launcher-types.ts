@@ -12,5 +12,3 @@ declare global {
     'flowchat:close': CustomEvent<Record<string, never>>
   }
 }
-
-export {}

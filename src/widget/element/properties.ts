@@ -146,7 +146,7 @@ export function propertyOf(table: PropertyTable, attribute: string): PropertySpe
  */
 export function upgradeProperties(element: HTMLElement, table: PropertyTable): void {
   for (const name of Object.keys(table)) {
-    if (!Object.prototype.hasOwnProperty.call(element, name)) continue
+    if (!Object.hasOwn(element, name)) continue
     const value = (element as unknown as Record<string, unknown>)[name]
     delete (element as unknown as Record<string, unknown>)[name]
     ;(element as unknown as Record<string, unknown>)[name] = value

@@ -24,7 +24,11 @@ const HOST_CSS = css`
 const shared = new Map<string, CSSStyleSheet>()
 const sheetOf = (text: string) => {
   let sheet = shared.get(text)
-  if (!sheet) shared.set(text, (sheet = new CSSStyleSheet())), sheet.replaceSync(text)
+  if (!sheet) {
+    sheet = new CSSStyleSheet()
+    shared.set(text, sheet)
+    sheet.replaceSync(text)
+  }
   return sheet
 }
 

@@ -89,7 +89,8 @@ function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProp
       <div class="container" part="container">
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus
             waits between an answer and the next input. */}
-        <div class="scroller" part="transcript" ref={scroller} role="region" aria-label={label} tabIndex={0}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrollable region takes keyboard focus so that keyboard users can scroll it (WCAG 2.1.1); <section> would add no name */}
+      <div class="scroller" part="transcript" ref={scroller} role="region" aria-label={label} tabIndex={0}>
           <div class="stream" ref={stream}>
             <RestartNotice widget={widget} />
             <TranscriptView widget={widget} />

@@ -26,15 +26,16 @@ export function lazyView<P extends object>(
 ): LazyView<P> {
   const component = signal<FunctionComponent<P> | null>(null)
   const failed = signal<unknown>(null)
-  let loading: Promise<void> | undefined
+  let pending: Promise<void> | undefined
   const preload = () => {
-    loading ??= load().then(
+    if (pending) return
+    pending = load().then(
       (loaded) => {
         failed.value = null
         component.value = loaded
       },
       (error: unknown) => {
-        loading = undefined
+        pending = undefined
         failed.value = error
       },
     )

@@ -58,12 +58,14 @@ export function VideoMessage({ content, anchor, widget: { base, t } }: PlayerPro
   }
   const src = safeUrl(content.url, WEB_SCHEMES, base)
   if (!src) return <span ref={anchor}>{t('videoUnavailable')}</span>
+  // biome-ignore lint/a11y/useMediaCaption: a flow's media come as one URL with no caption track to offer; authors describe them in the text around them
   return <video ref={anchor as Ref<HTMLVideoElement>} src={src} controls preload="metadata" part="video" />
 }
 
 export function AudioMessage({ content, anchor, widget: { base, t } }: PlayerProps) {
   const src = safeUrl(content.url, WEB_SCHEMES, base)
   if (!src) return <span ref={anchor}>{t('audioUnavailable')}</span>
+  // biome-ignore lint/a11y/useMediaCaption: a flow's media come as one URL with no caption track to offer; authors describe them in the text around them
   return <audio ref={anchor as Ref<HTMLAudioElement>} src={src} controls autoplay={content.isAutoplayEnabled === true} preload="metadata" part="audio" />
 }
 

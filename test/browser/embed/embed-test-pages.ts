@@ -1,13 +1,13 @@
 import type { Page } from 'playwright-core'
 import type { TestService } from '../helpers/test-service'
 
-const escape = (value: string) =>
+const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Attribute text from a record: values escaped, `true` as a bare attribute. */
 export function attributes(values: Record<string, string | true>): string {
   return Object.entries(values)
-    .map(([name, value]) => (value === true ? name : `${name}="${escape(value)}"`))
+    .map(([name, value]) => (value === true ? name : `${name}="${escapeHtml(value)}"`))
     .join(' ')
 }
 
@@ -29,7 +29,7 @@ export async function openEmbedPage(page: Page, service: TestService, name: stri
     headers: { 'Content-Security-Policy': service.csp },
     body: `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>embed test: ${escape(name)}</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>embed test: ${escapeHtml(name)}</title></head>
 <body>
 <main>
 <h1>Host page</h1>

@@ -11,12 +11,12 @@ export interface PageOptions {
   hostCss?: boolean
 }
 
-const escape = (value: string) =>
+const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /** A host page as a site owner would write it: the script, the element, some page text. */
 export function testPage(options: PageOptions): string {
-  const base = `${escape(options.apiHost)}/widget/v1`
+  const base = `${escapeHtml(options.apiHost)}/widget/v1`
   const script = options.module
     ? `<script type="module" src="${base}/flow-chat.mjs"></script>`
     : `<script src="${base}/flow-chat.js"></script>`
@@ -32,7 +32,7 @@ ${options.hostCss ? '<link rel="stylesheet" href="/test/host.css">\n' : ''}${scr
 <main>
 <h1>Host page</h1>
 <p id="host-text">Text of the host page.</p>
-<flow-chat flow="${escape(options.flow)}" api-host="${escape(options.apiHost)}" token="${escape(options.token)}"></flow-chat>
+<flow-chat flow="${escapeHtml(options.flow)}" api-host="${escapeHtml(options.apiHost)}" token="${escapeHtml(options.token)}"></flow-chat>
 </main>
 </body>
 </html>`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type Block, INPUT_TYPES } from '../../../src/protocol/index'
+import type { Block, INPUT_TYPES } from '../../../src/protocol/index'
 import { buildBubbleMessage } from '../../../src/service/engine/blocks/bubbles/bubbles'
 import { safeRedirectUrl } from '../../../src/service/engine/blocks/logic/client-actions'
 import { COMPARISON_OPERATORS, compare } from '../../../src/service/engine/blocks/logic/conditions'

@@ -76,7 +76,7 @@ function answer(request: ReceivedRequest, res: ServerResponse): void {
     } catch {
       json = undefined
     }
-    return sendJson(res, 200, {
+    return void sendJson(res, 200, {
       method: request.method,
       headers: request.headers,
       query: [...query.entries()],
@@ -84,18 +84,18 @@ function answer(request: ReceivedRequest, res: ServerResponse): void {
       ...(json === undefined ? {} : { json }),
     })
   }
-  if (path === '/json') return sendJson(res, 200, JSON.parse(query.get('value') ?? 'null'))
+  if (path === '/json') return void sendJson(res, 200, JSON.parse(query.get('value') ?? 'null'))
   if (path === '/text') {
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
     return void res.end(query.get('value') ?? '')
   }
-  if (status) return sendJson(res, Number(status[1]), { error: `status ${status[1]}` })
+  if (status) return void sendJson(res, Number(status[1]), { error: `status ${status[1]}` })
   if (path === '/hang') return
   if (path === '/slow-body') {
     res.writeHead(200, { 'content-type': 'application/json' })
     return void res.write('{"partial":')
   }
-  if (path === '/big' || path === '/big-declared') return streamBig(res, Number(query.get('mb') ?? '1'), path === '/big-declared')
+  if (path === '/big' || path === '/big-declared') return void streamBig(res, Number(query.get('mb') ?? '1'), path === '/big-declared')
   if (path === '/redirect') {
     res.writeHead(Number(query.get('status') ?? '302'), { location: query.get('to') ?? '/' })
     return void res.end()

@@ -64,7 +64,7 @@ describe.each([...management, publishedFlow])('$name', (op) => {
 
   it.each([
     ['another scheme', 'Basic dXNlcjpwYXNz'],
-    ['a bare token', 'fs_sk_' + 'a'.repeat(43)],
+    ['a bare token', `fs_sk_${'a'.repeat(43)}`],
     ['a token of the wrong format', 'Bearer sk_live_123'],
     ['an empty bearer', 'Bearer '],
   ])('answers 401 for %s', async (_name, authorization) => {

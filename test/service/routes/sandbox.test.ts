@@ -116,7 +116,7 @@ describe('registerSandboxRoutes', () => {
   it('refuses to start when sandbox.html no longer matches its script', () => {
     tempDir = mkdtempSync(join(tmpdir(), 'flow-chat-sandbox-pages-'))
     cpSync(SANDBOX_DOCUMENT_DIR, tempDir, { recursive: true })
-    const edited = "// edited\n" + readFileSync(join(tempDir, 'sandbox.js'), 'utf8')
+    const edited = `// edited\n${readFileSync(join(tempDir, 'sandbox.js'), 'utf8')}`
     writeFileSync(join(tempDir, 'sandbox.js'), edited)
     expect(() => app(tempDir)).toThrow(
       `sandbox.html must load sandbox.js with integrity="${sha256(edited)}" crossorigin="anonymous"`,

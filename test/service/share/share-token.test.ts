@@ -51,7 +51,7 @@ describe('share page tokens', () => {
   })
 
   it('ignores a configured token the database does not know, or that is secret', async () => {
-    for (const configuredToken of ['fs_pk_' + 'x'.repeat(43), svc.tokens.secret]) {
+    for (const configuredToken of [`fs_pk_${'x'.repeat(43)}`, svc.tokens.secret]) {
       const tokens = createShareTokens({ tokens: svc.store.tokens, configuredToken, now: svc.clock.now })
       const token = await tokens.tokenFor(WORKSPACE)
       expect(token).not.toBe(configuredToken)

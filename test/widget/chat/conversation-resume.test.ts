@@ -4,7 +4,7 @@ import { MAX_SAVED_ENTRIES } from '../../../src/widget/chat/remembered'
 import type { Conversation, ConversationMemory } from '../../../src/widget/chat/index'
 import type { ChatStepResult } from '../../../src/protocol/index'
 import { TransportError } from '../../../src/widget/transport/index'
-import { fakeClient, memoryStore, publishedFlow, REMEMBER, settle, setupConversation, startResponse, text, textInput, UPDATED_AT } from './fake-client'
+import { type fakeClient, memoryStore, publishedFlow, REMEMBER, settle, setupConversation, startResponse, text, textInput, UPDATED_AT } from './fake-client'
 
 /** A conversation of a flow that remembers users, in `memory`. */
 const setup = ({ memory, ...options }: Parameters<typeof fakeClient>[0] & { memory: ConversationMemory }) =>

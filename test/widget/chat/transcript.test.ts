@@ -13,8 +13,14 @@ describe('transcript', () => {
     const [first] = transcript.chunks.value
     let firstChunkChanges = 0
     let chunkListChanges = 0
-    const stopFirst = effect(() => void (first?.entries.value, firstChunkChanges++))
-    const stopList = effect(() => void (transcript.chunks.value, chunkListChanges++))
+    const stopFirst = effect(() => {
+    void first?.entries.value
+    firstChunkChanges++
+  })
+    const stopList = effect(() => {
+    void transcript.chunks.value
+    chunkListChanges++
+  })
     for (let i = 0; i < CHUNK_SIZE - 1; i++) transcript.append(host(`n${i}`))
     expect(firstChunkChanges).toBe(1)
     expect(chunkListChanges).toBe(1)

@@ -59,7 +59,7 @@ describe('a property table', () => {
     try {
       upgradeProperties(early, TABLE)
       expect(early.getAttribute('size')).toBe('5')
-      expect(Object.prototype.hasOwnProperty.call(early, 'size')).toBe(false)
+      expect(Object.hasOwn(early, 'size')).toBe(false)
     } finally {
       delete (Object.getPrototypeOf(early) as { size?: unknown }).size
     }

@@ -99,7 +99,7 @@ describe('streamMessage', () => {
       },
     })
     await expect(reading).rejects.toMatchObject({ kind: 'aborted' })
-    expect((t.calls[0]?.init?.signal as AbortSignal).aborted).toBe(true)
+    expect((t.calls[0]?.init?.signal as AbortSignal | undefined)?.aborted).toBe(true)
     const before = new AbortController()
     before.abort()
     await expect(collect(target(streamResponse([finishLine()])).target, { signal: before.signal })).rejects.toMatchObject({ kind: 'aborted' })

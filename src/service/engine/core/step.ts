@@ -93,9 +93,9 @@ export class Step {
     )
     const count = (text: string) => this.bytes.produce(text)
     // The walk may enter a linked flow: always fill from the flow it is in now.
-    const fill = (text: string, escape?: (value: string) => string) => {
+    const fill = (text: string, encode?: (value: string) => string) => {
       count(text)
-      return substitute(text, this.index, this.variables, escape, count)
+      return substitute(text, this.index, this.variables, encode, count)
     }
     this.substitute = fill
     const step = this

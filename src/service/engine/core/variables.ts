@@ -40,25 +40,25 @@ export function valueByName(index: FlowIndex, variables: Variables, name: string
   return id === undefined ? undefined : variables[id]
 }
 
-/** Fills `{{Name}}` placeholders; `escape` encodes the values for the target format. */
-export type Substitute = (text: string, escape?: (value: string) => string) => string
+/** Fills `{{Name}}` placeholders; `encode` encodes the values for the target format. */
+export type Substitute = (text: string, encode?: (value: string) => string) => string
 
 /**
  * Replaces every `{{Name}}` with the variable's value. One pass only: a value that itself
  * contains `{{…}}` stays as it is, so a visitor's answer can never pull in other variables.
- * `escape` encodes values for the target format (HTML) without touching the template; `count`
+ * `encode` encodes values for the target format (HTML) without touching the template; `count`
  * sees each filled-in value before the result is built (the step's byte budget).
  */
 export function substitute(
   text: string,
   index: FlowIndex,
   variables: Variables,
-  escape?: (value: string) => string,
+  encode?: (value: string) => string,
   count?: (value: string) => void,
 ): string {
   return replacePlaceholders(text, (name) => {
     const value = formatValue(valueByName(index, variables, name))
-    const filled = escape ? escape(value) : value
+    const filled = encode ? encode(value) : value
     count?.(filled)
     return filled
   })

@@ -73,7 +73,10 @@ export class SandboxHost {
 
   private pump(): void {
     if (this.current || this.queue.length === 0) return
-    if (!this.worker) return this.spawn()
+    if (!this.worker) {
+      this.spawn()
+      return
+    }
     if (!this.ready) return
     const job = this.queue.shift()!
     const timer = setTimeout(() => this.killCurrent(), job.timeoutMs + GRACE_MS)
@@ -101,7 +104,8 @@ export class SandboxHost {
     if (reply.ready) {
       clearTimeout(this.startupTimer)
       this.ready = true
-      return this.pump()
+      this.pump()
+      return
     }
     const current = this.current
     if (!current || reply.id !== current.job.id || !reply.outcome) return
@@ -134,7 +138,8 @@ export class SandboxHost {
         runMs: Date.now() - current.startedAt,
       })
     } else if (!this.ready) {
-      return this.failAll('The code sandbox could not start')
+      this.failAll('The code sandbox could not start')
+      return
     }
     this.pump()
   }

@@ -54,7 +54,7 @@ port.on('message', (/** @type {{id: number, source: string, timeoutMs: number, m
   let outcome
   try {
     outcome = run(job)
-  } catch (error) {
+  } catch {
     outcome = { status: 'error', message: 'The code stopped the sandbox' }
     port.postMessage({ id: job.id, outcome, recycle: true })
     return
@@ -74,7 +74,10 @@ function run(job) {
   /** @type {import('quickjs-emscripten').QuickJSHandle[]} */
   const handles = []
   /** @param {import('quickjs-emscripten').QuickJSHandle} handle */
-  const keep = (handle) => (handles.push(handle), handle)
+  const keep = (handle) => {
+  handles.push(handle)
+  return handle
+}
   try {
     const result = context.evalCode(job.source, 'flow-code.js')
     if (result.error) return failure(context, keep(result.error), deadline)

@@ -10,9 +10,10 @@
  *   what was prefilled for them.
  */
 ;(() => {
+  // biome-ignore lint/suspicious/noRedundantUseStrict: a classic script, not a module: strict mode is not implied
   'use strict'
 
-  const settings = (document.currentScript && document.currentScript.dataset) || {}
+  const settings = document.currentScript?.dataset || {}
 
   const url = new URL(window.location.href)
   const entries = []
@@ -28,7 +29,7 @@
     // fromEntries defines own properties, so even "__proto__" is just a variable name here.
     chat.prefilledVariables = Object.fromEntries(entries)
     // Should the widget already be running (the bundle loaded first), start over with them.
-    const defined = window.customElements && window.customElements.get('flow-chat')
+    const defined = window.customElements?.get('flow-chat')
     if (defined && chat instanceof defined && typeof chat.reset === 'function') chat.reset()
   }
 

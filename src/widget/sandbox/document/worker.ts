@@ -55,7 +55,7 @@ const preventDefault = Event.prototype.preventDefault
 const TypeErrorType = TypeError
 const RangeErrorType = RangeError
 const ProxyType = Proxy
-const AsyncFunction = getPrototypeOf(async function () {}).constructor as new (...source: string[]) => (...args: unknown[]) => Promise<unknown>
+const AsyncFunction = getPrototypeOf(async () => {}).constructor as new (...source: string[]) => (...args: unknown[]) => Promise<unknown>
 
 const clip = (text: string) =>
   text.length > MAX_SCRIPT_FAILURE_CHARS ? `${apply(sliceText, text, [0, MAX_SCRIPT_FAILURE_CHARS]) as string}…` : text
@@ -88,6 +88,7 @@ function remove(name: string, reason: string): void {
   const refuse = () => {
     throw new TypeErrorType(`${name} is not available to flow scripts: ${reason}`)
   }
+  // biome-ignore lint/complexity/useArrowFunction: a function target, so that `new stub()` refuses too.
   const stub = new ProxyType(function () {
     refuse()
   }, { get: refuse })

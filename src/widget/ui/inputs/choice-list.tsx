@@ -49,6 +49,7 @@ export function ChoiceList(props: ChoiceListProps) {
 
   return (
     <div class="input-row" part="input-row">
+      {/* biome-ignore lint/a11y/useSemanticElements: a group of buttons; a <fieldset> needs a <legend> and brings the browser's box, the name comes from aria-label */}
       <div class="choices" part="choices" role="group" aria-label={t(props.groupLabel)}>
         {props.searchable && (
           <input

@@ -33,6 +33,7 @@ export function RatingInput({ widget, input }: RichInputProps) {
   return (
     <div class="input-row" part="input-row">
       <div class="rating" part="rating">
+        {/* biome-ignore lint/a11y/useSemanticElements: a group of buttons; a <fieldset> needs a <legend> and brings the browser's box, the name comes from aria-label */}
         <div class="choices" role="group" aria-label={widget.t('rating')} aria-describedby={left || right ? `${labelsId}-left ${labelsId}-right` : undefined}>
           {values.map((value, index) => (
             <button

@@ -1,4 +1,4 @@
-import type { Signal } from '@preact/signals'
+
 import { useRef } from 'preact/hooks'
 import { MAX_MESSAGE_LENGTH } from '../../../protocol/chat'
 import type { StringId } from '../../i18n/strings'

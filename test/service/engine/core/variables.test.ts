@@ -119,6 +119,7 @@ describe('variable ids that name Object members', () => {
     const restored = JSON.parse('{"__proto__": "kept", "constructor": "also kept"}')
     const variables = initialVariables(indexFlow(withIds()), { restoredVariables: restored })
     expect(Object.getPrototypeOf(variables)).toBeNull()
+    // biome-ignore lint/suspicious/noProto: a variable named __proto__ is data, and the test reads it as such
     expect(variables.__proto__).toBe('kept')
     expect(variables.constructor).toBe('also kept')
     expect(variables.toString).toBeUndefined()

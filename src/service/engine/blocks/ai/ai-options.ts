@@ -85,7 +85,7 @@ function buildMessages(items: unknown[], step: Step, fill: (value: unknown) => s
       const turns = listOf(step.variables[readString(fields, 'dialogueVariableId') ?? ''])
       // Proper alternation from `startsBy` (builders make every turn after the first a user's).
       const first = readString(fields, 'startsBy') === 'assistant' ? 'assistant' : 'user'
-      turns.forEach((text, i) => push(i % 2 === 0 ? first : first === 'user' ? 'assistant' : 'user', text))
+      for (const [i, text] of turns.entries()) push(i % 2 === 0 ? first : first === 'user' ? 'assistant' : 'user', text)
     } else if (role === 'Messages sequence ✨') {
       const sequence = asFields(fields.content)
       const users = listOf(step.variables[readString(sequence, 'userMessagesVariableId') ?? ''])

@@ -3,10 +3,10 @@ import { buildBubbleMessage } from '../../../../../src/service/engine/blocks/bub
 import type { Substitute } from '../../../../../src/service/engine/core/variables'
 
 const values: Record<string, string> = { Name: 'Ada', Img: 'https://img.test/a.png', Evil: '<script>x</script>' }
-const substitute: Substitute = (text, escape) =>
+const substitute: Substitute = (text, encode) =>
   text.replace(/\{\{([^{}]+)\}\}/g, (_m, name: string) => {
     const value = values[name.trim()] ?? ''
-    return escape ? escape(value) : value
+    return encode ? encode(value) : value
   })
 
 describe('text bubbles', () => {
