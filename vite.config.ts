@@ -88,6 +88,7 @@ const WIDGET_AND_TESTS = {
           name: 'dom',
           include: ['test/widget/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          setupFiles: ['test/widget/setup.ts'],
         },
       },
       {

@@ -38,7 +38,8 @@ describe('FlowChat.init*', () => {
     const handle = initStandard({ flow: 'f1', lang: 'de', dir: 'rtl', colorScheme: 'auto', strings: { send: 'Los' } })
     expect([handle.element.lang, handle.element.dir, handle.element.colorScheme, handle.element.strings]).toEqual(['de', 'rtl', 'auto', { send: 'Los' }])
     await vi.waitFor(() => expect(handle.element.shadowRoot?.querySelector('[part~="send-button"]')?.textContent).toBe('Los'))
-    expect(handle.element.shadowRoot?.querySelector('[part~="input"]')?.getAttribute('placeholder')).toBe('Antwort eingeben…')
+    // The page's own word is there at once; the German table as soon as its chunk is.
+    await vi.waitFor(() => expect(handle.element.shadowRoot?.querySelector('[part~="input"]')?.getAttribute('placeholder')).toBe('Antwort eingeben…'))
   })
 
   it('throw at once, adding nothing, without a flow or with a container that is not on the page', () => {
