@@ -43,10 +43,15 @@ beforeAll(async () => {
   })
   cdn = {
     origin: `http://127.0.0.2:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => {
-        rmSync(copy, { recursive: true, force: true })
-        resolve()
-      })),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          rmSync(copy, { recursive: true, force: true })
+          resolve()
+        })
+        // Browsers keep connections open; close() alone would wait for each to time out.
+        server.closeAllConnections()
+      }),
   }
 })
 afterAll(() => cdn?.close())
