@@ -237,7 +237,9 @@ describe('the watchdog', () => {
     expect(outcome).toEqual({ ok: false, reason: 'timeout', message: 'The script did not finish within 1500 ms, so it was stopped' })
     expect(scriptReply(outcome)).toBe('')
     expect(longestGap).toBeGreaterThan(0)
-    expect(longestGap).toBeLessThan(100)
+    // Had the loop run on the page's thread, no frame would have painted for the whole 1,500 ms;
+    // a gap under half of it holds on a busy machine too.
+    expect(longestGap).toBeLessThan(750)
     // The frame went, and its Worker with it.
     expect(await page.evaluate(() => window.sandboxHost.frameCount())).toBe(0)
     await expect.poll(() => page.workers().length).toBe(0)
