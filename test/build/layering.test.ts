@@ -179,6 +179,7 @@ const SERVICE_PARTS: Record<string, string> = {
   flows: 'services',
   share: 'services',
   widget: 'services',
+  results: 'services',
   engine: 'engine',
   'integrations.ts': 'integrations',
   ai: 'integrations',
