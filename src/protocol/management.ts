@@ -11,6 +11,7 @@ import { importFlowSchema } from './flow'
 export const flowSummarySchema = z.looseObject({
   id: z.string(),
   publicId: z.string(),
+  workspaceId: z.string(),
   name: z.string(),
   icon: opt(z.string()),
   isArchived: z.boolean(),
@@ -50,7 +51,8 @@ export const apiTokenSchema = z.looseObject({
 })
 export type ApiToken = z.infer<typeof apiTokenSchema>
 
-export const tokensListResponseSchema = z.looseObject({ tokens: z.array(apiTokenSchema) })
+/** The workspace the token belongs to, and its tokens. */
+export const tokensListResponseSchema = z.looseObject({ workspaceId: z.string(), tokens: z.array(apiTokenSchema) })
 export const createTokenRequestSchema = z.object({
   kind: z.enum(TOKEN_KINDS),
   label: opt(z.string().check(z.maxLength(200))),

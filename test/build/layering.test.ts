@@ -180,6 +180,7 @@ const SERVICE_PARTS: Record<string, string> = {
   share: 'services',
   widget: 'services',
   results: 'services',
+  tokens: 'services',
   engine: 'engine',
   'integrations.ts': 'integrations',
   ai: 'integrations',

@@ -1,6 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newToken } from '../../src/service/ids'
 import { openPgDatabase } from '../../src/service/store/pg-database'
@@ -9,61 +6,39 @@ import { createStreamParser } from '../../src/protocol/stream'
 import { aiFlow } from './helpers/ai-flows'
 import { greetingFlow } from './helpers/flows'
 import { type OpenAiTestServer, startOpenAiTestServer } from './helpers/openai-test-server'
+import { type ServiceProcess, startServiceProcess } from './helpers/service-process'
 
 /**
  * The service as operators run it: `WORKERS=2` (two processes on one port) and a second instance
  * on another port, all on one PostgreSQL server. Idempotency and rate limits must hold across
  * every process. Needs DATABASE_URL: the embedded database is single-process by design.
  */
-const MAIN = join(import.meta.dirname, '../../src/service/main.ts')
 const schema = freshSchema()
 const secret = newToken('secret')
 const BURST = 20
-const processes: ChildProcess[] = []
+const processes: ServiceProcess[] = []
 let cluster = ''
 let single = ''
 let ai: OpenAiTestServer | undefined
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-/** Starts `main.ts` and resolves with its address once it says it listens. */
+/** Starts `main.ts` on the test's schema and resolves with its address once it says it listens. */
 async function service(env: Record<string, string>): Promise<string> {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl!,
-      DATABASE_SCHEMA: schema,
-      FLOW_SECRET_TOKEN: secret,
-      RATE_LIMIT_CHAT_PER_MINUTE: '1',
-      RATE_LIMIT_CHAT_BURST: String(BURST),
-      // Each test is its own visitor, named by the (trusted) proxy header.
-      TRUST_PROXY: '1',
-      // AI blocks answer from the test's own OpenAI-compatible server.
-      OPENAI_API_KEY: 'sk-processes',
-      OPENAI_BASE_URL: ai!.baseUrl,
-      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const started = await startServiceProcess({
+    DATABASE_URL: databaseUrl!,
+    DATABASE_SCHEMA: schema,
+    FLOW_SECRET_TOKEN: secret,
+    RATE_LIMIT_CHAT_PER_MINUTE: '1',
+    RATE_LIMIT_CHAT_BURST: String(BURST),
+    // Each test is its own visitor, named by the (trusted) proxy header.
+    TRUST_PROXY: '1',
+    // AI blocks answer from the test's own OpenAI-compatible server.
+    OPENAI_API_KEY: 'sk-processes',
+    OPENAI_BASE_URL: ai!.baseUrl,
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+    ...env,
   })
-  processes.push(child)
-  await new Promise<void>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      if (out.includes('listening on')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${out}`)))
-  })
-  return `http://127.0.0.1:${port}`
+  processes.push(started)
+  return started.url
 }
 
 let visitor = '198.51.100.1'
@@ -82,9 +57,7 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
     single = await service({ WORKERS: '1' })
   }, 60_000)
   afterAll(async () => {
-    await Promise.all(
-      processes.map((child) => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill('SIGTERM')) : resolve(null)))),
-    )
+    await Promise.all(processes.map((process) => process.stop()))
     await ai?.close()
     const pg = openPgDatabase(databaseUrl!)
     await dropSchema(pg, schema)
