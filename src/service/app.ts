@@ -16,6 +16,7 @@ import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
 import { registerShareRoutes } from './routes/share'
 import { registerTokenRoutes } from './routes/tokens'
+import { registerWebhookRoutes } from './routes/webhooks'
 import { registerWidgetRoutes } from './routes/widget'
 import type { Store } from './store/store'
 
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): Hono {
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
   registerTokenRoutes(app, ctx)
+  registerWebhookRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   registerWidgetRoutes(app, { distDir: deps.widgetDistDir })
   deps.mount?.(app)

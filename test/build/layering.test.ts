@@ -181,6 +181,7 @@ const SERVICE_PARTS: Record<string, string> = {
   widget: 'services',
   results: 'services',
   tokens: 'services',
+  webhooks: 'services',
   engine: 'engine',
   'integrations.ts': 'integrations',
   ai: 'integrations',

@@ -3,7 +3,6 @@ import { MAX_OUTBOX_PAGE, type OutboxEmail, deleteResultsRequestSchema } from '.
 import { deliverResultWebhook } from '../chat/webhook-service'
 import type { AppContext } from '../context'
 import { derivedKey } from '../credentials/credentials-key'
-import { flowNotFound } from '../flows/flow-service'
 import { parseBody, readJsonBody } from '../http/body'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
@@ -13,8 +12,7 @@ import { NO_RESULT_FILES } from '../results/result-files'
 import { readExportQuery, readListQuery } from '../results/result-query'
 import { EXPORT_MEDIA_TYPES, exportResults } from '../results/results-export'
 import { deleteResults, listResults, resultDetail, resultNotFound } from '../results/results-service'
-import type { FlowRecord } from '../store/flows-repository'
-import { secretCaller } from './secret-caller'
+import { ownedFlowFinder, secretCaller } from './secret-caller'
 
 /**
  * Results of the caller's flows (secret token): pages of the results table, one result, exports,
@@ -26,14 +24,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   const cursors = new ResultCursors(derivedKey(ctx.integrations.key, 'results cursors'), ctx.now)
   const readBody = (c: Context) => readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes })
 
-  /** The flow the path names, of the caller's workspace; another workspace's answers like an unknown one. */
-  const ownedFlow = async (c: Context): Promise<FlowRecord> => {
-    const who = await caller(c)
-    const flowId = c.req.param('flowId') ?? ''
-    const flow = isResourceRef(flowId) ? await store.flows.findById(flowId) : undefined
-    if (!flow || flow.workspaceId !== who.workspaceId) throw flowNotFound(flowId)
-    return flow
-  }
+  const ownedFlow = ownedFlowFinder(ctx)
 
   /** The result the path names, of a flow of the caller's workspace. */
   const ownedResult = async (c: Context) => {
