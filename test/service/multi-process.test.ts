@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newToken } from '../../src/service/ids'
 import { openPgDatabase } from '../../src/service/store/pg-database'
@@ -7,6 +8,8 @@ import { aiFlow } from './helpers/ai-flows'
 import { greetingFlow } from './helpers/flows'
 import { type OpenAiTestServer, startOpenAiTestServer } from './helpers/openai-test-server'
 import { type ServiceProcess, startServiceProcess } from './helpers/service-process'
+import { until } from './helpers/until'
+import { startWebhookReceiver } from './helpers/webhook-receiver'
 
 /**
  * The service as operators run it: `WORKERS=2` (two processes on one port) and a second instance
@@ -16,6 +19,7 @@ import { type ServiceProcess, startServiceProcess } from './helpers/service-proc
 const schema = freshSchema()
 const secret = newToken('secret')
 const BURST = 20
+const CREDENTIALS_KEY = randomBytes(32).toString('hex')
 const processes: ServiceProcess[] = []
 let cluster = ''
 let single = ''
@@ -35,6 +39,8 @@ async function service(env: Record<string, string>): Promise<string> {
     OPENAI_API_KEY: 'sk-processes',
     OPENAI_BASE_URL: ai!.baseUrl,
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+    // Every process of one service has the same key (it seals the webhooks' signing secrets).
+    CREDENTIALS_KEY: CREDENTIALS_KEY,
     ...env,
   })
   processes.push(started)
@@ -130,4 +136,33 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
     const next = await (await post(`${single}${session}/continueChat`, {})).json()
     expect(next.messages[0].content.plainText).toBe('17 tokens for "Across every process"')
   })
+
+  it('send each completion webhook once, whichever process completed the result and whichever sends it', async () => {
+    visitor = '198.51.100.4'
+    const receiver = await startWebhookReceiver()
+    try {
+      const auth = { authorization: `Bearer ${secret}` }
+      const imported = await (await post(`${cluster}/v1/flows/import`, { workspaceId: 'demo', flow: greetingFlow() }, auth)).json()
+      const flowId = imported.flow.id as string
+      await post(`${single}/v1/flows/${flowId}/publish`, {}, auth)
+      const set = await fetch(`${cluster}/v1/flows/${flowId}/webhook`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) })
+      expect(set.status).toBe(200)
+      const bases = [cluster, single]
+      for (let n = 0; n < 6; n++) {
+        const started = await (await post(`${bases[n % 2]}/v1/flows/${flowId}/startChat`, {})).json()
+        for (const message of [`Visitor ${n}`, '30']) await post(`${bases[(n + 1) % 2]}/v1/sessions/${started.sessionId}/continueChat`, { message })
+      }
+      const deliveries = async () => (await (await fetch(`${single}/v1/flows/${flowId}/webhook-deliveries`, { headers: auth })).json()).deliveries as { status: string; attempts: unknown[] }[]
+      let listed = await deliveries()
+      while (listed.length < 6 || listed.some((delivery) => delivery.status !== 'delivered')) {
+        await until(() => receiver.calls.length >= 6)
+        listed = await deliveries()
+      }
+      expect(listed.map((delivery) => delivery.attempts.length)).toEqual(Array(6).fill(1))
+      expect(receiver.calls).toHaveLength(6)
+      expect(new Set(receiver.calls.map((call) => call.headers['webhook-id'])).size).toBe(6)
+    } finally {
+      await receiver.close()
+    }
+  }, 60_000)
 })
