@@ -20,7 +20,7 @@ export function registerWebhookRoutes(app: Hono, ctx: AppContext): void {
   })
 
   app.delete('/v1/flows/:flowId/webhook', async (c) => {
-    await removeWebhook(ctx.store, await ownedFlow(c))
+    await removeWebhook(ctx.store, await ownedFlow(c), ctx.now())
     return c.json({ webhook: null })
   })
 

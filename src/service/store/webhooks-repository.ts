@@ -93,8 +93,17 @@ export class WebhooksRepository {
     )
   }
 
-  async remove(flowId: string): Promise<boolean> {
-    return (await this.db.query(`DELETE FROM ${this.t.flowWebhooks} WHERE flow_id = $1 RETURNING 1`, [flowId])).length > 0
+  /** Removes the flow's webhook and cancels its deliveries waiting for an attempt; false when it had none. */
+  async remove(flowId: string, now: string): Promise<boolean> {
+    const rows = await this.db.query<{ removed: number }>(
+      `WITH w AS (DELETE FROM ${this.t.flowWebhooks} WHERE flow_id = $1 RETURNING flow_id),
+       c AS (
+         UPDATE ${this.t.webhookDeliveries} SET status = 'cancelled', next_attempt_at = NULL, updated_at = $2
+         WHERE flow_id IN (SELECT flow_id FROM w) AND status = 'pending')
+       SELECT count(*)::int AS removed FROM w`,
+      [flowId, now],
+    )
+    return (rows[0]?.removed ?? 0) > 0
   }
 
   /** Deliveries of a flow, newest first. */

@@ -48,8 +48,9 @@ export async function setWebhook(
   return secret ? { webhook, secret } : { webhook }
 }
 
-export async function removeWebhook(store: Store, flow: FlowRecord): Promise<void> {
-  if (!(await store.webhooks.remove(flow.id))) throw new HttpError('not_found', 'This flow has no webhook.')
+/** Removes the webhook; deliveries waiting for an attempt are cancelled (one under way finishes). */
+export async function removeWebhook(store: Store, flow: FlowRecord, now: Date): Promise<void> {
+  if (!(await store.webhooks.remove(flow.id, now.toISOString()))) throw new HttpError('not_found', 'This flow has no webhook.')
 }
 
 /** The signing secret of a stored webhook, opened with the credentials key. */

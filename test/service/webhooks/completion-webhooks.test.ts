@@ -194,12 +194,14 @@ describe('completion webhooks', () => {
     const rotated = setWebhookResponseSchema.parse((await secret('PUT', `/v1/flows/${flow.id}/webhook`, { url: receiver.url, rotateSecret: true })).body)
     expect(rotated.secret).toMatch(/^whsec_/)
 
-    // Removed, queued deliveries are cancelled rather than sent.
+    // Removed, queued deliveries are cancelled rather than sent, even to an address set again.
     await collectResult(svc, flow.id, ['Ada', 'ada@example.com', '36'])
     expect((await secret('DELETE', `/v1/flows/${flow.id}/webhook`)).body).toEqual({ webhook: null })
-    expect(await dispatcher().runDue()).toBe(1)
+    expect((await deliveries(flow.id))[0]).toMatchObject({ status: 'cancelled', nextAttemptAt: null, attempts: [] })
+    expect((await secret('PUT', `/v1/flows/${flow.id}/webhook`, { url: receiver.url })).status).toBe(200)
+    expect(await dispatcher().runDue()).toBe(0)
     expect(receiver.calls).toHaveLength(0)
-    expect((await deliveries(flow.id))[0]!.status).toBe('cancelled')
+    expect((await secret('DELETE', `/v1/flows/${flow.id}/webhook`)).status).toBe(200)
     expect((await secret('GET', `/v1/flows/${flow.id}/webhook`)).body).toEqual({ webhook: null })
   })
 
