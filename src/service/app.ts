@@ -15,6 +15,8 @@ import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
 import { registerShareRoutes } from './routes/share'
+import { registerTokenRoutes } from './routes/tokens'
+import { registerWebhookRoutes } from './routes/webhooks'
 import { registerWidgetRoutes } from './routes/widget'
 import type { Store } from './store/store'
 
@@ -93,6 +95,8 @@ export function createApp(deps: AppDeps): Hono {
   registerChatRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
+  registerTokenRoutes(app, ctx)
+  registerWebhookRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   registerWidgetRoutes(app, { distDir: deps.widgetDistDir })
   deps.mount?.(app)

@@ -1,6 +1,7 @@
 import type { ServiceConfig } from './config'
 import { hashToken, newId, type TokenKind } from './ids'
 import type { Store } from './store/store'
+import { tokenHint } from './tokens/tokens-service'
 
 /** The workspace the environment tokens (and the demo) belong to. */
 export const DEMO_WORKSPACE_ID = 'demo'
@@ -24,6 +25,7 @@ export async function ensureEnvTokens(store: Store, config: ServiceConfig, now: 
       kind,
       tokenHash: hashToken(token),
       label: variable,
+      hint: tokenHint(token),
       createdAt: now,
     })
     if (stored.workspaceId !== DEMO_WORKSPACE_ID || stored.kind !== kind) {

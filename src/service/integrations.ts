@@ -15,6 +15,8 @@ import type { Store } from './store/store'
  */
 export interface Integrations {
   vault: CredentialsVault
+  /** The credentials key, which also seals webhook secrets and signs results cursors. */
+  key: CredentialsKey
   outbound: OutboundHttp
   mailer: Mailer
   /** OpenAI-compatible chat completions for AI blocks. */
@@ -56,6 +58,7 @@ export function createIntegrations(input: IntegrationsInput): Integrations {
   const streams = new LiveStreams()
   return {
     vault,
+    key,
     outbound,
     mailer,
     ai,

@@ -15,6 +15,7 @@ import { ensureEnvTokens } from './env-tokens'
 import { createIntegrations, type Integrations } from './integrations'
 import { openStore, storeOptionsFrom } from './store/open-store'
 import type { Store } from './store/store'
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher'
 
 export interface StartServerOptions {
   /** Extra routes or middleware (the demo adds the widget bundle and pages). Runs before listening. */
@@ -67,6 +68,9 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
   }
   const started = integrations
   const stopPurge = schedulePurge(store, options.now ?? (() => new Date()), purgeSettingsFor(config))
+  // Every process sends the completion webhooks that are due, whichever process queued them.
+  const webhooks = new WebhookDispatcher({ store, key: started.key, outbound: started.outbound, now: options.now ?? (() => new Date()) })
+  webhooks.start()
 
   const { port } = server.address() as AddressInfo
   const listening = server
@@ -86,6 +90,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
       stopPurge()
+      await webhooks.stop()
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => listening.closeAllConnections(), SHUTDOWN_GRACE_MS)
         force.unref()

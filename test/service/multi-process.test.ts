@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
-import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newToken } from '../../src/service/ids'
 import { openPgDatabase } from '../../src/service/store/pg-database'
@@ -9,61 +7,44 @@ import { createStreamParser } from '../../src/protocol/stream'
 import { aiFlow } from './helpers/ai-flows'
 import { greetingFlow } from './helpers/flows'
 import { type OpenAiTestServer, startOpenAiTestServer } from './helpers/openai-test-server'
+import { type ServiceProcess, startServiceProcess } from './helpers/service-process'
+import { until } from './helpers/until'
+import { startWebhookReceiver } from './helpers/webhook-receiver'
 
 /**
  * The service as operators run it: `WORKERS=2` (two processes on one port) and a second instance
  * on another port, all on one PostgreSQL server. Idempotency and rate limits must hold across
  * every process. Needs DATABASE_URL: the embedded database is single-process by design.
  */
-const MAIN = join(import.meta.dirname, '../../src/service/main.ts')
 const schema = freshSchema()
 const secret = newToken('secret')
 const BURST = 20
-const processes: ChildProcess[] = []
+const CREDENTIALS_KEY = randomBytes(32).toString('hex')
+const processes: ServiceProcess[] = []
 let cluster = ''
 let single = ''
 let ai: OpenAiTestServer | undefined
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-/** Starts `main.ts` and resolves with its address once it says it listens. */
+/** Starts `main.ts` on the test's schema and resolves with its address once it says it listens. */
 async function service(env: Record<string, string>): Promise<string> {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl!,
-      DATABASE_SCHEMA: schema,
-      FLOW_SECRET_TOKEN: secret,
-      RATE_LIMIT_CHAT_PER_MINUTE: '1',
-      RATE_LIMIT_CHAT_BURST: String(BURST),
-      // Each test is its own visitor, named by the (trusted) proxy header.
-      TRUST_PROXY: '1',
-      // AI blocks answer from the test's own OpenAI-compatible server.
-      OPENAI_API_KEY: 'sk-processes',
-      OPENAI_BASE_URL: ai!.baseUrl,
-      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const started = await startServiceProcess({
+    DATABASE_URL: databaseUrl!,
+    DATABASE_SCHEMA: schema,
+    FLOW_SECRET_TOKEN: secret,
+    RATE_LIMIT_CHAT_PER_MINUTE: '1',
+    RATE_LIMIT_CHAT_BURST: String(BURST),
+    // Each test is its own visitor, named by the (trusted) proxy header.
+    TRUST_PROXY: '1',
+    // AI blocks answer from the test's own OpenAI-compatible server.
+    OPENAI_API_KEY: 'sk-processes',
+    OPENAI_BASE_URL: ai!.baseUrl,
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+    // Every process of one service has the same key (it seals the webhooks' signing secrets).
+    CREDENTIALS_KEY: CREDENTIALS_KEY,
+    ...env,
   })
-  processes.push(child)
-  await new Promise<void>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      if (out.includes('listening on')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${out}`)))
-  })
-  return `http://127.0.0.1:${port}`
+  processes.push(started)
+  return started.url
 }
 
 let visitor = '198.51.100.1'
@@ -82,13 +63,7 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
     single = await service({ WORKERS: '1' })
   }, 60_000)
   afterAll(async () => {
-    await Promise.all(
-      processes.map((child) => new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(null)
-        child.once('exit', resolve)
-        child.kill('SIGTERM')
-      })),
-    )
+    await Promise.all(processes.map((process) => process.stop()))
     await ai?.close()
     const pg = openPgDatabase(databaseUrl!)
     await dropSchema(pg, schema)
@@ -161,4 +136,33 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
     const next = await (await post(`${single}${session}/continueChat`, {})).json()
     expect(next.messages[0].content.plainText).toBe('17 tokens for "Across every process"')
   })
+
+  it('send each completion webhook once, whichever process completed the result and whichever sends it', async () => {
+    visitor = '198.51.100.4'
+    const receiver = await startWebhookReceiver()
+    try {
+      const auth = { authorization: `Bearer ${secret}` }
+      const imported = await (await post(`${cluster}/v1/flows/import`, { workspaceId: 'demo', flow: greetingFlow() }, auth)).json()
+      const flowId = imported.flow.id as string
+      await post(`${single}/v1/flows/${flowId}/publish`, {}, auth)
+      const set = await fetch(`${cluster}/v1/flows/${flowId}/webhook`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) })
+      expect(set.status).toBe(200)
+      const bases = [cluster, single]
+      for (let n = 0; n < 6; n++) {
+        const started = await (await post(`${bases[n % 2]}/v1/flows/${flowId}/startChat`, {})).json()
+        for (const message of [`Visitor ${n}`, '30']) await post(`${bases[(n + 1) % 2]}/v1/sessions/${started.sessionId}/continueChat`, { message })
+      }
+      const deliveries = async () => (await (await fetch(`${single}/v1/flows/${flowId}/webhook-deliveries`, { headers: auth })).json()).deliveries as { status: string; attempts: unknown[] }[]
+      let listed = await deliveries()
+      while (listed.length < 6 || listed.some((delivery) => delivery.status !== 'delivered')) {
+        await until(() => receiver.calls.length >= 6)
+        listed = await deliveries()
+      }
+      expect(listed.map((delivery) => delivery.attempts.length)).toEqual(Array(6).fill(1))
+      expect(receiver.calls).toHaveLength(6)
+      expect(new Set(receiver.calls.map((call) => call.headers['webhook-id'])).size).toBe(6)
+    } finally {
+      await receiver.close()
+    }
+  }, 60_000)
 })

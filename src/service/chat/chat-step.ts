@@ -5,7 +5,7 @@ import { createStepContext } from '../engine/core/step-context'
 import type { SessionState, StepContext, StepOutcome } from '../engine/core/types'
 import type { CachedVersion } from '../flows/published-versions'
 import { HttpError } from '../http/errors'
-import { sha256 } from '../ids'
+import { newId, sha256 } from '../ids'
 import type { StepWrite } from '../store/step-writes'
 import type { ChatDeps } from './chat-deps'
 import { httpErrorOf } from './engine-errors'
@@ -99,6 +99,7 @@ export function stepWrite(outcome: StepOutcome, now: Date, sessionTtlSeconds: nu
     linkedResults: outcome.linkedResults ?? [],
     logs: outcome.logs,
     ended: outcome.ended,
+    deliveryId: newId(),
     timestamp: now.toISOString(),
     expiresAt: expiry(now, sessionTtlSeconds),
   }

@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { CREDENTIAL_TYPES, createCredentialRequestSchema } from '../../protocol/credentials'
 import { readableIssues } from '../../protocol/index'
-import { type CredentialsKey, loadCredentialsKey } from '../credentials/credentials-key'
-import { CredentialsVault } from '../credentials/credentials-vault'
 import { HttpError } from '../http/errors'
-import type { Store } from '../store/store'
 import { assertKnownOptions, type ParsedArgs, stringOption, UsageError, userPath } from './args'
+import type { CredentialsAdmin } from './flow-admin'
 
 export const CREDENTIALS_USAGE = `  credentials list [--workspace ID]            list credentials (secrets masked)
   credentials add --type ${CREDENTIAL_TYPES.join('|')} (--data-file FILE | --data JSON)
@@ -15,26 +13,20 @@ export const CREDENTIALS_USAGE = `  credentials list [--workspace ID]           
   credentials remove ID [--workspace ID]      delete credentials`
 
 export interface CredentialsRun {
-  store: Store
   io: { out: (line: string) => void }
-  now: () => Date
   args: ParsedArgs
   rest: string[]
-  workspaceId: () => Promise<string>
-  /** The key the service uses (CREDENTIALS_KEY, or the one kept in DATA_DIR). */
-  key?: CredentialsKey
-  config: { credentialsKey: string | undefined; dataDir: string }
+  /** The workspace's credentials: the vault the service uses over its database, or its API. */
+  credentials: () => Promise<CredentialsAdmin>
 }
 
-/** `npm run flows -- credentials …`: the same vault the service uses, over its database. */
+/** `npm run flows -- credentials …`: stored encrypted, shown masked. */
 export async function credentialsCommand(run: CredentialsRun): Promise<void> {
   const [action, ...rest] = run.rest
-  const key = run.key ?? (await loadCredentialsKey(run.config)).key
-  const vault = new CredentialsVault(run.store.credentials, key, run.now)
   if (action === 'list') {
     assertKnownOptions(run.args, ['workspace'])
     if (rest.length > 0) throw new UsageError('credentials list takes no arguments')
-    const credentials = await vault.list(await run.workspaceId())
+    const credentials = await (await run.credentials()).list()
     if (credentials.length === 0) return run.io.out('No credentials.')
     run.io.out(['id', 'type', 'name', 'updated', 'data'].join('\t'))
     for (const c of credentials) {
@@ -51,13 +43,13 @@ export async function credentialsCommand(run: CredentialsRun): Promise<void> {
       data: await readData(run.args),
     })
     if (!request.success) throw new HttpError('invalid_body', 'These credentials are not valid.', readableIssues(request.error))
-    const credential = await vault.create(await run.workspaceId(), request.data)
+    const credential = await (await run.credentials()).create(request.data)
     run.io.out(`Stored ${credential.type} credentials "${credential.id}" (encrypted): ${JSON.stringify(credential.data)}`)
   } else if (action === 'remove') {
     assertKnownOptions(run.args, ['workspace'])
     const [id] = rest
     if (id === undefined || rest.length > 1) throw new UsageError('credentials remove takes exactly one ID')
-    await vault.remove(await run.workspaceId(), id)
+    await (await run.credentials()).remove(id)
     run.io.out(`Removed credentials "${id}"`)
   } else {
     throw new UsageError('Expected: credentials list|add|remove')

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -84,4 +84,12 @@ export function open(key: CredentialsKey, sealedText: string, context: string): 
   } catch {
     throw new CredentialUnreadableError('The credential does not open with this key (CREDENTIALS_KEY changed?)')
   }
+}
+
+/**
+ * A key of its own for one other use of the credentials key (signing results cursors), derived
+ * with HKDF-SHA256: what one use reveals says nothing about the key or the other uses.
+ */
+export function derivedKey(key: CredentialsKey, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key.key, Buffer.alloc(0), `flow-service ${purpose}`, 32))
 }

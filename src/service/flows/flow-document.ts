@@ -44,6 +44,20 @@ export function contentFromImport(flow: ImportFlow): Json {
   return content
 }
 
+/**
+ * Content of a flow replaced by an export (`PUT`): the export's content, as an import would
+ * store it. What the export cannot know stays: the custom domain and risk level (which an import
+ * drops), and the results table's preferences unless the export has its own.
+ */
+export function replaceContent(stored: Json, flow: ImportFlow): Json {
+  const content = contentFromImport(flow)
+  for (const field of FOREIGN_FIELDS) if (stored[field] !== undefined) content[field] = stored[field]
+  if (content.resultsTablePreferences == null && stored.resultsTablePreferences != null) {
+    content.resultsTablePreferences = stored.resultsTablePreferences
+  }
+  return content
+}
+
 /** Fields a flow must always have; an update may replace them but not clear them. */
 const REQUIRED_CONTENT = ['name', 'events', 'groups', 'edges']
 

@@ -23,9 +23,10 @@ export function isLegacyVersion(version: unknown): boolean {
  */
 export function migrateToV6<T>(flow: T): T {
   if (!isObject(flow) || !isLegacyVersion(flow.version)) return flow
-  // Lists of the wrong type are left for the schema to refuse with their path; missing ones are empty.
-  if (!isListOrMissing(flow.groups) || !isListOrMissing(flow.edges)) return flow
-  const groups = (flow.groups ?? []).map(withBlockList)
+  // Every export of every version has its groups: an object without them is not a flow, left for
+  // the schema to refuse with its path (so is a list of the wrong type). Missing edges are none.
+  if (!Array.isArray(flow.groups) || !isListOrMissing(flow.edges)) return flow
+  const groups = flow.groups.map(withBlockList)
   const edges = (flow.edges ?? []).filter(isWellFormedEdge)
   const start = findStartBlock(groups)
   const events: unknown[] = Array.isArray(flow.events) ? [...flow.events] : []

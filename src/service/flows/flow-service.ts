@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../store/database'
 import type { FlowRecord } from '../store/flows-repository'
 import type { PublishedVersion } from '../store/published-flows-repository'
 import type { Repositories, Store } from '../store/store'
-import { applyContentUpdate, contentFromImport, toPublishedSnapshot } from './flow-document'
+import { applyContentUpdate, contentFromImport, replaceContent, toPublishedSnapshot } from './flow-document'
 import { generatePublicId, PUBLIC_ID_PATTERN } from './public-id'
 
 /**
@@ -60,7 +60,6 @@ export async function updateFlow(
   input: { flowId: string; update: UpdateFlow; now: Date; authorize: (flow: FlowRecord) => void },
 ): Promise<FlowRecord> {
   const { update } = input
-  const clientUpdatedAt = update.updatedAt == null ? undefined : parseTimestamp(update.updatedAt)
   if (update.publicId != null && !PUBLIC_ID_PATTERN.test(update.publicId)) {
     throw new HttpError('invalid_body', 'publicId must be a lower-case slug.', [
       {
@@ -69,41 +68,66 @@ export async function updateFlow(
       },
     ])
   }
-  try {
-    return await store.transaction(async (tx) => {
-      const stored = await findFlowOrThrow(tx, input.flowId, true)
-      input.authorize(stored)
-      if (clientUpdatedAt !== undefined && clientUpdatedAt < Date.parse(stored.updatedAt)) {
-        throw new HttpError('conflict', 'The flow changed since you read it; fetch it again and reapply your edit.', {
-          storedUpdatedAt: stored.updatedAt,
-        })
-      }
-      const publicId = update.publicId ?? stored.publicId
-      if (publicId !== stored.publicId && (await tx.flows.isPublicIdTaken(publicId, stored.id))) {
-        throw publicIdTaken(publicId)
-      }
-      const { content, clearedRequired } = applyContentUpdate(stored.content, update)
-      if (clearedRequired.length > 0) {
-        throw new HttpError(
-          'invalid_body',
-          'These fields cannot be null.',
-          clearedRequired.map((field) => ({ path: `flow.${field}`, message: 'Required; cannot be null' })),
-        )
-      }
-      // Never move updatedAt backwards, even if the clock did.
-      const updatedAt = new Date(Math.max(input.now.getTime(), Date.parse(stored.updatedAt)))
-      return tx.flows.update(stored.id, {
-        content,
-        publicId,
-        isClosed: update.isClosed ?? stored.isClosed,
-        updatedAt: updatedAt.toISOString(),
-      })
-    })
-  } catch (error) {
+  const checkedAt = update.updatedAt == null ? undefined : parseTimestamp(update.updatedAt, 'flow.updatedAt')
+  return rewriteFlow(store, input, checkedAt, async (stored, tx) => {
+    const publicId = update.publicId ?? stored.publicId
+    if (publicId !== stored.publicId && (await tx.flows.isPublicIdTaken(publicId, stored.id))) {
+      throw publicIdTaken(publicId)
+    }
+    const { content, clearedRequired } = applyContentUpdate(stored.content, update)
+    if (clearedRequired.length > 0) {
+      throw new HttpError(
+        'invalid_body',
+        'These fields cannot be null.',
+        clearedRequired.map((field) => ({ path: `flow.${field}`, message: 'Required; cannot be null' })),
+      )
+    }
+    return { content, publicId, isClosed: update.isClosed ?? stored.isClosed }
+  }).catch((error: unknown) => {
     // Two updates racing for one public id: the unique index decides.
     if (isUniqueViolation(error) && update.publicId != null) throw publicIdTaken(update.publicId)
     throw error
-  }
+  })
+}
+
+/**
+ * Replaces a flow's content with an export's, keeping what makes it the same flow: its id and
+ * public id (every embed and share link), its status, its published versions and its results.
+ * The change reaches visitors when the flow is published. `updatedAt`, when given, is the one the
+ * caller read: an older one is a conflict.
+ */
+export async function replaceFlow(
+  store: Store,
+  input: { flowId: string; flow: ImportFlow; updatedAt?: string | null; now: Date; authorize: (flow: FlowRecord) => void },
+): Promise<FlowRecord> {
+  const checkedAt = input.updatedAt == null ? undefined : parseTimestamp(input.updatedAt, 'updatedAt')
+  return rewriteFlow(store, input, checkedAt, async (stored) => ({
+    content: replaceContent(stored.content, input.flow),
+    publicId: stored.publicId,
+    isClosed: stored.isClosed,
+  }))
+}
+
+/** A flow's stored fields rewritten under its row lock, after the caller's check and the optimistic one. */
+async function rewriteFlow(
+  store: Store,
+  input: { flowId: string; now: Date; authorize: (flow: FlowRecord) => void },
+  clientUpdatedAt: number | undefined,
+  rewrite: (stored: FlowRecord, tx: Repositories) => Promise<{ content: Record<string, unknown>; publicId: string; isClosed: boolean }>,
+): Promise<FlowRecord> {
+  return store.transaction(async (tx) => {
+    const stored = await findFlowOrThrow(tx, input.flowId, true)
+    input.authorize(stored)
+    if (clientUpdatedAt !== undefined && clientUpdatedAt < Date.parse(stored.updatedAt)) {
+      throw new HttpError('conflict', 'The flow changed since you read it; fetch it again and reapply your edit.', {
+        storedUpdatedAt: stored.updatedAt,
+      })
+    }
+    const changes = await rewrite(stored, tx)
+    // Never move updatedAt backwards, even if the clock did.
+    const updatedAt = new Date(Math.max(input.now.getTime(), Date.parse(stored.updatedAt)))
+    return tx.flows.update(stored.id, { ...changes, updatedAt: updatedAt.toISOString() })
+  })
 }
 
 function publicIdTaken(publicId: string): HttpError {
@@ -112,11 +136,11 @@ function publicIdTaken(publicId: string): HttpError {
   })
 }
 
-function parseTimestamp(value: string): number {
+function parseTimestamp(value: string, path: string): number {
   const ms = Date.parse(value)
   if (!Number.isFinite(ms)) {
     throw new HttpError('invalid_body', 'updatedAt must be an ISO 8601 timestamp.', [
-      { path: 'flow.updatedAt', message: 'Expected a timestamp such as 2026-01-01T00:00:00.000Z' },
+      { path, message: 'Expected a timestamp such as 2026-01-01T00:00:00.000Z' },
     ])
   }
   return ms
@@ -132,11 +156,11 @@ export async function publishFlow(
     const flow = await findFlowOrThrow(tx, input.flowId, true)
     input.authorize(flow)
     const header = await tx.publishedFlows.findHeader(flow.id)
-    const current = await tx.publishedFlows.findCurrent(flow.id)
     const publishedFlowId = header?.id ?? newId()
     const createdAt = header?.createdAt ?? input.now.toISOString()
-    // updatedAt must change on every publish: startChat clients compare it to spot new versions.
-    const previous = current ? Date.parse(current.publishedAt) : Number.NEGATIVE_INFINITY
+    // updatedAt must change on every publish (after an unpublish too): startChat clients
+    // compare it to spot new versions.
+    const previous = header ? Date.parse(header.updatedAt) : Number.NEGATIVE_INFINITY
     const updatedAt = new Date(Math.max(input.now.getTime(), previous + 1)).toISOString()
     const snapshot: PublishedFlow = toPublishedSnapshot(flow, { publishedFlowId, createdAt, updatedAt })
     return tx.publishedFlows.publish({

@@ -5,11 +5,13 @@ import {
   type PublicFlowResponse,
   type PublishedFlowResponse,
 } from '../../protocol/index'
+import { replaceFlowRequestSchema } from '../../protocol/management'
 import type { AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
 import { findLiveFlow } from '../flows/live-flow'
-import { flowNotFound, importFlow, publishFlow, updateFlow } from '../flows/flow-service'
+import { flowNotFound, importFlow, publishFlow, replaceFlow, updateFlow } from '../flows/flow-service'
+import { changeFlowStanding, type FlowStandingChange, listFlows } from '../flows/flow-summaries'
 import { toPublicFlow } from '../flows/public-flow'
 import { authenticate, type Caller } from '../http/auth'
 import { parseBody, readJsonBody } from '../http/body'
@@ -46,6 +48,11 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     return c.json({ flow: toFlow(flow) })
   })
 
+  app.get('/v1/flows', async (c) => {
+    const caller = await authorizeSecret(c)
+    return c.json({ flows: await listFlows(store, caller.workspaceId) })
+  })
+
   app.get('/v1/flows/:flowId', async (c) => {
     const caller = await authorizeSecret(c)
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
@@ -60,6 +67,23 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const flow = await updateFlow(store, { flowId, update: body.flow, now: ctx.now(), authorize: ownedBy(caller, flowId) })
     return c.json({ flow: toFlow(flow) })
   })
+
+  // The whole flow from an export (a new version of the flow file), keeping its ids.
+  app.put('/v1/flows/:flowId', async (c) => {
+    const caller = await authorizeSecret(c)
+    const flowId = requireRef(c.req.param('flowId'))
+    const body = parseBody(replaceFlowRequestSchema, migrateImportBody(await readBody(c)), ['flow', 'updatedAt'])
+    const flow = await replaceFlow(store, { flowId, flow: body.flow, updatedAt: body.updatedAt, now: ctx.now(), authorize: ownedBy(caller, flowId) })
+    return c.json({ flow: toFlow(flow) })
+  })
+
+  for (const change of ['archive', 'unarchive', 'unpublish'] satisfies FlowStandingChange[]) {
+    app.post(`/v1/flows/:flowId/${change}`, async (c) => {
+      const caller = await authorizeSecret(c)
+      const flowId = requireRef(c.req.param('flowId'))
+      return c.json({ flow: await changeFlowStanding(store, { flowId, change, now: ctx.now(), authorize: ownedBy(caller, flowId) }) })
+    })
+  }
 
   app.post('/v1/flows/:flowId/publish', async (c) => {
     const caller = await authorizeSecret(c)

@@ -1,40 +1,85 @@
 import type { Context, Hono } from 'hono'
-import { MAX_OUTBOX_PAGE, type OutboxEmail } from '../../protocol/results'
+import { MAX_OUTBOX_PAGE, type OutboxEmail, deleteResultsRequestSchema } from '../../protocol/results'
 import { deliverResultWebhook } from '../chat/webhook-service'
 import type { AppContext } from '../context'
-import { flowNotFound } from '../flows/flow-service'
-import { readJsonBody } from '../http/body'
+import { derivedKey } from '../credentials/credentials-key'
+import { parseBody, readJsonBody } from '../http/body'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
 import { isResourceRef } from '../ids'
-import { secretCaller } from './secret-caller'
+import { ResultCursors } from '../results/result-cursor'
+import { NO_RESULT_FILES } from '../results/result-files'
+import { readExportQuery, readListQuery } from '../results/result-query'
+import { EXPORT_MEDIA_TYPES, exportResults } from '../results/results-export'
+import { deleteResults, listResults, resultDetail, resultNotFound } from '../results/results-service'
+import { ownedFlowFinder, secretCaller } from './secret-caller'
 
-/** Results of the caller's flows (secret token): stored logs, the result webhook, the e-mail outbox. */
+/**
+ * Results of the caller's flows (secret token): pages of the results table, one result, exports,
+ * deletes, stored logs, the result webhook, the e-mail outbox.
+ */
 export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   const { store } = ctx
   const caller = secretCaller(ctx)
+  const cursors = new ResultCursors(derivedKey(ctx.integrations.key, 'results cursors'), ctx.now)
+  const readBody = (c: Context) => readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes })
+
+  const ownedFlow = ownedFlowFinder(ctx)
 
   /** The result the path names, of a flow of the caller's workspace. */
   const ownedResult = async (c: Context) => {
-    const who = await caller(c)
-    const flowId = c.req.param('flowId') ?? ''
-    const flow = isResourceRef(flowId) ? await store.flows.findById(flowId) : undefined
-    // Another workspace's flow answers like an unknown one.
-    if (!flow || flow.workspaceId !== who.workspaceId) throw flowNotFound(flowId)
+    const flow = await ownedFlow(c)
     const resultId = c.req.param('resultId') ?? ''
     const result = isResourceRef(resultId) ? await store.results.findForFlow(resultId, flow.id) : undefined
-    if (!result) throw new HttpError('not_found', 'This flow has no result with this id.')
-    return result
+    if (!result) throw resultNotFound()
+    return { flow, result }
   }
 
+  app.get('/v1/flows/:flowId/results', async (c) => {
+    const flow = await ownedFlow(c)
+    return c.json(await listResults({ store, cursors }, flow, readListQuery(c.req.queries())))
+  })
+
+  // Before `/results/:resultId`, which would otherwise take `export` for an id.
+  app.get('/v1/flows/:flowId/results/export', async (c) => {
+    const flow = await ownedFlow(c)
+    const request = readExportQuery(c.req.queries())
+    const body = await exportResults(store, flow, request)
+    c.header('Content-Type', EXPORT_MEDIA_TYPES[request.format])
+    c.header('Content-Disposition', `attachment; filename="${flow.publicId}-results.${request.format}"`)
+    return c.body(body)
+  })
+
+  app.post('/v1/flows/:flowId/results/delete', async (c) => {
+    const flow = await ownedFlow(c)
+    const body = parseBody(deleteResultsRequestSchema, await readBody(c), ['resultIds', 'all'])
+    if ((body.resultIds == null) === (body.all == null)) {
+      throw new HttpError('invalid_body', 'Give either resultIds or "all": true.', [{ path: '', message: 'Expected exactly one of resultIds, all' }])
+    }
+    const target = body.resultIds == null ? { all: true as const } : { resultIds: body.resultIds }
+    return c.json({ deleted: await deleteResults(store, NO_RESULT_FILES, flow, target) })
+  })
+
+  app.get('/v1/flows/:flowId/results/:resultId', async (c) => {
+    const flow = await ownedFlow(c)
+    const resultId = c.req.param('resultId')
+    if (!isResourceRef(resultId)) throw resultNotFound()
+    return c.json(await resultDetail(store, flow, resultId))
+  })
+
+  app.delete('/v1/flows/:flowId/results/:resultId', async (c) => {
+    const { flow, result } = await ownedResult(c)
+    return c.json({ deleted: await deleteResults(store, NO_RESULT_FILES, flow, { resultIds: [result.id] }) })
+  })
+
   app.get('/v1/flows/:flowId/results/:resultId/logs', async (c) => {
-    const result = await ownedResult(c)
+    const { result } = await ownedResult(c)
     return c.json({ logs: await store.resultLogs.list(result.id) })
   })
 
   // An outside system tells a waiting conversation to go on; its JSON body is the block's `data`.
   app.post('/v1/flows/:flowId/results/:resultId/webhook', async (c) => {
-    const result = await ownedResult(c)
+    const { result } = await ownedResult(c)
     const body = await readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes, optional: true })
     const delivered = await deliverResultWebhook(ctx, { resultId: result.id, body })
     return c.json({ status: 'continued', ...delivered })

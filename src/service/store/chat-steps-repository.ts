@@ -3,6 +3,7 @@ import type { VerdictRow } from './rate-limits-repository'
 import {
   answersCte,
   answersJson,
+  completionWebhookCte,
   linkedResultsCte,
   linkedResultsJson,
   logsCte,
@@ -204,10 +205,11 @@ export class ChatStepsRepository {
              completed_at = CASE WHEN $6::boolean THEN $4::timestamptz ELSE NULL END,
              lease_owner = NULL, lease_expires_at = NULL
          WHERE id = $1 AND lease_owner = $2
-         RETURNING id, result_id),
+         RETURNING id, result_id, flow_id),
        ${linkedResultsCte(this.t, '$11', '$4')},
        ${answersCte(this.t, '$7', '$4')},
        ${logsCte(this.t, '$12', '$4')},
+       ${completionWebhookCte(this.t, '$13', '$6', '$4')},
        r AS (
          UPDATE ${this.t.results}
          SET variables = $3::jsonb -> 'variables', is_completed = is_completed OR $6::boolean, updated_at = $4
@@ -229,6 +231,7 @@ export class ChatStepsRepository {
         key?.response ?? null,
         linkedResultsJson(commit.linkedResults ?? []),
         JSON.stringify(commit.logs ?? []),
+        commit.deliveryId,
       ],
     )
     return (rows[0]?.committed ?? 0) > 0
@@ -248,10 +251,11 @@ export class ChatStepsRepository {
          INSERT INTO ${this.t.sessions} (id, flow_id, result_id, published_flow_id, published_version_id, published_at,
            state, step, created_at, last_activity_at, expires_at, completed_at)
          VALUES ($1, $3, $2, $4, $5, $6, $7::jsonb, 0, $10, $10, $11, CASE WHEN $9 THEN $10::timestamptz ELSE NULL END)
-         RETURNING id, result_id),
+         RETURNING id, result_id, flow_id),
        ${linkedResultsCte(this.t, '$12', '$10')},
        ${answersCte(this.t, '$8', '$10')},
-       ${logsCte(this.t, '$13', '$10')}
+       ${logsCte(this.t, '$13', '$10')},
+       ${completionWebhookCte(this.t, '$14', '$9', '$10')}
        SELECT 1`,
       [
         session.id,
@@ -267,6 +271,7 @@ export class ChatStepsRepository {
         commit.expiresAt,
         linkedResultsJson(commit.linkedResults ?? []),
         JSON.stringify(commit.logs ?? []),
+        commit.deliveryId,
       ],
     )
   }

@@ -1,5 +1,5 @@
 import type { Queryable } from './database'
-import { isoTimestamp, type Tables } from './tables'
+import { isoTimestamp, isoTimestampOrNull, type Tables } from './tables'
 
 /** A stored flow: server-owned fields as columns, everything the author edits in `content`. */
 export interface FlowRecord {
@@ -22,6 +22,22 @@ interface FlowRow {
   is_archived: boolean
   created_at: unknown
   updated_at: unknown
+}
+
+/** A flow as lists show it: its header, whether it is live, and how many results it collected. */
+export interface FlowSummaryRecord {
+  id: string
+  workspaceId: string
+  publicId: string
+  name: string | null
+  icon: string | null
+  isClosed: boolean
+  isArchived: boolean
+  createdAt: string
+  updatedAt: string
+  /** When the live version was published; null when there is none. */
+  publishedAt: string | null
+  results: { total: number; completed: number }
 }
 
 const COLUMNS = 'id, workspace_id, public_id, content, is_closed, is_archived, created_at, updated_at'
@@ -119,5 +135,39 @@ export class FlowsRepository {
       [workspaceId ?? null],
     )
     return rows.map(toRecord)
+  }
+
+  /**
+   * Flows with their live version's date and result counts, oldest first: a workspace's (or
+   * every workspace's), or one flow (`flowId`).
+   */
+  async listSummaries(filter: { workspaceId?: string; flowId?: string; limit: number }): Promise<FlowSummaryRecord[]> {
+    const rows = await this.db.query<Record<string, unknown>>(
+      `SELECT f.id, f.workspace_id, f.public_id, f.content ->> 'name' AS name, f.content ->> 'icon' AS icon,
+              f.is_closed, f.is_archived, f.created_at, f.updated_at,
+              CASE WHEN p.current_version_id IS NULL THEN NULL ELSE p.updated_at END AS published_at,
+              c.total, c.completed
+       FROM ${this.t.flows} f
+       LEFT JOIN ${this.t.publishedFlows} p ON p.flow_id = f.id
+       LEFT JOIN LATERAL (
+         SELECT count(*)::int AS total, (count(*) FILTER (WHERE r.is_completed))::int AS completed
+         FROM ${this.t.results} r WHERE r.flow_id = f.id) c ON true
+       WHERE ($1::text IS NULL OR f.workspace_id = $1) AND ($2::text IS NULL OR f.id = $2)
+       ORDER BY f.created_at, f.id LIMIT $3`,
+      [filter.workspaceId ?? null, filter.flowId ?? null, filter.limit],
+    )
+    return rows.map((row) => ({
+      id: String(row.id),
+      workspaceId: String(row.workspace_id),
+      publicId: String(row.public_id),
+      name: typeof row.name === 'string' ? row.name : null,
+      icon: typeof row.icon === 'string' ? row.icon : null,
+      isClosed: row.is_closed === true,
+      isArchived: row.is_archived === true,
+      createdAt: isoTimestamp(row.created_at),
+      updatedAt: isoTimestamp(row.updated_at),
+      publishedAt: isoTimestampOrNull(row.published_at),
+      results: { total: Number(row.total ?? 0), completed: Number(row.completed ?? 0) },
+    }))
   }
 }

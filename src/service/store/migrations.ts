@@ -210,6 +210,53 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 6,
+    name: 'results pages, token hints, unpublishing, completion webhooks',
+    statements: (t) => [
+      // Results are read newest first a page at a time, from a position (created_at, id): an
+      // ascending index read backwards serves both the order and the position's row comparison.
+      // It begins with flow_id, so the index on flow_id alone goes.
+      `CREATE INDEX results_flow_created_idx ON ${t.results} (flow_id, created_at, id)`,
+      `DROP INDEX IF EXISTS ${t.schema}.results_flow_id_idx`,
+      // The last characters of a token, kept at creation so owners can tell their tokens apart.
+      `ALTER TABLE ${t.apiTokens} ADD COLUMN hint text`,
+      // An unpublished flow keeps its published flow row (and the versions running conversations
+      // use) with no current version.
+      `ALTER TABLE ${t.publishedFlows} ALTER COLUMN current_version_id DROP NOT NULL`,
+      // A flow's completion webhook: where to call, and the signing secret sealed with the
+      // credentials key (key_id names the key).
+      `CREATE TABLE ${t.flowWebhooks} (
+        flow_id text PRIMARY KEY REFERENCES ${t.flows}(id) ON DELETE CASCADE,
+        url text NOT NULL,
+        key_id text NOT NULL,
+        sealed_secret text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+      // One row per result that completed while its flow had a webhook, written by the step that
+      // completed it (so a crash loses none) and sent by whichever process claims it when due:
+      // 'sending' holds it until next_attempt_at (the claim's lease), then it is due again.
+      // `payload` is fixed at the first attempt, so every retry sends the same bytes.
+      `CREATE TABLE ${t.webhookDeliveries} (
+        id text PRIMARY KEY,
+        flow_id text NOT NULL REFERENCES ${t.flows}(id) ON DELETE CASCADE,
+        result_id text NOT NULL REFERENCES ${t.results}(id) ON DELETE CASCADE,
+        event text NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'sending', 'delivered', 'failed', 'cancelled')),
+        payload text,
+        attempts integer NOT NULL DEFAULT 0,
+        attempt_log jsonb NOT NULL DEFAULT '[]',
+        next_attempt_at timestamptz,
+        lease_owner text,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        UNIQUE (result_id, event)
+      )`,
+      `CREATE INDEX ON ${t.webhookDeliveries} (next_attempt_at) WHERE status IN ('pending', 'sending')`,
+      `CREATE INDEX ON ${t.webhookDeliveries} (flow_id, created_at)`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -34,13 +34,30 @@ export class PublishedFlowsRepository {
     private readonly t: Tables,
   ) {}
 
-  /** The published flow row of a flow (id and creation time stay stable across re-publishes). */
-  async findHeader(flowId: string): Promise<{ id: string; createdAt: string } | undefined> {
-    const rows = await this.db.query<{ id: string; created_at: unknown }>(
-      `SELECT id, created_at FROM ${this.t.publishedFlows} WHERE flow_id = $1`,
+  /**
+   * The published flow row of a flow (id and creation time stay stable across re-publishes;
+   * `updatedAt` is the last publish, kept when the flow is unpublished).
+   */
+  async findHeader(flowId: string): Promise<{ id: string; createdAt: string; updatedAt: string } | undefined> {
+    const rows = await this.db.query<{ id: string; created_at: unknown; updated_at: unknown }>(
+      `SELECT id, created_at, updated_at FROM ${this.t.publishedFlows} WHERE flow_id = $1`,
       [flowId],
     )
-    return rows[0] && { id: rows[0].id, createdAt: isoTimestamp(rows[0].created_at) }
+    return rows[0] && { id: rows[0].id, createdAt: isoTimestamp(rows[0].created_at), updatedAt: isoTimestamp(rows[0].updated_at) }
+  }
+
+  /**
+   * Takes the flow's live version away: new conversations and published reads find none, while
+   * conversations under way go on with the version they started on (kept). False when the flow
+   * was not published.
+   */
+  async unpublish(flowId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE ${this.t.publishedFlows} SET current_version_id = NULL
+       WHERE flow_id = $1 AND current_version_id IS NOT NULL RETURNING id`,
+      [flowId],
+    )
+    return rows.length > 0
   }
 
   /** Stores `snapshot` as a new version and makes it the current one. */
@@ -106,4 +123,45 @@ export class PublishedFlowsRepository {
       }
     )
   }
+
+  /**
+   * Blocks of the given types and the variables of every version ever published of a flow (the
+   * ones results were collected with), each once, from the newest version having it, with its
+   * position there: only these small fields leave the database, whatever the snapshots weigh.
+   */
+  async blocksAndVariablesOfVersions(flowId: string, blockTypes: readonly string[]): Promise<VersionColumnRow[]> {
+    const list = (value: string) => `jsonb_array_elements(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]' END)`
+    return this.db.query<VersionColumnRow>(
+      `WITH v AS (
+         SELECT v.snapshot, v.published_at FROM ${this.t.publishedFlowVersions} v
+         JOIN ${this.t.publishedFlows} p ON p.id = v.published_flow_id WHERE p.flow_id = $1),
+       blocks AS (
+         SELECT DISTINCT ON (b.item ->> 'id') 'block' AS kind, b.item ->> 'id' AS id, b.item ->> 'type' AS type,
+                g.item ->> 'id' AS group_id, g.item ->> 'title' AS title, b.item -> 'options' ->> 'variableId' AS variable_id,
+                v.published_at, g.n AS group_n, b.n AS item_n
+         FROM v, ${list("v.snapshot -> 'groups'")} WITH ORDINALITY AS g(item, n),
+              ${list("g.item -> 'blocks'")} WITH ORDINALITY AS b(item, n)
+         WHERE b.item ->> 'type' = ANY($2::text[]) AND b.item ->> 'id' IS NOT NULL
+         ORDER BY b.item ->> 'id', v.published_at DESC),
+       variables AS (
+         SELECT DISTINCT ON (x.item ->> 'id') 'variable' AS kind, x.item ->> 'id' AS id, NULL AS type, NULL AS group_id,
+                x.item ->> 'name' AS title, NULL AS variable_id, v.published_at, 0::bigint AS group_n, x.n AS item_n
+         FROM v, ${list("v.snapshot -> 'variables'")} WITH ORDINALITY AS x(item, n)
+         WHERE x.item ->> 'id' IS NOT NULL
+         ORDER BY x.item ->> 'id', v.published_at DESC)
+       SELECT kind, id, type, group_id, title, variable_id FROM (SELECT * FROM blocks UNION ALL SELECT * FROM variables) all_items
+       ORDER BY published_at DESC, group_n, item_n`,
+      [flowId, blockTypes],
+    )
+  }
+}
+
+/** An input block (`kind` block: its group's id and title, the variable it saves to) or a variable (`title`: its name). */
+export interface VersionColumnRow {
+  kind: 'block' | 'variable'
+  id: string
+  type: string | null
+  group_id: string | null
+  title: string | null
+  variable_id: string | null
 }

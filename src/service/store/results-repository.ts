@@ -28,6 +28,23 @@ export interface StoredAnswer extends AnswerRecord {
   createdAt: string
 }
 
+/** Which results a list or an export reads; every field narrows it. */
+export interface ResultFilters {
+  completed?: boolean
+  /** Created at or after (ISO 8601). */
+  from?: string
+  /** Created before (ISO 8601). */
+  to?: string
+  /** Some answer contains this text, whatever its case. */
+  text?: string
+}
+
+/** Where a page of results, newest first, goes on from: the last result of the page before. */
+export interface ResultPosition {
+  createdAt: string
+  id: string
+}
+
 interface ResultRow {
   id: string
   flow_id: string
@@ -86,4 +103,68 @@ export class ResultsRepository {
       createdAt: isoTimestamp(row.created_at),
     }))
   }
+
+  /**
+   * Results of a flow, newest first, from `after` on (exclusive), at most `limit`. Only the
+   * conditions given are in the statement, so the position is a bound of the index scan
+   * (results_flow_created_idx read backwards) and every page costs the same, deep ones too.
+   */
+  async page(flowId: string, filters: ResultFilters, after: ResultPosition | undefined, limit: number): Promise<ResultRecord[]> {
+    const params: unknown[] = [flowId]
+    const where = [`r.flow_id = $1`]
+    const param = (value: unknown) => `$${params.push(value)}`
+    if (filters.completed !== undefined) where.push(`r.is_completed = ${param(filters.completed)}`)
+    if (filters.from !== undefined) where.push(`r.created_at >= ${param(filters.from)}::timestamptz`)
+    if (filters.to !== undefined) where.push(`r.created_at < ${param(filters.to)}::timestamptz`)
+    if (filters.text !== undefined) {
+      where.push(
+        `EXISTS (SELECT 1 FROM ${this.t.answers} a WHERE a.result_id = r.id AND a.value ILIKE ${param(likePattern(filters.text))} ESCAPE '\\')`,
+      )
+    }
+    if (after) where.push(`(r.created_at, r.id) < (${param(after.createdAt)}::timestamptz, ${param(after.id)})`)
+    const rows = await this.db.query<ResultRow>(
+      `SELECT ${COLUMNS} FROM ${this.t.results} r WHERE ${where.join(' AND ')}
+       ORDER BY r.created_at DESC, r.id DESC LIMIT ${param(limit)}`,
+      params,
+    )
+    return rows.map(toRecord)
+  }
+
+  /** The latest answer to each block, for each of `resultIds`: what a results table shows. */
+  async latestAnswers(resultIds: readonly string[]): Promise<Map<string, Map<string, string>>> {
+    const byResult = new Map<string, Map<string, string>>()
+    if (resultIds.length === 0) return byResult
+    const rows = await this.db.query<{ result_id: string; block_id: string; value: string }>(
+      `SELECT DISTINCT ON (result_id, block_id) result_id, block_id, value
+       FROM ${this.t.answers} WHERE result_id = ANY($1::text[])
+       ORDER BY result_id, block_id, id DESC`,
+      [resultIds],
+    )
+    for (const row of rows) {
+      let answers = byResult.get(row.result_id)
+      if (!answers) byResult.set(row.result_id, (answers = new Map()))
+      answers.set(row.block_id, row.value)
+    }
+    return byResult
+  }
+
+  /**
+   * Deletes results of `flowId` only (the ids given, or all of them when `ids` is undefined), at
+   * most `limit` per call, with their sessions, answers, logs and webhook deliveries (the
+   * tables' cascades). Returns the ids deleted.
+   */
+  async deleteForFlow(flowId: string, ids: readonly string[] | undefined, limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `DELETE FROM ${this.t.results} WHERE id IN (
+         SELECT id FROM ${this.t.results} WHERE flow_id = $1 AND ($2::text[] IS NULL OR id = ANY($2::text[])) LIMIT $3)
+       RETURNING id`,
+      [flowId, ids ?? null, limit],
+    )
+    return rows.map((row) => row.id)
+  }
+}
+
+/** `text` as an ILIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 }

@@ -37,6 +37,8 @@ export interface StepWrite {
   linkedResults?: readonly LinkedResultWrite[]
   logs?: readonly LogWrite[]
   ended: boolean
+  /** The id a completion webhook delivery gets, when this step completes a result whose flow has a webhook. */
+  deliveryId: string
   timestamp: string
   expiresAt: string
 }
@@ -102,4 +104,19 @@ export function logsCte(t: Tables, logs: string, createdAt: string): string {
     SELECT s.result_id, s.id, x.log ->> 'status', x.log ->> 'description', x.log -> 'details', ${createdAt}
     FROM s, jsonb_array_elements(${logs}::jsonb) WITH ORDINALITY AS x(log, n)
     ORDER BY x.n)`
+}
+
+/**
+ * Queues the completion webhook of the session row `s` (which returns its `flow_id` and
+ * `result_id`) when the step ends it and its flow has a webhook: in the step's own statement, so
+ * a completed result is never without its delivery. A result completes once: a second completion
+ * (a resumed result) queues nothing.
+ */
+export function completionWebhookCte(t: Tables, deliveryId: string, ended: string, timestamp: string): string {
+  return `wh AS (
+    INSERT INTO ${t.webhookDeliveries} (id, flow_id, result_id, event, status, next_attempt_at, created_at, updated_at)
+    SELECT ${deliveryId}, s.flow_id, s.result_id, 'result.completed', 'pending', ${timestamp}, ${timestamp}, ${timestamp}
+    FROM s JOIN ${t.flowWebhooks} w ON w.flow_id = s.flow_id
+    WHERE ${ended}::boolean
+    ON CONFLICT (result_id, event) DO NOTHING)`
 }

@@ -23,6 +23,8 @@ export interface Tables {
   outbox: string
   aiStreams: string
   aiStreamParts: string
+  flowWebhooks: string
+  webhookDeliveries: string
 }
 
 export function tablesFor(schema: string): Tables {
@@ -48,6 +50,8 @@ export function tablesFor(schema: string): Tables {
     outbox: q('outbox'),
     aiStreams: q('ai_streams'),
     aiStreamParts: q('ai_stream_parts'),
+    flowWebhooks: q('flow_webhooks'),
+    webhookDeliveries: q('webhook_deliveries'),
   }
 }
 

@@ -7,6 +7,8 @@ export interface TokenRecord {
   workspaceId: string
   kind: TokenKind
   label: string | null
+  /** The token's last characters, kept at creation to tell tokens apart; null for older ones. */
+  hint: string | null
   createdAt: string
 }
 
@@ -15,16 +17,18 @@ interface TokenRow {
   workspace_id: string
   kind: TokenKind
   label: string | null
+  hint: string | null
   created_at: unknown
 }
 
-const COLUMNS = 'id, workspace_id, kind, label, created_at'
+const COLUMNS = 'id, workspace_id, kind, label, hint, created_at'
 
 const toRecord = (row: TokenRow): TokenRecord => ({
   id: row.id,
   workspaceId: row.workspace_id,
   kind: row.kind,
   label: row.label,
+  hint: row.hint,
   createdAt: isoTimestamp(row.created_at),
 })
 
@@ -42,12 +46,13 @@ export class TokensRepository {
     kind: TokenKind
     tokenHash: string
     label: string | null
+    hint?: string
     createdAt: Date
   }): Promise<TokenRecord> {
     await this.db.query(
-      `INSERT INTO ${this.t.apiTokens} (id, workspace_id, kind, token_hash, label, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (token_hash) DO NOTHING`,
-      [token.id, token.workspaceId, token.kind, token.tokenHash, token.label, token.createdAt],
+      `INSERT INTO ${this.t.apiTokens} (id, workspace_id, kind, token_hash, label, hint, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (token_hash) DO NOTHING`,
+      [token.id, token.workspaceId, token.kind, token.tokenHash, token.label, token.hint ?? null, token.createdAt],
     )
     const stored = await this.findByHash(token.tokenHash)
     if (!stored) throw new Error('Token vanished right after it was stored')
@@ -68,5 +73,18 @@ export class TokensRepository {
       [workspaceId],
     )
     return rows.map(toRecord)
+  }
+
+  /**
+   * Deletes a token of the workspace: the next request carrying it, in any process, finds no
+   * token (authentication reads this table on every request). False when the workspace has no
+   * token with this id.
+   */
+  async revoke(workspaceId: string, id: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `DELETE FROM ${this.t.apiTokens} WHERE id = $1 AND workspace_id = $2 RETURNING id`,
+      [id, workspaceId],
+    )
+    return rows.length > 0
   }
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -30,7 +30,7 @@ afterEach(async () => {
 
 const credentialsKey = credentialsKeyFrom('5a'.repeat(32))
 const run = (...argv: string[]) =>
-  runFlowsCli(argv, { store, credentialsKey, io: { out: (l) => out.push(l), err: (l) => err.push(l) } })
+  runFlowsCli(argv, { store, credentialsKey, env: {}, io: { out: (l) => out.push(l), err: (l) => err.push(l) } })
 
 describe('flows CLI', () => {
   it('imports and publishes a flow file, printing its id, publicId and published state', async () => {
@@ -156,6 +156,76 @@ describe('flows CLI', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('flows CLI on the database: managing a flow and its tokens', () => {
+  const written: Uint8Array[] = []
+  const runWriting = (...argv: string[]) =>
+    runFlowsCli(argv, {
+      store,
+      credentialsKey,
+      env: {},
+      io: { out: (l) => out.push(l), err: (l) => err.push(l), write: async (chunk) => void written.push(chunk) },
+    })
+
+  it('updates a flow from a file keeping its ids, unpublishes it, and exports its results', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flows-cli-'))
+    try {
+      expect(await runWriting('import', join(SHARED_FLOWS_DIR, 'tpl-nps.json'), '--publish')).toBe(0)
+      const [flow] = await store.flows.listByWorkspace('demo')
+      const first = await store.publishedFlows.findCurrent(flow!.id)
+      const file = join(dir, 'edited.json')
+      await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(join(SHARED_FLOWS_DIR, 'tpl-nps.json'), 'utf8')), name: 'NPS, edited' }))
+      out = []
+      expect(await runWriting('update', flow!.publicId, file)).toBe(0)
+      expect(out.join('\n')).toContain(`publicId:  ${flow!.publicId}`)
+      const updated = await store.flows.findById(flow!.id)
+      expect(updated).toMatchObject({ publicId: flow!.publicId, content: expect.objectContaining({ name: 'NPS, edited' }) })
+      // Not published yet: visitors still get the first version.
+      expect((await store.publishedFlows.findCurrent(flow!.id))?.versionId).toBe(first!.versionId)
+      expect(await runWriting('publish', flow!.id)).toBe(0)
+      const second = await store.publishedFlows.findCurrent(flow!.id)
+      expect(second?.snapshot.flowId).toBe(flow!.id)
+      expect(second?.versionId).not.toBe(first!.versionId)
+
+      await writeFile(join(dir, 'not-a-flow.json'), JSON.stringify({ name: 'x', groups: 'nope' }))
+      expect(await runWriting('update', flow!.id, join(dir, 'not-a-flow.json'))).toBe(1)
+      expect(err.join('\n')).toContain('not-a-flow.json is not a flow export')
+      expect(await runWriting('update', 'no-such-flow', file)).toBe(1)
+
+      expect(await runWriting('unpublish', flow!.id)).toBe(0)
+      expect(await store.publishedFlows.findCurrent(flow!.id)).toBeUndefined()
+      out = []
+      expect(await runWriting('list')).toBe(0)
+      expect(out[0]).toBe('id\tpublicId\tworkspace\tpublished\tclosed\tarchived\tresults\tcompleted\tname')
+      expect(out[1]).toBe([flow!.id, flow!.publicId, 'demo', 'no', 'no', 'no', '0', '0', 'NPS, edited'].join('\t'))
+
+      expect(await runWriting('results', flow!.id, '--jsonl')).toBe(0)
+      expect(Buffer.concat(written).toString()).toBe('')
+      expect(await runWriting('results', flow!.id)).toBe(0)
+      expect(Buffer.concat(written).toString('utf8')).toMatch(/^\uFEFFResult id,Created at,Updated at,Completed/)
+      expect(await runWriting('results', flow!.id, '--csv', '--jsonl')).toBe(2)
+      expect(await runWriting('results', flow!.id, '--completed', 'maybe')).toBe(1)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('lists tokens without their secret and revokes one', async () => {
+    expect(await runWriting('token', 'create', '--kind', 'secret', '--workspace', 'acme', '--label', 'deploys')).toBe(0)
+    const token = out.find((line) => line.startsWith('fs_sk_'))!
+    out = []
+    expect(await runWriting('token', 'list', '--workspace', 'acme')).toBe(0)
+    expect(out.join('\n')).not.toContain(token)
+    const [id, kind, hint] = out[1]!.split('\t')
+    expect([kind, hint]).toEqual(['secret', `…${token.slice(-4)}`])
+    expect(await runWriting('token', 'revoke', id!)).toBe(1) // not a token of the demo workspace
+    expect(await runWriting('token', 'revoke', id!, '--workspace', 'acme')).toBe(0)
+    expect(await store.tokens.findByHash(hashToken(token))).toBeUndefined()
+    out = []
+    expect(await runWriting('token', 'list', '--workspace', 'acme')).toBe(0)
+    expect(out).toEqual(['No tokens.'])
   })
 })
 

@@ -26,6 +26,7 @@ const commit = (sessionId: string, leaseOwner: string, value: string) =>
     stateJson: JSON.stringify({ variables: { vName: value }, awaiting: null, visitedBlockCount: 3 }),
     answers: [{ blockId: 'b2', groupId: 'g1', variableId: 'vName', value }],
     ended: true,
+    deliveryId: `delivery-${value}`,
     timestamp: svc.clock.now().toISOString(),
     expiresAt: svc.clock.now().toISOString(),
     idempotency: { key: `k-${value}`, requestHash: 'h', response: `{"by":"${value}"}` },

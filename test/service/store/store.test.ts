@@ -26,6 +26,7 @@ describe('createStore', () => {
       'answers',
       'api_tokens',
       'credentials',
+      'flow_webhooks',
       'flows',
       'idempotency_keys',
       'outbox',
@@ -36,6 +37,7 @@ describe('createStore', () => {
       'results',
       'schema_migrations',
       'sessions',
+      'webhook_deliveries',
       'workspaces',
     ])
     expect(await tablesIn('public')).toEqual([])

@@ -1,0 +1,62 @@
+import { z } from 'zod/mini'
+import { opt } from './common'
+import { importFlowSchema } from './flow'
+
+/**
+ * What the secret-token API says about a workspace's flows and tokens, besides the flows
+ * themselves (flow.ts): the list of flows with their result counts, a whole-flow replace from an
+ * export, and tokens listed (never their secret), created (the secret shown once) and revoked.
+ */
+
+export const flowSummarySchema = z.looseObject({
+  id: z.string(),
+  publicId: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
+  icon: opt(z.string()),
+  isArchived: z.boolean(),
+  isClosed: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** When the live version was published; null when the flow is not published. */
+  publishedAt: z.nullable(z.string()),
+  results: z.looseObject({ total: z.number(), completed: z.number() }),
+})
+export type FlowSummary = z.infer<typeof flowSummarySchema>
+
+export const flowsListResponseSchema = z.looseObject({ flows: z.array(flowSummarySchema) })
+/** What archive, unarchive and unpublish answer. */
+export const flowSummaryResponseSchema = z.looseObject({ flow: flowSummarySchema })
+
+/** Most flows one list returns (oldest first). */
+export const MAX_FLOWS_LIST = 1_000
+
+/**
+ * `PUT /v1/flows/{flowId}`: the flow becomes the export's content, keeping its id, public id,
+ * status and results; `updatedAt` (optional) is the one you read, refused with 409 when older.
+ */
+export const replaceFlowRequestSchema = z.object({ flow: importFlowSchema, updatedAt: opt(z.string()) })
+
+export const TOKEN_KINDS = ['secret', 'publishable'] as const
+
+export const apiTokenSchema = z.looseObject({
+  id: z.string(),
+  kind: z.enum(TOKEN_KINDS),
+  label: z.nullable(z.string()),
+  /** The token's last four characters (`…AbC1`); null for tokens made before hints were kept. */
+  hint: z.nullable(z.string()),
+  createdAt: z.string(),
+  /** The token this request was made with. */
+  current: z.boolean(),
+})
+export type ApiToken = z.infer<typeof apiTokenSchema>
+
+/** The workspace the token belongs to, and its tokens. */
+export const tokensListResponseSchema = z.looseObject({ workspaceId: z.string(), tokens: z.array(apiTokenSchema) })
+export const createTokenRequestSchema = z.object({
+  kind: z.enum(TOKEN_KINDS),
+  label: opt(z.string().check(z.maxLength(200))),
+})
+/** `value` is the token itself: shown this once, never stored. */
+export const createTokenResponseSchema = z.looseObject({ token: apiTokenSchema, value: z.string() })
+export const revokeTokenResponseSchema = z.looseObject({ id: z.string(), revoked: z.literal(true) })

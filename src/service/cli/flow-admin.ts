@@ -1,0 +1,39 @@
+import type { CreateCredentialRequest, Credential } from '../../protocol/credentials'
+import type { Flow } from '../../protocol/index'
+import type { ApiToken, FlowSummary } from '../../protocol/management'
+import type { ExportFormat } from '../../protocol/results'
+import type { FlowStandingChange } from '../flows/flow-summaries'
+import type { TokenKind } from '../ids'
+import type { ResultFilters } from '../store/results-repository'
+
+/**
+ * What the command line does, wherever the flows are: in the database it opens itself
+ * (local-admin.ts), or behind a running service's API (api-admin.ts, when FLOW_SERVICE_URL is
+ * set). Commands (commands.ts) parse their arguments and print; both sides give the same answers
+ * and throw the same `HttpError`s, so a command reads and prints the same either way.
+ *
+ * `workspace` is the `--workspace` option: locally, the workspace to work in (default `demo`,
+ * created when missing); through the API the token decides, and the option is refused.
+ */
+export interface FlowAdmin {
+  /** Where the commands go, for messages. */
+  readonly where: string
+  /** `file` is the parsed JSON of a flow export, checked here like an import body. */
+  importFlow(file: unknown, workspace: string | undefined): Promise<Flow>
+  replaceFlow(ref: string, file: unknown): Promise<Flow>
+  publish(ref: string): Promise<{ flow: Pick<Flow, 'id' | 'publicId'>; publishedAt: string }>
+  changeStanding(ref: string, change: FlowStandingChange): Promise<FlowSummary>
+  listFlows(workspace: string | undefined): Promise<FlowSummary[]>
+  exportResults(ref: string, request: { format: ExportFormat; filters: ResultFilters }): Promise<ReadableStream<Uint8Array>>
+  listTokens(workspace: string | undefined): Promise<ApiToken[]>
+  createToken(kind: TokenKind, label: string | undefined, workspace: string | undefined): Promise<{ token: ApiToken; value: string; workspaceId: string }>
+  revokeToken(id: string, workspace: string | undefined): Promise<void>
+  credentials(workspace: string | undefined): Promise<CredentialsAdmin>
+  close(): Promise<void>
+}
+
+export interface CredentialsAdmin {
+  list(): Promise<Credential[]>
+  create(request: CreateCredentialRequest): Promise<Credential>
+  remove(id: string): Promise<void>
+}

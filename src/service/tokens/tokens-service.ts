@@ -1,0 +1,54 @@
+import type { ApiToken } from '../../protocol/management'
+import { HttpError } from '../http/errors'
+import { hashToken, newId, newToken, type TokenKind } from '../ids'
+import type { TokenRecord } from '../store/tokens-repository'
+import type { Store } from '../store/store'
+
+/**
+ * A workspace's API tokens, for the API and the command line alike: made (the token itself is
+ * returned this once: only its hash is stored), listed (never their secret: a hint of their last
+ * characters to tell them apart) and revoked (deleted: the next request carrying it, to any
+ * process, is 401).
+ */
+
+/** `…` and the token's last four characters. */
+export function tokenHint(token: string): string {
+  return `…${token.slice(-4)}`
+}
+
+export async function createToken(
+  store: Store,
+  input: { workspaceId: string; kind: TokenKind; label?: string | null; now: Date },
+): Promise<{ token: ApiToken; value: string }> {
+  const value = newToken(input.kind)
+  const record = await store.tokens.insert({
+    id: newId(),
+    workspaceId: input.workspaceId,
+    kind: input.kind,
+    tokenHash: hashToken(value),
+    label: input.label ?? null,
+    hint: tokenHint(value),
+    createdAt: input.now,
+  })
+  return { token: toApiToken(record), value }
+}
+
+/** The workspace's tokens, oldest first; `currentTokenId` marks the one the request was made with. */
+export async function listTokens(store: Store, workspaceId: string, currentTokenId?: string): Promise<ApiToken[]> {
+  return (await store.tokens.listByWorkspace(workspaceId)).map((record) => toApiToken(record, currentTokenId))
+}
+
+export async function revokeToken(store: Store, workspaceId: string, tokenId: string): Promise<void> {
+  if (!(await store.tokens.revoke(workspaceId, tokenId))) throw new HttpError('not_found', 'This workspace has no token with this id.')
+}
+
+function toApiToken(record: TokenRecord, currentTokenId?: string): ApiToken {
+  return {
+    id: record.id,
+    kind: record.kind,
+    label: record.label,
+    hint: record.hint,
+    createdAt: record.createdAt,
+    current: record.id === currentTokenId,
+  }
+}
