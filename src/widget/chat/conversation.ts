@@ -10,7 +10,8 @@ import type { RememberHost } from './remembered'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
 import { describeFailure, isAborted, refuseCommand } from './failures'
-import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
+import { deliverTurn, playTurn, type TurnContext } from './turns'
+import type { Next } from './stage'
 import { startRequest } from './variables'
 
 /** Where the flow wants conversations remembered, if at all. */

@@ -1,8 +1,8 @@
 import type { Signal } from '@preact/signals-core'
 import type { ChatInput, ChatStepResult, ClientAction, CommandReply } from '../../protocol/index'
 import type { GuestEntry } from './entries'
+import type { RestartReason } from './conversation-types'
 import type { FlowChatErrorDetail } from './events'
-import type { Next } from './turns'
 
 /** The input the visitor can answer now; `key` changes each time one is shown, resetting its view. */
 export interface ActiveInput {
@@ -63,3 +63,10 @@ export type StageTag = Stage['tag']
 /** The chat waits for an outside system (a wait-for-webhook block): shown as waiting, commands still go. */
 export const isWaitingForWebhook = (stage: Stage): stage is Extract<Stage, { tag: 'running-action' }> =>
   stage.tag === 'running-action' && stage.action.type === 'listenForWebhook'
+
+/**
+ * What comes after a turn: a step to play, a reply to deliver, a remembered conversation that
+ * has to start over (`null`: for no reason the visitor needs to hear), or nothing: the visitor's
+ * turn, the end, or a failure the visitor sees.
+ */
+export type Next = { play: ChatStepResult } | { deliver: Pending } | { startOver: RestartReason | null } | null
