@@ -14,6 +14,7 @@ import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
+import { registerUploadRoutes } from './routes/uploads'
 import { registerShareRoutes } from './routes/share'
 import { registerWidgetRoutes } from './routes/widget'
 import type { Store } from './store/store'
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps): Hono {
 
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
+  registerUploadRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })

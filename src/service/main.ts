@@ -66,7 +66,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     throw error
   }
   const started = integrations
-  const stopPurge = schedulePurge(store, options.now ?? (() => new Date()), purgeSettingsFor(config))
+  const stopPurge = schedulePurge(store, options.now ?? (() => new Date()), purgeSettingsFor(config), undefined, started.files)
 
   const { port } = server.address() as AddressInfo
   const listening = server

@@ -12,6 +12,7 @@ import { ResultsRepository } from './results-repository'
 import { SessionsRepository } from './sessions-repository'
 import { tablesFor, type Tables } from './tables'
 import { TokensRepository } from './tokens-repository'
+import { UploadsRepository } from './uploads-repository'
 import { WorkspacesRepository } from './workspaces-repository'
 
 export interface Repositories {
@@ -27,6 +28,7 @@ export interface Repositories {
   credentials: CredentialsRepository
   outbox: OutboxRepository
   aiStreams: AiStreamsRepository
+  uploads: UploadsRepository
 }
 
 export interface Store extends Repositories {
@@ -53,6 +55,7 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     credentials: new CredentialsRepository(db, tables),
     outbox: new OutboxRepository(db, tables),
     aiStreams: new AiStreamsRepository(db, tables),
+    uploads: new UploadsRepository(db, tables),
   }
 }
 

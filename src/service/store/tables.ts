@@ -23,6 +23,7 @@ export interface Tables {
   outbox: string
   aiStreams: string
   aiStreamParts: string
+  uploads: string
 }
 
 export function tablesFor(schema: string): Tables {
@@ -48,6 +49,7 @@ export function tablesFor(schema: string): Tables {
     outbox: q('outbox'),
     aiStreams: q('ai_streams'),
     aiStreamParts: q('ai_stream_parts'),
+    uploads: q('uploads'),
   }
 }
 
