@@ -162,7 +162,13 @@ export function checkpoint(state: ConversationState, memory: ConversationMemory,
   const { storage, id } = state.session
   if (!storage || !id || previous.tag === stage.tag || !CHECKPOINTS.has(stage.tag)) return
   recordStart(stage)
-  memory.save(storage, snapshot({ ...state, stage, progress: state.progress.peek() }))
+  save(state, memory)
+}
+
+/** Saves the conversation as it stands now (a checkpoint, or files uploaded to the waiting input). */
+export function save(state: ConversationState, memory: ConversationMemory): void {
+  const { storage, id } = state.session
+  if (storage && id) memory.save(storage, snapshot({ ...state, stage: state.stage.peek(), progress: state.progress.peek() }))
 }
 
 /** The saved conversation `data` (what storage held), if readable; an unreadable one is dropped with a log. */

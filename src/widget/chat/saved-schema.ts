@@ -45,7 +45,13 @@ const entriesSchema = array(
  * rejects it).
  */
 const replySchema = object({
-  message: nullable(anyOf(string(), object({ type: oneOf('command'), command: string() }))),
+  message: nullable(
+    anyOf(
+      string(),
+      object({ type: oneOf('command'), command: string() }),
+      object({ type: oneOf('text'), text: string(), replyId: optional(nullable(string())), attachedFileUrls: optional(nullable(array(string()))) }),
+    ),
+  ),
   key: string(),
   shown: boolean(),
   input: optional(chatInputSchema),

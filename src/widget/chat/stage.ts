@@ -1,5 +1,5 @@
 import type { Signal } from '@preact/signals-core'
-import type { ChatInput, ChatStepResult, ClientAction, CommandReply } from '../../protocol/index'
+import type { ChatInput, ChatReplyMessage, ChatStepResult, ClientAction } from '../../protocol/index'
 import type { GuestEntry } from './entries'
 import type { RestartReason } from './conversation-types'
 import type { FlowChatErrorDetail } from './events'
@@ -17,8 +17,11 @@ export interface ActiveInput {
 
 /** An answer (or a host page's command) on its way to the service, kept until it is acknowledged (for Retry and reloads). */
 export interface Pending {
-  /** `null`: no message (after a streamed answer, which the service recorded itself). */
-  message: string | CommandReply | null
+  /**
+   * `null`: no message (after a streamed answer, which the service recorded itself, or an
+   * optional file input skipped); an object: a command, or files (`attachedFileUrls`).
+   */
+  message: ChatReplyMessage | null
   key: string
   /** The bubble showing it; null for a client action's hidden reply or a command. */
   entry: GuestEntry | null
