@@ -131,6 +131,38 @@ describe('remembered conversations', () => {
     expect(texts(conversation)).toEqual(['Hello', '> Ada', 'And your age?', 'Done'])
   })
 
+  it('keep() saves the waiting input as it stands now (the files a file input uploaded), and a reload finds them', async () => {
+    const store = await firstVisit()
+    const first = setup({ memory: store.memory })
+    first.conversation.start()
+    await settle()
+    const uploaded = 'https://chat.example/v1/files/AAAAAAAAAAAAAAAAAAAAAAAA/a.png'
+    first.conversation.input.value!.draft.value = uploaded
+    expect(store.saved?.stage).not.toMatchObject({ draft: uploaded })
+    first.conversation.keep()
+    expect(store.saved?.stage).toMatchObject({ tag: 'waiting-input', draft: uploaded })
+    first.conversation.dispose()
+    const second = setup({ memory: store.memory })
+    second.conversation.start()
+    await settle()
+    expect(second.conversation.input.value?.draft.value).toBe(uploaded)
+  })
+
+  it('sends files as an answer object, and no message for a skipped input, each with its label', async () => {
+    const store = memoryStore()
+    const { conversation, calls } = setup({ memory: store.memory, replies: [new Promise<ChatStepResult>(() => {})] })
+    conversation.start()
+    await settle()
+    const urls = ['https://chat.example/v1/files/AAAAAAAAAAAAAAAAAAAAAAAA/a.png']
+    conversation.send({ type: 'text', text: urls[0]!, attachedFileUrls: urls }, 'File uploaded')
+    await settle()
+    expect(calls.continue).toEqual([{ sessionId: 's1', message: { type: 'text', text: urls[0], attachedFileUrls: urls }, key: 'key-1' }])
+    expect(texts(conversation).at(-1)).toBe('> File uploaded')
+    // Saved while in flight: a reload sends the same answer again.
+    expect(store.saved?.stage).toMatchObject({ tag: 'sending', reply: { message: { type: 'text', attachedFileUrls: urls } } })
+    expect(parseSavedConversation(store.saved)).toBeDefined()
+  })
+
   it('starts fresh, for the same visitor, with a notice when the flow was republished', async () => {
     const store = await firstVisit()
     const { conversation, calls, events } = setup({
