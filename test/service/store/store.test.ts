@@ -36,6 +36,7 @@ describe('createStore', () => {
       'results',
       'schema_migrations',
       'sessions',
+      'uploads',
       'workspaces',
     ])
     expect(await tablesIn('public')).toEqual([])
