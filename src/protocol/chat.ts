@@ -13,6 +13,7 @@ export const INPUT_TYPES = [
   'choice input',
   'picture choice input',
   'rating input',
+  'file input',
 ] as const
 
 /** Any message: its `type` decides the shape of `content` (see the content schemas below). */

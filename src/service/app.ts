@@ -14,6 +14,7 @@ import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
+import { registerUploadRoutes } from './routes/uploads'
 import { registerShareRoutes } from './routes/share'
 import { registerTokenRoutes } from './routes/tokens'
 import { registerWebhookRoutes } from './routes/webhooks'
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps): Hono {
 
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
+  registerUploadRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
   registerTokenRoutes(app, ctx)

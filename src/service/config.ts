@@ -10,6 +10,9 @@ import { defaultCodeWorkers } from './engine/sandbox/sandbox'
 import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
 import { AllowList } from './outbound/address-policy'
+import type { UploadSettings } from './uploads/files'
+import type { S3Settings } from './uploads/s3-storage'
+import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../protocol/uploads'
 import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './outbound/workspace-limits'
 import { SCHEMA_NAME_PATTERN } from './store/tables'
 
@@ -76,9 +79,26 @@ export interface ServiceConfig {
   credentialsKey: string | undefined
   /** AI blocks: the service-wide provider keys and the timeouts of a provider's answer. */
   ai: AiConfig
+  /** File uploads: the most bytes per file (UPLOAD_MAX_BYTES) and an S3-compatible store (S3_*). */
+  uploads: UploadSettings
 }
 
 const MAX_PROXY_HOPS = 16
+
+/** S3_BUCKET turns the S3-compatible store on; its keys then are required. */
+function readS3(read: EnvReader): S3Settings | undefined {
+  const bucket = read.string('S3_BUCKET')
+  if (bucket === undefined) return undefined
+  return {
+    bucket,
+    endpoint: read.baseUrl('S3_ENDPOINT'),
+    region: read.string('S3_REGION') ?? 'us-east-1',
+    accessKeyId: read.required('S3_ACCESS_KEY_ID'),
+    secretAccessKey: read.required('S3_SECRET_ACCESS_KEY'),
+    forcePathStyle: read.string('S3_FORCE_PATH_STYLE') !== 'false',
+    prefix: read.string('S3_PREFIX') ?? '',
+  }
+}
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   port: 8787,
@@ -108,6 +128,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   smtpFrom: undefined,
   credentialsKey: undefined,
   ai: { defaults: {}, timeouts: { ...DEFAULT_AI_TIMEOUTS } },
+  uploads: { maxBytes: DEFAULT_UPLOAD_LIMIT_BYTES, s3: undefined },
 }
 
 export class ConfigError extends Error {
@@ -192,6 +213,10 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
         totalMs: read.integer('AI_TOTAL_TIMEOUT_SECONDS', d.ai.timeouts.totalMs / 1000, 1, 120) * 1000,
       },
     },
+    uploads: {
+      maxBytes: read.integer('UPLOAD_MAX_BYTES', d.uploads.maxBytes, 1, 2 ** 40),
+      s3: readS3(read),
+    },
   }
 
   config.codeWorkers = read.integer('CODE_WORKERS', defaultCodeWorkers(config.workers), 1, 64)
@@ -269,6 +294,13 @@ class EnvReader {
       return fallback
     }
     return bare
+  }
+
+  /** A value that must be set (when the feature needing it is on). */
+  required(name: string): string {
+    const value = this.string(name)
+    if (value === undefined) this.problems.push(`${name} must be set`)
+    return value ?? ''
   }
 
   /** Comma-separated entries, blanks dropped. */

@@ -8,6 +8,7 @@ import { Mailer } from './mail/mailer'
 import { AllowList } from './outbound/address-policy'
 import { createOutboundHttp, type OutboundHttp, type OutboundOptions } from './outbound/outbound-http'
 import type { Store } from './store/store'
+import { createFiles, type Files } from './uploads/files'
 
 /**
  * What flows reach beyond the service, built once per process: workspace credentials, the
@@ -23,6 +24,8 @@ export interface Integrations {
   ai: AiClient
   /** Streamed AI answers this process reads from a provider (stopped by `close`). */
   streams: LiveStreams
+  /** Uploaded files: their storage (disk or S3) and signed URLs. */
+  files: Files
   close(): Promise<void>
 }
 
@@ -56,7 +59,9 @@ export function createIntegrations(input: IntegrationsInput): Integrations {
   })
   const ai = new AiClient({ vault, outbound, config: config.ai })
   const streams = new LiveStreams()
+  const files = createFiles(config.uploads, config.dataDir, key.key)
   return {
+    files,
     vault,
     key,
     outbound,

@@ -67,7 +67,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     throw error
   }
   const started = integrations
-  const stopPurge = schedulePurge(store, options.now ?? (() => new Date()), purgeSettingsFor(config))
+  const stopPurge = schedulePurge(store, options.now ?? (() => new Date()), purgeSettingsFor(config), undefined, started.files)
   // Every process sends the completion webhooks that are due, whichever process queued them.
   const webhooks = new WebhookDispatcher({ store, key: started.key, outbound: started.outbound, now: options.now ?? (() => new Date()) })
   webhooks.start()

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { PNG } from '../service/fixtures/upload-files'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { DEMO_FLOWS_DIR, SHARED_FLOWS_DIR } from './helpers/test-service'
 import { useBrowserSuite } from './helpers/browser-suite'
@@ -58,6 +59,12 @@ describe('a full conversation in Chromium', () => {
     await c.choose('Add these')
     await c.host(/\(extras: analytics, support\).*How likely are you to recommend us/).waitFor()
     await c.choose('9')
+    await c.host('Send a screenshot or a PDF (optional).').waitFor()
+    const chooser = page.waitForEvent('filechooser')
+    await c.choose('Choose files')
+    await (await chooser).setFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: PNG })
+    await c.root.getByText('screenshot.png uploaded').waitFor()
+    await c.choose('Send 1 file')
     await c.host(/Would you like to open the documentation now/).waitFor()
     const docs = c.root.getByRole('link', { name: 'documentation' })
     expect(await docs.getAttribute('target')).toBe('_blank')
@@ -78,6 +85,7 @@ describe('a full conversation in Chromium', () => {
       'Starter',
       'Analytics, Priority support',
       '9',
+      'Screenshot sent',
       'No thanks',
     ])
     await expect.poll(() => c.root.locator('[part~="input-row"]').count()).toBe(0)

@@ -190,6 +190,7 @@ const SERVICE_PARTS: Record<string, string> = {
   outbound: 'integrations',
   mail: 'integrations',
   credentials: 'integrations',
+  uploads: 'integrations',
   http: 'http',
   store: 'store',
   'ids.ts': 'base',

@@ -70,6 +70,14 @@ describe('loadConfig', () => {
       AI_FIRST_TOKEN_TIMEOUT_SECONDS: '10',
       AI_IDLE_TIMEOUT_SECONDS: '20',
       AI_TOTAL_TIMEOUT_SECONDS: '90',
+      UPLOAD_MAX_BYTES: '5242880',
+      S3_BUCKET: 'chat-files',
+      S3_ENDPOINT: 'http://minio.internal:9000/',
+      S3_REGION: 'eu-west-3',
+      S3_ACCESS_KEY_ID: 'key-id',
+      S3_SECRET_ACCESS_KEY: 'key-secret',
+      S3_FORCE_PATH_STYLE: 'false',
+      S3_PREFIX: 'uploads/',
     })
     expect(config).toEqual({
       port: 9000,
@@ -99,7 +107,23 @@ describe('loadConfig', () => {
         defaults: { openai: { apiKey: 'sk-service', baseUrl: 'http://10.0.0.9:11434/v1' }, mistral: { apiKey: 'mistral-key' } },
         timeouts: { firstTokenMs: 10_000, idleMs: 20_000, totalMs: 90_000 },
       },
+      uploads: {
+        maxBytes: 5_242_880,
+        s3: {
+          bucket: 'chat-files',
+          endpoint: 'http://minio.internal:9000',
+          region: 'eu-west-3',
+          accessKeyId: 'key-id',
+          secretAccessKey: 'key-secret',
+          forcePathStyle: false,
+          prefix: 'uploads/',
+        },
+      },
     })
+  })
+
+  it('refuses an S3 bucket without its keys', () => {
+    expect(problemsOf({ S3_BUCKET: 'chat-files' })).toEqual(['S3_ACCESS_KEY_ID must be set', 'S3_SECRET_ACCESS_KEY must be set'])
   })
 
   it('refuses an AI base address without its key, and timeouts past two minutes', () => {

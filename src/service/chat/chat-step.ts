@@ -7,6 +7,7 @@ import type { CachedVersion } from '../flows/published-versions'
 import { HttpError } from '../http/errors'
 import { newId, sha256 } from '../ids'
 import type { StepWrite } from '../store/step-writes'
+import { awaitedInput } from './awaited-input'
 import type { ChatDeps } from './chat-deps'
 import { httpErrorOf } from './engine-errors'
 import { workspaceFlowLoader } from './linked-flows-loader'
@@ -59,6 +60,12 @@ async function ask(deps: ChatDeps, { sessionId, version, state, context }: Lease
     const completion = await recordedCompletion(deps, sessionId, awaiting.streamId)
     if (!completion) throw new HttpError('conflict', 'The reply is still streaming; continue once it has finished.')
     return deps.engine.resumeStream(version.snapshot, state, completion, context)
+  }
+  const fileInput = awaiting?.kind === 'input' ? await awaitedInput(deps, state, version.snapshot) : undefined
+  if (fileInput?.type === 'file input') {
+    // A file input's answer names only files this session uploaded to it; no message skips it.
+    const uploadedFiles = new Set(await deps.store.uploads.idsFor(sessionId, fileInput.id))
+    return deps.engine.continue(version.snapshot, state, message ?? { type: 'text', text: '' }, { ...context, uploadedFiles })
   }
   if (message === undefined) {
     throw new HttpError('invalid_body', 'The body needs a message: only a streamed answer goes on without one.', [

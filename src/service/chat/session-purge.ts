@@ -1,5 +1,6 @@
 import type { ServiceConfig } from '../config'
 import type { Store } from '../store/store'
+import type { Files } from '../uploads/files'
 
 /**
  * Expired sessions are deleted after a grace period: their state and idempotent responses go,
@@ -28,8 +29,12 @@ export function purgeSettingsFor(config: Pick<ServiceConfig, 'rateLimits'>): Pur
   return { graceMs: SESSION_PURGE_GRACE_MS, idleBucketMs: Math.max(60 * 60 * 1000, ...refillMs), batch: 5_000 }
 }
 
-export async function purgeExpired(store: Store, now: Date, settings: PurgeSettings): Promise<{ sessions: number; buckets: number }> {
-  const totals = { sessions: 0, buckets: 0 }
+/**
+ * `files`: the uploads purged sessions leave that no answer names go too (uploaded and never
+ * sent); files their results' answers name live as long as their results.
+ */
+export async function purgeExpired(store: Store, now: Date, settings: PurgeSettings, files?: Files): Promise<{ sessions: number; buckets: number; files: number }> {
+  const totals = { sessions: 0, buckets: 0, files: 0 }
   const sessionsBefore = new Date(now.getTime() - settings.graceMs)
   for (let n = settings.batch; n === settings.batch; totals.sessions += n) {
     n = await store.sessions.purgeExpired(sessionsBefore, settings.batch)
@@ -38,11 +43,12 @@ export async function purgeExpired(store: Store, now: Date, settings: PurgeSetti
   for (let n = settings.batch; n === settings.batch; totals.buckets += n) {
     n = await store.rateLimits.purgeIdle(bucketsBefore, settings.batch)
   }
+  if (files) totals.files = await files.purgeOrphans(store, settings.batch)
   return totals
 }
 
 /** Runs the purge every `intervalMs` (first after a random part of it, so processes spread out). */
-export function schedulePurge(store: Store, now: () => Date, settings: PurgeSettings, intervalMs = PURGE_INTERVAL_MS): () => void {
+export function schedulePurge(store: Store, now: () => Date, settings: PurgeSettings, intervalMs = PURGE_INTERVAL_MS, files?: Files): () => void {
   let timer: NodeJS.Timeout
   let stopped = false
   const later = (ms: number) => {
@@ -51,7 +57,7 @@ export function schedulePurge(store: Store, now: () => Date, settings: PurgeSett
     timer.unref()
   }
   const run = () => {
-    purgeExpired(store, now(), settings)
+    purgeExpired(store, now(), settings, files)
       .catch((error: unknown) => console.error('[service] purging expired sessions failed:', error))
       .finally(() => later(intervalMs))
   }

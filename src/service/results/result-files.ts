@@ -3,8 +3,8 @@
  * their rows first (answers, logs, sessions and webhook deliveries go with them), then asks this
  * to remove their files, so no stored answer ever points at a file already gone.
  *
- * Uploads store their files per result: the uploads module provides a `ResultFiles` that
- * removes them, and the results routes pass it to `deleteResults`. Until then there are none.
+ * Uploads store their files per result: `resultFilesOf` (uploads/files.ts) removes them, and the
+ * results routes pass it to `deleteResults`.
  */
 export interface ResultFiles {
   removeForResults(flow: { id: string; workspaceId: string }, resultIds: readonly string[]): Promise<void>

@@ -8,10 +8,10 @@ import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
 import { isResourceRef } from '../ids'
 import { ResultCursors } from '../results/result-cursor'
-import { NO_RESULT_FILES } from '../results/result-files'
 import { readExportQuery, readListQuery } from '../results/result-query'
 import { EXPORT_MEDIA_TYPES, exportResults } from '../results/results-export'
 import { deleteResults, listResults, resultDetail, resultNotFound } from '../results/results-service'
+import { resultFilesOf } from '../uploads/files'
 import { ownedFlowFinder, secretCaller } from './secret-caller'
 
 /**
@@ -25,6 +25,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   const readBody = (c: Context) => readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes })
 
   const ownedFlow = ownedFlowFinder(ctx)
+  const resultFiles = resultFilesOf(store, ctx.integrations.files)
 
   /** The result the path names, of a flow of the caller's workspace. */
   const ownedResult = async (c: Context) => {
@@ -57,7 +58,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
       throw new HttpError('invalid_body', 'Give either resultIds or "all": true.', [{ path: '', message: 'Expected exactly one of resultIds, all' }])
     }
     const target = body.resultIds == null ? { all: true as const } : { resultIds: body.resultIds }
-    return c.json({ deleted: await deleteResults(store, NO_RESULT_FILES, flow, target) })
+    return c.json({ deleted: await deleteResults(store, resultFiles, flow, target) })
   })
 
   app.get('/v1/flows/:flowId/results/:resultId', async (c) => {
@@ -69,7 +70,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
 
   app.delete('/v1/flows/:flowId/results/:resultId', async (c) => {
     const { flow, result } = await ownedResult(c)
-    return c.json({ deleted: await deleteResults(store, NO_RESULT_FILES, flow, { resultIds: [result.id] }) })
+    return c.json({ deleted: await deleteResults(store, resultFiles, flow, { resultIds: [result.id] }) })
   })
 
   app.get('/v1/flows/:flowId/results/:resultId/logs', async (c) => {

@@ -257,6 +257,31 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX ON ${t.webhookDeliveries} (flow_id, created_at)`,
     ],
   },
+  {
+    version: 7,
+    name: 'uploaded files',
+    statements: (t) => [
+      // One row per file a visitor uploaded to a file input (its bytes are in the file storage
+      // under `storage_key`). `session_id` stays after the session is purged: a file the
+      // result's answers never named is then deleted (session-purge.ts); a named one lives as
+      // long as its result. `private`: served only with the secret token or a signed URL.
+      `CREATE TABLE ${t.uploads} (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL,
+        result_id text NOT NULL,
+        session_id text NOT NULL,
+        block_id text NOT NULL,
+        storage_key text NOT NULL,
+        name text NOT NULL,
+        type text NOT NULL,
+        size bigint NOT NULL,
+        private boolean NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX ON ${t.uploads} (session_id, block_id)`,
+      `CREATE INDEX ON ${t.uploads} (result_id)`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -13,6 +13,7 @@ import { SessionsRepository } from './sessions-repository'
 import { tablesFor, type Tables } from './tables'
 import { TokensRepository } from './tokens-repository'
 import { WebhooksRepository } from './webhooks-repository'
+import { UploadsRepository } from './uploads-repository'
 import { WorkspacesRepository } from './workspaces-repository'
 
 export interface Repositories {
@@ -29,6 +30,7 @@ export interface Repositories {
   outbox: OutboxRepository
   aiStreams: AiStreamsRepository
   webhooks: WebhooksRepository
+  uploads: UploadsRepository
 }
 
 export interface Store extends Repositories {
@@ -56,6 +58,7 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     outbox: new OutboxRepository(db, tables),
     aiStreams: new AiStreamsRepository(db, tables),
     webhooks: new WebhooksRepository(db, tables),
+    uploads: new UploadsRepository(db, tables),
   }
 }
 

@@ -25,6 +25,7 @@ export interface Tables {
   aiStreamParts: string
   flowWebhooks: string
   webhookDeliveries: string
+  uploads: string
 }
 
 export function tablesFor(schema: string): Tables {
@@ -52,6 +53,7 @@ export function tablesFor(schema: string): Tables {
     aiStreamParts: q('ai_stream_parts'),
     flowWebhooks: q('flow_webhooks'),
     webhookDeliveries: q('webhook_deliveries'),
+    uploads: q('uploads'),
   }
 }
 

@@ -8,8 +8,8 @@ import { listenForWebhook } from '../transport/long-poll'
 import type { ConversationState } from './conversation-state'
 import type { FlowChatErrorDetail } from './events'
 import { commandError, describeFailure, isRejection, refuseCommand, type CommandError } from './failures'
-import { isWaitingForWebhook, type Pending, type Stage } from './stage'
-import { deliverTurn, turnFailed, type Next, type TurnContext } from './turns'
+import { isWaitingForWebhook, type Next, type Pending, type Stage } from './stage'
+import { deliverTurn, turnFailed, type TurnContext } from './turns'
 
 type Task = (signal: AbortSignal) => Promise<Next>
 

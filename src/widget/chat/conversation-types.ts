@@ -1,4 +1,5 @@
 import type { ReadonlySignal } from '@preact/signals-core'
+import type { ChatReplyMessage, CommandReply } from '../../protocol/index'
 import type { FlowClient, PublishedFlow, Sleep } from '../transport/index'
 import type { ActionRunners, Navigate } from './actions'
 import type { Emit } from './events'
@@ -28,6 +29,9 @@ export interface ConversationMemory {
   clear(): void
 }
 
+/** An answer with files (`{type: "text", text, attachedFileUrls}`); `null` to `send` skips an optional input. */
+export type TextAnswer = Exclude<ChatReplyMessage, string | CommandReply>
+
 /** Why a remembered conversation could not go on and a new one started instead. */
 export type RestartReason = 'republished' | 'expired'
 
@@ -51,7 +55,14 @@ export interface Conversation {
    * Sends the visitor's answer to the waiting input; false when there is nothing to answer.
    * `label` is what the guest bubble shows when it differs from the value sent (a choice's label).
    */
-  send(message: string, label?: string): boolean
+  send(message: string | TextAnswer | null, label?: string): boolean
+  /**
+   * Where the waiting file input's files go (`POST`, one file each; protocol/uploads.ts), or
+   * undefined when no session runs.
+   */
+  uploadUrl(): string | undefined
+  /** Saves where the chat stands now, when the flow remembers it (files uploaded to the waiting input). */
+  keep(): void
   /** Replaces what is typed for the waiting input; false when no input is waiting. */
   setDraft(text: string): boolean
   /** Sends what is typed for the waiting input; false when nothing is. */

@@ -1,16 +1,18 @@
 import { computed } from '@preact/signals-core'
 import { ENGLISH } from '../i18n/strings'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
+import { uploadPath } from '../../protocol/upload-path'
 import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS } from './actions'
 import { createState } from './conversation-state'
 import type { Commands } from './commands'
-import type { Conversation, ConversationOptions, RestartReason } from './conversation-types'
+import type { Conversation, ConversationOptions, RestartReason, TextAnswer } from './conversation-types'
 import type { RememberHost } from './remembered'
 import { guestEntry } from './entries'
 import { widgetWarning, type FlowChatErrorDetail } from './events'
 import { describeFailure, isAborted, refuseCommand } from './failures'
-import { deliverTurn, playTurn, type Next, type TurnContext } from './turns'
+import { deliverTurn, playTurn, type TurnContext } from './turns'
+import type { Next } from './stage'
 import { startRequest } from './variables'
 
 /** Where the flow wants conversations remembered, if at all. */
@@ -143,11 +145,12 @@ export function createConversation(options: ConversationOptions): Conversation {
     run(opening)
   }
 
-  function send(message: string, label?: string): boolean {
+  function send(message: string | TextAnswer | null, label?: string): boolean {
     const active = input.peek()
-    if (disposed || !active || message.length > MAX_MESSAGE_LENGTH) return false
-    const entry = guestEntry(label?.trim() ? label : message, state.avatars.guest)
-    state.lastAnswer = { inputId: active.input.id, message }
+    const text = typeof message === 'string' ? message : (message?.text ?? '')
+    if (disposed || !active || text.length > MAX_MESSAGE_LENGTH) return false
+    const entry = guestEntry(label?.trim() ? label : text, state.avatars.guest)
+    if (typeof message === 'string') state.lastAnswer = { inputId: active.input.id, message }
     state.transcript.append(entry)
     run((signal) => deliverTurn(state, context, { message, key: newKey(), entry, answered: active.input }, signal))
     return true
@@ -171,6 +174,10 @@ export function createConversation(options: ConversationOptions): Conversation {
     notice: state.notice,
     start,
     send,
+    uploadUrl: () => (state.session.id ? client.chat.chatApi + uploadPath(state.session.id) : undefined),
+    keep() {
+      if (memory) state.remembered?.save(state, memory)
+    },
     setDraft(text) {
       const active = input.peek()
       if (disposed || !active) return false

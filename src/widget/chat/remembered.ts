@@ -11,11 +11,10 @@ import type { ConversationState } from './conversation-state'
 import type { ConversationMemory, RestartReason } from './conversation-types'
 import { guestEntry, hostEntry, type Entry, type GuestEntry } from './entries'
 import { widgetWarning, type Emit } from './events'
-import { parseSavedConversation, type SavedConversation } from './saved-schema'
+import { parseSavedConversation, SAVED_VERSION, type SavedConversation, type SavedStage } from './saved-schema'
 import { startedBeforeReload } from './started-before-reload'
-import type { Pending, Stage, StageTag } from './stage'
+import type { Next, Pending, Stage, StageTag } from './stage'
 import type { Transcript } from './transcript'
-import type { Next } from './turns'
 
 export type { SavedConversation }
 
@@ -45,10 +44,6 @@ function saveEntry(entry: Entry): SavedConversation['entries'][number] {
   }
 }
 
-/** The step a stage is playing, if any: a reload plays it again. */
-const stepOf = (stage: Stage): ChatStepResult | null =>
-  stage.tag === 'playing' || stage.tag === 'running-action' || stage.tag === 'streaming' ? stage.step : null
-
 /**
  * The actions of each step played on this page that were started, as indexes in its
  * `clientSideActions` (saved as `started`): a reload plays the step again, and an action that may
@@ -63,10 +58,6 @@ function recordStart(stage: Stage): void {
   const started = startedActions.get(stage.step) ?? []
   if (index >= 0 && !started.includes(index)) startedActions.set(stage.step, [...started, index])
 }
-
-/** The answer a stage still owes the service: sending, or failed and waiting for a retry. */
-const pendingOf = (stage: Stage): Pending | null =>
-  stage.tag === 'sending' ? stage.reply : stage.tag === 'failed' ? (stage.reply ?? null) : null
 
 /** The newest `n` entries of `transcript`, oldest first. */
 export function latest(transcript: Transcript, n: number): Entry[] {
@@ -86,21 +77,76 @@ export interface SnapshotSource {
 
 /** What a reload needs to show this conversation again and go on from where its stage stands. */
 export function snapshot({ stage, session, transcript, avatars, progress }: SnapshotSource): SavedConversation {
-  const reply = pendingOf(stage)
-  const step = stepOf(stage)
   return {
-    version: 1,
+    version: SAVED_VERSION,
     publishedAt: session.publishedAt,
     sessionId: session.id,
     resultId: session.resultId,
     entries: latest(transcript, MAX_SAVED_ENTRIES).map(saveEntry),
     avatars: { ...avatars },
     progress,
-    pending: reply && { message: reply.message, key: reply.key, shown: reply.entry !== null, input: reply.answered ?? undefined },
-    step,
-    started: (step && startedActions.get(step)) || undefined,
-    input: stage.tag === 'waiting-input' ? { input: stage.input.input, draft: stage.input.draft.peek() || undefined } : null,
-    ended: stage.tag === 'ended',
+    stage: savedStage(stage),
+  }
+}
+
+const savedReply = (reply: Pending): Extract<SavedStage, { tag: 'sending' }>['reply'] => ({
+  message: reply.message,
+  key: reply.key,
+  shown: reply.entry !== null,
+  input: reply.answered ?? undefined,
+})
+
+/**
+ * The transitions across a reload, in one place: `savedStage` says what each stage leaves in
+ * storage, `comeBack` how a reload goes on from it.
+ * - a step being played (its actions included) is played again, knowing which actions started;
+ * - an input waits again with what was typed into it;
+ * - an answer owed to the service (sending, or failed and waiting for a retry) is sent again;
+ * - an ended chat stays ended;
+ * - anything else (a redirect away, nothing begun yet) begins again.
+ */
+function savedStage(stage: Stage): SavedStage {
+  switch (stage.tag) {
+    case 'playing':
+    case 'running-action':
+    case 'streaming':
+      return { tag: stage.tag, step: stage.step, started: startedActions.get(stage.step) }
+    case 'waiting-input':
+      return { tag: 'waiting-input', input: stage.input.input, draft: stage.input.draft.peek() || undefined }
+    case 'sending':
+      return { tag: 'sending', reply: savedReply(stage.reply) }
+    case 'failed':
+      return stage.reply ? { tag: 'sending', reply: savedReply(stage.reply) } : { tag: 'idle' }
+    case 'ended':
+    case 'redirected':
+      return { tag: stage.tag }
+    case 'idle':
+    case 'loading':
+      return { tag: 'idle' }
+  }
+}
+
+/** How the restored conversation goes on from `stage` (see `savedStage`); `lastGuest` is the bubble of an owed answer. */
+function comeBack(state: ConversationState, stage: SavedStage, lastGuest: GuestEntry | null): Next {
+  switch (stage.tag) {
+    case 'sending': {
+      const { message, key, shown, input } = stage.reply
+      if (input && typeof message === 'string') state.lastAnswer = { inputId: input.id, message }
+      return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
+    }
+    case 'playing':
+    case 'running-action':
+    case 'streaming':
+      return { play: replay(stage.step, stage.started) }
+    case 'waiting-input':
+      state.showInput(stage.input, stage.draft)
+      return null
+    case 'ended':
+      state.enter({ tag: 'ended' })
+      return null
+    case 'redirected':
+    case 'idle':
+      return { startOver: null }
   }
 }
 
@@ -116,7 +162,13 @@ export function checkpoint(state: ConversationState, memory: ConversationMemory,
   const { storage, id } = state.session
   if (!storage || !id || previous.tag === stage.tag || !CHECKPOINTS.has(stage.tag)) return
   recordStart(stage)
-  memory.save(storage, snapshot({ ...state, stage, progress: state.progress.peek() }))
+  save(state, memory)
+}
+
+/** Saves the conversation as it stands now (a checkpoint, or files uploaded to the waiting input). */
+export function save(state: ConversationState, memory: ConversationMemory): void {
+  const { storage, id } = state.session
+  if (storage && id) memory.save(storage, snapshot({ ...state, stage: state.stage.peek(), progress: state.progress.peek() }))
 }
 
 /** The saved conversation `data` (what storage held), if readable; an unreadable one is dropped with a log. */
@@ -194,20 +246,5 @@ export function resume(state: ConversationState, saved: SavedConversation, stora
     state.progress.value = saved.progress
   })
   emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })
-  if (saved.pending) {
-    const { message, key, shown, input } = saved.pending
-    if (input && typeof message === 'string') state.lastAnswer = { inputId: input.id, message }
-    return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
-  }
-  if (saved.step) return { play: replay(saved.step, saved.started) }
-  if (saved.input) {
-    state.showInput(saved.input.input, saved.input.draft)
-    return null
-  }
-  if (saved.ended) {
-    state.enter({ tag: 'ended' })
-    return null
-  }
-  // Saved after something that cannot be replayed (a redirect away): begin again.
-  return { startOver: null }
+  return comeBack(state, saved.stage, lastGuest)
 }

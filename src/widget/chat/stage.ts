@@ -1,8 +1,8 @@
 import type { Signal } from '@preact/signals-core'
-import type { ChatInput, ChatStepResult, ClientAction, CommandReply } from '../../protocol/index'
+import type { ChatInput, ChatReplyMessage, ChatStepResult, ClientAction } from '../../protocol/index'
 import type { GuestEntry } from './entries'
+import type { RestartReason } from './conversation-types'
 import type { FlowChatErrorDetail } from './events'
-import type { Next } from './turns'
 
 /** The input the visitor can answer now; `key` changes each time one is shown, resetting its view. */
 export interface ActiveInput {
@@ -17,8 +17,11 @@ export interface ActiveInput {
 
 /** An answer (or a host page's command) on its way to the service, kept until it is acknowledged (for Retry and reloads). */
 export interface Pending {
-  /** `null`: no message (after a streamed answer, which the service recorded itself). */
-  message: string | CommandReply | null
+  /**
+   * `null`: no message (after a streamed answer, which the service recorded itself, or an
+   * optional file input skipped); an object: a command, or files (`attachedFileUrls`).
+   */
+  message: ChatReplyMessage | null
   key: string
   /** The bubble showing it; null for a client action's hidden reply or a command. */
   entry: GuestEntry | null
@@ -63,3 +66,10 @@ export type StageTag = Stage['tag']
 /** The chat waits for an outside system (a wait-for-webhook block): shown as waiting, commands still go. */
 export const isWaitingForWebhook = (stage: Stage): stage is Extract<Stage, { tag: 'running-action' }> =>
   stage.tag === 'running-action' && stage.action.type === 'listenForWebhook'
+
+/**
+ * What comes after a turn: a step to play, a reply to deliver, a remembered conversation that
+ * has to start over (`null`: for no reason the visitor needs to hear), or nothing: the visitor's
+ * turn, the end, or a failure the visitor sees.
+ */
+export type Next = { play: ChatStepResult } | { deliver: Pending } | { startOver: RestartReason | null } | null

@@ -2,14 +2,13 @@ import { batch } from '@preact/signals-core'
 import type { ChatMessage, ChatStepResult } from '../../protocol/index'
 import { isTransportError, type FlowClient, type Sleep } from '../transport/index'
 import { runClientAction, runnerFor, type ActionContext, type ActionRunners, type Navigate } from './actions'
-import type { RestartReason } from './conversation-types'
 import type { ConversationState } from './conversation-state'
 import { hostEntry, type StreamedAnswer } from './entries'
 import type { Emit } from './events'
 import { describeFailure, isAborted, isRejection, isSessionGone } from './failures'
 import { playStep } from './player'
 import { orderStep } from './sequence'
-import type { Pending } from './stage'
+import type { Next, Pending } from './stage'
 import { typingSettings } from './typing'
 
 /** What one conversation's turns need besides its state. */
@@ -21,13 +20,6 @@ export interface TurnContext {
   navigate: Navigate
   newKey(): string
 }
-
-/**
- * What comes after a turn: a step to play, a reply to deliver, a remembered conversation that
- * has to start over (`null`: for no reason the visitor needs to hear), or nothing: the visitor's
- * turn, the end, or a failure the visitor sees.
- */
-export type Next = { play: ChatStepResult } | { deliver: Pending } | { startOver: RestartReason | null } | null
 
 /** Plays a step the service sent: its logs, avatars and progress, bubbles and actions, then its input or the end. */
 export async function playTurn(state: ConversationState, context: TurnContext, step: ChatStepResult, signal: AbortSignal): Promise<Next> {

@@ -117,6 +117,40 @@ export const ENGLISH = {
   closeChat: 'Close chat',
   /** Name of the small button that hides the message shown beside the chat button. */
   dismiss: 'Dismiss message',
+  /** The area of a file question where files can be dropped, when the flow gives no words of its own. */
+  fileDrop: 'Drop files here, or choose them.',
+  /** Button that opens the file picker for one file. */
+  chooseFile: 'Choose a file',
+  /** Button that opens the file picker for several files. */
+  chooseFiles: 'Choose files',
+  /** Under the drop area: the largest file accepted, `{size}` such as "10 MB". */
+  fileSizeLimit: 'Up to {size} per file',
+  /** Button that sends the uploaded files as the answer (`{count}` files). */
+  sendFiles: { one: 'Send {count} file', other: 'Send {count} files' },
+  /** Button that skips an optional question. One short verb. */
+  skip: 'Skip',
+  /** Button that stops a file upload in progress. */
+  cancel: 'Cancel',
+  /** Accessible name of the cancel button of one file's upload. */
+  cancelUpload: 'Cancel uploading {name}',
+  /** Accessible name of the button that removes an uploaded file from the answer. */
+  removeFile: 'Remove {name}',
+  /** Accessible name of the button that tries one file's failed upload again. */
+  retryUpload: 'Retry uploading {name}',
+  /** Accessible name of one file's progress bar. */
+  uploading: 'Uploading {name}',
+  /** Said when one file finished uploading. */
+  uploaded: '{name} uploaded',
+  /** Under a file whose upload failed (a network failure, a refusal). */
+  uploadFailed: '{name} could not be uploaded.',
+  /** A file refused before uploading: over the size limit `{size}`. */
+  fileTooBig: '{name} is too big: files may be up to {size}.',
+  /** A file refused before uploading: a kind of file the question does not take. */
+  fileNotAccepted: '{name} is not a kind of file this question takes.',
+  /** The visitor's answer bubble after sending files, when the flow gives no words of its own. */
+  filesUploaded: { one: 'File uploaded', other: '{count} files uploaded' },
+  /** Accessible name of the list of files chosen for a question. */
+  fileList: 'Files',
 }
 
 /** Where a language has a number of forms of a word, by `Intl.PluralRules` category; `other` is always there. */

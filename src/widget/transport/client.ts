@@ -1,8 +1,8 @@
 import {
   chatStepResultSchema,
   startChatResponseSchema,
+  type ChatReplyMessage,
   type ChatStepResult,
-  type CommandReply,
   type StartChatRequest,
   type StartChatResponse,
 } from '../../protocol/chat'
@@ -50,7 +50,7 @@ export interface FlowClient {
    */
   continueChat(
     sessionId: string,
-    message: string | CommandReply | null,
+    message: ChatReplyMessage | null,
     idempotencyKey: string,
     signal?: AbortSignal,
   ): Promise<ChatStepResult>

@@ -43,7 +43,7 @@ async function outboxMail(): Promise<{ mail: NonNullable<StepContext['mail']>; o
 
 const DIRECTORIES = ['/work/shared/flows', 'demo/flows']
 /** AI blocks (no provider in these walks) and types of later issues; anything else skipped is a failure here. */
-const NOT_YET_SUPPORTED = new Set(['openai', 'mistral', 'OpenAI', 'file input', 'payment input', 'cards'])
+const NOT_YET_SUPPORTED = new Set(['openai', 'mistral', 'OpenAI', 'payment input', 'cards'])
 /** Outgoing calls go through the guard, with a DNS that knows no name: a walk never leaves the machine. */
 const offline = createOutboundHttp({
   resolve: async (host) => {

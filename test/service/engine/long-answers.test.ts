@@ -29,6 +29,7 @@ const QUESTIONS: Record<(typeof INPUT_TYPES)[number], Record<string, unknown>[]>
   'rating input': [{}],
   'choice input': [{}, { isMultipleChoice: true }],
   'picture choice input': [{}, { isMultipleChoice: true }],
+  'file input': [{}, { isMultipleAllowed: true }],
 }
 
 function ask(type: string, options: Record<string, unknown>) {

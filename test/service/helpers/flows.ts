@@ -70,6 +70,39 @@ export function greetingFlow(overrides: Record<string, unknown> = {}): Record<st
   }
 }
 
+/**
+ * A greeting, a file input (`options` over a single required file into "Files"), a text input,
+ * then a goodbye naming the files: for uploads.
+ */
+export function fileInputFlow(options: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): Record<string, any> {
+  return greetingFlow({
+    name: 'Files',
+    groups: [
+      {
+        id: 'g1',
+        title: 'Ask',
+        graphCoordinates: { x: 0, y: 100 },
+        blocks: [
+          text('b1', 'Please send your receipt.'),
+          { id: 'f1', type: 'file input', outgoingEdgeId: 'e2', options: { variableId: 'vFiles', ...options } },
+        ],
+      },
+      {
+        id: 'g2',
+        title: 'Name',
+        graphCoordinates: { x: 0, y: 300 },
+        blocks: [{ id: 'b3', type: 'text input', outgoingEdgeId: 'e3', options: { variableId: 'vName' } }],
+      },
+      { id: 'g3', title: 'End', graphCoordinates: { x: 0, y: 500 }, blocks: [text('b4', 'Got: {{Files}}')] },
+    ],
+    variables: [
+      { id: 'vFiles', name: 'Files' },
+      { id: 'vName', name: 'Name' },
+    ],
+    ...overrides,
+  })
+}
+
 function text(id: string, plainText: string) {
   return {
     id,

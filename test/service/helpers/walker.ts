@@ -29,6 +29,9 @@ export function answerFor(input: ChatInput): string {
     case 'picture choice input':
       if (!firstItem) throw new Error(`picture choice input ${input.id} has no items`)
       return firstItem.value ?? firstItem.title ?? firstItem.id
+    case 'file input':
+      // No file in a walk: an optional file input is skipped (a required one asks again).
+      return ''
     default:
       return 'Ada Lovelace'
   }

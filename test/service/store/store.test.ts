@@ -37,6 +37,7 @@ describe('createStore', () => {
       'results',
       'schema_migrations',
       'sessions',
+      'uploads',
       'webhook_deliveries',
       'workspaces',
     ])

@@ -46,9 +46,9 @@ describe('remembered conversations', () => {
     const store = await firstVisit()
     expect(store.writes.every((kind) => kind === 'local')).toBe(true)
     expect(parseSavedConversation(store.saved)).toBeDefined()
-    expect(store.saved).toMatchObject({ sessionId: 's1', resultId: 'r1', publishedAt: UPDATED_AT, pending: null, ended: false })
+    expect(store.saved).toMatchObject({ sessionId: 's1', resultId: 'r1', publishedAt: UPDATED_AT, stage: { tag: 'waiting-input' } })
     expect(store.saved?.entries.map((entry) => entry.kind)).toEqual(['host', 'guest', 'host'])
-    expect(store.saved?.input?.input.id).toBe('in2')
+    expect(store.saved?.stage).toMatchObject({ tag: 'waiting-input', input: { id: 'in2' } })
   })
 
   it('a reload shows the same conversation and continues the same session, without startChat', async () => {
@@ -64,7 +64,7 @@ describe('remembered conversations', () => {
     await settle()
     expect(calls.continue).toEqual([{ sessionId: 's1', message: '36', key: 'key-1' }])
     expect(conversation.stage.value.tag).toBe('ended')
-    expect(store.saved?.ended).toBe(true)
+    expect(store.saved?.stage).toEqual({ tag: 'ended' })
   })
 
   it('resends an answer that was in flight at the reload, with its idempotency key', async () => {
@@ -75,7 +75,7 @@ describe('remembered conversations', () => {
     first.conversation.send('Ada')
     await settle()
     first.conversation.dispose() // the page went away before the service answered
-    expect(store.saved?.pending).toMatchObject({ message: 'Ada', key: 'key-1', shown: true })
+    expect(store.saved?.stage).toMatchObject({ tag: 'sending', reply: { message: 'Ada', key: 'key-1', shown: true } })
 
     const second = setup({ memory: store.memory, replies: [{ messages: [text('m2', 'Thanks')], input: textInput('in2') }] })
     second.conversation.start()
@@ -91,13 +91,76 @@ describe('remembered conversations', () => {
     first.conversation.start()
     await settle()
     const saved = store.saved!
-    store.memory.save('local', { ...saved, entries: [], input: null, step: startResponse({ messages: [text('m1', 'Hello')], input: textInput() }) })
+    store.memory.save('local', { ...saved, entries: [], stage: { tag: 'playing', step: startResponse({ messages: [text('m1', 'Hello')], input: textInput() }) } })
     const second = setup({ memory: store.memory })
     second.conversation.start()
     await settle()
     expect(texts(second.conversation)).toEqual(['Hello'])
     expect(second.conversation.input.value?.input.id).toBe('in1')
     expect(second.calls.start).toHaveLength(0)
+  })
+
+  // A visitor mid-chat while the widget is upgraded: the record the previous version saved (where
+  // the chat stood as four nullable fields) still brings their chat back.
+  it('goes on from a record the previous version saved, waiting on its input with the draft', async () => {
+    const store = await firstVisit()
+    const { stage: _stage, ...saved } = store.saved!
+    store.memory.save('local', { ...saved, version: 1, pending: null, step: null, input: { input: textInput('in2'), draft: '3' }, ended: false } as never)
+    const { conversation, calls } = setup({ memory: store.memory, replies: [{ messages: [text('m3', 'Done')] }] })
+    conversation.start()
+    await settle()
+    expect(calls.start).toHaveLength(0)
+    expect(texts(conversation)).toEqual(['Hello', '> Ada', 'And your age?'])
+    expect(conversation.input.value?.input.id).toBe('in2')
+    expect(conversation.input.value?.draft.value).toBe('3')
+    conversation.send('36')
+    await settle()
+    expect(calls.continue).toEqual([{ sessionId: 's1', message: '36', key: 'key-1' }])
+    expect(store.saved).toMatchObject({ version: 2, stage: { tag: 'ended' } })
+  })
+
+  it('resends an answer the previous version saved in flight, with its idempotency key', async () => {
+    const store = await firstVisit()
+    const { stage: _stage, ...saved } = store.saved!
+    const pending = { message: '36', key: 'old-key', shown: false, input: textInput('in2') }
+    store.memory.save('local', { ...saved, version: 1, pending, step: null, input: null, ended: false } as never)
+    const { conversation, calls } = setup({ memory: store.memory, replies: [{ messages: [text('m3', 'Done')] }] })
+    conversation.start()
+    await settle()
+    expect(calls.continue).toEqual([{ sessionId: 's1', message: '36', key: 'old-key' }])
+    expect(texts(conversation)).toEqual(['Hello', '> Ada', 'And your age?', 'Done'])
+  })
+
+  it('keep() saves the waiting input as it stands now (the files a file input uploaded), and a reload finds them', async () => {
+    const store = await firstVisit()
+    const first = setup({ memory: store.memory })
+    first.conversation.start()
+    await settle()
+    const uploaded = 'https://chat.example/v1/files/AAAAAAAAAAAAAAAAAAAAAAAA/a.png'
+    first.conversation.input.value!.draft.value = uploaded
+    expect(store.saved?.stage).not.toMatchObject({ draft: uploaded })
+    first.conversation.keep()
+    expect(store.saved?.stage).toMatchObject({ tag: 'waiting-input', draft: uploaded })
+    first.conversation.dispose()
+    const second = setup({ memory: store.memory })
+    second.conversation.start()
+    await settle()
+    expect(second.conversation.input.value?.draft.value).toBe(uploaded)
+  })
+
+  it('sends files as an answer object, and no message for a skipped input, each with its label', async () => {
+    const store = memoryStore()
+    const { conversation, calls } = setup({ memory: store.memory, replies: [new Promise<ChatStepResult>(() => {})] })
+    conversation.start()
+    await settle()
+    const urls = ['https://chat.example/v1/files/AAAAAAAAAAAAAAAAAAAAAAAA/a.png']
+    conversation.send({ type: 'text', text: urls[0]!, attachedFileUrls: urls }, 'File uploaded')
+    await settle()
+    expect(calls.continue).toEqual([{ sessionId: 's1', message: { type: 'text', text: urls[0], attachedFileUrls: urls }, key: 'key-1' }])
+    expect(texts(conversation).at(-1)).toBe('> File uploaded')
+    // Saved while in flight: a reload sends the same answer again.
+    expect(store.saved?.stage).toMatchObject({ tag: 'sending', reply: { message: { type: 'text', attachedFileUrls: urls } } })
+    expect(parseSavedConversation(store.saved)).toBeDefined()
   })
 
   it('starts fresh, for the same visitor, with a notice when the flow was republished', async () => {

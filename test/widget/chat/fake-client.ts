@@ -1,4 +1,4 @@
-import type { ChatStepResult, CommandReply, PublishedFlow, Settings, StartChatResponse } from '../../../src/protocol/index'
+import type { ChatReplyMessage, ChatStepResult, PublishedFlow, Settings, StartChatResponse } from '../../../src/protocol/index'
 import { TransportError, type FetchLike, type FlowClient } from '../../../src/widget/transport/index'
 import type { WebhookWait } from '../../../src/widget/transport/long-poll'
 import {
@@ -85,7 +85,7 @@ export function fakeClient(
   const calls = {
     published: 0,
     start: [] as Array<{ flow: string; body: unknown }>,
-    continue: [] as Array<{ sessionId: string; message: string | CommandReply | null; key: string }>,
+    continue: [] as Array<{ sessionId: string; message: ChatReplyMessage | null; key: string }>,
     listen: [] as Array<{ sessionId: string; waitId: string; timeoutSeconds: number }>,
   }
   const replies = [...(options.replies ?? [])]

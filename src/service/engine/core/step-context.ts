@@ -33,6 +33,11 @@ export interface StepContext {
   readonly resultAnswers?: () => Promise<SnapshotAnswer[]>
   /** AI providers with this workspace's credentials; without it AI blocks are skipped with a log. */
   readonly ai?: AiCaller
+  /**
+   * The ids of the files this session uploaded to the file input it waits on: a file input's
+   * answer may name only these (read before the step, uploads/upload-receive.ts).
+   */
+  readonly uploadedFiles?: ReadonlySet<string>
 }
 
 export type MailSender = (request: { credentialsId?: string; email: OutgoingEmail }) => Promise<MailOutcome>

@@ -13,6 +13,7 @@ export type RichInputProps = InputProps & { input: ChatInput & { options: InputO
 export const TEXT_INPUT = 'text input'
 
 const richInputs = lazyView('input', () => import('./rich-inputs').then((chunk) => chunk.RichInput))
+const fileInput = lazyView('input', () => import('./file-input').then((chunk) => chunk.FileInput))
 
 /**
  * Inputs whose view is a lazily loaded chunk, by type: where a new one (files, cards) registers.
@@ -27,4 +28,5 @@ export const INPUT_CHUNKS: ReadonlyMap<string, LazyView<InputProps>> = new Map([
   ['choice input', richInputs],
   ['picture choice input', richInputs],
   ['rating input', richInputs],
+  ['file input', fileInput],
 ])

@@ -50,7 +50,7 @@ describe('walking a flow', () => {
     ])
   })
 
-  it.each(['file input', 'payment input', 'cards', 'openai', 'mistral', 'OpenAI'])(
+  it.each(['payment input', 'cards', 'openai', 'mistral', 'OpenAI'])(
     'an unsupported %s block is logged with its id and type and never strands the visitor',
     async (type) => {
       const flow = buildFlow({

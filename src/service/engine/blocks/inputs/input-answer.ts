@@ -1,4 +1,4 @@
-import type { Block, VariableValue } from '../../../../protocol/index'
+import { type Block, fileIdOfUrl, type VariableValue } from '../../../../protocol/index'
 import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
 import type { BlockLocation } from '../../core/flow-index'
 import type { Step } from '../../core/step'
@@ -19,6 +19,8 @@ export type AnswerOutcome =
       display: string
       /** The edge to leave by: the chosen item's, else the block's. */
       edgeId?: string
+      /** An optional input the visitor skipped: nothing is recorded. */
+      skipped?: boolean
     }
   | { ok: false; retryMessage: string }
 
@@ -36,6 +38,7 @@ export function acceptAnswer(block: Block, message: string, step: Step): AnswerO
  * flow's result when the walk is in one), in the transcript, and as the widget should show it.
  */
 export function keepAnswer(step: Step, location: BlockLocation, message: string, outcome: Extract<AnswerOutcome, { ok: true }>): void {
+  if (outcome.skipped) return
   const variableId = readString(asFields(location.block.options), 'variableId')
   const known = variableId !== undefined && step.index.variablesById.has(variableId) ? variableId : undefined
   if (known) step.variables[known] = outcome.stored
@@ -52,7 +55,7 @@ export function keepAnswer(step: Step, location: BlockLocation, message: string,
   if (outcome.display !== message.trim()) step.lastMessageNewFormat ??= outcome.display
 }
 
-type Accepted = { stored: VariableValue; answer: string; display: string; edgeId?: string }
+type Accepted = { stored: VariableValue; answer: string; display: string; edgeId?: string; skipped?: boolean }
 
 const single = (value: string | undefined): Accepted | undefined =>
   value === undefined ? undefined : { stored: value, answer: value, display: value }
@@ -78,9 +81,25 @@ function parseByType(block: Block, options: Fields, message: string, step: Step)
     case 'choice input':
     case 'picture choice input':
       return parseChoice(block, options, message, step)
+    case 'file input':
+      return parseFiles(options, message, step)
     default:
       return single(message)
   }
+}
+
+/**
+ * A file input's answer: the URLs of files this session uploaded to it, joined with ", " (only
+ * the first for a single-file input); nothing, when the input is optional, skips it.
+ */
+function parseFiles(options: Fields, message: string, step: Step): Accepted | undefined {
+  if (message.trim() === '') return readBoolean(options, 'isRequired') === false ? { stored: null, answer: '', display: '', skipped: true } : undefined
+  const uploaded = step.context.uploadedFiles ?? new Set<string>()
+  const urls = message.split(', ').map((url) => url.trim())
+  const kept = readBoolean(options, 'isMultipleAllowed') === true ? urls : urls.slice(0, 1)
+  if (!kept.every((url) => uploaded.has(fileIdOfUrl(url) ?? ''))) return undefined
+  const text = kept.join(', ')
+  return { stored: text, answer: text, display: text }
 }
 
 function parseChoice(block: Block, options: Fields, message: string, step: Step): Accepted | undefined {
@@ -131,6 +150,8 @@ function retryMessage(type: string, options: Fields, step: Step): string {
       const { startsAt, length } = ratingRange(options)
       return `Please pick a rating from ${startsAt} to ${length}.`
     }
+    case 'file input':
+      return 'Please upload a file.'
     case 'choice input':
     case 'picture choice input':
       return readBoolean(options, 'isMultipleChoice') === true

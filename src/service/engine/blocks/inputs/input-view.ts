@@ -59,11 +59,12 @@ function buildOptions(raw: Fields, step: Step): Fields {
   }
   const labels = asFields(raw.labels)
   if (raw.labels !== undefined && raw.labels !== null) {
-    options.labels = Object.fromEntries(
-      Object.entries(labels)
-        .filter(([, text]) => typeof text === 'string')
-        .map(([key, text]) => [key, step.substitute(text as string)]),
-    )
+    // Texts, and one level of texts by case (a file input's `success.single` and `.multiple`).
+    const texts = (fields: Fields) =>
+      Object.fromEntries(Object.entries(fields).filter(([, text]) => typeof text === 'string').map(([key, text]) => [key, step.substitute(text as string)]))
+    const success = labels.success
+    const byCase = success && typeof success === 'object' && !Array.isArray(success) ? { success: texts(asFields(success)) } : {}
+    options.labels = { ...texts(labels), ...byCase }
   }
   for (const key of NUMERIC_OPTIONS) {
     if (!(key in raw)) continue
