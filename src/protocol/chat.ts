@@ -171,6 +171,13 @@ export const startChatRequestSchema = z.looseObject({
    * Left out or false, an AI block's answer is computed within the step.
    */
   isStreamEnabled: opt(z.boolean()),
+  /**
+   * Answers the flow's first input in the same call (API clients and messaging bridges): checked
+   * as continueChat's `message`. The response carries the messages before that input, then those
+   * after the answer (or the retry message and the input again when the answer is invalid).
+   * Ignored when the flow reaches no input.
+   */
+  message: opt(chatReplyMessageSchema),
 })
 export type StartChatRequest = z.infer<typeof startChatRequestSchema>
 

@@ -25,7 +25,8 @@ export function createFlowEngine(limits: StepLimits): Engine {
       if (index.usesTranscript) step.transcript = []
       const first = startPosition(index)
       if (!first) step.log('warning', 'The flow has no start: there is nothing to show')
-      return finish(step, await walkFrom(step, first), 0)
+      const started = await walkFrom(step, first)
+      return finish(step, options?.message === undefined ? started : await answerAtStart(step, started, options.message), 0)
     },
 
     async continue(
@@ -38,7 +39,7 @@ export function createFlowEngine(limits: StepLimits): Engine {
       if (!awaiting) throw new EngineError('session_ended')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
-      const reply = typeof message === 'string' ? { type: 'text' as const, text: message } : message
+      const reply = asReply(message)
       const result = reply.type === 'command' ? await runCommand(step, awaiting, reply.command) : await answer(step, awaiting, reply.text)
       return finish(step, result, state.visitedBlockCount)
     },
@@ -68,6 +69,22 @@ export function createFlowEngine(limits: StepLimits): Engine {
     resumeStream: (flow, state, completion, context) =>
       withinBudget(() => engine.resumeStream(flow, state, completion, context), state.visitedBlockCount),
   }
+}
+
+/** A bare string is a text answer. */
+const asReply = (message: ChatReplyMessage) => (typeof message === 'string' ? { type: 'text' as const, text: message } : message)
+
+/**
+ * startChat's `message`, in the start's own step: it answers the input the walk stopped at, or runs
+ * as a command; when the flow waits for nothing a visitor can answer, it is logged and left unused.
+ */
+function answerAtStart(step: Step, started: WalkResult, message: ChatReplyMessage): Promise<WalkResult> | WalkResult {
+  const reply = asReply(message)
+  const awaiting = started.awaiting
+  if (awaiting && reply.type === 'command') return runCommand(step, awaiting, reply.command)
+  if (awaiting?.kind === 'input' && reply.type === 'text') return answer(step, awaiting, reply.text)
+  step.log('warning', 'The start message was not used: the flow does not wait for an answer at its start')
+  return started
 }
 
 /** The step that goes on from a stored state; `restored` is false when its linked flows are gone. */

@@ -127,6 +127,8 @@ export interface StartOptions {
   restoredVariables?: Record<string, VariableValue>
   /** The client shows streamed AI answers: AI blocks may stop with a `stream` action. */
   isStreamEnabled?: boolean
+  /** Answers the first input the walk reaches, in the same step (startChat's `message`). */
+  message?: ChatReplyMessage
 }
 
 /** Limits for flow code run on the server (Set variable expressions, server-side Scripts). */
