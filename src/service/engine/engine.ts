@@ -4,6 +4,7 @@ import type { WalkResult } from './core/continuation'
 import { EngineError } from './core/engine-error'
 import { indexFlow, startPosition } from './core/flow-index'
 import { linkedResults, restoreLinks, savedLinks } from './core/frames'
+import { dynamicTheme } from './dynamic-theme'
 import { estimateProgress } from './progress'
 import { Step, type StepLimits } from './core/step'
 import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './core/types'
@@ -139,6 +140,8 @@ function finish(step: Step, result: WalkResult, visitedBefore: number): StepOutc
   const shown = logs.filter((_, i) => !step.logs[i]!.sensitive)
   if (shown.length > 0) response.logs = shown
   const root = step.root
+  const theme = dynamicTheme(root.index, root.variables)
+  if (theme) response.dynamicTheme = theme
   if (root.index.progressEnabled) {
     // Progress is measured on the session's own flow; inside a linked flow the path ahead is unknown.
     const stoppedAt = step.frames.length === 1 ? result.awaiting?.blockId : undefined
