@@ -23,11 +23,17 @@ export const chatMessageSchema = z.looseObject({
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 
-/** `richText` is a tree of `{type, children, url?}` elements with `{text, bold?, …}` leaves. */
+/**
+ * `richText` is a tree of `{type, children, url?}` elements with `{text, bold?, …}` leaves.
+ * `markdown`: the same text as Markdown, sent when a variable inserted into it holds Markdown
+ * (the flow's own words escaped, the values as written); a client that reads it shows it through
+ * the sanitiser of AI answers, one that does not shows `richText` with the values as plain text.
+ */
 export const textContentSchema = z.looseObject({
   richText: opt(z.array(z.unknown())),
   html: str(),
   plainText: str(),
+  markdown: str(),
 })
 export const videoContentSchema = z.looseObject({
   url: str(),
