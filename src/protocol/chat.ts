@@ -13,6 +13,8 @@ export const INPUT_TYPES = [
   'choice input',
   'picture choice input',
   'rating input',
+  'cards',
+  'payment input',
 ] as const
 
 /** Any message: its `type` decides the shape of `content` (see the content schemas below). */

@@ -60,11 +60,7 @@ async function ask(deps: ChatDeps, { sessionId, version, state, context }: Lease
     if (!completion) throw new HttpError('conflict', 'The reply is still streaming; continue once it has finished.')
     return deps.engine.resumeStream(version.snapshot, state, completion, context)
   }
-  if (message === undefined) {
-    throw new HttpError('invalid_body', 'The body needs a message: only a streamed answer goes on without one.', [
-      { path: 'message', message: 'Required' },
-    ])
-  }
+  // Without a message only a payment the chat cannot take goes on; the engine says (message_required).
   return deps.engine.continue(version.snapshot, state, message, context)
 }
 

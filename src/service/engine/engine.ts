@@ -10,7 +10,7 @@ import { Step, type StepLimits } from './core/step'
 import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './core/types'
 import { initialVariables, variableMap } from './core/variables'
 import { admitPrefilled } from './prefill-policy'
-import { answer, deliverWebhook, resumeAfterStream, runCommand, walkFrom } from './resumption'
+import { answer, answerWithoutMessage, deliverWebhook, resumeAfterStream, runCommand, walkFrom } from './resumption'
 
 /** Runs published flows. Holds no session data: every call gets and returns the whole state. */
 export function createFlowEngine(limits: StepLimits): Engine {
@@ -33,15 +33,20 @@ export function createFlowEngine(limits: StepLimits): Engine {
     async continue(
       flow: PublishedFlow,
       state: SessionState,
-      message: ChatReplyMessage,
+      message: ChatReplyMessage | undefined,
       context?: StepContext,
     ): Promise<StepOutcome> {
       const awaiting = state.awaiting
       if (!awaiting) throw new EngineError('session_ended')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
-      const reply = asReply(message)
-      const result = reply.type === 'command' ? await runCommand(step, awaiting, reply.command) : await answer(step, awaiting, reply.text)
+      const reply = message === undefined ? undefined : asReply(message)
+      const result =
+        reply === undefined
+          ? await answerWithoutMessage(step, awaiting)
+          : reply.type === 'command'
+            ? await runCommand(step, awaiting, reply.command)
+            : await answer(step, awaiting, reply.text)
       return finish(step, result, state.visitedBlockCount)
     },
 
