@@ -12,6 +12,7 @@ import { createIntegrations, type Integrations } from './integrations'
 import { registerCredentialRoutes } from './routes/credentials'
 import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
+import { registerQrCodeRoutes } from './routes/qr-code'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
 import { registerShareRoutes } from './routes/share'
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps): Hono {
 
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
+  registerQrCodeRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
