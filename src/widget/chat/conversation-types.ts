@@ -50,8 +50,9 @@ export interface Conversation {
   /**
    * Sends the visitor's answer to the waiting input; false when there is nothing to answer.
    * `label` is what the guest bubble shows when it differs from the value sent (a choice's label).
+   * `null` goes on without a message (past a payment the chat cannot take), `label` as the bubble.
    */
-  send(message: string, label?: string): boolean
+  send(message: string | null, label?: string): boolean
   /** Replaces what is typed for the waiting input; false when no input is waiting. */
   setDraft(text: string): boolean
   /** Sends what is typed for the waiting input; false when nothing is. */

@@ -143,11 +143,11 @@ export function createConversation(options: ConversationOptions): Conversation {
     run(opening)
   }
 
-  function send(message: string, label?: string): boolean {
+  function send(message: string | null, label?: string): boolean {
     const active = input.peek()
-    if (disposed || !active || message.length > MAX_MESSAGE_LENGTH) return false
-    const entry = guestEntry(label?.trim() ? label : message, state.avatars.guest)
-    state.lastAnswer = { inputId: active.input.id, message }
+    if (disposed || !active || (message ?? label ?? '').length > MAX_MESSAGE_LENGTH) return false
+    const entry = guestEntry(label?.trim() ? label : (message ?? ''), state.avatars.guest)
+    if (message !== null) state.lastAnswer = { inputId: active.input.id, message }
     state.transcript.append(entry)
     run((signal) => deliverTurn(state, context, { message, key: newKey(), entry, answered: active.input }, signal))
     return true

@@ -63,4 +63,8 @@ export const strings: Translation = {
   closeChatNamed: 'إغلاق الدردشة: {name}',
   closeChat: 'إغلاق الدردشة',
   dismiss: 'إخفاء الرسالة',
+  cards: 'البطاقات',
+  cardPosition: '{index} من {count}',
+  paymentUnavailable: 'الدفع غير متاح في هذه المحادثة.',
+  continue: 'متابعة',
 }

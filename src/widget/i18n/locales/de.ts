@@ -56,4 +56,8 @@ export const strings: Translation = {
   closeChatNamed: 'Chat schließen: {name}',
   closeChat: 'Chat schließen',
   dismiss: 'Nachricht ausblenden',
+  cards: 'Karten',
+  cardPosition: '{index} von {count}',
+  paymentUnavailable: 'Zahlungen sind in diesem Chat nicht möglich.',
+  continue: 'Weiter',
 }

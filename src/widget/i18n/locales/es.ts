@@ -56,4 +56,8 @@ export const strings: Translation = {
   closeChatNamed: 'Cerrar el chat: {name}',
   closeChat: 'Cerrar el chat',
   dismiss: 'Ocultar el mensaje',
+  cards: 'Tarjetas',
+  cardPosition: '{index} de {count}',
+  paymentUnavailable: 'El pago no está disponible en este chat.',
+  continue: 'Continuar',
 }

@@ -56,4 +56,8 @@ export const strings: Translation = {
   closeChatNamed: 'Fermer la discussion : {name}',
   closeChat: 'Fermer la discussion',
   dismiss: 'Masquer le message',
+  cards: 'Cartes',
+  cardPosition: '{index} sur {count}',
+  paymentUnavailable: 'Le paiement n’est pas disponible dans cette discussion.',
+  continue: 'Continuer',
 }

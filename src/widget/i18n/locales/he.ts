@@ -56,4 +56,8 @@ export const strings: Translation = {
   closeChatNamed: 'סגירת הצ׳אט: {name}',
   closeChat: 'סגירת הצ׳אט',
   dismiss: 'הסתרת ההודעה',
+  cards: 'כרטיסים',
+  cardPosition: '{index} מתוך {count}',
+  paymentUnavailable: 'תשלום אינו זמין בצ׳אט הזה.',
+  continue: 'המשך',
 }

@@ -56,4 +56,8 @@ export const strings: Translation = {
   closeChatNamed: 'Chiudi la chat: {name}',
   closeChat: 'Chiudi la chat',
   dismiss: 'Nascondi il messaggio',
+  cards: 'Schede',
+  cardPosition: '{index} di {count}',
+  paymentUnavailable: 'Il pagamento non è disponibile in questa chat.',
+  continue: 'Continua',
 }

@@ -56,4 +56,8 @@ export const strings: Translation = {
   closeChatNamed: 'チャットを閉じる：{name}',
   closeChat: 'チャットを閉じる',
   dismiss: 'メッセージを閉じる',
+  cards: 'カード',
+  cardPosition: '{count} 件中 {index} 件目',
+  paymentUnavailable: 'このチャットではお支払いはご利用いただけません。',
+  continue: '続ける',
 }

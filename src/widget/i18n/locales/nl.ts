@@ -56,4 +56,8 @@ export const strings: Translation = {
   closeChatNamed: 'Chat sluiten: {name}',
   closeChat: 'Chat sluiten',
   dismiss: 'Bericht verbergen',
+  cards: 'Kaarten',
+  cardPosition: '{index} van {count}',
+  paymentUnavailable: 'Betalen is niet mogelijk in deze chat.',
+  continue: 'Doorgaan',
 }

@@ -56,4 +56,8 @@ export const strings: Translation = {
   closeChatNamed: 'Fechar o chat: {name}',
   closeChat: 'Fechar o chat',
   dismiss: 'Ocultar a mensagem',
+  cards: 'Cartões',
+  cardPosition: '{index} de {count}',
+  paymentUnavailable: 'O pagamento não está disponível neste chat.',
+  continue: 'Continuar',
 }

@@ -13,6 +13,8 @@ export type RichInputProps = InputProps & { input: ChatInput & { options: InputO
 export const TEXT_INPUT = 'text input'
 
 const richInputs = lazyView('input', () => import('./rich-inputs').then((chunk) => chunk.RichInput))
+const cards = lazyView('cards', () => import('./cards-input').then((chunk) => chunk.CardsInput))
+const payment = lazyView('payment notice', () => import('./payment-input').then((chunk) => chunk.PaymentInput))
 
 /**
  * Inputs whose view is a lazily loaded chunk, by type: where a new one (files, cards) registers.
@@ -27,4 +29,6 @@ export const INPUT_CHUNKS: ReadonlyMap<string, LazyView<InputProps>> = new Map([
   ['choice input', richInputs],
   ['picture choice input', richInputs],
   ['rating input', richInputs],
+  ['cards', cards],
+  ['payment input', payment],
 ])

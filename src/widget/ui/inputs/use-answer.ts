@@ -6,7 +6,7 @@ import type { Widget } from '../widget'
  * Sends an answer. Focus first goes to the transcript: the answered input leaves at once, and
  * focus must stay in the chat until the next input takes it.
  */
-export function useAnswer({ conversation, focusTranscript }: Widget): (message: string, label?: string) => void {
+export function useAnswer({ conversation, focusTranscript }: Widget): (message: string | null, label?: string) => void {
   return (message, label) => {
     focusTranscript()
     conversation.send(message, label)
