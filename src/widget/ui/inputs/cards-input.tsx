@@ -56,7 +56,9 @@ export function CardsInput({ widget, input }: InputProps) {
     const button = next?.querySelector('button')
     if (!button) return
     event.preventDefault()
-    button.focus()
+    button.focus({ preventScroll: true })
+    // The whole card comes into view, not just enough of its button (the row snaps to it).
+    next!.scrollIntoView({ block: 'nearest', inline: 'nearest' })
   }
 
   return (
