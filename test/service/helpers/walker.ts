@@ -29,6 +29,12 @@ export function answerFor(input: ChatInput): string {
     case 'picture choice input':
       if (!firstItem) throw new Error(`picture choice input ${input.id} has no items`)
       return firstItem.value ?? firstItem.title ?? firstItem.id
+    case 'cards': {
+      // A card's first button: its path id is the answer.
+      const path = (firstItem as { paths?: { id: string }[] } | undefined)?.paths?.[0]
+      if (!path) throw new Error(`cards ${input.id} have no button`)
+      return path.id
+    }
     default:
       return 'Ada Lovelace'
   }

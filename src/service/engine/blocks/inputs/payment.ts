@@ -14,7 +14,8 @@ import type { Step } from '../../core/step'
 export const PAYMENT_UNAVAILABLE = 'Payment is not available in this chat: the flow goes on without it'
 
 export function paymentView(view: ChatInput, step: Step): ChatInput {
-  step.skip({ id: view.id, type: 'payment input' }, 'warning', PAYMENT_UNAVAILABLE)
+  // Not a skipped block (the visitor sees it, and goes on from it): the log names it by id.
+  step.log('warning', PAYMENT_UNAVAILABLE, { blockId: view.id })
   return { id: view.id, type: view.type, options: {}, ...(view.outgoingEdgeId ? { outgoingEdgeId: view.outgoingEdgeId } : {}) }
 }
 

@@ -28,7 +28,7 @@ describe('payment input', () => {
     const started = await chat.start({ prefilledVariables: { Email: 'ada@example.com' } })
     expect(started.response.input).toEqual({ id: 'pay', type: 'payment input', options: {}, outgoingEdgeId: 'e1' })
     expect(JSON.stringify(started.response)).not.toContain('ada@example.com')
-    expect(started.response.logs).toEqual([expect.objectContaining({ status: 'warning', description: expect.stringMatching(/Payment is not available/), details: { blockId: 'pay', type: 'payment input' } })])
+    expect(started.response.logs).toEqual([expect.objectContaining({ status: 'warning', description: expect.stringMatching(/Payment is not available/), details: { blockId: 'pay' } })])
   })
 
   it('goes on along the block\'s edge with no message, its variable unset and nothing recorded', async () => {
