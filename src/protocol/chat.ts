@@ -14,6 +14,8 @@ export const INPUT_TYPES = [
   'picture choice input',
   'rating input',
   'file input',
+  'cards',
+  'payment input',
 ] as const
 
 /** Any message: its `type` decides the shape of `content` (see the content schemas below). */
@@ -24,11 +26,17 @@ export const chatMessageSchema = z.looseObject({
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 
-/** `richText` is a tree of `{type, children, url?}` elements with `{text, bold?, …}` leaves. */
+/**
+ * `richText` is a tree of `{type, children, url?}` elements with `{text, bold?, …}` leaves.
+ * `markdown`: the same text as Markdown, sent when a variable inserted into it holds Markdown
+ * (the flow's own words escaped, the values as written); a client that reads it shows it through
+ * the sanitiser of AI answers, one that does not shows `richText` with the values as plain text.
+ */
 export const textContentSchema = z.looseObject({
   richText: opt(z.array(z.unknown())),
   html: str(),
   plainText: str(),
+  markdown: str(),
 })
 export const videoContentSchema = z.looseObject({
   url: str(),
@@ -172,6 +180,13 @@ export const startChatRequestSchema = z.looseObject({
    * Left out or false, an AI block's answer is computed within the step.
    */
   isStreamEnabled: opt(z.boolean()),
+  /**
+   * Answers the flow's first input in the same call (API clients and messaging bridges): checked
+   * as continueChat's `message`. The response carries the messages before that input, then those
+   * after the answer (or the retry message and the input again when the answer is invalid).
+   * Ignored when the flow reaches no input.
+   */
+  message: opt(chatReplyMessageSchema),
 })
 export type StartChatRequest = z.infer<typeof startChatRequestSchema>
 

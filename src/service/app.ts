@@ -12,6 +12,7 @@ import { createIntegrations, type Integrations } from './integrations'
 import { registerCredentialRoutes } from './routes/credentials'
 import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
+import { registerQrCodeRoutes } from './routes/qr-code'
 import { registerFlowRoutes } from './routes/flows'
 import { registerSandboxRoutes } from './routes/sandbox'
 import { registerUploadRoutes } from './routes/uploads'
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): Hono {
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerUploadRoutes(app, ctx)
+  registerQrCodeRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
   registerTokenRoutes(app, ctx)

@@ -57,6 +57,12 @@ describe('a full conversation in Chromium', () => {
     await c.choose(/Priority support/)
     expect(await c.button(/Analytics/).getAttribute('aria-pressed')).toBe('true')
     await c.choose('Add these')
+    await c.host('Where would you like to start reading?').waitFor()
+    const cards = c.root.getByRole('list', { name: 'Cards' })
+    expect(await cards.getByRole('listitem').count()).toBe(3)
+    expect(await axeViolations(page)).toEqual([])
+    await cards.getByRole('listitem', { name: /^Theming/ }).getByRole('button', { name: 'Read this first' }).click()
+    await c.host('Good choice: the Theming guide is a fine place to start.').waitFor()
     await c.host(/\(extras: analytics, support\).*How likely are you to recommend us/).waitFor()
     await c.choose('9')
     await c.host('Send a screenshot or a PDF (optional).').waitFor()
@@ -84,6 +90,7 @@ describe('a full conversation in Chromium', () => {
       'Theming, Accessibility',
       'Starter',
       'Analytics, Priority support',
+      'Read this first',
       '9',
       'Screenshot sent',
       'No thanks',

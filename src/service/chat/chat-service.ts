@@ -41,6 +41,7 @@ export async function startChat(deps: ChatDeps, turn: StartTurn, request: StartC
       prefilledVariables: request.prefilledVariables ?? undefined,
       restoredVariables: resumed?.variables,
       isStreamEnabled: request.isStreamEnabled === true,
+      ...(request.message !== undefined && request.message !== null ? { message: request.message } : {}),
     },
     stepContext(deps, { workspaceId: flow.workspaceId, flowId: flow.id, sessionId, resultId }),
   )

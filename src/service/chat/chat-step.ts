@@ -67,11 +67,7 @@ async function ask(deps: ChatDeps, { sessionId, version, state, context }: Lease
     const uploadedFiles = new Set(await deps.store.uploads.idsFor(sessionId, fileInput.id))
     return deps.engine.continue(version.snapshot, state, message ?? { type: 'text', text: '' }, { ...context, uploadedFiles })
   }
-  if (message === undefined) {
-    throw new HttpError('invalid_body', 'The body needs a message: only a streamed answer goes on without one.', [
-      { path: 'message', message: 'Required' },
-    ])
-  }
+  // Without a message only a payment the chat cannot take goes on; the engine says (message_required).
   return deps.engine.continue(version.snapshot, state, message, context)
 }
 

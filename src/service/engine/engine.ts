@@ -4,12 +4,13 @@ import type { WalkResult } from './core/continuation'
 import { EngineError } from './core/engine-error'
 import { indexFlow, startPosition } from './core/flow-index'
 import { linkedResults, restoreLinks, savedLinks } from './core/frames'
+import { dynamicTheme } from './dynamic-theme'
 import { estimateProgress } from './progress'
 import { Step, type StepLimits } from './core/step'
 import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './core/types'
 import { initialVariables, variableMap } from './core/variables'
 import { admitPrefilled } from './prefill-policy'
-import { answer, deliverWebhook, resumeAfterStream, runCommand, walkFrom } from './resumption'
+import { answer, answerWithoutMessage, deliverWebhook, resumeAfterStream, runCommand, walkFrom } from './resumption'
 
 /** Runs published flows. Holds no session data: every call gets and returns the whole state. */
 export function createFlowEngine(limits: StepLimits): Engine {
@@ -25,21 +26,27 @@ export function createFlowEngine(limits: StepLimits): Engine {
       if (index.usesTranscript) step.transcript = []
       const first = startPosition(index)
       if (!first) step.log('warning', 'The flow has no start: there is nothing to show')
-      return finish(step, await walkFrom(step, first), 0)
+      const started = await walkFrom(step, first)
+      return finish(step, options?.message === undefined ? started : await answerAtStart(step, started, options.message), 0)
     },
 
     async continue(
       flow: PublishedFlow,
       state: SessionState,
-      message: ChatReplyMessage,
+      message: ChatReplyMessage | undefined,
       context?: StepContext,
     ): Promise<StepOutcome> {
       const awaiting = state.awaiting
       if (!awaiting) throw new EngineError('session_ended')
       const { step, restored } = await resumeStep(flow, state, limits, context)
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
-      const reply = typeof message === 'string' ? { type: 'text' as const, text: message } : message
-      const result = reply.type === 'command' ? await runCommand(step, awaiting, reply.command) : await answer(step, awaiting, reply.text)
+      const reply = message === undefined ? undefined : asReply(message)
+      const result =
+        reply === undefined
+          ? await answerWithoutMessage(step, awaiting)
+          : reply.type === 'command'
+            ? await runCommand(step, awaiting, reply.command)
+            : await answer(step, awaiting, reply.text)
       return finish(step, result, state.visitedBlockCount)
     },
 
@@ -68,6 +75,22 @@ export function createFlowEngine(limits: StepLimits): Engine {
     resumeStream: (flow, state, completion, context) =>
       withinBudget(() => engine.resumeStream(flow, state, completion, context), state.visitedBlockCount),
   }
+}
+
+/** A bare string is a text answer. */
+const asReply = (message: ChatReplyMessage) => (typeof message === 'string' ? { type: 'text' as const, text: message } : message)
+
+/**
+ * startChat's `message`, in the start's own step: it answers the input the walk stopped at, or runs
+ * as a command; when the flow waits for nothing a visitor can answer, it is logged and left unused.
+ */
+function answerAtStart(step: Step, started: WalkResult, message: ChatReplyMessage): Promise<WalkResult> | WalkResult {
+  const reply = asReply(message)
+  const awaiting = started.awaiting
+  if (awaiting && reply.type === 'command') return runCommand(step, awaiting, reply.command)
+  if (awaiting?.kind === 'input' && reply.type === 'text') return answer(step, awaiting, reply.text)
+  step.log('warning', 'The start message was not used: the flow does not wait for an answer at its start')
+  return started
 }
 
 /** The step that goes on from a stored state; `restored` is false when its linked flows are gone. */
@@ -122,6 +145,8 @@ function finish(step: Step, result: WalkResult, visitedBefore: number): StepOutc
   const shown = logs.filter((_, i) => !step.logs[i]!.sensitive)
   if (shown.length > 0) response.logs = shown
   const root = step.root
+  const theme = dynamicTheme(root.index, root.variables)
+  if (theme) response.dynamicTheme = theme
   if (root.index.progressEnabled) {
     // Progress is measured on the session's own flow; inside a linked flow the path ahead is unknown.
     const stoppedAt = step.frames.length === 1 ? result.awaiting?.blockId : undefined

@@ -4,6 +4,7 @@ import { acceptHttpReply } from './blocks/http-request/http-request-block'
 import { acceptWebhook } from './blocks/http-request/wait-for-webhook'
 import { acceptAnswer, keepAnswer } from './blocks/inputs/input-answer'
 import { askAgain } from './blocks/inputs/input-view'
+import { isPayment, passPayment } from './blocks/inputs/payment'
 import { runBlock } from './blocks/run-block'
 import { leave, type WalkResult } from './core/continuation'
 import { EngineError } from './core/engine-error'
@@ -38,6 +39,16 @@ function waitedOn(step: Step, awaiting: Awaiting): BlockLocation | undefined {
   // The session points into a version of the flow this one no longer contains.
   step.log('error', 'The conversation cannot continue: this part of the flow no longer exists', { blockId: awaiting.blockId })
   return undefined
+}
+
+/**
+ * No message: only a payment input takes none (the visitor went on without paying); the answer
+ * goes through `answer` so the walk is the same as for a typed one.
+ */
+export function answerWithoutMessage(step: Step, awaiting: Awaiting): Promise<WalkResult> {
+  const location = awaiting.kind === 'input' ? step.index.blocks.get(awaiting.blockId) : undefined
+  if (!location || !isPayment(location)) throw new EngineError('message_required')
+  return answer(step, awaiting, '')
 }
 
 /** A command: its event's path, then back to what the session waited on (events.ts). */
@@ -84,6 +95,7 @@ async function submitAnswer(step: Step, awaiting: Awaiting, message: string, wit
     }
     return walkOnAfter(step, location)
   }
+  if (isPayment(location)) return passPayment(step, location, (edgeId) => walkOnAfter(step, location, edgeId))
   const outcome = acceptAnswer(location.block, message, step)
   const detour = withEvents ? startReplyEvent(step, location, message, outcome.ok) : undefined
   if (detour) return walkFrom(step, detour)

@@ -57,7 +57,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
     admit(c, turn, unknownFlow)
     const raw = await readBody(c, true)
     // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
-    const request = parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId', 'isStreamEnabled'])
+    const request = parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId', 'isStreamEnabled', 'message'])
     return jsonText(c, await startChat(deps, turn, request))
   })
 

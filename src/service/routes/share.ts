@@ -11,6 +11,7 @@ import type { RateLimiter } from '../http/rate-limit'
 import { isResourceRef } from '../ids'
 import { sharePagePolicy, STATUS_PAGE_POLICY } from '../share/csp'
 import { HEAD_FRAME_POLICY, headFrameHtml, headFramePath, needsHeadFrame } from '../share/head-frame'
+import { headMetaTags } from '../share/head-meta'
 import { pageMetadata } from '../share/head-tags'
 import { pageLanguage } from '../share/page-language'
 import { pageOrigin } from '../share/page-origin'
@@ -147,6 +148,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
         meta: pageMetadata(settings, config.publicUrl && `${config.publicUrl}/${encodeURIComponent(flow.publicId)}`),
         headFrameUrl: needsHeadFrame(headFrame) ? headFramePath(SHARE_ASSETS_PATH, flow.publicId) : undefined,
         hideQueryParams: settings.isHideQueryParamsEnabled,
+        headMeta: headMetaTags(settings.metadata.customHeadCode),
         assets,
         language: pageLanguage(settings.metadata.lang, c.req.header('Accept-Language')),
       }),

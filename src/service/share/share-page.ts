@@ -1,5 +1,6 @@
 import { html } from '../http/html'
 import { headFrameElement } from './head-frame'
+import { headMetaHtml, type HeadMeta } from './head-meta'
 import { headTags, type PageMetadata } from './head-tags'
 
 export interface SharePageAssets {
@@ -19,6 +20,8 @@ export interface SharePageInput {
   /** The flow's head frame (owner's head code, tag manager), when it has one: see head-frame.ts. */
   headFrameUrl?: string
   hideQueryParams: boolean
+  /** The harmless meta tags of the owner's head code (head-meta.ts). */
+  headMeta: readonly HeadMeta[]
   assets: SharePageAssets
   /** The page's language and direction, which the chat speaks (see page-language.ts). */
   language: { lang: string; dir: 'ltr' | 'rtl' }
@@ -42,7 +45,7 @@ export function sharePage(input: SharePageInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 ${headTags(input.meta)}
-<link rel="stylesheet" href="${assets.stylesheet}">
+${headMetaHtml(input.headMeta)}<link rel="stylesheet" href="${assets.stylesheet}">
 <script src="${assets.script}" defer${input.hideQueryParams ? html` data-hide-query-params` : ''}></script>
 <script src="${assets.widgetScript}" defer></script>
 </head>

@@ -72,18 +72,22 @@ const httpRequest = builtIn('httpRequest')
 
 /**
  * Redirects, waits, HTTP requests from the visitor's browser (also under their older name) and
- * waits for a webhook; scripts are reported and skipped (the element replaces that runner with
- * its sandboxed one); AI answers stream (their own chunk, with the stream reader).
+ * waits for a webhook; AI answers stream (their own chunk, with the stream reader). Frozen, and
+ * without a script runner: the element runs scripts in its sandbox, and a page's `actions` that
+ * spread these (`{ ...DEFAULT_ACTION_RUNNERS, mine }`) can neither switch that off nor change
+ * what another chat runs.
  */
-export const DEFAULT_ACTION_RUNNERS: ActionRunners = {
+export const DEFAULT_ACTION_RUNNERS: ActionRunners = Object.freeze({
   redirect: builtIn('redirect'),
   wait: builtIn('wait'),
-  scriptToExecute: builtIn('scriptNotSupported'),
   stream: lazyRunner(() => import('./stream-answer').then((chunk) => chunk.streamAnswer), 'streaming'),
   httpRequestToExecute: httpRequest,
   webhookToExecute: httpRequest,
   listenForWebhook: builtIn('listenForWebhook'),
-}
+})
+
+/** Scripts where nothing runs them (a conversation without the element's sandbox): reported and skipped. */
+export const SCRIPTS_NOT_SUPPORTED: ActionRunners = Object.freeze({ scriptToExecute: builtIn('scriptNotSupported') })
 
 /**
  * Runs `action` with its registered runner. Unknown types and failing runners are logged and

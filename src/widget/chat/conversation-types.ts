@@ -54,6 +54,7 @@ export interface Conversation {
   /**
    * Sends the visitor's answer to the waiting input; false when there is nothing to answer.
    * `label` is what the guest bubble shows when it differs from the value sent (a choice's label).
+   * `null` goes on without a message (past a payment the chat cannot take), `label` as the bubble.
    */
   send(message: string | TextAnswer | null, label?: string): boolean
   /**

@@ -3,7 +3,7 @@ import { ENGLISH } from '../i18n/strings'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
 import { uploadPath } from '../../protocol/upload-path'
 import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
-import { DEFAULT_ACTION_RUNNERS } from './actions'
+import { DEFAULT_ACTION_RUNNERS, SCRIPTS_NOT_SUPPORTED } from './actions'
 import { createState } from './conversation-state'
 import type { Commands } from './commands'
 import type { Conversation, ConversationOptions, RestartReason, TextAnswer } from './conversation-types'
@@ -39,7 +39,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     client,
     emit,
     sleep: options.sleep ?? defaultSleep,
-    runners: options.actions ?? DEFAULT_ACTION_RUNNERS,
+    runners: { ...SCRIPTS_NOT_SUPPORTED, ...(options.actions ?? DEFAULT_ACTION_RUNNERS) },
     navigate: options.navigate ?? (() => {}),
     newKey,
   }

@@ -33,6 +33,11 @@ export const CHAT_PROPERTIES = {
   /** Lets flow scripts make network requests (never with the page's credentials). */
   allowScriptNetwork: { attribute: 'allow-script-network', kind: 'boolean', roles: ['scripts'] },
   /**
+   * Whether flow scripts read this page's address (`location`: href, origin, pathname, search,
+   * hash, referrer; a read-only copy): `shared` (default) or `hidden` (every part empty).
+   */
+  pageAddress: { attribute: 'page-address', kind: 'choice', choices: ['shared', 'hidden'], fallback: () => 'shared', roles: ['scripts'] },
+  /**
    * Where the theme's web font comes from: empty, Google Fonts (or a custom font's own address);
    * `none`, no web font (the visitor's fonts); else a Google Fonts compatible CSS API URL of your own.
    */

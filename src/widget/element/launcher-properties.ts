@@ -14,6 +14,9 @@ const LAUNCHER_PROPERTIES = {
   defaultOpen: { attribute: 'default-open', kind: 'boolean' },
 } as const satisfies PropertyTable
 
+/** What every launcher's table has (a bubble's and a popup's add their own). */
+export type LauncherTable = typeof LAUNCHER_PROPERTIES
+
 /** `<flow-chat-bubble>`: a launcher in a corner of the page that opens the chat in a window. */
 export const BUBBLE_PROPERTIES = {
   ...LAUNCHER_PROPERTIES,

@@ -1,6 +1,6 @@
 import type { ActionRunner, Emit } from '../chat/index'
 import { scriptActionRunner, type RunScript } from '../chat/client-actions'
-import { createScriptRunner, type ScriptOutcome, type ScriptRunner } from '../sandbox/index'
+import { createScriptRunner, readPageAddress, type ScriptOutcome, type ScriptRunner } from '../sandbox/index'
 
 /** The element's script settings, read when a sandbox is made (the element itself, whose properties are live). */
 export interface ScriptSettings {
@@ -9,6 +9,8 @@ export interface ScriptSettings {
   /** `script-timeout` in ms (the runner keeps it within its bounds). */
   readonly scriptTimeout: number
   readonly allowScriptNetwork: boolean
+  /** `page-address`: `shared` or `hidden`. */
+  readonly pageAddress: string
 }
 
 export interface ScriptHost {
@@ -43,6 +45,7 @@ export function createScriptHost(container: ShadowRoot, emit: Emit, settings: Sc
       sandboxUrl: settings.sandboxUrl,
       timeoutMs: settings.scriptTimeout,
       allowNetwork: settings.allowScriptNetwork,
+      ...(settings.pageAddress === 'hidden' ? {} : { pageAddress: () => readPageAddress(container.ownerDocument) }),
       // Only the name and the parsed JSON payload cross into the page, as event data.
       onHostEvent: (name, payload) => emit('flowchat:script-event', { name, payload }),
       onLog: (entry) =>

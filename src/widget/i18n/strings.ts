@@ -151,6 +151,14 @@ export const ENGLISH = {
   filesUploaded: { one: 'File uploaded', other: '{count} files uploaded' },
   /** Accessible name of the list of files chosen for a question. */
   fileList: 'Files',
+  /** Accessible name of a row of cards (a picture, a title, a text and buttons each) the visitor scrolls sideways. */
+  cards: 'Cards',
+  /** Accessible name of one card in that row: the `{index}`th of `{count}`. */
+  cardPosition: '{index} of {count}',
+  /** Said (on screen and to screen readers) where the flow asks for a payment, which this chat cannot take. */
+  paymentUnavailable: 'Payment is not available in this chat.',
+  /** Button under that message that goes on with the conversation without paying. One short verb. */
+  continue: 'Continue',
 }
 
 /** Where a language has a number of forms of a word, by `Intl.PluralRules` category; `other` is always there. */

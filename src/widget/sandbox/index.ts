@@ -5,6 +5,7 @@
  */
 export { createScriptRunner } from './script-runner'
 export { scriptReply } from './reply'
+export { readPageAddress, type PageAddress } from './page-address'
 export {
   EVENT_NAME_PATTERN,
   MAX_EVENT_PAYLOAD_CHARS,

@@ -7,6 +7,7 @@ import {
   RUN_ID_PATTERN,
   RUN_LIMIT_CEILINGS,
 } from './limits'
+import { parsePageAddress, type PageAddress } from './page-address'
 
 /**
  * The messages between the widget and the sandbox frame, and the one check of each, shared by the
@@ -43,6 +44,8 @@ export interface RunMessage {
   values: string
   allowNetwork: boolean
   limits: { resultChars: number; eventChars: number; events: number }
+  /** The host page's address the script reads as `location`; every part empty when the site keeps it. */
+  page: PageAddress
 }
 
 type Fields = Record<string, unknown>
@@ -75,7 +78,8 @@ export function parseFrameMessage(data: unknown): FrameMessage | undefined {
 export function parseRunMessage(data: unknown): RunMessage | undefined {
   if (!isFields(data) || data.type !== `${MESSAGE_PREFIX}run` || !isRunId(data.runId)) return undefined
   const { content, values, allowNetwork, names, limits } = data
-  if (!isText(content) || !isText(values) || typeof allowNetwork !== 'boolean') return undefined
+  const page = parsePageAddress(data.page)
+  if (!isText(content) || !isText(values) || typeof allowNetwork !== 'boolean' || !page) return undefined
   if (!Array.isArray(names) || argNamesProblem(names) !== undefined || !isFields(limits)) return undefined
   const withinCeiling = (key: keyof typeof RUN_LIMIT_CEILINGS) =>
     Number.isInteger(limits[key]) && (limits[key] as number) > 0 && (limits[key] as number) <= RUN_LIMIT_CEILINGS[key]
@@ -88,6 +92,7 @@ export function parseRunMessage(data: unknown): RunMessage | undefined {
     values,
     allowNetwork,
     limits: { resultChars: limits.resultChars as number, eventChars: limits.eventChars as number, events: limits.events as number },
+    page,
   }
 }
 

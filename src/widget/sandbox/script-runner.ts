@@ -2,6 +2,7 @@ import { argNamesProblem } from './arg-names'
 import { REQUEST_TIMEOUT_MS, SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
 import { MAX_EVENT_PAYLOAD_CHARS, MAX_EVENTS_PER_RUN, MAX_RESULT_CHARS, MESSAGE_PREFIX } from './limits'
 import { parseSandboxJson, type ResultMessage } from './messages'
+import { NO_PAGE_ADDRESS } from './page-address'
 import { openSandboxFrame, SandboxUnavailableError, type RunReply, type SandboxFrame } from './sandbox-frame'
 import { sandboxDocumentUrl } from './sandbox-url'
 import type {
@@ -194,6 +195,7 @@ export function createScriptRunner(options: ScriptRunnerOptions): ScriptRunner {
         values,
         allowNetwork,
         limits: { resultChars: MAX_RESULT_CHARS, eventChars: MAX_EVENT_PAYLOAD_CHARS, events: MAX_EVENTS_PER_RUN },
+        page: options.pageAddress?.() ?? NO_PAGE_ADDRESS,
       })
     })
   }

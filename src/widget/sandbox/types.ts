@@ -1,3 +1,5 @@
+import type { PageAddress } from './page-address'
+
 /** A `scriptToExecute` as the sandbox runs it: `content` is the body of an async function. */
 export interface ScriptToRun {
   content: string
@@ -50,6 +52,11 @@ export interface ScriptRunnerOptions {
   loadTimeoutMs?: number
   /** Lets scripts use fetch, XMLHttpRequest, WebSocket and EventSource (never with the page's credentials). */
   allowNetwork?: boolean
+  /**
+   * The host page's address a script reads as `location`, asked at each run; absent: every part
+   * empty (the site keeps its address to itself). Never the sandbox's own address.
+   */
+  pageAddress?: () => PageAddress
   /** Receives each `emitHostEvent(name, payload)` of a running script, payload parsed from JSON. */
   onHostEvent?: (name: string, payload: unknown) => void
   onLog?: (entry: SandboxLogEntry) => void

@@ -11,16 +11,28 @@ type AvatarConfig = ReturnType<typeof useAvatar>
  */
 export const useAvatar = (widget: Widget, side: Side) => widget.conversation.publishedFlow.value?.theme?.chat?.[`${side}Avatar` as const]
 
+/** An emoji or a letter or two, not an address: shown as text. */
+const isTextAvatar = (value: string) => !/[/.:{]/.test(value) && [...value].length <= 12
+
 /**
- * The host's or guest's picture beside a bubble, when the theme enables it; a neutral circle when
- * it has no usable picture or the picture fails to load. Decorative: the bubble's side already
- * tells who speaks, so screen readers skip it.
+ * The host's or guest's picture beside a bubble, when the theme enables it; an emoji as text; a
+ * neutral circle when it has no usable picture or the picture fails to load. A theme address that
+ * is still a `{{Variable}}` waits for the step's `dynamicTheme` (never fetched as a path).
+ * Decorative: the bubble's side already tells who speaks, so screen readers skip it.
  */
 export function Avatar({ side, config, url, base }: { side: Side; config: AvatarConfig; url?: string | undefined; base: string | undefined }) {
   const [broken, setBroken] = useState(false)
   if (config?.isEnabled !== true) return null
-  const src = safeUrl(url ?? config.url, WEB_SCHEMES, base)
+  const chosen = (url ?? config.url)?.trim()
   const part = `avatar ${side}-avatar`
+  if (chosen && isTextAvatar(chosen)) {
+    return (
+      <span class="avatar text-avatar" part={part} aria-hidden="true">
+        {chosen}
+      </span>
+    )
+  }
+  const src = chosen && !chosen.includes('{{') ? safeUrl(chosen, WEB_SCHEMES, base) : undefined
   if (!src || broken) return <span class="avatar" part={part} aria-hidden="true" />
   return <img class="avatar" part={part} src={src} alt="" referrerpolicy="no-referrer" onError={() => setBroken(true)} />
 }

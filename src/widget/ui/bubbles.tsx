@@ -3,6 +3,7 @@ import { localize } from '../i18n/locale'
 import { Avatar, useAvatar } from './avatar'
 import { isImagePending, settleImage } from './image-reveal'
 import { MessageContent, isMediaMessage, streamedAnswerView } from './message-content'
+import { RetryButton } from './retry-button'
 import type { WidgetProps } from './widget'
 
 // These components read signals while rendering, so @preact/signals memoizes them: a parent
@@ -56,25 +57,6 @@ export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry
       </div>
       <Avatar side="guest" config={avatar} url={entry.avatarUrl} base={widget.base} />
     </div>
-  )
-}
-
-/** Tries a failed answer again (the visitor's, or an AI answer). */
-export function RetryButton({ label, onRetry }: { label: string; onRetry(): void }) {
-  return (
-    <button
-      type="button"
-      class="button small"
-      part="button retry-button"
-      onClick={(event) => {
-        // The button goes away with the failure: focus waits on the transcript it is in (as
-        // Widget.focusTranscript does; found from here, so an AI answer's view needs no widget).
-        event.currentTarget.closest<HTMLElement>('.scroller')?.focus({ preventScroll: true })
-        onRetry()
-      }}
-    >
-      {label}
-    </button>
   )
 }
 

@@ -37,14 +37,18 @@ const contentOf = (message: ChatMessage): Content =>
   typeof message.content === 'object' && message.content !== null ? (message.content as Content) : {}
 
 const hasRichText = (content: Content): content is Content & { richText: unknown[] } => Array.isArray(content.richText) && content.richText.length > 0
-/** An AI answer the widget streamed: its text is Markdown. */
-const isMarkdown = (content: Content): content is Content & { plainText: string } => content.format === 'markdown' && typeof content.plainText === 'string'
+/**
+ * The Markdown of a text: an AI answer the widget streamed (its text is Markdown), or a bubble
+ * whose variables hold Markdown (`markdown`, from the service).
+ */
+const markdownOf = (content: Content): string | undefined =>
+  typeof content.markdown === 'string' ? content.markdown : content.format === 'markdown' && typeof content.plainText === 'string' ? content.plainText : undefined
 
 /** Requests the chunk a message will need: its player, or the sanitizer of an html-only text. */
 export function preloadMessageView(message: ChatMessage): void {
   MESSAGE_CHUNKS.get(message.type)?.preload()
   const content = contentOf(message)
-  if (isMarkdown(content)) markdownView.preload()
+  if (markdownOf(content) !== undefined) markdownView.preload()
   if (message.type === 'text' && !hasRichText(content) && typeof content.html === 'string' && content.html.trim()) html.preload()
 }
 
@@ -65,9 +69,11 @@ export function MessageContent({ widget, message, onSettled }: WidgetProps & { m
   const content = contentOf(message)
   switch (message.type) {
     case 'text': {
-      if (isMarkdown(content)) {
-        const text = <span>{content.plainText}</span>
-        return <markdownView.View widget={widget} text={content.plainText} loading={text} fallback={text} />
+      const markdown = markdownOf(content)
+      if (markdown !== undefined) {
+        // Until the sanitiser is here, and if it cannot load: the rich text (values as plain text), else the source.
+        const text = hasRichText(content) ? <div class="rt">{renderRichText(content.richText)}</div> : <span>{markdown}</span>
+        return <markdownView.View widget={widget} text={markdown} loading={text} fallback={text} />
       }
       if (hasRichText(content)) {
         return <div class="rt">{renderRichText(content.richText)}</div>

@@ -5,7 +5,7 @@ import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdo
 import type { Sanitizer } from '../content/purify'
 import { localize } from '../i18n/locale'
 import { adoptChunkCss } from './chunk-css'
-import { RetryButton } from './bubbles'
+import { RetryButton } from './retry-button'
 import { css } from './css'
 import type { WidgetProps } from './widget'
 

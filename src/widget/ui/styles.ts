@@ -78,6 +78,7 @@ export const BASE_CSS = css`
   object-fit: cover;
   background: #e5e7eb;
 }
+.text-avatar { display: grid; place-items: center; font-size: 20px; line-height: 1; background: none; }
 .bubble, .field {
   /* Each paragraph runs the way its own words do: an English message reads right in an Arabic chat. */
   unicode-bidi: plaintext;

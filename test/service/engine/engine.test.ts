@@ -42,6 +42,25 @@ describe('createEngine', () => {
     expect(outcome.response.input?.prefilledValue).toBe('Ada')
   })
 
+  it('answers the first input with a start message in the same step', async () => {
+    const outcome = await createEngine().start(greeting(), { message: 'Ada' })
+    expect(texts(outcome)).toEqual(['Hello  on ', 'Bye Ada'])
+    expect(outcome.answers).toMatchObject([{ blockId: 'name', value: 'Ada' }])
+    expect(outcome.ended).toBe(true)
+  })
+
+  it('asks again when the start message is not a valid answer, and leaves it unused when nothing waits', async () => {
+    const numberFlow = buildFlow({ variables: ['Age'], groups: [{ id: 'g', blocks: [input('age', 'number input', { variableId: varId('Age') })] }] })
+    const invalid = await createEngine().start(numberFlow, { message: { type: 'text', text: 'many' } })
+    expect(texts(invalid)).toEqual(['Please enter a valid number.'])
+    expect(invalid.response.input?.id).toBe('age')
+    expect(invalid.answers).toEqual([])
+
+    const noInput = await createEngine().start(buildFlow({ groups: [{ id: 'g', blocks: [text('t', 'Hi')] }] }), { message: 'hello' })
+    expect(texts(noInput)).toEqual(['Hi'])
+    expect(noInput.response.logs?.[0]?.description).toMatch(/start message was not used/)
+  })
+
   it('continues from the stored state without changing it', async () => {
     const engine = createEngine()
     const flow = greeting()

@@ -30,11 +30,15 @@ const QUESTIONS: Record<(typeof INPUT_TYPES)[number], Record<string, unknown>[]>
   'choice input': [{}, { isMultipleChoice: true }],
   'picture choice input': [{}, { isMultipleChoice: true }],
   'file input': [{}, { isMultipleAllowed: true }],
+  cards: [{}],
+  // Never stored: payment is not available, any message goes on past it.
+  'payment input': [{}],
 }
 
 function ask(type: string, options: Record<string, unknown>) {
   const block: Block = { id: 'q', type, options: { variableId: varId('Answer'), ...options } }
   if (type.includes('choice')) block.items = items
+  if (type === 'cards') block.items = [{ id: 'c1', title: 'Red', paths: [{ id: 'p1', text: 'Pick' }] }]
   return buildFlow({ variables: ['Answer'], groups: [{ id: 'g', blocks: [block] }] })
 }
 

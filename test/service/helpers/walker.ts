@@ -32,6 +32,12 @@ export function answerFor(input: ChatInput): string {
     case 'file input':
       // No file in a walk: an optional file input is skipped (a required one asks again).
       return ''
+    case 'cards': {
+      // A card's first button: its path id is the answer.
+      const path = (firstItem as { paths?: { id: string }[] } | undefined)?.paths?.[0]
+      if (!path) throw new Error(`cards ${input.id} have no button`)
+      return path.id
+    }
     default:
       return 'Ada Lovelace'
   }

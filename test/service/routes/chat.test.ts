@@ -56,6 +56,33 @@ describe('POST /v1/flows/{flowId}/startChat', () => {
     expect(result?.variables.vName).toBe('Ada')
   })
 
+  it('answers the first input with a start message, in the same call', async () => {
+    const { flow } = await publishedGreeting()
+    const res = await start(flow.id, { message: 'Ada' })
+    expect(res.status).toBe(200)
+    const body = startChatResponseSchema.parse(res.body)
+    // The greeting, then the step after the answer: the next input is the age.
+    expect(texts(body)).toEqual(['Hello! What is your name?'])
+    expect(body.input?.type).toBe('number input')
+    const session = await svc.store.sessions.findById(body.sessionId)
+    expect(session?.state).toMatchObject({ variables: { vName: 'Ada' }, awaiting: { blockId: 'b3' } })
+    expect(await svc.store.results.listAnswers(body.resultId)).toMatchObject([{ blockId: 'b2', value: 'Ada' }])
+
+    // The object form, and an invalid answer: the retry message and the same input.
+    const typed = await start(flow.id, { message: { type: 'text', text: 'Grace' } })
+    expect(typed.body.input?.type).toBe('number input')
+    const later = await svc.call('POST', `/v1/sessions/${typed.body.sessionId}/continueChat`, { json: { message: 'not a number' } })
+    expect(later.body.input?.type).toBe('number input')
+  })
+
+  it('refuses a start message that continueChat would refuse', async () => {
+    const { flow } = await publishedGreeting()
+    for (const message of ['x'.repeat(10_001), { type: 'text' }, { type: 'command', command: '' }, 42, { type: 'audio', url: 'x' }]) {
+      const res = await start(flow.id, { message })
+      expectError(res, 400, 'invalid_body')
+    }
+  })
+
   it('resumes an earlier result of the flow with its variables, and ignores foreign result ids', async () => {
     const { flow } = await publishedGreeting()
     const first = await start(flow.id)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { metaContent, parsePage, scriptSources } from './page-dom'
+import { HOSTILE_HEAD_CODE } from './hostile-head-meta'
+import { eventHandlerAttributes, metaContent, parsePage, scriptSources } from './page-dom'
 import { directive, PUBLIC_URL, shareOn, useShareHarness } from './share-harness'
 
 /** The share page's head: its canonical address, and where the owner's head code and tag manager run. */
@@ -46,7 +47,8 @@ describe('code set by the flow owner (head code, tag manager)', () => {
     const flow = await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
     const { html, doc, csp } = await page(`/${flow.publicId}`)
     expect(html).not.toContain('ownerSnippet')
-    expect(html).not.toContain('owner-verification')
+    // Its meta tags are copied into the page's head (see below); its script is not.
+    expect(metaContent(doc, 'name="owner-verification"')).toBe('abc123')
     expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/widget/v1/flow-chat.js'])
     expect(directive(csp, 'script-src')).toBe("script-src 'self'")
     expect(directive(csp, 'style-src')).toBe("style-src 'self'")
@@ -97,3 +99,21 @@ describe('code set by the flow owner (head code, tag manager)', () => {
   })
 })
 
+
+describe('meta tags of the owner\'s head code', () => {
+  it.each(HOSTILE_HEAD_CODE)('$attack', async ({ code, copied }) => {
+    const flow = await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
+    const { doc } = await page(`/${flow.publicId}`)
+    const own = new Set(['viewport', 'description', 'og:type', 'og:url', 'og:title', 'og:description', 'og:image', 'twitter:card', 'twitter:title', 'twitter:description', 'twitter:image'])
+    const tags = [...doc.head.querySelectorAll('meta')]
+      .filter((meta) => !meta.hasAttribute('charset'))
+      .map((meta) => [meta.hasAttribute('property') ? 'property' : 'name', meta.getAttribute('property') ?? meta.getAttribute('name'), meta.getAttribute('content')])
+      .filter(([, key]) => !own.has(key!))
+    expect(tags).toEqual(copied)
+    // Whatever the code, the page keeps its own scripts, no handlers, and no http-equiv.
+    expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/widget/v1/flow-chat.js'])
+    expect(eventHandlerAttributes(doc)).toEqual([])
+    expect(doc.querySelector('meta[http-equiv]')).toBeNull()
+    expect(doc.querySelectorAll('meta[name="description"]').length).toBe(1)
+  })
+})

@@ -99,6 +99,17 @@ describe('runClientAction', () => {
     expect(events.of('flowchat:log')[0]).toMatchObject({ code: 'unknown-action', status: 'warning', source: 'widget' })
   })
 
+  it('lets a page extend the built-in runners without turning the sandboxed scripts off', () => {
+    // What the element does with a page's `actions`: its sandbox runner, then the page's own.
+    const sandboxed = () => ({ reply: 'sandboxed' })
+    const pageActions = { ...DEFAULT_ACTION_RUNNERS, analytics: () => ({}) }
+    const runners = { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: sandboxed, ...pageActions }
+    expect(runners.scriptToExecute).toBe(sandboxed)
+    // Nor can a page change the built-in runners every chat starts from.
+    expect(() => Object.assign(DEFAULT_ACTION_RUNNERS, { scriptToExecute: () => ({}) })).toThrow(TypeError)
+    expect(Object.keys(DEFAULT_ACTION_RUNNERS)).not.toContain('scriptToExecute')
+  })
+
   it('uses a plugged-in runner and survives one that throws', async () => {
     const { ctx, events } = context()
     const runners = {

@@ -36,4 +36,9 @@ export const MARKDOWN_XSS_CORPUS: readonly MarkdownAttack[] = [
   { attack: 'fenced code holding HTML (must stay text)', markdown: '```html\n<img src=x onerror=window.__pwned=1>\n```', survives: '<img src=x onerror=window.__pwned=1>' },
   { attack: 'object/embed tags', markdown: '<object data="javascript:window.__pwned=1"></object><embed src="javascript:window.__pwned=1">' },
   { attack: 'meta refresh', markdown: '<meta http-equiv="refresh" content="0;url=javascript:window.__pwned=1">' },
+  // Values a variable inserted into a text bubble may hold (a visitor's answer, an HTTP response).
+  { attack: 'variable value closing the bubble\'s own link and opening a javascript: one', markdown: 'x](https://example.com) [go](javascript:window.__pwned=1', survives: 'go' },
+  { attack: 'variable value with a reference definition hijacking a link', markdown: '[pay here][p]\n\n[p]: javascript:window.__pwned=1', survives: 'pay here' },
+  { attack: 'variable value with an autolink to a data: document', markdown: '<data:text/html,<script>window.__pwned=1</script>>' },
+  { attack: 'variable value with HTML entities that decode to a tag', markdown: '&lt;img src=x onerror=window.__pwned=1&gt;', survives: '<img src=x' },
 ]

@@ -20,7 +20,7 @@ const script = { content: 'return 1', args: [] }
 function setup() {
   const root = document.createElement('div').attachShadow({ mode: 'open' })
   const events = recordEvents()
-  const settings = { sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html', scriptTimeout: 500, allowScriptNetwork: false }
+  const settings = { sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html', scriptTimeout: 500, allowScriptNetwork: false, pageAddress: 'shared' }
   const host = createScriptHost(root, events.emit, settings)
   return { root, events, settings, host }
 }
@@ -51,6 +51,17 @@ describe('createScriptHost', () => {
     await host.run(script, new AbortController().signal)
     expect(made).toHaveLength(2)
     expect(made[1]!.options.allowNetwork).toBe(true)
+  })
+
+  it('gives scripts the page\'s address unless the site hides it (page-address="hidden")', async () => {
+    const { host, settings } = setup()
+    const first = new AbortController()
+    await host.run(script, first.signal)
+    expect(made[0]!.options.pageAddress?.()).toMatchObject({ href: location.href, origin: location.origin, search: location.search })
+    first.abort()
+    Object.assign(settings, { pageAddress: 'hidden' })
+    await host.run(script, new AbortController().signal)
+    expect(made[1]!.options.pageAddress).toBeUndefined()
   })
 
   it('runs nothing for a conversation already gone', async () => {

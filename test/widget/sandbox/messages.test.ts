@@ -63,6 +63,7 @@ describe('run messages', () => {
     values: '[1]',
     allowNetwork: false,
     limits: { resultChars: 100_000, eventChars: 32_768, events: 50 },
+    page: { href: 'https://shop.example/a?b=1#c', origin: 'https://shop.example', pathname: '/a', search: '?b=1', hash: '#c', referrer: '' },
   }
 
   it('reads a run, keeping only its fields', () => {
@@ -78,6 +79,9 @@ describe('run messages', () => {
       { limits: { ...run.limits, events: 0 } },
       { allowNetwork: 'yes' },
       { runId: 'x' },
+      { page: undefined },
+      { page: { ...run.page, href: 42 } },
+      { page: { ...run.page, search: 'x'.repeat(9000) } },
     ]) {
       expect(parseRunMessage({ ...run, ...changed }), JSON.stringify(changed)).toBeUndefined()
     }

@@ -22,6 +22,8 @@ describe('createScriptRunner', () => {
       values: '["Ada"]',
       allowNetwork: false,
       limits: { resultChars: 100_000, eventChars: 32_768, events: 50 },
+      // No page address given: every part empty, never the sandbox's own.
+      page: { href: '', origin: '', pathname: '', search: '', hash: '', referrer: '' },
     })
     page.fromFrame(result(lastRun().runId, { status: 'ok', value: '"Ada"' }))
     expect(await outcome).toEqual({ ok: true, value: 'Ada' })

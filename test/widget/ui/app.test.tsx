@@ -169,6 +169,28 @@ describe('App', () => {
     expect(view.container.querySelector('span[part~="host-avatar"]')).not.toBeNull()
   })
 
+  it('takes avatars from the step\'s dynamicTheme, shows an emoji as text, and never fetches a {{Variable}} address', async () => {
+    const { view } = await started(
+      renderApp({
+        published: publishedFlow({ theme: { chat: { hostAvatar: { isEnabled: true, url: '{{Bot}}' } } } }),
+        start: startResponse({ messages: [text('m1', 'Hello')], input: textInput() }),
+        replies: [{ dynamicTheme: { hostAvatarUrl: '🤖' }, messages: [text('m2', 'Beep')], input: textInput('in2') }],
+      }),
+    )
+    // Before the variable has a value: the neutral circle, no request for "{{Bot}}".
+    expect(view.container.querySelector('img[part~="host-avatar"]')).toBeNull()
+    expect(view.container.querySelector('span[part~="host-avatar"]')?.textContent).toBe('')
+    const field = screen.getByRole('textbox')
+    fireEvent.input(field, { target: { value: 'hi' } })
+    await act(async () => {
+      fireEvent.keyDown(field, { key: 'Enter' })
+      await settle()
+    })
+    const avatars = [...view.container.querySelectorAll('[part~="host-avatar"]')]
+    expect(avatars.at(-1)?.textContent).toBe('🤖')
+    expect(avatars.at(-1)?.getAttribute('aria-hidden')).toBe('true')
+  })
+
   it('validates the look of a theme where it is read: a look it cannot read leaves the default one, and the chat goes on', async () => {
     const setup = await started(
       renderApp({

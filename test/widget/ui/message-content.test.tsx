@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { ChatMessage } from '../../../src/protocol/index'
 import { settle, startResponse, textInput } from '../chat/fake-client'
 import { renderApp } from './render-app'
+import { MARKDOWN_XSS_CORPUS } from '../content/markdown-xss-corpus'
 
 afterEach(cleanup)
 
@@ -34,6 +35,26 @@ describe('host bubbles', () => {
     ])
     expect(bubbles[0]?.querySelector('p strong')?.textContent).toBe('Ada')
     expect(bubbles[0]?.textContent).toBe('Hello Ada')
+  })
+
+  it('render a bubble whose variables hold Markdown through the answer sanitiser, hostile values inert', async () => {
+    const markdown = (text: string): ChatMessage => ({
+      id: `m-${text.length}`,
+      type: 'text',
+      content: { richText: [{ type: 'p', children: [{ text }] }], plainText: text, markdown: `Answer: ${text}` },
+    })
+    const { bubbles } = await showMessages([markdown('**Paris** is\n\n- big\n- old'), ...MARKDOWN_XSS_CORPUS.map(({ markdown: m }, i) => ({ ...markdown(m), id: `x${i}` }))])
+    await waitFor(() => expect(bubbles[0]?.querySelector('strong')?.textContent).toBe('Paris'))
+    await waitFor(() => expect([...bubbles[0]!.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['big', 'old']))
+    for (const [i, { attack, survives }] of MARKDOWN_XSS_CORPUS.entries()) {
+      const bubble = bubbles[i + 1]!
+      await waitFor(() => expect(bubble.textContent, attack).toContain(survives ?? 'Answer:'))
+      expect(bubble.querySelector('script, img, iframe, svg, style, form, object, embed, meta'), attack).toBeNull()
+      for (const element of bubble.querySelectorAll('*')) {
+        for (const attribute of element.attributes) expect(`${attribute.name}=${attribute.value}`, attack).not.toMatch(/^on|javascript:|data:text/i)
+      }
+      if (survives) expect(bubble.textContent, attack).toContain(survives)
+    }
   })
 
   it('render sanitised html when there is no richText', async () => {

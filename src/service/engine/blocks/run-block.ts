@@ -14,6 +14,7 @@ import { runCondition } from './logic/conditions'
 import { runJump, runReturn } from './logic/detours'
 import { runTypebotLink } from './logic/linked-flows'
 import { runSetVariable } from './logic/set-variable'
+import { QR_CODE_BLOCK_TYPE, runQrCode } from './qr-code'
 
 /**
  * Runs one block, by its type, and says where the walk goes next. The walker (engine/core) is
@@ -47,8 +48,10 @@ export function runBlock(location: BlockLocation, step: Step): Continuation | Pr
       return runWaitForWebhook(location, step)
     case 'Email':
       return runEmailBlock(block, step)
+    case QR_CODE_BLOCK_TYPE:
+      return runQrCode(block, step)
     default:
-      // Blocks the service cannot run yet (files, payments, cards) or does not know: named
+      // Blocks the service cannot run yet (files) or does not know: named
       // in the logs, and the walk goes on along the block's edge.
       step.skip(block, 'info', `Block type ${block.type} is not supported`)
       return follow(block.outgoingEdgeId)

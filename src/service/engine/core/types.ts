@@ -127,6 +127,8 @@ export interface StartOptions {
   restoredVariables?: Record<string, VariableValue>
   /** The client shows streamed AI answers: AI blocks may stop with a `stream` action. */
   isStreamEnabled?: boolean
+  /** Answers the first input the walk reaches, in the same step (startChat's `message`). */
+  message?: ChatReplyMessage
 }
 
 /** Limits for flow code run on the server (Set variable expressions, server-side Scripts). */
@@ -174,9 +176,10 @@ export interface Engine {
   start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome>
   /**
    * `message` answers `state.awaiting`, or is a command. Throws an `EngineError`: `session_ended`
-   * when nothing is awaited, `unknown_command` for a command the flow has no event for.
+   * when nothing is awaited, `unknown_command` for a command the flow has no event for,
+   * `message_required` for no message where the waited-on block needs one (all but a payment input).
    */
-  continue(flow: PublishedFlow, state: SessionState, message: ChatReplyMessage, context?: StepContext): Promise<StepOutcome>
+  continue(flow: PublishedFlow, state: SessionState, message: ChatReplyMessage | undefined, context?: StepContext): Promise<StepOutcome>
   /**
    * The webhook a `webhook` block waits for has been called: its mapping runs and the walk goes
    * on. Throws an `EngineError` `not_waiting_for_webhook` when the session waits for something else.

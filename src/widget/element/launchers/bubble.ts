@@ -25,7 +25,7 @@ const markup = (id: string) => `
  * `<flow-chat-bubble>`: a launcher in a corner of the page and the chat window it opens (a
  * non-modal dialog that follows the visual viewport), with a preview message beside it.
  */
-export class Bubble extends LauncherBase {
+export class Bubble extends LauncherBase<typeof BUBBLE_PROPERTIES> {
   #previewTimer: ReturnType<typeof setTimeout> | undefined
   #previewDismissed = false
   #unwatchViewport: (() => void) | undefined
@@ -57,12 +57,11 @@ export class Bubble extends LauncherBase {
     super.connected()
     clearTimeout(this.#previewTimer)
     if (this.isOpen && !this.#unwatchViewport) this.#unwatchViewport = watchVisualViewport(this.host)
-    if (this.host.getAttribute('preview-message') && !this.#previewDismissed) {
-      const delay = Number(this.host.getAttribute('preview-delay') ?? 0)
-      this.#previewTimer = setTimeout(() => this.showPreviewMessage(), Number.isFinite(delay) && delay > 0 ? delay : 0)
+    if (this.prop('previewMessage') && !this.#previewDismissed) {
+      this.#previewTimer = setTimeout(() => this.showPreviewMessage(), this.prop('previewDelay'))
     }
     // Opened on load, it leaves the page's focus alone: the visitor did not ask for it now.
-    if (this.host.hasAttribute('default-open') || wasLeftOpen(this.#flow())) this.#show(false)
+    if (this.prop('defaultOpen') || wasLeftOpen(this.#flow())) this.#show(false)
   }
 
   open(): void {
@@ -86,7 +85,7 @@ export class Bubble extends LauncherBase {
     clearTimeout(this.#previewTimer)
     if (this.isOpen) return
     if (text !== undefined) this.host.setAttribute('preview-message', text)
-    if (this.host.getAttribute('preview-message')) this.part('preview').hidden = false
+    if (this.prop('previewMessage')) this.part('preview').hidden = false
   }
 
   hidePreviewMessage(): void {
@@ -118,7 +117,7 @@ export class Bubble extends LauncherBase {
     this.part('close').setAttribute('aria-label', this.t('closeChat'))
     this.part('dismiss').setAttribute('aria-label', this.t('dismiss'))
     for (const part of ['window', 'preview']) speaks(this.part(part), this.locale)
-    const picture = open ? null : safeImageUrl(this.host.getAttribute('icon-url'))
+    const picture = open ? null : safeImageUrl(this.prop('iconUrl'))
     const icon = picture ?? (open ? 'close' : 'chat')
     if (launcher.dataset.icon === icon) return
     launcher.dataset.icon = icon
@@ -145,15 +144,16 @@ export class Bubble extends LauncherBase {
   }
 
   #fillPreview(): void {
-    this.part('preview-text').textContent = this.host.getAttribute('preview-message') ?? ''
+    const message = this.prop('previewMessage')
+    this.part('preview-text').textContent = message
     const avatar = this.part<HTMLImageElement>('preview-avatar')
-    const url = safeImageUrl(this.host.getAttribute('preview-avatar'))
+    const url = safeImageUrl(this.prop('previewAvatar'))
     avatar.hidden = !url
     if (url) avatar.src = url
-    if (!this.host.getAttribute('preview-message')) this.hidePreviewMessage()
+    if (!message) this.hidePreviewMessage()
   }
 
   #flow(): string {
-    return this.host.getAttribute('flow') ?? ''
+    return this.prop('flow')
   }
 }

@@ -3,14 +3,15 @@ import { metadataSchema } from '../../../protocol/metadata'
 import { styleBoxSchema } from '../../../protocol/style-box'
 import { attributeCssValue } from '../../content/css'
 import { createLocale, translate, type Locale } from '../../i18n/locale'
-import type { StringId, StringOverrides } from '../../i18n/strings'
+import type { StringId } from '../../i18n/strings'
 import { createFlowClient } from '../../transport/index'
 import { CHAT_PROPERTIES } from '../chat-properties'
 import { forgetConversation } from '../conversation-storage'
 import { DEFAULT_TAG_NAME } from '../define'
 import type { FlowChatElement, FlowChatElementOptions } from '../flow-chat-element'
 import type { LauncherBehaviour } from '../launcher-element'
-import { observedAttributes, propertyOf, readProperty, type PropertyTable } from '../properties'
+import { type LauncherTable } from '../launcher-properties'
+import { observedAttributes, propertyOf, type Properties, type PropertySpec, type PropertyTable, readProperty } from '../properties'
 import { adoptCss } from './launcher-styles'
 
 /** The chat's own attributes: a launcher hands every one of them to the chat it contains. */
@@ -23,7 +24,7 @@ const CHAT_ATTRIBUTES: ReadonlySet<string> = new Set(observedAttributes(CHAT_PRO
  * element's attributes, and letting go of all that when the element leaves the page. Subclasses
  * keep only their window mechanics.
  */
-export abstract class LauncherBase implements LauncherBehaviour {
+export abstract class LauncherBase<T extends LauncherTable = LauncherTable> implements LauncherBehaviour {
   protected readonly root: ShadowRoot
   #chat: FlowChatElement | undefined
   #theme: AbortController | undefined
@@ -33,7 +34,7 @@ export abstract class LauncherBase implements LauncherBehaviour {
 
   constructor(
     protected readonly host: HTMLElement,
-    private readonly table: PropertyTable,
+    private readonly table: T,
     private readonly options: FlowChatElementOptions,
     markup: string,
     css: string,
@@ -66,12 +67,20 @@ export abstract class LauncherBase implements LauncherBehaviour {
   }
 
   get title(): string {
-    return this.host.getAttribute('label')?.trim() || this.#flowName || this.t('chat')
+    return this.prop('label').trim() || this.#flowName || this.t('chat')
+  }
+
+  /**
+   * A property of the launcher's table as the table reads it (its attribute checked and parsed,
+   * else its fallback): the one way a launcher reads its options.
+   */
+  protected prop<K extends keyof T & string>(name: K): Properties<T>[K] {
+    return readProperty(this.host, name, this.table[name] as PropertySpec) as Properties<T>[K]
   }
 
   /** The launcher's language and direction: its own `lang` and `dir`, else the page's (as its chat's). */
   protected get locale(): Locale {
-    return (this.#locale ??= createLocale(this.host, this.host.getAttribute('dir') ?? '', (this.host as { strings?: StringOverrides }).strings))
+    return (this.#locale ??= createLocale(this.host, this.prop('dir'), this.prop('strings')))
   }
 
   /** The launcher's text `id` in its language. */
@@ -121,7 +130,7 @@ export abstract class LauncherBase implements LauncherBehaviour {
       this.#chat.prefilledVariables = this.#prefilled()
       this.#chat.reset()
     } else {
-      forgetConversation(this.host.getAttribute('flow') ?? '', this.#storageKey())
+      forgetConversation(this.prop('flow'), this.#storageKey())
     }
   }
 
@@ -131,7 +140,7 @@ export abstract class LauncherBase implements LauncherBehaviour {
     const chat = (this.#chat = document.createElement(DEFAULT_TAG_NAME) as FlowChatElement)
     this.#forward(chat)
     chat.prefilledVariables = this.#prefilled()
-    chat.strings = (this.host as { strings?: StringOverrides }).strings
+    chat.strings = this.prop('strings')
     chat.setAttribute('part', 'chat')
     place(chat)
     return chat
@@ -144,20 +153,20 @@ export abstract class LauncherBase implements LauncherBehaviour {
 
   /** The custom properties the element's attributes set (only valid lengths, integers and colours). */
   protected applyStyles(): void {
-    for (const spec of Object.values(this.table)) {
-      if (!spec.style || !spec.attribute || (spec.kind !== 'length' && spec.kind !== 'integer' && spec.kind !== 'colour')) continue
-      const value = attributeCssValue(spec.kind, this.host.getAttribute(spec.attribute))
+    for (const [name, spec] of Object.entries(this.table as PropertyTable)) {
+      if (!spec.style || (spec.kind !== 'length' && spec.kind !== 'integer' && spec.kind !== 'colour')) continue
+      const value = attributeCssValue(spec.kind, String(readProperty(this.host, name, spec)))
       if (value) this.host.style.setProperty(spec.style, value)
       else this.host.style.removeProperty(spec.style)
     }
   }
 
   #prefilled(): FlowChatElement['prefilledVariables'] {
-    return (this.host as unknown as { prefilledVariables: FlowChatElement['prefilledVariables'] }).prefilledVariables
+    return this.prop('prefilledVariables')
   }
 
   #storageKey(): string {
-    return String(readProperty(this.host, 'storageKey', this.table.storageKey!))
+    return this.prop('storageKey')
   }
 
   /** Copies the chat's attributes from the launcher (adding, changing, removing); the storage key defaults to the launcher's. */
@@ -177,9 +186,9 @@ export abstract class LauncherBase implements LauncherBehaviour {
   #loadTheme(): void {
     this.#theme?.abort()
     const abort = (this.#theme = new AbortController())
-    const flow = this.host.getAttribute('flow')?.trim()
+    const flow = this.prop('flow').trim()
     if (!flow) return
-    const client = createFlowClient({ apiHost: this.host.getAttribute('api-host') ?? '', token: this.host.getAttribute('token') ?? '', fetch: this.options.fetch })
+    const client = createFlowClient({ apiHost: this.prop('apiHost'), token: this.prop('token'), fetch: this.options.fetch })
     client.getPublishedFlow(flow, abort.signal).then(
       ({ publishedFlow }) => {
         if (abort.signal.aborted) return

@@ -28,7 +28,7 @@ function deepActiveElement(): HTMLElement | undefined {
  * behind it and puts it in the top layer (no z-index contest); the sentinels keep Tab cycling
  * inside even where the browser would move focus to its own toolbar.
  */
-export class Popup extends LauncherBase {
+export class Popup extends LauncherBase<typeof POPUP_PROPERTIES> {
   readonly #dialog: HTMLDialogElement
   #returnFocus: HTMLElement | undefined
   #unlockScroll: (() => void) | undefined
@@ -58,11 +58,9 @@ export class Popup extends LauncherBase {
 
   override connected(): void {
     super.connected()
-    if (this.host.hasAttribute('default-open')) queueMicrotask(() => this.open())
-    else if (this.host.hasAttribute('auto-show-delay')) {
-      const delay = Number(this.host.getAttribute('auto-show-delay'))
-      if (Number.isFinite(delay) && delay >= 0) this.#autoShow = setTimeout(() => this.open(), delay)
-    }
+    const delay = this.prop('autoShowDelay')
+    if (this.prop('defaultOpen')) queueMicrotask(() => this.open())
+    else if (delay >= 0) this.#autoShow = setTimeout(() => this.open(), delay)
   }
 
   open(): void {

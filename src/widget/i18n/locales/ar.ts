@@ -80,4 +80,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name} ليس نوع ملف تقبله هذه الخطوة.',
   filesUploaded: { zero: 'لم يُرفع أي ملف', one: 'تم رفع ملف واحد', two: 'تم رفع ملفين', few: 'تم رفع {count} ملفات', many: 'تم رفع {count} ملفًا', other: 'تم رفع {count} ملف' },
   fileList: 'الملفات',
+  cards: 'البطاقات',
+  cardPosition: '{index} من {count}',
+  paymentUnavailable: 'الدفع غير متاح في هذه المحادثة.',
+  continue: 'متابعة',
 }

@@ -73,4 +73,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name} ist kein Dateityp, den diese Frage annimmt.',
   filesUploaded: { one: 'Datei hochgeladen', other: '{count} Dateien hochgeladen' },
   fileList: 'Dateien',
+  cards: 'Karten',
+  cardPosition: '{index} von {count}',
+  paymentUnavailable: 'Zahlungen sind in diesem Chat nicht möglich.',
+  continue: 'Weiter',
 }

@@ -73,4 +73,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name} no es un tipo de archivo que acepte esta pregunta.',
   filesUploaded: { one: 'Archivo subido', many: '{count} archivos subidos', other: '{count} archivos subidos' },
   fileList: 'Archivos',
+  cards: 'Tarjetas',
+  cardPosition: '{index} de {count}',
+  paymentUnavailable: 'El pago no está disponible en este chat.',
+  continue: 'Continuar',
 }

@@ -73,4 +73,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name} n’est pas un type de fichier accepté ici.',
   filesUploaded: { one: 'Fichier envoyé', many: '{count} fichiers envoyés', other: '{count} fichiers envoyés' },
   fileList: 'Fichiers',
+  cards: 'Cartes',
+  cardPosition: '{index} sur {count}',
+  paymentUnavailable: 'Le paiement n’est pas disponible dans cette discussion.',
+  continue: 'Continuer',
 }

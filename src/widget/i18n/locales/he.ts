@@ -73,4 +73,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name} אינו סוג קובץ שהשאלה הזו מקבלת.',
   filesUploaded: { one: 'הקובץ הועלה', two: 'שני קבצים הועלו', other: '{count} קבצים הועלו' },
   fileList: 'קבצים',
+  cards: 'כרטיסים',
+  cardPosition: '{index} מתוך {count}',
+  paymentUnavailable: 'תשלום אינו זמין בצ׳אט הזה.',
+  continue: 'המשך',
 }

@@ -73,4 +73,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name} non è un tipo di file accettato da questa domanda.',
   filesUploaded: { one: 'File caricato', many: '{count} file caricati', other: '{count} file caricati' },
   fileList: 'File',
+  cards: 'Schede',
+  cardPosition: '{index} di {count}',
+  paymentUnavailable: 'Il pagamento non è disponibile in questa chat.',
+  continue: 'Continua',
 }

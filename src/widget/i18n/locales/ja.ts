@@ -73,4 +73,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name}はこの質問で受け付けていないファイル形式です。',
   filesUploaded: { other: '{count}件のファイルをアップロードしました' },
   fileList: 'ファイル',
+  cards: 'カード',
+  cardPosition: '{count} 件中 {index} 件目',
+  paymentUnavailable: 'このチャットではお支払いはご利用いただけません。',
+  continue: '続ける',
 }

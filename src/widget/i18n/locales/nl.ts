@@ -73,4 +73,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name} is geen bestandstype dat deze vraag aanneemt.',
   filesUploaded: { one: 'Bestand geüpload', other: '{count} bestanden geüpload' },
   fileList: 'Bestanden',
+  cards: 'Kaarten',
+  cardPosition: '{index} van {count}',
+  paymentUnavailable: 'Betalen is niet mogelijk in deze chat.',
+  continue: 'Doorgaan',
 }

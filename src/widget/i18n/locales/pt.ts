@@ -73,4 +73,8 @@ export const strings: Translation = {
   fileNotAccepted: '{name} não é um tipo de arquivo que esta pergunta aceita.',
   filesUploaded: { one: 'Arquivo enviado', many: '{count} arquivos enviados', other: '{count} arquivos enviados' },
   fileList: 'Arquivos',
+  cards: 'Cartões',
+  cardPosition: '{index} de {count}',
+  paymentUnavailable: 'O pagamento não está disponível neste chat.',
+  continue: 'Continuar',
 }

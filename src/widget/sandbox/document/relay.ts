@@ -101,6 +101,7 @@ function relay(): void {
         // The strict document never lets a run ask for the network, whatever the message says.
         allowNetwork: message.allowNetwork && network,
         limits: message.limits,
+        page: message.page,
       },
       [channel.port2],
     )

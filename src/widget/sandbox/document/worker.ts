@@ -4,6 +4,7 @@
  * text through a blob: URL, the only kind of worker an opaque-origin document may start.
  */
 import { EVENT_NAME_PATTERN, MAX_SCRIPT_FAILURE_CHARS } from '../limits'
+import type { PageAddress } from '../page-address'
 
 /** What relay.ts hands over, with the port the run talks back on. */
 export interface WorkerRun {
@@ -13,6 +14,7 @@ export interface WorkerRun {
   values: string
   allowNetwork: boolean
   limits: { resultChars: number; eventChars: number; events: number }
+  page: PageAddress
 }
 
 /** What the Worker says on its port. */
@@ -42,6 +44,7 @@ const apply = Reflect.apply
 const deleteProperty = Reflect.deleteProperty
 const defineProperty = Object.defineProperty
 const getPrototypeOf = Object.getPrototypeOf
+const freeze = Object.freeze
 const hasOwn = Object.prototype.hasOwnProperty
 const stringify = JSON.stringify
 const parseJson = JSON.parse
@@ -130,6 +133,11 @@ scope.onmessage = (event) => {
     send({ type: 'event', name, payload: json })
   }
   defineProperty(scope, 'emitHostEvent', { value: emitHostEvent, writable: false, configurable: false, enumerable: true })
+  // The host page's address, read-only, in place of the Worker's own `blob:` one (also as `self.location`).
+  const page = run.page
+  const href = page.href
+  const location = freeze({ ...page, toString: () => href })
+  defineProperty(scope, 'location', { value: location, writable: false, configurable: false, enumerable: true })
 
   const succeed = (value: unknown) => {
     let json: unknown

@@ -14,6 +14,8 @@ export const TEXT_INPUT = 'text input'
 
 const richInputs = lazyView('input', () => import('./rich-inputs').then((chunk) => chunk.RichInput))
 const fileInput = lazyView('input', () => import('./file-input').then((chunk) => chunk.FileInput))
+const cards = lazyView('cards', () => import('./cards-input').then((chunk) => chunk.CardsInput))
+const payment = lazyView('payment notice', () => import('./payment-input').then((chunk) => chunk.PaymentInput))
 
 /**
  * Inputs whose view is a lazily loaded chunk, by type: where a new one (files, cards) registers.
@@ -29,4 +31,6 @@ export const INPUT_CHUNKS: ReadonlyMap<string, LazyView<InputProps>> = new Map([
   ['picture choice input', richInputs],
   ['rating input', richInputs],
   ['file input', fileInput],
+  ['cards', cards],
+  ['payment input', payment],
 ])

@@ -73,7 +73,7 @@ describe('TextInput', () => {
   })
 
   it('falls back to a text field for an unknown input type, with a warning', async () => {
-    for (const type of ['payment input', 'constructor', '__proto__']) {
+    for (const type of ['signature input', 'constructor', '__proto__']) {
       const setup = await withInput({ id: 'x', type })
       expect(screen.getByRole('textbox')).toBeTruthy()
       expect(setup.events.of('flowchat:log').map((log) => log.code)).toContain('unknown-input')

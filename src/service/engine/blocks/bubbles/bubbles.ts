@@ -3,6 +3,7 @@ import { type Continuation, follow } from '../../core/continuation'
 import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
 import type { Step } from '../../core/step'
 import { escapeHtml, type Substitute } from '../../core/variables'
+import { richTextToMarkdown } from './markdown-text'
 import { mapRichText, richTextToPlainText } from './rich-text'
 import { parseVideoUrl } from './video-url'
 
@@ -83,9 +84,10 @@ function buildText(content: Fields, substitute: Substitute): Fields | null {
           ? htmlToPlainText(filledHtml)
           : ''
   if (plainText.trim() === '') return null
+  const markdown = Array.isArray(content.richText) ? richTextToMarkdown(content.richText, (name) => substitute(`{{${name}}}`)) : undefined
   // The widget renders rich text; give it a paragraph when the export only had plain text.
   richText ??= plainText.split('\n').map((line) => ({ type: 'p', children: [{ text: line }] }))
-  return { richText, ...(filledHtml !== undefined ? { html: filledHtml } : {}), plainText }
+  return { richText, ...(filledHtml !== undefined ? { html: filledHtml } : {}), plainText, ...(markdown !== undefined ? { markdown } : {}) }
 }
 
 function filled(fields: Fields, key: string, substitute: Substitute): string | undefined {

@@ -5,6 +5,7 @@ import type { Step } from '../../core/step'
 import { recordUserLine } from '../../core/transcript'
 import type { Answer } from '../../core/types'
 import { matchChoice } from './choice-answers'
+import { cardVariables, matchCardPath, renderCards } from './cards'
 import { itemLabel, renderItems, storedValue } from './choice-items'
 import { parseDate, parseEmail, parseNumber, parsePhone, parseRating, parseUrl } from './input-formats'
 
@@ -21,6 +22,8 @@ export type AnswerOutcome =
       edgeId?: string
       /** An optional input the visitor skipped: nothing is recorded. */
       skipped?: boolean
+      /** Other variables the answer sets, by id (a card's `saveResponseMapping`). */
+      sets?: Record<string, string>
     }
   | { ok: false; retryMessage: string }
 
@@ -42,6 +45,7 @@ export function keepAnswer(step: Step, location: BlockLocation, message: string,
   const variableId = readString(asFields(location.block.options), 'variableId')
   const known = variableId !== undefined && step.index.variablesById.has(variableId) ? variableId : undefined
   if (known) step.variables[known] = outcome.stored
+  for (const [id, value] of Object.entries(outcome.sets ?? {})) step.variables[id] = value
   const answer: Answer = {
     blockId: location.block.id,
     groupId: location.group.id,
@@ -55,7 +59,7 @@ export function keepAnswer(step: Step, location: BlockLocation, message: string,
   if (outcome.display !== message.trim()) step.lastMessageNewFormat ??= outcome.display
 }
 
-type Accepted = { stored: VariableValue; answer: string; display: string; edgeId?: string; skipped?: boolean }
+type Accepted = { stored: VariableValue; answer: string; display: string; edgeId?: string; skipped?: boolean; sets?: Record<string, string> }
 
 const single = (value: string | undefined): Accepted | undefined =>
   value === undefined ? undefined : { stored: value, answer: value, display: value }
@@ -83,6 +87,8 @@ function parseByType(block: Block, options: Fields, message: string, step: Step)
       return parseChoice(block, options, message, step)
     case 'file input':
       return parseFiles(options, message, step)
+    case 'cards':
+      return parseCard(block, message, step)
     default:
       return single(message)
   }
@@ -112,6 +118,16 @@ function parseChoice(block: Block, options: Fields, message: string, step: Step)
   if (isMultiple) return { stored: values, answer: values.join(', '), display }
   const [item] = items
   return { stored: values[0] ?? '', answer: values[0] ?? '', display, edgeId: item?.outgoingEdgeId }
+}
+
+/** A card's button, by its path id (or a card's title): its card answers, its edge branches. */
+function parseCard(block: Block, message: string, step: Step): Accepted | undefined {
+  const chosen = matchCardPath(renderCards(block, step), message)
+  if (!chosen) return undefined
+  const { card, path } = chosen
+  const answer = card.title ?? card.imageUrl ?? path.text ?? path.id
+  const display = path.text?.trim() ? path.text : answer
+  return { stored: answer, answer, display, sets: cardVariables(block, step, card, path), ...(path.outgoingEdgeId ? { edgeId: path.outgoingEdgeId } : {}) }
 }
 
 /** Options exported as numbers, numeric strings or `{{Variable}}` placeholders. */
@@ -152,6 +168,8 @@ function retryMessage(type: string, options: Fields, step: Step): string {
     }
     case 'file input':
       return 'Please upload a file.'
+    case 'cards':
+      return 'Please pick one of the cards\' buttons.'
     case 'choice input':
     case 'picture choice input':
       return readBoolean(options, 'isMultipleChoice') === true

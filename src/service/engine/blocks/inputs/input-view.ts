@@ -5,7 +5,9 @@ import type { BlockLocation } from '../../core/flow-index'
 import type { Step } from '../../core/step'
 import type { Awaiting } from '../../core/types'
 import { formatValue, isSet } from '../../core/variables'
+import { cardView, renderCards } from './cards'
 import { renderItems } from './choice-items'
+import { paymentView } from './payment'
 import { numberOption } from './input-answer'
 
 const NUMERIC_OPTIONS = ['min', 'max', 'step', 'length', 'startsAt'] as const
@@ -46,6 +48,11 @@ export function buildInputView(block: Block, step: Step): ChatInput {
   if (block.type === 'choice input' || block.type === 'picture choice input') {
     view.items = renderItems(block, step)
   }
+  if (block.type === 'cards') {
+    view.items = renderCards(block, step).map(cardView)
+    delete options.saveResponseMapping
+  }
+  if (block.type === 'payment input') return paymentView(view, step)
   const prefilled = prefilledValue(options, step)
   if (prefilled !== undefined) view.prefilledValue = prefilled
   return view

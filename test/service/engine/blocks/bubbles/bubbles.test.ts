@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { buildBubbleMessage } from '../../../../../src/service/engine/blocks/bubbles/bubbles'
 import type { Substitute } from '../../../../../src/service/engine/core/variables'
 
-const values: Record<string, string> = { Name: 'Ada', Img: 'https://img.test/a.png', Evil: '<script>x</script>' }
+const values: Record<string, string> = {
+  Name: 'Ada',
+  Img: 'https://img.test/a.png',
+  Evil: '<script>x</script>',
+  Answer: '**Paris**, then:\n\n- [map](https://maps.test/paris)',
+  Id: 'a b',
+}
 const substitute: Substitute = (text, encode) =>
   text.replace(/\{\{([^{}]+)\}\}/g, (_m, name: string) => {
     const value = values[name.trim()] ?? ''
@@ -20,6 +26,33 @@ describe('text bubbles', () => {
       type: 'text',
       content: { richText: [{ type: 'p', children: [{ text: 'Nice to meet you Ada' }] }], plainText: 'Nice to meet you Ada' },
     })
+  })
+
+  it('adds the text as Markdown when a value holds Markdown: the flow\'s words escaped, the value as written', () => {
+    const message = buildBubbleMessage(
+      {
+        id: 'b1',
+        type: 'text',
+        content: {
+          richText: [
+            { type: 'p', children: [{ text: 'Answer *1* ', bold: true }, { text: '{{Answer}}' }] },
+            { type: 'ul', children: [{ type: 'li', children: [{ type: 'lic', children: [{ type: 'a', url: 'https://x.test/{{Id}}', children: [{ text: 'More_info' }] }] }] }] },
+          ],
+        },
+      },
+      substitute,
+    )
+    const content = message?.content as Record<string, unknown>
+    expect(content.markdown).toBe('**Answer \\*1\\*** **Paris**, then:\n\n- [map](https://maps.test/paris)\n\n- [More\\_info](<https://x.test/a%20b>)')
+    // Clients that do not read Markdown keep the rich text, with the value as plain text.
+    expect(content.plainText).toContain('**Paris**')
+  })
+
+  it('sends no Markdown when no value reads differently as Markdown', () => {
+    for (const text of ['Hello {{Name}}!', 'Hi {{Evil}}', 'No variables, *stars* and _lines_']) {
+      const message = buildBubbleMessage({ id: 'b', type: 'text', content: { richText: [{ type: 'p', children: [{ text }] }] } }, substitute)
+      expect((message?.content as Record<string, unknown>).markdown, text).toBeUndefined()
+    }
   })
 
   it('keeps html and plainText when exported, filling both and escaping values in html', () => {

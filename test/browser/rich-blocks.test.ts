@@ -1,0 +1,111 @@
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
+import { axeViolations, chat, trackErrors } from './helpers/chat-page'
+import { TEST_FLOWS_DIR } from './helpers/test-service'
+
+// Cards, the payment notice, a QR code and a script reading the page's address, in Chromium, on a
+// host page of another site than the service (rich-blocks.json).
+
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'rich-blocks.json')])
+
+let pages = 0
+/** A host page embedding the flow, with `extra` attributes on the element; opened at `?utm=ads#top`. */
+async function open(page: Page, extra = '') {
+  const { service } = suite
+  const flow = service.flows['rich-blocks.json']!
+  const url = service.host.serve(`/rich/${++pages}`, {
+    headers: { 'Content-Security-Policy': service.csp },
+    body: `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>rich blocks</title>
+<script src="${service.script}" defer></script></head>
+<body><main><h1>Host page</h1><flow-chat flow="${flow.id}" api-host="${service.origin}" token="${service.publishableToken}" ${extra}></flow-chat></main></body></html>`,
+  })
+  const address = `${url}?utm=ads#top`
+  await page.goto(address)
+  return address
+}
+
+/** What the flow's script read as `location`, from the bubble that shows it. */
+async function scriptSaw(c: ReturnType<typeof chat>) {
+  const bubble = c.host('Page:')
+  await bubble.waitFor()
+  return JSON.parse(/Page: (\{.*\})/s.exec((await bubble.textContent()) ?? '')![1]!) as Record<string, unknown>
+}
+
+describe('rich blocks in the widget', () => {
+  it('gives scripts the page address; shows cards, the payment notice and a QR code; by mouse; axe clean', async () => {
+    const page = await suite.newPage()
+    const errors = trackErrors(page)
+    const address = await open(page)
+    const c = chat(page)
+
+    const seen = await scriptSaw(c)
+    const url = new URL(address)
+    expect(seen).toEqual({ href: address, origin: url.origin, pathname: url.pathname, search: '?utm=ads', hash: '#top', referrer: '', frozen: true, own: address })
+
+    // Two cards (the third one's display condition fails), each with its picture, title, text and buttons.
+    const cards = c.root.getByRole('list', { name: 'Cards' })
+    await cards.waitFor()
+    const items = cards.getByRole('listitem')
+    expect(await items.count()).toBe(2)
+    expect(await items.first().getAttribute('aria-label')).toBe('Paris (1 of 2)')
+    await expect.poll(() => items.first().locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    expect(await axeViolations(page)).toEqual([])
+    await items.first().getByRole('button', { name: 'More info' }).click()
+    await c.guestBubbles.filter({ hasText: 'More info' }).waitFor()
+    await c.host('More about Paris').waitFor()
+
+    // Payment: said plainly, announced, and Continue goes on along the block's edge.
+    const notice = c.root.getByRole('status').filter({ hasText: 'Payment is not available in this chat.' })
+    await notice.waitFor()
+    expect(await axeViolations(page)).toEqual([])
+    await c.button('Continue').click()
+
+    // The QR code: a picture the service draws, its text as the alternative.
+    const qr = c.root.getByRole('img', { name: 'TICKET Paris <FC-42>' })
+    await qr.waitFor()
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true)
+    expect(new URL(await qr.getAttribute('src') ?? '').origin).toBe(suite.service.origin)
+    await c.input.waitFor()
+    expect(await axeViolations(page)).toEqual([])
+    expect(errors).toEqual([])
+  })
+
+  it('on a phone: cards scroll sideways and the keyboard moves between them and answers', async () => {
+    const page = await suite.newPage()
+    await page.setViewportSize({ width: 360, height: 720 })
+    const errors = trackErrors(page)
+    await open(page)
+    const c = chat(page)
+    const cards = c.root.getByRole('list', { name: 'Cards' })
+    await cards.waitFor()
+    const size = await cards.evaluate((list) => ({ scroll: list.scrollWidth, client: list.clientWidth, card: list.firstElementChild!.getBoundingClientRect().width }))
+    expect(size.scroll).toBeGreaterThan(size.client)
+    expect(size.card).toBeLessThan(360)
+
+    const paris = cards.getByRole('listitem').first().getByRole('button', { name: 'Visit' })
+    await paris.focus()
+    await page.keyboard.press('ArrowRight')
+    const rome = cards.getByRole('listitem').nth(1).getByRole('button', { name: 'Visit' })
+    await expect.poll(() => rome.evaluate((button) => (button.getRootNode() as ShadowRoot).activeElement === button)).toBe(true)
+    // The focused card is scrolled into view.
+    await expect.poll(() => cards.evaluate((list) => list.scrollLeft)).toBeGreaterThan(0)
+    expect(await axeViolations(page)).toEqual([])
+    await page.keyboard.press('Enter')
+    await c.host('Visiting Rome').waitFor()
+    expect(await c.guestBubbles.last().textContent()).toContain('Visit')
+    await c.button('Continue').focus()
+    await page.keyboard.press('Enter')
+    await c.root.getByRole('img', { name: 'TICKET Rome <FC-42>' }).waitFor()
+    expect(errors).toEqual([])
+  })
+
+  it('keeps the page address from scripts when the site says page-address="hidden"', async () => {
+    const page = await suite.newPage()
+    await open(page, 'page-address="hidden"')
+    const seen = await scriptSaw(chat(page))
+    expect(seen).toEqual({ href: '', origin: '', pathname: '', search: '', hash: '', referrer: '', frozen: true, own: '' })
+  })
+})
