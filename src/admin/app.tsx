@@ -1,0 +1,68 @@
+import { useSignal, useSignalEffect } from '@preact/signals'
+import { api, ApiError } from './api'
+import { FlowList } from './flow-list'
+import { FlowPanel } from './flow-panel'
+import { announce, announcement, signOut, token } from './session'
+import { SignIn } from './sign-in'
+import type { FlowSummary } from './types'
+
+/** The console: the sign-in form, or the workspace's flows and the one opened. */
+export function App() {
+  return (
+    <>
+      <p class="live" role="status" aria-live="polite">
+        {announcement.value}
+      </p>
+      {token.value ? <Workspace /> : <SignIn />}
+    </>
+  )
+}
+
+function Workspace() {
+  const flows = useSignal<FlowSummary[] | null>(null)
+  const workspace = useSignal('')
+  const openId = useSignal<string | null>(null)
+  const error = useSignal<string | null>(null)
+
+  const reload = async () => {
+    try {
+      const [list, tokens] = await Promise.all([api<{ flows: FlowSummary[] }>('/v1/flows'), api<{ workspaceId: string }>('/v1/tokens')])
+      flows.value = list.flows
+      workspace.value = tokens.workspaceId
+      error.value = null
+    } catch (caught) {
+      error.value = caught instanceof ApiError ? caught.describe() : String(caught)
+    }
+  }
+  useSignalEffect(() => {
+    if (token.value) void reload()
+  })
+
+  const open = flows.value?.find((flow) => flow.id === openId.value)
+  return (
+    <>
+      <header class="top">
+        <h1>Flow console</h1>
+        {workspace.value && <p class="workspace">Workspace {workspace.value}</p>}
+        <button
+          type="button"
+          onClick={() => {
+            signOut()
+            announce('Signed out.')
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main class="layout">
+        {error.value && (
+          <p class="error" role="alert">
+            {error.value}
+          </p>
+        )}
+        <FlowList flows={flows.value} openId={openId.value} onOpen={(id) => (openId.value = id)} />
+        {open && <FlowPanel key={open.id} flow={open} onChanged={reload} onClose={() => (openId.value = null)} />}
+      </main>
+    </>
+  )
+}

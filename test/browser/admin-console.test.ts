@@ -1,0 +1,315 @@
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { hashToken, newId, newToken } from '../../src/service/ids'
+import { announced, answerFlow, apiOf, CONSOLE_FLOW, openFlow, readConsoleFlow, signIn } from './admin/console-page'
+import { useBrowserSuite } from './helpers/browser-suite'
+import { axeViolations, chat, trackErrors } from './helpers/chat-page'
+import { TEST_FLOWS_DIR } from './helpers/test-service'
+
+/**
+ * The owner's console at /admin in Chromium, same-origin with the service by design (it calls the
+ * API with the secret token the owner signs in with): sign-in, flows, a new version, publishing,
+ * the preview, snippets, the results table and its preferences, a result's detail, exports,
+ * deletes, webhook deliveries, a revoked token, another workspace, axe and a phone's screen.
+ */
+const suite = useBrowserSuite([`${TEST_FLOWS_DIR}/${CONSOLE_FLOW}`])
+const NAME = 'Cross-site'
+/** More than a page of results (the console reads 25 at a time). */
+const RESULTS = 27
+
+let origin: string
+let flowId: string
+let owner: ReturnType<typeof apiOf>
+
+beforeAll(async () => {
+  origin = suite.service.origin
+  flowId = suite.service.flows[CONSOLE_FLOW]!.id
+  owner = apiOf(origin, suite.service.secretToken)
+  await owner('PUT', `/v1/flows/${flowId}/webhook`, { url: 'https://hooks.example.invalid/results' })
+  for (let i = 0; i < RESULTS; i++) await answerFlow(origin, flowId, i % 2 ? 'Team' : 'Starter', i < RESULTS - 1 ? String((i % 5) + 1) : undefined)
+}, 120_000)
+
+/**
+ * The page's errors, but for the browser's note on API answers the test provokes on purpose (a
+ * publishable token refused, a file that is not a flow): the console shows those itself.
+ */
+function consoleErrors(page: Page): () => string[] {
+  const errors = trackErrors(page)
+  return () => errors.filter((error) => !/status of 40[03] .*\/v1\//.test(error))
+}
+
+/** A secret token of a workspace, made as an operator would (stored hash only). */
+async function secretOf(workspaceId: string): Promise<string> {
+  const value = newToken('secret')
+  await suite.service.store().workspaces.ensure(workspaceId, workspaceId, new Date())
+  await suite.service.store().tokens.insert({ id: newId(), workspaceId, kind: 'secret', tokenHash: hashToken(value), label: 'test', createdAt: new Date() })
+  return value
+}
+
+describe('the console at /admin', () => {
+  it('is served with a strict policy, never framed, and keeps the token in this tab only', async () => {
+    const response = await fetch(`${origin}/admin`)
+    expect(response.status).toBe(200)
+    const policy = response.headers.get('content-security-policy') ?? ''
+    expect(policy).toMatch(/script-src 'self'(;|$)/)
+    expect(policy).toMatch(/style-src 'self'(;|$)/)
+    expect(policy).toContain("frame-ancestors 'none'")
+    expect(policy).not.toContain('unsafe-inline')
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(await response.text()).not.toMatch(/<script>|<style|style=/)
+
+    const page = await suite.newPage()
+    const errors = consoleErrors(page)
+    await page.goto(`${origin}/admin`)
+    await page.getByLabel('Secret token').fill(suite.service.publishableToken)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('needs a secret token')
+
+    await page.getByLabel('Secret token').fill('')
+    await signIn(page, origin, suite.service.secretToken)
+    await expect(page.getByRole('button', { name: new RegExp(`^${NAME}`) }).textContent()).resolves.toContain(`${RESULTS} results (${RESULTS - 1} completed)`)
+    const stored = await page.evaluate(() => ({ session: { ...sessionStorage }, local: localStorage.length, cookie: document.cookie }))
+    expect(Object.values(stored.session)).toContain(suite.service.secretToken)
+    expect(stored.local).toBe(0)
+    expect(stored.cookie).toBe('')
+    expect(await suite.chromium.context.cookies(origin)).toEqual([])
+
+    // A reload keeps the owner signed in (same tab); a new tab does not know the token.
+    await page.reload()
+    await page.getByRole('heading', { name: 'Flows' }).waitFor()
+    const other = await suite.newPage()
+    await other.goto(`${origin}/admin`)
+    await other.getByLabel('Secret token').waitFor()
+    expect(errors()).toEqual([])
+  })
+
+  it('takes a new version from a file (button or drop), shows why a file is not a flow, publishes it and previews it in the widget', async () => {
+    const page = await suite.newPage()
+    const errors = consoleErrors(page)
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+
+    await page.getByLabel('Choose a file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"name": "Not a flow"}') })
+    const refusal = page.getByRole('alert').filter({ hasText: 'notes.json was not accepted' })
+    await expect(refusal.textContent()).resolves.toContain('flow.groups')
+    await page.getByLabel('Choose a file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"groups": [') })
+    await page.getByRole('alert').filter({ hasText: 'broken.json is not JSON' }).waitFor()
+
+    const edited = readConsoleFlow()
+    edited.groups[0]!.blocks[0]!.content!.richText![0]!.children[0]!.text = 'Which plan suits your team?'
+    await page.getByLabel('Choose a file').setInputFiles({ name: 'cross-site.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(edited)) })
+    await expect(announced(page).filter({ hasText: 'is the new version' }).count()).resolves.toBeLessThanOrEqual(1)
+    await announced(page).filter({ hasText: 'cross-site.json is the new version of Cross-site' }).waitFor()
+    const stored = await owner<{ flow: { id: string; publicId: string; groups: typeof edited.groups } }>('GET', `/v1/flows/${flowId}`)
+    expect(stored.json.flow.publicId).toBe(suite.service.flows[CONSOLE_FLOW]!.publicId)
+    expect(stored.json.flow.groups[0]!.blocks[0]!.content!.richText![0]!.children[0]!.text).toBe('Which plan suits your team?')
+
+    // Dropped on the zone: the same upload.
+    edited.groups[0]!.blocks[0]!.content!.richText![0]!.children[0]!.text = 'Which plan suits you best?'
+    const transfer = await page.evaluateHandle((text) => {
+      const data = new DataTransfer()
+      data.items.add(new File([text], 'dropped.json', { type: 'application/json' }))
+      return data
+    }, JSON.stringify(edited))
+    await page.locator('.drop').dispatchEvent('drop', { dataTransfer: transfer })
+    await announced(page).filter({ hasText: 'dropped.json is the new version' }).waitFor()
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click()
+    await announced(page).filter({ hasText: 'Cross-site is published.' }).waitFor()
+
+    // The workspace has the operator's publishable token: the owner pastes it for the preview.
+    await page.getByLabel('Publishable token').fill(suite.service.publishableToken)
+    await page.getByRole('button', { name: 'Use it' }).click()
+    await page.getByRole('button', { name: 'Show the preview' }).click()
+    await chat(page).host('Which plan suits you best?').waitFor()
+    expect(errors()).toEqual([])
+  })
+
+  it('copies each mode’s snippet with this service’s address and the publishable token', async () => {
+    await suite.chromium.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    await page.getByLabel('Publishable token').fill(suite.service.publishableToken)
+    await page.getByRole('button', { name: 'Use it' }).click()
+    const publicId = suite.service.flows[CONSOLE_FLOW]!.publicId
+    for (const mode of ['inline', 'bubble', 'popup']) {
+      await page.getByRole('button', { name: `Copy ${mode} snippet` }).click()
+      await announced(page).filter({ hasText: `The ${mode} snippet is copied.` }).waitFor()
+      const copied = await page.evaluate(() => navigator.clipboard.readText())
+      expect(copied).toContain(`src="${origin}/widget/v1/flow-chat.js"`)
+      expect(copied).toContain(`data-flow="${publicId}" data-api-host="${origin}" data-token="${suite.service.publishableToken}"`)
+      if (mode !== 'inline') expect(copied).toContain(`data-mode="${mode}"`)
+    }
+    await page.getByRole('button', { name: 'Copy share link' }).click()
+    await announced(page).filter({ hasText: 'share link snippet is copied' }).waitFor()
+    const link = await page.evaluate(() => navigator.clipboard.readText())
+    expect(link).toBe(`${origin}/${publicId}`)
+    expect((await fetch(link)).status).toBe(200)
+  })
+
+  it('shows the columns of resultsTablePreferences, saves changes through the update, and pages through the cursor', async () => {
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    const rows = page.locator('table.results tbody tr')
+    await expect(rows.count()).resolves.toBe(25)
+    const headers = () => page.locator('table.results thead th[data-column]').allTextContents()
+    expect(await headers()).toEqual(['Plan', 'Score'])
+
+    await page.getByRole('button', { name: 'Columns' }).click()
+    await page.getByRole('button', { name: 'Move Score up' }).click()
+    await page.getByLabel('Width of Plan in pixels').fill('300')
+    await page.getByLabel('Width of Plan in pixels').blur()
+    await page.getByRole('button', { name: 'Save column settings' }).click()
+    await announced(page).filter({ hasText: 'Column settings saved.' }).waitFor()
+
+    const saved = await owner<{ flow: { resultsTablePreferences: Record<string, unknown> } }>('GET', `/v1/flows/${flowId}`)
+    expect(saved.json.flow.resultsTablePreferences).toMatchObject({ columnsOrder: ['b4', 'b2'], columnsWidth: { b2: 300 } })
+
+    // Read again from the service after a reload: the order and width hold; then Plan is hidden.
+    await page.reload()
+    await openFlow(page, NAME)
+    await rows.first().waitFor()
+    expect(await headers()).toEqual(['Score', 'Plan'])
+    const width = await page.locator('table.results thead th[data-column="b2"]').evaluate((cell) => cell.getBoundingClientRect().width)
+    expect(Math.round(width)).toBe(300)
+    await page.getByRole('button', { name: 'Columns' }).click()
+    await page.getByRole('checkbox', { name: 'Show Plan' }).uncheck()
+    await page.getByRole('button', { name: 'Save column settings' }).click()
+    await announced(page).filter({ hasText: 'Column settings saved.' }).waitFor()
+    await page.reload()
+    await openFlow(page, NAME)
+    await rows.first().waitFor()
+    expect(await headers()).toEqual(['Score'])
+
+    // The preview of the test before started a conversation too: count what the service has.
+    const listed = await owner<{ flows: Array<{ id: string; results: { total: number } }> }>('GET', '/v1/flows')
+    const total = listed.json.flows.find((flow) => flow.id === flowId)!.results.total
+    expect(total).toBeGreaterThan(25)
+    await page.getByRole('button', { name: 'Load more results' }).click()
+    await announced(page).filter({ hasText: `${total - 25} more results shown.` }).waitFor()
+    await expect(rows.count()).resolves.toBe(total)
+    await expect(page.getByRole('button', { name: 'Load more results' }).count()).resolves.toBe(0)
+    await owner('PATCH', `/v1/flows/${flowId}`, { flow: { resultsTablePreferences: { columnsVisibility: { b2: true, b4: true } } } })
+  })
+
+  it('shows a result as the visitor saw it, exports through the API with the token, and deletes after confirming', async () => {
+    const resultId = await answerFlow(origin, flowId, 'Team', '5')
+    const page = await suite.newPage()
+    const errors = trackErrors(page)
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+    expect(csv.suggestedFilename()).toBe(`${suite.service.flows[CONSOLE_FLOW]!.publicId}-results.csv`)
+    const text = readFileSync((await csv.path())!, 'utf8')
+    expect(text.startsWith('\uFEFFResult id,Created at,Updated at,Completed')).toBe(true)
+    expect(text).toContain(resultId)
+    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON Lines' }).click()])
+    const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string })
+    expect(lines[0]!.id).toBe(resultId)
+
+    await page.locator('table.results tbody tr').first().getByRole('button', { name: /^Open/ }).click()
+    const conversation = page.getByRole('list', { name: 'Conversation' })
+    await conversation.waitFor()
+    // The questions as the published version words them (an earlier test may have changed them).
+    const published = await owner<{ publishedFlow: ReturnType<typeof readConsoleFlow> }>('GET', `/v1/flows/${flowId}/publishedFlow`)
+    const question = published.json.publishedFlow.groups[0]!.blocks[0]!.content!.richText![0]!.children[0]!.text
+    expect(await conversation.locator('.bubble').allTextContents()).toEqual([
+      `Flow: ${question}`,
+      'Visitor: Team',
+      'Flow: How likely are you to recommend us?',
+      'Visitor: 5',
+    ])
+    await page.getByRole('button', { name: 'Delete this result' }).click()
+    // Focus waits on Cancel: Enter there deletes nothing.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel')
+    await page.keyboard.press('Enter')
+    expect((await owner('GET', `/v1/flows/${flowId}/results/${resultId}`)).status).toBe(200)
+    await page.getByRole('button', { name: 'Delete this result' }).click()
+    await page.getByRole('button', { name: 'Delete the result' }).click()
+    await announced(page).filter({ hasText: 'The result is deleted.' }).waitFor()
+    expect((await owner('GET', `/v1/flows/${flowId}/results/${resultId}`)).status).toBe(404)
+    expect(errors).toEqual([])
+  })
+
+  it('lists the completion webhook’s deliveries of the flow', async () => {
+    const resultId = await answerFlow(origin, flowId, 'Starter', '3')
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    const deliveries = page.getByRole('region', { name: 'Webhook deliveries' })
+    await deliveries.getByText(resultId).waitFor()
+    expect(await page.getByText('Completed results are sent to').textContent()).toContain('https://hooks.example.invalid/results')
+  })
+
+  it("never shows one workspace's flows to another's token; offers to create a publishable token where there is none", async () => {
+    const other = await secretOf('other-workspace')
+    const theirs = apiOf(origin, other)
+    const flow = readConsoleFlow()
+    flow.name = 'Their survey'
+    await theirs('POST', '/v1/flows/import', { workspaceId: 'other-workspace', flow })
+    const page = await suite.newPage()
+    await signIn(page, origin, other)
+    await page.getByRole('button', { name: /^Their survey/ }).waitFor()
+    expect(await page.locator('nav.flows').textContent()).not.toContain(NAME)
+    expect(await page.getByText('Workspace other-workspace').count()).toBe(1)
+    // The console asks the API by id with this token: another workspace's flow is not found.
+    const foreign = await page.evaluate(async (id) => (await fetch(`/v1/flows/${id}/results`, { headers: { Authorization: `Bearer ${sessionStorage.getItem('flow-console:token')}` } })).status, flowId)
+    expect(foreign).toBe(404)
+
+    await openFlow(page, 'Their survey')
+    await page.getByText('this workspace has none yet').waitFor()
+    await page.getByRole('button', { name: 'Create a publishable token' }).click()
+    await announced(page).filter({ hasText: 'A publishable token was created' }).waitFor()
+    const tokens = await theirs<{ tokens: Array<{ kind: string; label: string }> }>('GET', '/v1/tokens')
+    expect(tokens.json.tokens.filter((token) => token.kind === 'publishable').map((token) => token.label)).toEqual(['console embeds'])
+    const snippet = await page.locator('.snippet pre').first().textContent()
+    expect(snippet).toMatch(/data-token="fs_pk_[\w-]{43}"/)
+  })
+
+  it('signs the owner out with a message when their token is revoked', async () => {
+    const made = await owner<{ token: { id: string }; value: string }>('POST', '/v1/tokens', { kind: 'secret', label: 'short-lived' })
+    const page = await suite.newPage()
+    await signIn(page, origin, made.json.value)
+    await owner('DELETE', `/v1/tokens/${made.json.token.id}`)
+    await openFlow(page, NAME).catch(() => undefined)
+    await page.getByRole('alert').filter({ hasText: 'no longer accepts this token' }).waitFor()
+    await page.getByLabel('Secret token').waitFor()
+    expect(await page.evaluate(() => sessionStorage.getItem('flow-console:token'))).toBeNull()
+  })
+
+  it('is axe clean signed out, signed in, with a flow, its columns and a result open', async () => {
+    const page = await suite.newPage()
+    await page.goto(`${origin}/admin`)
+    expect(await axeViolations(page)).toEqual([])
+    await signIn(page, origin, suite.service.secretToken)
+    expect(await axeViolations(page)).toEqual([])
+    await openFlow(page, NAME)
+    await page.locator('table.results tbody tr').first().waitFor()
+    await page.getByRole('button', { name: 'Columns' }).click()
+    expect(await axeViolations(page)).toEqual([])
+    await page.locator('table.results tbody tr').first().getByRole('button', { name: /^Open/ }).click()
+    await page.getByRole('list', { name: 'Conversation' }).waitFor()
+    expect(await axeViolations(page)).toEqual([])
+  })
+
+  it('works on a phone: nothing wider than the screen, every control reachable and axe clean', async () => {
+    const page = await suite.newPage()
+    await page.setViewportSize({ width: 375, height: 740 })
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    await page.locator('table.results tbody tr').first().waitFor()
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    for (const name of ['Publish', 'Export CSV', 'Copy inline snippet', 'Load more results']) {
+      const box = await page.getByRole('button', { name, exact: true }).boundingBox()
+      expect(box, name).not.toBeNull()
+      expect(box!.x + box!.width, name).toBeLessThanOrEqual(375)
+      expect(box!.height, name).toBeGreaterThanOrEqual(24)
+    }
+    expect(await axeViolations(page)).toEqual([])
+  })
+})
