@@ -4,6 +4,7 @@ import { FlowList } from './flow-list'
 import { FlowPanel } from './flow-panel'
 import { announce, announcement, signOut, token } from './session'
 import { SignIn } from './sign-in'
+import { TokensPanel } from './tokens-panel'
 import type { FlowSummary } from './types'
 
 /** The console: the sign-in form, or the workspace's flows and the one opened. */
@@ -60,7 +61,10 @@ function Workspace() {
             {error.value}
           </p>
         )}
-        <FlowList flows={flows.value} openId={openId.value} onOpen={(id) => (openId.value = id)} />
+        <div class="side">
+          <FlowList flows={flows.value} openId={openId.value} onOpen={(id) => (openId.value = id)} />
+          <TokensPanel />
+        </div>
         {open && <FlowPanel key={open.id} flow={open} onChanged={reload} onClose={() => (openId.value = null)} />}
       </main>
     </>

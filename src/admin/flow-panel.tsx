@@ -19,7 +19,7 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
   const version = useSignal(0)
   useEffect(() => heading.current?.focus(), [])
 
-  const act = async (action: 'publish' | 'unpublish', done: string) => {
+  const act = async (action: 'publish' | 'unpublish' | 'archive' | 'unarchive', done: string) => {
     busy.value = true
     try {
       await api(`/v1/flows/${flow.id}/${action}`, 'POST')
@@ -53,6 +53,13 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
               Unpublish
             </button>
           )}
+          <button
+            type="button"
+            disabled={busy.value}
+            onClick={() => (flow.isArchived ? act('unarchive', `${flow.name} is back from the archive.`) : act('archive', `${flow.name} is archived.`))}
+          >
+            {flow.isArchived ? 'Unarchive' : 'Archive'}
+          </button>
           <button type="button" onClick={props.onClose}>
             Close
           </button>

@@ -58,6 +58,7 @@ export function Preview(props: { flow: FlowSummary; version: number }) {
           {shown.value ? 'Hide the preview' : 'Show the preview'}
         </button>
       )}
+      {!blocked && <p class="help">A real conversation: what you answer here is kept among the results.</p>}
       {error.value && (
         <p class="error" role="alert">
           {error.value}

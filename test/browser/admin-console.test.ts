@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hashToken, newId, newToken } from '../../src/service/ids'
-import { announced, answerFlow, apiOf, CONSOLE_FLOW, openFlow, readConsoleFlow, signIn } from './admin/console-page'
+import { announced, answerFlow, apiOf, CONSOLE_FLOW, openFlow, readConsoleFlow, signIn, usePublishable } from './admin/console-page'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
@@ -119,8 +119,7 @@ describe('the console at /admin', () => {
     await announced(page).filter({ hasText: 'Cross-site is published.' }).waitFor()
 
     // The workspace has the operator's publishable token: the owner pastes it for the preview.
-    await page.getByLabel('Publishable token').fill(suite.service.publishableToken)
-    await page.getByRole('button', { name: 'Use it' }).click()
+    await usePublishable(page, suite.service.publishableToken)
     await page.getByRole('button', { name: 'Show the preview' }).click()
     await chat(page).host('Which plan suits you best?').waitFor()
     expect(errors()).toEqual([])
@@ -131,8 +130,7 @@ describe('the console at /admin', () => {
     const page = await suite.newPage()
     await signIn(page, origin, suite.service.secretToken)
     await openFlow(page, NAME)
-    await page.getByLabel('Publishable token').fill(suite.service.publishableToken)
-    await page.getByRole('button', { name: 'Use it' }).click()
+    await usePublishable(page, suite.service.publishableToken)
     const publicId = suite.service.flows[CONSOLE_FLOW]!.publicId
     for (const mode of ['inline', 'bubble', 'popup']) {
       await page.getByRole('button', { name: `Copy ${mode} snippet` }).click()
@@ -279,6 +277,26 @@ describe('the console at /admin', () => {
     await page.getByRole('alert').filter({ hasText: 'no longer accepts this token' }).waitFor()
     await page.getByLabel('Secret token').waitFor()
     expect(await page.evaluate(() => sessionStorage.getItem('flow-console:token'))).toBeNull()
+  })
+
+  it('lists the tokens without their values, shows a new one once, and revokes one after confirming', async () => {
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    const tokens = page.getByRole('region', { name: 'Tokens' })
+    await tokens.getByText('(this console)').waitFor()
+    expect(await tokens.textContent()).not.toContain(suite.service.secretToken)
+    await tokens.getByLabel('Kind').selectOption('secret')
+    await tokens.getByLabel('Label').fill('Nightly export')
+    await tokens.getByRole('button', { name: 'Create a token' }).click()
+    await announced(page).filter({ hasText: 'A secret token was created.' }).waitFor()
+    const value = (await tokens.locator('.made code').textContent())!
+    expect((await apiOf(origin, value)('GET', '/v1/flows')).status).toBe(200)
+
+    await tokens.getByRole('button', { name: 'Revoke the secret token Nightly export' }).click()
+    await page.getByRole('button', { name: 'Revoke the token' }).click()
+    await announced(page).filter({ hasText: 'The token Nightly export is revoked.' }).waitFor()
+    expect((await apiOf(origin, value)('GET', '/v1/flows')).status).toBe(401)
+    expect(await tokens.getByRole('button', { name: /Nightly export/ }).count()).toBe(0)
   })
 
   it('is axe clean signed out, signed in, with a flow, its columns and a result open', async () => {

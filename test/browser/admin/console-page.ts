@@ -50,5 +50,11 @@ export async function openFlow(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 2, name }).waitFor()
 }
 
+/** Pastes a publishable token the workspace already has (the console cannot read its value). */
+export async function usePublishable(page: Page, value: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Publishable token' }).fill(value)
+  await page.getByRole('button', { name: 'Use it' }).click()
+}
+
 /** What the live region last said. */
 export const announced = (page: Page) => page.getByRole('status')
