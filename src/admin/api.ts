@@ -45,3 +45,6 @@ export async function api<T>(path: string, method = 'GET', body?: unknown): Prom
   const response = await request(path, { method, body: body === undefined ? undefined : JSON.stringify(body) })
   return (await response.json()) as T
 }
+
+/** What to tell the owner about a failed call: the API's words, or the error's. */
+export const messageOf = (caught: unknown) => (caught instanceof ApiError ? caught.describe() : String(caught))

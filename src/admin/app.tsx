@@ -1,7 +1,7 @@
 import { useSignal, useSignalEffect } from '@preact/signals'
-import { api, ApiError } from './api'
-import { FlowList } from './flow-list'
-import { FlowPanel } from './flow-panel'
+import { api, messageOf } from './api'
+import { FlowList } from './flows/flow-list'
+import { FlowPanel } from './flows/flow-panel'
 import { announce, announcement, signOut, token } from './session'
 import { SignIn } from './sign-in'
 import { TokensPanel } from './tokens-panel'
@@ -32,7 +32,7 @@ function Workspace() {
       workspace.value = tokens.workspaceId
       error.value = null
     } catch (caught) {
-      error.value = caught instanceof ApiError ? caught.describe() : String(caught)
+      error.value = messageOf(caught)
     }
   }
   useSignalEffect(() => {

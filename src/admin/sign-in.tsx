@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals'
-import { ApiError, request } from './api'
+import { ApiError, messageOf, request } from './api'
 import { announce, signIn, signOutReason } from './session'
 
 /**
@@ -27,9 +27,7 @@ export function SignIn() {
       error.value =
         caught instanceof ApiError && caught.status === 403
           ? 'This token may not manage the workspace: the console needs a secret token (fs_sk_…), not a publishable one.'
-          : caught instanceof ApiError
-            ? caught.describe()
-            : String(caught)
+          : messageOf(caught)
     } finally {
       busy.value = false
     }

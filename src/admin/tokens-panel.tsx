@@ -1,5 +1,5 @@
 import { useSignal, useSignalEffect } from '@preact/signals'
-import { api, ApiError } from './api'
+import { api, messageOf } from './api'
 import { Confirm } from './confirm'
 import { announce, signOut, token } from './session'
 import type { TokenInfo } from './types'
@@ -19,7 +19,7 @@ export function TokensPanel() {
   const label = useSignal('')
   const revoking = useSignal<Listed | null>(null)
   const error = useSignal<string | null>(null)
-  const fail = (caught: unknown) => (error.value = caught instanceof ApiError ? caught.describe() : String(caught))
+  const fail = (caught: unknown) => (error.value = messageOf(caught))
 
   const load = async () => {
     try {

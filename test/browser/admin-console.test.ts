@@ -193,6 +193,27 @@ describe('the console at /admin', () => {
     await owner('PATCH', `/v1/flows/${flowId}`, { flow: { resultsTablePreferences: { columnsVisibility: { b2: true, b4: true } } } })
   })
 
+  it('finds results by an answer and by completion, and exports what it found', async () => {
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    const rows = page.locator('table.results tbody tr')
+    await rows.first().waitFor()
+    const search = page.getByRole('search', { name: 'Results' })
+    await search.getByLabel('Answers containing').fill('starter')
+    await search.getByLabel('Conversations').selectOption('true')
+    await search.getByRole('button', { name: 'Search' }).click()
+    await announced(page).filter({ hasText: /results found/ }).waitFor()
+    const found = await rows.allTextContents()
+    expect(found.length).toBeGreaterThan(0)
+    expect(found.every((row) => row.includes('Starter') && !row.includes('not completed'))).toBe(true)
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+    const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n').slice(1)
+    expect(lines.length).toBeGreaterThanOrEqual(found.length)
+    expect(lines.every((line) => line.includes('Starter') && line.includes(',yes,'))).toBe(true)
+  })
+
   it('shows a result as the visitor saw it, exports through the API with the token, and deletes after confirming', async () => {
     const resultId = await answerFlow(origin, flowId, 'Team', '5')
     const page = await suite.newPage()

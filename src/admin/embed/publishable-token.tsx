@@ -1,5 +1,5 @@
 import { useSignal, useSignalEffect } from '@preact/signals'
-import { api, ApiError } from '../api'
+import { api, messageOf } from '../api'
 import { announce, publishable, rememberPublishable, token } from '../session'
 import type { TokenInfo } from '../types'
 
@@ -17,7 +17,7 @@ export function PublishableToken() {
     if (!token.value) return
     api<{ tokens: TokenInfo[] }>('/v1/tokens')
       .then((answer) => (existing.value = answer.tokens.filter((item) => item.kind === 'publishable')))
-      .catch((caught) => (error.value = caught instanceof ApiError ? caught.describe() : String(caught)))
+      .catch((caught) => (error.value = messageOf(caught)))
   })
 
   const create = async () => {
@@ -27,7 +27,7 @@ export function PublishableToken() {
       error.value = null
       announce('A publishable token was created; the snippets carry it.')
     } catch (caught) {
-      error.value = caught instanceof ApiError ? caught.describe() : String(caught)
+      error.value = messageOf(caught)
     }
   }
 

@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals'
-import { api, ApiError } from '../api'
+import { api, messageOf } from '../api'
 import { announce } from '../session'
 import type { Column } from '../types'
 import { clampWidth, MAX_WIDTH, MIN_WIDTH, move, preferencesOf } from './columns'
@@ -24,7 +24,7 @@ export function ColumnSettings(props: { flowId: string; columns: Column[]; onSav
       announce('Column settings saved.')
       props.onSaved()
     } catch (caught) {
-      error.value = caught instanceof ApiError ? caught.describe() : String(caught)
+      error.value = messageOf(caught)
     }
   }
 

@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
-import { api, ApiError } from '../api'
+import { api, ApiError, messageOf } from '../api'
 import { Confirm } from '../confirm'
 import { announce } from '../session'
 import type { FlowDocument, ResultDetail as Detail } from '../types'
@@ -37,7 +37,7 @@ export function ResultDetail(props: { flowId: string; resultId: string; onClose(
         detail.value = { result: one.result, flow }
         heading.current?.focus()
       })
-      .catch((caught) => (error.value = caught instanceof ApiError ? caught.describe() : String(caught)))
+      .catch((caught) => (error.value = messageOf(caught)))
   }, [props.resultId])
 
   const remove = async () => {
@@ -47,7 +47,7 @@ export function ResultDetail(props: { flowId: string; resultId: string; onClose(
       props.onDeleted(props.resultId)
     } catch (caught) {
       confirming.value = false
-      error.value = caught instanceof ApiError ? caught.describe() : String(caught)
+      error.value = messageOf(caught)
     }
   }
 

@@ -1,8 +1,8 @@
 import { useSignal } from '@preact/signals'
 import { useEffect } from 'preact/hooks'
-import { api, ApiError } from './api'
-import { announce } from './session'
-import type { Delivery, FlowSummary } from './types'
+import { api, messageOf } from '../api'
+import { announce } from '../session'
+import type { Delivery, FlowSummary } from '../types'
 
 /** The completion webhook of the flow and its latest deliveries, each attempt's outcome. */
 export function Deliveries(props: { flow: FlowSummary }) {
@@ -21,7 +21,7 @@ export function Deliveries(props: { flow: FlowSummary }) {
       error.value = null
       if (said) announce(said)
     } catch (caught) {
-      error.value = caught instanceof ApiError ? caught.describe() : String(caught)
+      error.value = messageOf(caught)
     }
   }
   useEffect(() => void load(), [props.flow.id])

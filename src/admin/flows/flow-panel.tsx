@@ -1,12 +1,12 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
-import { api, ApiError } from './api'
+import { api, messageOf } from '../api'
 import { Deliveries } from './deliveries'
-import { EmbedSnippets } from './embed/embed-snippets'
+import { EmbedSnippets } from '../embed/embed-snippets'
 import { Preview } from './preview'
-import { ResultsPanel } from './results/results-panel'
-import { announce } from './session'
-import type { FlowSummary } from './types'
+import { ResultsPanel } from '../results/results-panel'
+import { announce } from '../session'
+import type { FlowSummary } from '../types'
 import { Upload } from './upload'
 
 /** One flow: publishing, a new version, the preview, the snippets, its results and its webhook's deliveries. */
@@ -28,7 +28,7 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
       version.value++
       announce(done)
     } catch (caught) {
-      error.value = caught instanceof ApiError ? caught.describe() : String(caught)
+      error.value = messageOf(caught)
     } finally {
       busy.value = false
     }

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals'
-import { api, ApiError } from './api'
-import { announce } from './session'
-import type { FlowSummary } from './types'
+import { api, messageOf } from '../api'
+import { announce } from '../session'
+import type { FlowSummary } from '../types'
 
 /** Exports larger than this are refused before they are sent (the service's body limit is its own). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -36,7 +36,7 @@ export function Upload(props: { flow: FlowSummary; onUploaded(): Promise<void> }
       await props.onUploaded()
       announce(`${file.name} is the new version of ${props.flow.name}. Publish it to show visitors.`)
     } catch (caught) {
-      error.value = `${file.name} was not accepted: ${caught instanceof ApiError ? caught.describe() : String(caught)}`
+      error.value = `${file.name} was not accepted: ${messageOf(caught)}`
       announce('The file was not uploaded.')
     } finally {
       busy.value = false
