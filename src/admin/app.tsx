@@ -1,4 +1,5 @@
 import { useSignal, useSignalEffect } from '@preact/signals'
+import { useEffect, useRef } from 'preact/hooks'
 import { api, messageOf } from './api'
 import { FlowList } from './flows/flow-list'
 import { FlowPanel } from './flows/flow-panel'
@@ -19,11 +20,21 @@ export function App() {
   )
 }
 
+/** Closes the flow's panel, and gives focus back to the list it was opened from. */
+function close(openId: { value: string | null }) {
+  const id = openId.value
+  openId.value = null
+  requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-flow-id="${CSS.escape(id ?? '')}"]`)?.focus())
+}
+
 function Workspace() {
   const flows = useSignal<FlowSummary[] | null>(null)
   const workspace = useSignal('')
   const openId = useSignal<string | null>(null)
   const error = useSignal<string | null>(null)
+  const title = useRef<HTMLHeadingElement>(null)
+  // Signing in removes the form that had focus: it goes to the page's heading instead of being lost.
+  useEffect(() => title.current?.focus(), [])
 
   const reload = async () => {
     try {
@@ -43,7 +54,9 @@ function Workspace() {
   return (
     <>
       <header class="top">
-        <h1>Flow console</h1>
+        <h1 tabIndex={-1} ref={title}>
+          Flow console
+        </h1>
         {workspace.value && <p class="workspace">Workspace {workspace.value}</p>}
         <button
           type="button"
@@ -65,7 +78,7 @@ function Workspace() {
           <FlowList flows={flows.value} openId={openId.value} onOpen={(id) => (openId.value = id)} />
           <TokensPanel />
         </div>
-        {open && <FlowPanel key={open.id} flow={open} onChanged={reload} onClose={() => (openId.value = null)} />}
+        {open && <FlowPanel key={open.id} flow={open} onChanged={reload} onClose={() => close(openId)} />}
       </main>
     </>
   )

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals'
+import { useEffect, useRef } from 'preact/hooks'
 import { ApiError, messageOf, request } from './api'
 import { announce, signIn, signOutReason } from './session'
 
@@ -10,6 +11,9 @@ export function SignIn() {
   const value = useSignal('')
   const error = useSignal<string | null>(null)
   const busy = useSignal(false)
+  const field = useRef<HTMLInputElement>(null)
+  // The form is all the page has: focus starts in its field (after a sign-out too).
+  useEffect(() => field.current?.focus(), [])
 
   const submit = async (event: Event) => {
     event.preventDefault()
@@ -48,6 +52,7 @@ export function SignIn() {
         </p>
         <input
           id="secret-token"
+          ref={field}
           type="password"
           autoComplete="off"
           spellcheck={false}

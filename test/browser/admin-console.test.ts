@@ -320,6 +320,43 @@ describe('the console at /admin', () => {
     expect(await tokens.getByRole('button', { name: /Nightly export/ }).count()).toBe(0)
   })
 
+  it('is used with the keyboard alone, focus always visible and never lost', async () => {
+    const page = await suite.newPage()
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement
+        // The file input is hidden in its label, which shows the focus (the button people see).
+        const shown = element instanceof HTMLInputElement && element.type === 'file' ? element.closest('label')! : element
+        const style = getComputedStyle(shown)
+        return { text: shown.textContent?.trim() ?? '', tag: element.tagName, outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 }
+      })
+    /** Presses Tab (or Shift+Tab) until focus is on an element whose text starts with `text` (at most 40 times). */
+    const tabTo = async (text: string, key = 'Tab') => {
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press(key)
+        if ((await focused()).text.startsWith(text)) return focused()
+      }
+      throw new Error(`Tab never reached ${text}`)
+    }
+    await page.goto(`${origin}/admin`)
+    expect((await focused()).tag).toBe('INPUT')
+    await page.keyboard.type(suite.service.secretToken)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Flows' }).waitFor()
+    expect((await focused()).text).toBe('Flow console')
+
+    expect((await tabTo(NAME)).outline).toBe(true)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { level: 2, name: NAME }).waitFor()
+    expect(await focused()).toMatchObject({ text: NAME, tag: 'H2' })
+    expect((await tabTo('Publish')).outline).toBe(true)
+    expect((await tabTo('Choose a file')).outline).toBe(true)
+    expect((await tabTo('Copy inline snippet')).outline).toBe(true)
+    await tabTo('Close', 'Shift+Tab')
+    await page.keyboard.press('Enter')
+    await expect.poll(async () => (await focused()).text).toMatch(new RegExp(`^${NAME}`))
+  })
+
   it('is axe clean signed out, signed in, with a flow, its columns and a result open', async () => {
     const page = await suite.newPage()
     await page.goto(`${origin}/admin`)
