@@ -65,22 +65,24 @@ export function ResultDetail(props: { flowId: string; resultId: string; onClose(
       {result && detail.value && (
         <>
           <p>{result.isCompleted ? 'Completed' : 'Not completed'}</p>
-          <ol class="conversation" aria-label="Conversation">
-            {conversation(detail.value.flow, result).map((turn, index) => (
-              <li key={index}>
-                {turn.questions.map((question, at) => (
-                  <p class="bubble host" key={at}>
-                    <span class="visually-hidden">Flow: </span>
-                    {question}
+          {result.answers.length > 0 && (
+            <ol class="conversation" aria-label="Conversation">
+              {conversation(detail.value.flow, result).map((turn, index) => (
+                <li key={index}>
+                  {turn.questions.map((question, at) => (
+                    <p class="bubble host" key={at}>
+                      <span class="visually-hidden">Flow: </span>
+                      {question}
+                    </p>
+                  ))}
+                  <p class="bubble guest">
+                    <span class="visually-hidden">Visitor: </span>
+                    {turn.answer}
                   </p>
-                ))}
-                <p class="bubble guest">
-                  <span class="visually-hidden">Visitor: </span>
-                  {turn.answer}
-                </p>
-              </li>
-            ))}
-          </ol>
+                </li>
+              ))}
+            </ol>
+          )}
           {result.answers.length === 0 && <p>The visitor answered nothing.</p>}
           {result.variables.length > 0 && (
             <dl class="variables">

@@ -1,12 +1,53 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
+import { beforeAll } from 'vitest'
+import { useBrowserSuite, type BrowserSuite } from '../helpers/browser-suite'
+import { trackErrors } from '../helpers/chat-page'
 import { TEST_FLOWS_DIR } from '../helpers/test-service'
 
 /** The flow the console tests manage: a choice (Plan), then a rating (Score), then thanks. */
 export const CONSOLE_FLOW = 'cross-site.json'
 export const readConsoleFlow = () => JSON.parse(readFileSync(join(TEST_FLOWS_DIR, CONSOLE_FLOW), 'utf8')) as Record<string, unknown> & {
   groups: Array<{ blocks: Array<{ content?: { richText?: Array<{ children: Array<{ text: string }> }> } }> }>
+}
+
+/** The flow's name, as the console lists it. */
+export const CONSOLE_FLOW_NAME = 'Cross-site'
+
+export interface ConsoleSuite {
+  suite: BrowserSuite
+  origin: string
+  flowId: string
+  /** The API with the workspace owner's secret token. */
+  owner: ReturnType<typeof apiOf>
+}
+
+/**
+ * A service with the console flow published, its completion webhook set (to an address that
+ * cannot be reached: deliveries are listed with their errors), and `results` conversations, every
+ * other one choosing Team, all but the last completed.
+ */
+export function useConsoleSuite(results: number): ConsoleSuite {
+  const suite = useBrowserSuite([join(TEST_FLOWS_DIR, CONSOLE_FLOW)])
+  const context = { suite } as ConsoleSuite
+  beforeAll(async () => {
+    context.origin = suite.service.origin
+    context.flowId = suite.service.flows[CONSOLE_FLOW]!.id
+    context.owner = apiOf(context.origin, suite.service.secretToken)
+    await context.owner('PUT', `/v1/flows/${context.flowId}/webhook`, { url: 'https://hooks.example.invalid/results' })
+    for (let i = 0; i < results; i++) await answerFlow(context.origin, context.flowId, i % 2 ? 'Team' : 'Starter', i < results - 1 ? String((i % 5) + 1) : undefined)
+  }, 120_000)
+  return context
+}
+
+/**
+ * The page's errors, but for the browser's note on API answers a test provokes on purpose (a
+ * publishable token refused, a file that is not a flow): the console shows those itself.
+ */
+export function consoleErrors(page: Page): () => string[] {
+  const errors = trackErrors(page)
+  return () => errors.filter((error) => !/status of 40[03] .*\/v1\//.test(error))
 }
 
 /** Calls the service's API as an owner would with curl (no browser). */

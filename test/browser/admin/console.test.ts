@@ -1,53 +1,32 @@
-import { readFileSync } from 'node:fs'
-import type { Page } from 'playwright-core'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { hashToken, newId, newToken } from '../../src/service/ids'
-import { announced, answerFlow, apiOf, CONSOLE_FLOW, openFlow, readConsoleFlow, signIn, usePublishable } from './admin/console-page'
-import { useBrowserSuite } from './helpers/browser-suite'
-import { axeViolations, chat, trackErrors } from './helpers/chat-page'
-import { TEST_FLOWS_DIR } from './helpers/test-service'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { hashToken, newId, newToken } from '../../../src/service/ids'
+import { axeViolations, chat } from '../helpers/chat-page'
+import { announced, apiOf, CONSOLE_FLOW, CONSOLE_FLOW_NAME as NAME, consoleErrors, openFlow, readConsoleFlow, signIn, useConsoleSuite, usePublishable } from './console-page'
 
 /**
  * The owner's console at /admin in Chromium, same-origin with the service by design (it calls the
- * API with the secret token the owner signs in with): sign-in, flows, a new version, publishing,
- * the preview, snippets, the results table and its preferences, a result's detail, exports,
- * deletes, webhook deliveries, a revoked token, another workspace, axe and a phone's screen.
+ * API with the secret token the owner signs in with): sign-in and where the token is kept, the
+ * flows, a new version, publishing, the preview, snippets, tokens, another workspace, a revoked
+ * token, the keyboard alone, axe and a phone's screen. The results views: results.test.ts.
  */
-const suite = useBrowserSuite([`${TEST_FLOWS_DIR}/${CONSOLE_FLOW}`])
-const NAME = 'Cross-site'
-/** More than a page of results (the console reads 25 at a time). */
-const RESULTS = 27
-
-let origin: string
-let flowId: string
-let owner: ReturnType<typeof apiOf>
-
-beforeAll(async () => {
-  origin = suite.service.origin
-  flowId = suite.service.flows[CONSOLE_FLOW]!.id
-  owner = apiOf(origin, suite.service.secretToken)
-  await owner('PUT', `/v1/flows/${flowId}/webhook`, { url: 'https://hooks.example.invalid/results' })
-  for (let i = 0; i < RESULTS; i++) await answerFlow(origin, flowId, i % 2 ? 'Team' : 'Starter', i < RESULTS - 1 ? String((i % 5) + 1) : undefined)
-}, 120_000)
-
-/**
- * The page's errors, but for the browser's note on API answers the test provokes on purpose (a
- * publishable token refused, a file that is not a flow): the console shows those itself.
- */
-function consoleErrors(page: Page): () => string[] {
-  const errors = trackErrors(page)
-  return () => errors.filter((error) => !/status of 40[03] .*\/v1\//.test(error))
-}
+const RESULTS = 3
+const context = useConsoleSuite(RESULTS)
 
 /** A secret token of a workspace, made as an operator would (stored hash only). */
 async function secretOf(workspaceId: string): Promise<string> {
   const value = newToken('secret')
-  await suite.service.store().workspaces.ensure(workspaceId, workspaceId, new Date())
-  await suite.service.store().tokens.insert({ id: newId(), workspaceId, kind: 'secret', tokenHash: hashToken(value), label: 'test', createdAt: new Date() })
+  await context.suite.service.store().workspaces.ensure(workspaceId, workspaceId, new Date())
+  await context.suite.service.store().tokens.insert({ id: newId(), workspaceId, kind: 'secret', tokenHash: hashToken(value), label: 'test', createdAt: new Date() })
   return value
 }
 
 describe('the console at /admin', () => {
+  const { suite } = context
+  let origin: string
+  let flowId: string
+  let owner: ReturnType<typeof apiOf>
+  beforeEach(() => ({ origin, flowId, owner } = context))
+
   it('is served with a strict policy, never framed, and keeps the token in this tab only', async () => {
     const response = await fetch(`${origin}/admin`)
     expect(response.status).toBe(200)
@@ -145,123 +124,6 @@ describe('the console at /admin', () => {
     const link = await page.evaluate(() => navigator.clipboard.readText())
     expect(link).toBe(`${origin}/${publicId}`)
     expect((await fetch(link)).status).toBe(200)
-  })
-
-  it('shows the columns of resultsTablePreferences, saves changes through the update, and pages through the cursor', async () => {
-    const page = await suite.newPage()
-    await signIn(page, origin, suite.service.secretToken)
-    await openFlow(page, NAME)
-    const rows = page.locator('table.results tbody tr')
-    await expect(rows.count()).resolves.toBe(25)
-    const headers = () => page.locator('table.results thead th[data-column]').allTextContents()
-    expect(await headers()).toEqual(['Plan', 'Score'])
-
-    await page.getByRole('button', { name: 'Columns' }).click()
-    await page.getByRole('button', { name: 'Move Score up' }).click()
-    await page.getByLabel('Width of Plan in pixels').fill('300')
-    await page.getByLabel('Width of Plan in pixels').blur()
-    await page.getByRole('button', { name: 'Save column settings' }).click()
-    await announced(page).filter({ hasText: 'Column settings saved.' }).waitFor()
-
-    const saved = await owner<{ flow: { resultsTablePreferences: Record<string, unknown> } }>('GET', `/v1/flows/${flowId}`)
-    expect(saved.json.flow.resultsTablePreferences).toMatchObject({ columnsOrder: ['b4', 'b2'], columnsWidth: { b2: 300 } })
-
-    // Read again from the service after a reload: the order and width hold; then Plan is hidden.
-    await page.reload()
-    await openFlow(page, NAME)
-    await rows.first().waitFor()
-    expect(await headers()).toEqual(['Score', 'Plan'])
-    const width = await page.locator('table.results thead th[data-column="b2"]').evaluate((cell) => cell.getBoundingClientRect().width)
-    expect(Math.round(width)).toBe(300)
-    await page.getByRole('button', { name: 'Columns' }).click()
-    await page.getByRole('checkbox', { name: 'Show Plan' }).uncheck()
-    await page.getByRole('button', { name: 'Save column settings' }).click()
-    await announced(page).filter({ hasText: 'Column settings saved.' }).waitFor()
-    await page.reload()
-    await openFlow(page, NAME)
-    await rows.first().waitFor()
-    expect(await headers()).toEqual(['Score'])
-
-    // The preview of the test before started a conversation too: count what the service has.
-    const listed = await owner<{ flows: Array<{ id: string; results: { total: number } }> }>('GET', '/v1/flows')
-    const total = listed.json.flows.find((flow) => flow.id === flowId)!.results.total
-    expect(total).toBeGreaterThan(25)
-    await page.getByRole('button', { name: 'Load more results' }).click()
-    await announced(page).filter({ hasText: `${total - 25} more results shown.` }).waitFor()
-    await expect(rows.count()).resolves.toBe(total)
-    await expect(page.getByRole('button', { name: 'Load more results' }).count()).resolves.toBe(0)
-    await owner('PATCH', `/v1/flows/${flowId}`, { flow: { resultsTablePreferences: { columnsVisibility: { b2: true, b4: true } } } })
-  })
-
-  it('finds results by an answer and by completion, and exports what it found', async () => {
-    const page = await suite.newPage()
-    await signIn(page, origin, suite.service.secretToken)
-    await openFlow(page, NAME)
-    const rows = page.locator('table.results tbody tr')
-    await rows.first().waitFor()
-    const search = page.getByRole('search', { name: 'Results' })
-    await search.getByLabel('Answers containing').fill('starter')
-    await search.getByLabel('Conversations').selectOption('true')
-    await search.getByRole('button', { name: 'Search' }).click()
-    await announced(page).filter({ hasText: /results found/ }).waitFor()
-    const found = await rows.allTextContents()
-    expect(found.length).toBeGreaterThan(0)
-    expect(found.every((row) => row.includes('Starter') && !row.includes('not completed'))).toBe(true)
-
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
-    const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n').slice(1)
-    expect(lines.length).toBeGreaterThanOrEqual(found.length)
-    expect(lines.every((line) => line.includes('Starter') && line.includes(',yes,'))).toBe(true)
-  })
-
-  it('shows a result as the visitor saw it, exports through the API with the token, and deletes after confirming', async () => {
-    const resultId = await answerFlow(origin, flowId, 'Team', '5')
-    const page = await suite.newPage()
-    const errors = trackErrors(page)
-    await signIn(page, origin, suite.service.secretToken)
-    await openFlow(page, NAME)
-
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
-    expect(csv.suggestedFilename()).toBe(`${suite.service.flows[CONSOLE_FLOW]!.publicId}-results.csv`)
-    const text = readFileSync((await csv.path())!, 'utf8')
-    expect(text.startsWith('\uFEFFResult id,Created at,Updated at,Completed')).toBe(true)
-    expect(text).toContain(resultId)
-    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON Lines' }).click()])
-    const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string })
-    expect(lines[0]!.id).toBe(resultId)
-
-    await page.locator('table.results tbody tr').first().getByRole('button', { name: /^Open/ }).click()
-    const conversation = page.getByRole('list', { name: 'Conversation' })
-    await conversation.waitFor()
-    // The questions as the published version words them (an earlier test may have changed them).
-    const published = await owner<{ publishedFlow: ReturnType<typeof readConsoleFlow> }>('GET', `/v1/flows/${flowId}/publishedFlow`)
-    const question = published.json.publishedFlow.groups[0]!.blocks[0]!.content!.richText![0]!.children[0]!.text
-    expect(await conversation.locator('.bubble').allTextContents()).toEqual([
-      `Flow: ${question}`,
-      'Visitor: Team',
-      'Flow: How likely are you to recommend us?',
-      'Visitor: 5',
-    ])
-    await page.getByRole('button', { name: 'Delete this result' }).click()
-    // Focus waits on Cancel: Enter there deletes nothing.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel')
-    await page.keyboard.press('Enter')
-    expect((await owner('GET', `/v1/flows/${flowId}/results/${resultId}`)).status).toBe(200)
-    await page.getByRole('button', { name: 'Delete this result' }).click()
-    await page.getByRole('button', { name: 'Delete the result' }).click()
-    await announced(page).filter({ hasText: 'The result is deleted.' }).waitFor()
-    expect((await owner('GET', `/v1/flows/${flowId}/results/${resultId}`)).status).toBe(404)
-    expect(errors).toEqual([])
-  })
-
-  it('lists the completion webhook’s deliveries of the flow', async () => {
-    const resultId = await answerFlow(origin, flowId, 'Starter', '3')
-    const page = await suite.newPage()
-    await signIn(page, origin, suite.service.secretToken)
-    await openFlow(page, NAME)
-    const deliveries = page.getByRole('region', { name: 'Webhook deliveries' })
-    await deliveries.getByText(resultId).waitFor()
-    expect(await page.getByText('Completed results are sent to').textContent()).toContain('https://hooks.example.invalid/results')
   })
 
   it("never shows one workspace's flows to another's token; offers to create a publishable token where there is none", async () => {
@@ -367,7 +229,7 @@ describe('the console at /admin', () => {
     await page.locator('table.results tbody tr').first().waitFor()
     await page.getByRole('button', { name: 'Columns' }).click()
     expect(await axeViolations(page)).toEqual([])
-    await page.locator('table.results tbody tr').first().getByRole('button', { name: /^Open/ }).click()
+    await page.locator('table.results tbody tr', { hasText: 'Team' }).first().getByRole('button', { name: /^Open/ }).click()
     await page.getByRole('list', { name: 'Conversation' }).waitFor()
     expect(await axeViolations(page)).toEqual([])
   })
@@ -380,7 +242,7 @@ describe('the console at /admin', () => {
     await page.locator('table.results tbody tr').first().waitFor()
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).toBeLessThanOrEqual(0)
-    for (const name of ['Publish', 'Export CSV', 'Copy inline snippet', 'Load more results']) {
+    for (const name of ['Publish', 'Copy inline snippet', 'Export CSV', 'Search']) {
       const box = await page.getByRole('button', { name, exact: true }).boundingBox()
       expect(box, name).not.toBeNull()
       expect(box!.x + box!.width, name).toBeLessThanOrEqual(375)
