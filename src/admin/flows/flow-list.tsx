@@ -8,7 +8,11 @@ export function FlowList(props: { flows: FlowSummary[] | null; openId: string | 
   return (
     <nav class="flows" aria-labelledby="flows-title">
       <h2 id="flows-title">Flows</h2>
-      {props.flows.length === 0 && <p>No flows yet: import one with `npm run flows -- import` or the API.</p>}
+      {props.flows.length === 0 && (
+        <p>
+          No flows yet: import one with <code>npm run flows -- import</code> or the API.
+        </p>
+      )}
       <ul>
         {props.flows.map((flow) => (
           <li key={flow.id}>
