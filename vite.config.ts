@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { defineConfig, type ViteUserConfig } from 'vitest/config'
+import { adminConsole } from './src/admin/build/console-build.ts'
 import { SERVICE_BUILD } from './src/service/build/service-build.ts'
 import { cssTemplates } from './src/widget/build/css-templates.ts'
 import { JSX_OPTIONS, SHIPPED_COMMENTS, lazyChunks } from './src/widget/build/lazy-chunks.ts'
@@ -64,6 +65,8 @@ const WIDGET_AND_TESTS = {
         cssTemplates(),
         lazyChunks({ entry: ENTRY, root: resolve(import.meta.dirname, 'src/widget'), plugins: () => [privateZodConfig(), cssTemplates()] }),
         sandboxDocument(),
+        // The owner's console (/admin): its own bundle in dist/admin, none of the widget's files.
+        adminConsole(),
         secondPass(),
         precompress(resolve(import.meta.dirname, 'dist')),
         declarations(import.meta.dirname),
@@ -76,7 +79,7 @@ const WIDGET_AND_TESTS = {
         extends: true,
         test: {
           name: 'node',
-          include: ['test/protocol/**/*.test.ts', 'test/service/**/*.test.ts', 'test/demo/**/*.test.ts', 'test/build/**/*.test.ts', 'test/docs/**/*.test.ts'],
+          include: ['test/protocol/**/*.test.ts', 'test/service/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/demo/**/*.test.ts', 'test/build/**/*.test.ts', 'test/docs/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -9,6 +9,7 @@ import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
 import { WebhookWaits } from './chat/webhook-waits'
 import { createIntegrations, type Integrations } from './integrations'
+import { registerAdminRoutes } from './routes/admin'
 import { registerCredentialRoutes } from './routes/credentials'
 import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): Hono {
   registerWebhookRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   registerWidgetRoutes(app, { distDir: deps.widgetDistDir })
+  registerAdminRoutes(app, { distDir: deps.widgetDistDir && `${deps.widgetDistDir}/admin` })
   deps.mount?.(app)
   // Last: `/:publicId` would otherwise shadow other one-segment routes.
   registerShareRoutes(app, ctx)

@@ -13,3 +13,6 @@ export const serviceFile = (path: string) => join(SERVICE_DIR, path)
 
 /** The widget's build (the browser's scripts, chunks and sandbox document): dist/ at the root. */
 export const WIDGET_DIST_DIR = join(SERVICE_DIR, '../../dist')
+
+/** The console's build (its script and stylesheet, served at /admin): dist/admin, written by the same build. */
+export const ADMIN_DIST_DIR = join(WIDGET_DIST_DIR, 'admin')

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newToken } from '../../src/service/ids'
 import { CROSS_SITE_FLOW, walkToTheEnd } from './embed/cross-site-walk'
 import { attributes } from './embed/embed-test-pages'
-import { axeViolations } from './helpers/chat-page'
+import { signIn } from './admin/console-page'
+import { axeViolations, trackErrors } from './helpers/chat-page'
 import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
 import { startHostSite, type HostSite } from './helpers/host-site'
 import { run, start, type Started } from './helpers/processes'
@@ -112,6 +113,18 @@ describe('the service from a production install', () => {
     expect(record.failedRequests).toEqual([])
     expect(record.errors).toEqual([])
     expect(record.consoleErrors).toEqual([])
+    await page.close()
+  })
+
+  it('serves the console at /admin: the owner signs in and finds the flow with its result', async () => {
+    const page = await chromium.context.newPage()
+    const errors = trackErrors(page)
+    await signIn(page, origin, secret)
+    const flow = page.getByRole('button', { name: /^Cross-site/ })
+    await flow.waitFor()
+    expect(await flow.textContent()).toContain('1 result (1 completed)')
+    expect(await axeViolations(page)).toEqual([])
+    expect(errors).toEqual([])
     await page.close()
   })
 })

@@ -118,6 +118,13 @@ describe('layering', () => {
     expect(crossing.map(describeEdge)).toEqual([])
   })
 
+  it('the console (src/admin) is its own bundle: it imports nothing of the widget or the service, and neither imports it', () => {
+    const crossing = [...edges(join(SRC, 'admin')), ...edges(join(SRC, 'service')), ...edges(join(SRC, 'widget'))].filter(
+      (edge) => (edge.from === 'admin') !== (edge.to === 'admin'),
+    )
+    expect(crossing.map(describeEdge)).toEqual([])
+  })
+
   it("the service's store and engine never import the routes or services above them, nor the store the engine", () => {
     const above = ['service/routes', 'service/http', 'service/chat', 'service/flows', 'service/share', 'service/cli']
     const wrong = edges(join(SRC, 'service')).filter(

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import { errorBody } from '../http/errors'
 import { WIDGET_DIST_DIR } from '../service-files'
-import { etagOf, loadWidgetFiles, pickEncoding } from '../widget/widget-files'
+import { loadWidgetFiles, sendBuiltFile } from '../widget/widget-files'
 
 /**
  * Where the service serves the widget: the path names the widget's major version, so a page that
@@ -43,21 +43,12 @@ export function registerWidgetRoutes(app: Hono, options: WidgetRouteOptions = {}
     const files = (loaded ??= loadWidgetFiles(options.distDir ?? WIDGET_DIST_DIR))
     const file = files.get(name)
     if (!file) return c.json(files.size === 0 ? unbuilt : errorBody('not_found', `No widget file ${name}`), 404)
-    const encoding = pickEncoding(file, c.req.header('Accept-Encoding'))
-    const etag = etagOf(file, encoding)
     c.header('Cache-Control', file.immutable ? CHUNK_CACHE : ENTRY_CACHE)
-    c.header('ETag', etag)
-    c.header('Vary', 'Accept-Encoding')
     c.header('Access-Control-Allow-Origin', '*')
     c.header('Cross-Origin-Resource-Policy', 'cross-origin')
     // Pages may measure what the widget costs them (Resource Timing's sizes and phases).
     c.header('Timing-Allow-Origin', '*')
-    c.header('X-Content-Type-Options', 'nosniff')
-    const match = c.req.header('If-None-Match')?.split(/\s*,\s*/)
-    if (match?.includes(etag) || match?.includes(`W/${etag}`) || match?.includes('*')) return c.body(null, 304)
-    c.header('Content-Type', file.type)
-    if (encoding !== 'identity') c.header('Content-Encoding', encoding)
-    return c.body(file.bodies[encoding]!)
+    return sendBuiltFile(c, file)
   }
   for (const base of [WIDGET_BASE_PATH, LEGACY_BASE_PATH]) app.get(`${base}/:file`, serve)
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
+import type { Context } from 'hono'
 import { contentEncoding, type Encoding } from './content-encoding'
 
 /** One file of the built widget, in each encoding the build wrote. */
@@ -17,6 +18,7 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
 }
 
 /** `flow-chat-launchers-1a2b3c4d.mjs`: the build names chunks by their content (lazy-chunks.ts). */
@@ -53,4 +55,22 @@ export const etagOf = (file: WidgetFile, encoding: Encoding) =>
 /** The encoding to send: the smallest the client accepts among those the build wrote. */
 export function pickEncoding(file: WidgetFile, acceptEncoding: string | undefined): Encoding {
   return contentEncoding(acceptEncoding, (['br', 'gzip'] as const).filter((encoding) => file.bodies[encoding]))
+}
+
+/**
+ * Answers with one built file: validated by its ETag (a 304 when the client has it), in the
+ * smallest encoding the client accepts, `nosniff` with its exact type. The caller sets what
+ * differs per route (caching, CORS) first.
+ */
+export function sendBuiltFile(c: Context, file: WidgetFile): Response {
+  const encoding = pickEncoding(file, c.req.header('Accept-Encoding'))
+  const etag = etagOf(file, encoding)
+  c.header('ETag', etag)
+  c.header('Vary', 'Accept-Encoding')
+  c.header('X-Content-Type-Options', 'nosniff')
+  const match = c.req.header('If-None-Match')?.split(/\s*,\s*/)
+  if (match?.includes(etag) || match?.includes(`W/${etag}`) || match?.includes('*')) return c.body(null, 304)
+  c.header('Content-Type', file.type)
+  if (encoding !== 'identity') c.header('Content-Encoding', encoding)
+  return c.body(file.bodies[encoding]!)
 }

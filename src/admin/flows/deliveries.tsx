@@ -1,0 +1,81 @@
+import { useSignal } from '@preact/signals'
+import { useEffect } from 'preact/hooks'
+import { api, messageOf } from '../api'
+import { announce } from '../session'
+import type { Delivery, FlowSummary } from '../types'
+
+/** The completion webhook of the flow and its latest deliveries, each attempt's outcome. */
+export function Deliveries(props: { flow: FlowSummary }) {
+  const webhook = useSignal<{ url: string } | null | undefined>(undefined)
+  const deliveries = useSignal<Delivery[]>([])
+  const error = useSignal<string | null>(null)
+
+  const load = async (said?: string) => {
+    try {
+      const [hook, list] = await Promise.all([
+        api<{ webhook: { url: string } | null }>(`/v1/flows/${props.flow.id}/webhook`),
+        api<{ deliveries: Delivery[] }>(`/v1/flows/${props.flow.id}/webhook-deliveries?limit=50`),
+      ])
+      webhook.value = hook.webhook
+      deliveries.value = list.deliveries
+      error.value = null
+      if (said) announce(said)
+    } catch (caught) {
+      error.value = messageOf(caught)
+    }
+  }
+  useEffect(() => void load(), [props.flow.id])
+
+  return (
+    <section class="section" aria-labelledby="deliveries-title">
+      <h3 id="deliveries-title">Completion webhook</h3>
+      {webhook.value === null && <p class="help">This flow has no completion webhook (set one with PUT /v1/flows/{'{id}'}/webhook).</p>}
+      {webhook.value && (
+        <p>
+          Completed results are sent to <code>{webhook.value.url}</code>.
+        </p>
+      )}
+      {error.value && (
+        <p class="error" role="alert">
+          {error.value}
+        </p>
+      )}
+      {deliveries.value.length > 0 && (
+        <div class="scroll" tabIndex={0} role="region" aria-label="Webhook deliveries">
+          <table>
+            <caption>Latest deliveries, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Result</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.value.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td>{new Date(delivery.createdAt).toLocaleString('en')}</td>
+                  <td>
+                    <code>{delivery.resultId}</code>
+                  </td>
+                  <td>{delivery.status}</td>
+                  <td>
+                    {delivery.attempts.length === 0
+                      ? 'none yet'
+                      : delivery.attempts.map((attempt) => `${new Date(attempt.at).toLocaleTimeString('en')}: ${attempt.status ?? attempt.error ?? '?'}`).join('; ')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {webhook.value && (
+        <button type="button" onClick={() => load('Deliveries refreshed.')}>
+          Refresh deliveries
+        </button>
+      )}
+    </section>
+  )
+}

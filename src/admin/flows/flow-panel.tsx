@@ -1,0 +1,86 @@
+import { useSignal } from '@preact/signals'
+import { useEffect, useRef } from 'preact/hooks'
+import { api, messageOf } from '../api'
+import { Deliveries } from './deliveries'
+import { EmbedSnippets } from '../embed/embed-snippets'
+import { Preview } from './preview'
+import { ResultsPanel } from '../results/results-panel'
+import { announce } from '../session'
+import type { FlowSummary } from '../types'
+import { Upload } from './upload'
+
+/** One flow: publishing, a new version, the preview, the snippets, its results and its webhook's deliveries. */
+export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>; onClose(): void }) {
+  const { flow } = props
+  const heading = useRef<HTMLHeadingElement>(null)
+  const error = useSignal<string | null>(null)
+  const busy = useSignal(false)
+  // A version counter: a new version or a publish reloads what depends on the flow's content.
+  const version = useSignal(0)
+  useEffect(() => heading.current?.focus(), [])
+
+  const act = async (action: 'publish' | 'unpublish' | 'archive' | 'unarchive', done: string) => {
+    busy.value = true
+    try {
+      await api(`/v1/flows/${flow.id}/${action}`, 'POST')
+      error.value = null
+      await props.onChanged()
+      version.value++
+      announce(done)
+    } catch (caught) {
+      error.value = messageOf(caught)
+    } finally {
+      busy.value = false
+    }
+  }
+
+  return (
+    <article class="panel" aria-labelledby="flow-title">
+      <header class="panel-head">
+        <h2 id="flow-title" tabIndex={-1} ref={heading}>
+          {flow.name}
+        </h2>
+        <p>
+          {flow.publishedAt ? `Published ${new Date(flow.publishedAt).toLocaleString('en')}` : 'Not published: visitors cannot start it.'}
+          {flow.publishedAt && Date.parse(flow.updatedAt) > Date.parse(flow.publishedAt) && ' Changed since: publish to show visitors the changes.'}
+        </p>
+        <div class="actions">
+          <button type="button" disabled={busy.value} onClick={() => act('publish', `${flow.name} is published.`)}>
+            Publish
+          </button>
+          {flow.publishedAt && (
+            <button type="button" disabled={busy.value} onClick={() => act('unpublish', `${flow.name} is unpublished.`)}>
+              Unpublish
+            </button>
+          )}
+          <button
+            type="button"
+            disabled={busy.value}
+            onClick={() => (flow.isArchived ? act('unarchive', `${flow.name} is back from the archive.`) : act('archive', `${flow.name} is archived.`))}
+          >
+            {flow.isArchived ? 'Unarchive' : 'Archive'}
+          </button>
+          <button type="button" onClick={props.onClose}>
+            Close
+          </button>
+        </div>
+        {error.value && (
+          <p class="error" role="alert">
+            {error.value}
+          </p>
+        )}
+      </header>
+      <Upload
+        flow={flow}
+        onUploaded={async () => {
+          await props.onChanged()
+          version.value++
+        }}
+      />
+      <EmbedSnippets flow={flow} />
+      <Preview flow={flow} version={version.value} />
+      <ResultsPanel flow={flow} version={version.value} />
+      <Deliveries flow={flow} />
+    </article>
+  )
+}

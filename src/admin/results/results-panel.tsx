@@ -1,0 +1,214 @@
+import { useSignal } from '@preact/signals'
+import { useEffect, useRef } from 'preact/hooks'
+import { api, messageOf } from '../api'
+import { Confirm } from '../confirm'
+import { download } from '../download'
+import { announce } from '../session'
+import type { FlowSummary, ResultPage, ResultRow } from '../types'
+import { ColumnSettings } from './column-settings'
+import { cellText } from './columns'
+import { ResultDetail } from './result-detail'
+
+const PAGE_SIZE = 25
+
+interface Filters {
+  q: string
+  completed: '' | 'true' | 'false'
+}
+
+/** The list's query: the filters, and the cursor of the page before (bound to those filters). */
+function query(filters: Filters, extra: Record<string, string>): string {
+  const params = new URLSearchParams(extra)
+  if (filters.q.trim()) params.set('q', filters.q.trim())
+  if (filters.completed) params.set('completed', filters.completed)
+  return params.toString()
+}
+
+/**
+ * The flow's results, newest first, a page at a time through the API's cursor ("Load more"), in
+ * the columns of `resultsTablePreferences`; a result's detail, exports and deletes.
+ */
+export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
+  const { flow } = props
+  const page = useSignal<ResultPage | null>(null)
+  const error = useSignal<string | null>(null)
+  const opened = useSignal<string | null>(null)
+  const editing = useSignal(false)
+  const confirmingAll = useSignal(false)
+  const filters = useSignal<Filters>({ q: '', completed: '' })
+  const draft = useSignal<Filters>({ q: '', completed: '' })
+  const heading = useRef<HTMLHeadingElement>(null)
+  const base = `/v1/flows/${flow.id}/results`
+
+  const fail = (caught: unknown) => (error.value = messageOf(caught))
+  const load = async (cursor?: string) => {
+    try {
+      const next = await api<ResultPage>(`${base}?${query(filters.value, { limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) })}`)
+      page.value = cursor && page.value ? { ...next, results: [...page.value.results, ...next.results] } : next
+      error.value = null
+      if (cursor) announce(`${next.results.length} more results shown.`)
+      return next
+    } catch (caught) {
+      fail(caught)
+    }
+  }
+  useEffect(() => void load(), [flow.id, props.version])
+
+  const exportAs = async (format: 'csv' | 'jsonl') => {
+    try {
+      const name = await download(`${base}/export?${query(filters.value, { format })}`, `${flow.publicId}-results.${format}`)
+      announce(`${name} is downloaded.`)
+    } catch (caught) {
+      fail(caught)
+    }
+  }
+  const deleteAll = async () => {
+    confirmingAll.value = false
+    try {
+      const { deleted } = await api<{ deleted: number }>(`${base}/delete`, 'POST', { all: true })
+      announce(`${deleted} results deleted.`)
+      await load()
+      heading.current?.focus()
+    } catch (caught) {
+      fail(caught)
+    }
+  }
+  const search = async (event: Event) => {
+    event.preventDefault()
+    filters.value = { ...draft.value }
+    const found = await load()
+    if (found) announce(`${found.results.length}${found.nextCursor ? ' or more' : ''} results found.`)
+  }
+  const backToList = () => {
+    opened.value = null
+    requestAnimationFrame(() => heading.current?.focus())
+  }
+  const removed = (id: string) => {
+    backToList()
+    if (page.value) page.value = { ...page.value, results: page.value.results.filter((row) => row.id !== id) }
+  }
+
+  const columns = page.value?.columns.filter((column) => !column.hidden) ?? []
+  return (
+    <section class="section" aria-labelledby="results-title">
+      <h3 id="results-title" tabIndex={-1} ref={heading}>
+        Results
+      </h3>
+      {error.value && (
+        <p class="error" role="alert">
+          {error.value}
+        </p>
+      )}
+      {opened.value ? (
+        <ResultDetail flowId={flow.id} resultId={opened.value} onClose={backToList} onDeleted={removed} />
+      ) : !page.value ? (
+        <p class="help">Loading results…</p>
+      ) : (
+        <>
+          <form class="inline-form filters" role="search" aria-label="Results" onSubmit={search}>
+            <label for="results-q">Answers containing</label>
+            <input id="results-q" type="search" maxLength={200} value={draft.value.q} onInput={(event) => (draft.value = { ...draft.value, q: event.currentTarget.value })} />
+            <label for="results-completed">Conversations</label>
+            <select
+              id="results-completed"
+              value={draft.value.completed}
+              onChange={(event) => (draft.value = { ...draft.value, completed: event.currentTarget.value as Filters['completed'] })}
+            >
+              <option value="">all</option>
+              <option value="true">completed</option>
+              <option value="false">not completed</option>
+            </select>
+            <button type="submit">Search</button>
+          </form>
+          <div class="actions">
+            <button type="button" onClick={() => exportAs('csv')}>
+              Export CSV
+            </button>
+            <button type="button" onClick={() => exportAs('jsonl')}>
+              Export JSON Lines
+            </button>
+            <button type="button" aria-expanded={editing.value} onClick={() => (editing.value = !editing.value)}>
+              Columns
+            </button>
+            {page.value.results.length > 0 && (
+              <button type="button" class="danger" onClick={() => (confirmingAll.value = true)}>
+                Delete all results
+              </button>
+            )}
+            {(filters.value.q || filters.value.completed) && <span class="help">Exports follow the search; deleting all does not.</span>}
+          </div>
+          {confirmingAll.value && (
+            <Confirm
+              question={`Delete every result of ${flow.name}, with their answers and files, for good?`}
+              action="Delete all results"
+              onConfirm={deleteAll}
+              onCancel={() => (confirmingAll.value = false)}
+            />
+          )}
+          {editing.value && (
+            <ColumnSettings
+              key={page.value.columns.map((column) => column.id).join()}
+              flowId={flow.id}
+              columns={page.value.columns}
+              onSaved={() => {
+                editing.value = false
+                void load()
+              }}
+            />
+          )}
+          {page.value.results.length === 0 ? (
+            <p>No results yet.</p>
+          ) : (
+            <div class="scroll" tabIndex={0} role="region" aria-label="Results table">
+              <table class="results">
+                <colgroup>
+                  <col class="open-column" />
+                  <col class="date-column" />
+                  {columns.map((column) => (
+                    <col key={column.id} style={column.width ? { width: `${column.width}px` } : undefined} />
+                  ))}
+                </colgroup>
+                <thead>
+                  <tr>
+                    <th scope="col">
+                      <span class="visually-hidden">Open</span>
+                    </th>
+                    <th scope="col">Submitted</th>
+                    {columns.map((column) => (
+                      <th scope="col" key={column.id} data-column={column.id}>
+                        {column.name}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.value.results.map((row: ResultRow) => (
+                    <tr key={row.id}>
+                      <td>
+                        <button type="button" onClick={() => (opened.value = row.id)}>
+                          Open<span class="visually-hidden"> the result of {new Date(row.createdAt).toLocaleString('en')}</span>
+                        </button>
+                      </td>
+                      <td>
+                        {new Date(row.createdAt).toLocaleString('en')}
+                        {!row.isCompleted && <span class="badge"> (not completed)</span>}
+                      </td>
+                      {columns.map((column) => (
+                        <td key={column.id}>{cellText(row.cells[column.id])}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {page.value.nextCursor && (
+            <button type="button" onClick={() => load(page.value!.nextCursor!)}>
+              Load more results
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,106 @@
+import { useSignal, useSignalEffect } from '@preact/signals'
+import { api, messageOf } from './api'
+import { Confirm } from './confirm'
+import { announce, signOut, token } from './session'
+import type { TokenInfo } from './types'
+
+interface Listed extends TokenInfo {
+  createdAt: string
+}
+
+/**
+ * The workspace's tokens (never their values: the service keeps hashes), a new one shown once,
+ * and revocation after confirming; revoking the token the console runs with signs the owner out.
+ */
+export function TokensPanel() {
+  const tokens = useSignal<Listed[] | null>(null)
+  const made = useSignal<{ kind: string; value: string } | null>(null)
+  const kind = useSignal<'publishable' | 'secret'>('publishable')
+  const label = useSignal('')
+  const revoking = useSignal<Listed | null>(null)
+  const error = useSignal<string | null>(null)
+  const fail = (caught: unknown) => (error.value = messageOf(caught))
+
+  const load = async () => {
+    try {
+      tokens.value = (await api<{ tokens: Listed[] }>('/v1/tokens')).tokens
+    } catch (caught) {
+      fail(caught)
+    }
+  }
+  useSignalEffect(() => {
+    if (token.value) void load()
+  })
+
+  const create = async (event: Event) => {
+    event.preventDefault()
+    try {
+      const answer = await api<{ value: string }>('/v1/tokens', 'POST', { kind: kind.value, ...(label.value.trim() ? { label: label.value.trim() } : {}) })
+      made.value = { kind: kind.value, value: answer.value }
+      label.value = ''
+      error.value = null
+      announce(`A ${kind.value} token was created. It is shown once: copy it now.`)
+      await load()
+    } catch (caught) {
+      fail(caught)
+    }
+  }
+  const revoke = async (item: Listed) => {
+    revoking.value = null
+    try {
+      await api(`/v1/tokens/${item.id}`, 'DELETE')
+      if (item.current) return signOut('You revoked the token this console used. Sign in with another secret token.')
+      announce(`The token ${item.label ?? item.hint ?? item.id} is revoked.`)
+      await load()
+    } catch (caught) {
+      fail(caught)
+    }
+  }
+
+  return (
+    <section class="tokens" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">Tokens</h2>
+      {error.value && (
+        <p class="error" role="alert">
+          {error.value}
+        </p>
+      )}
+      <ul>
+        {tokens.value?.map((item) => (
+          <li key={item.id}>
+            <span>
+              {item.kind} · {item.label ?? 'no label'} · {item.hint ?? '…'}
+              {item.current && ' (this console)'}
+            </span>
+            <button type="button" class="danger" aria-label={`Revoke the ${item.kind} token ${item.label ?? item.hint ?? item.id}`} onClick={() => (revoking.value = item)}>
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+      {revoking.value && (
+        <Confirm
+          question={`Revoke the ${revoking.value.kind} token ${revoking.value.label ?? revoking.value.hint ?? ''}? Every page or program using it stops working at once.`}
+          action="Revoke the token"
+          onConfirm={() => revoke(revoking.value!)}
+          onCancel={() => (revoking.value = null)}
+        />
+      )}
+      {made.value && (
+        <p class="made">
+          Your new {made.value.kind} token, shown this once: <code>{made.value.value}</code>
+        </p>
+      )}
+      <form class="inline-form" onSubmit={create}>
+        <label for="token-kind">Kind</label>
+        <select id="token-kind" value={kind.value} onChange={(event) => (kind.value = event.currentTarget.value as 'publishable' | 'secret')}>
+          <option value="publishable">publishable</option>
+          <option value="secret">secret</option>
+        </select>
+        <label for="token-label">Label</label>
+        <input id="token-label" type="text" maxLength={200} value={label.value} onInput={(event) => (label.value = event.currentTarget.value)} />
+        <button type="submit">Create a token</button>
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { beforeAll } from 'vitest'
+import { useBrowserSuite, type BrowserSuite } from '../helpers/browser-suite'
+import { trackErrors } from '../helpers/chat-page'
+import { TEST_FLOWS_DIR } from '../helpers/test-service'
+
+/** The flow the console tests manage: a choice (Plan), then a rating (Score), then thanks. */
+export const CONSOLE_FLOW = 'cross-site.json'
+export const readConsoleFlow = () => JSON.parse(readFileSync(join(TEST_FLOWS_DIR, CONSOLE_FLOW), 'utf8')) as Record<string, unknown> & {
+  groups: Array<{ blocks: Array<{ content?: { richText?: Array<{ children: Array<{ text: string }> }> } }> }>
+}
+
+/** The flow's name, as the console lists it. */
+export const CONSOLE_FLOW_NAME = 'Cross-site'
+
+export interface ConsoleSuite {
+  suite: BrowserSuite
+  origin: string
+  flowId: string
+  /** The API with the workspace owner's secret token. */
+  owner: ReturnType<typeof apiOf>
+}
+
+/**
+ * A service with the console flow published, its completion webhook set (to an address that
+ * cannot be reached: deliveries are listed with their errors), and `results` conversations, every
+ * other one choosing Team, all but the last completed.
+ */
+export function useConsoleSuite(results: number): ConsoleSuite {
+  const suite = useBrowserSuite([join(TEST_FLOWS_DIR, CONSOLE_FLOW)])
+  const context = { suite } as ConsoleSuite
+  beforeAll(async () => {
+    context.origin = suite.service.origin
+    context.flowId = suite.service.flows[CONSOLE_FLOW]!.id
+    context.owner = apiOf(context.origin, suite.service.secretToken)
+    await context.owner('PUT', `/v1/flows/${context.flowId}/webhook`, { url: 'https://hooks.example.invalid/results' })
+    for (let i = 0; i < results; i++) await answerFlow(context.origin, context.flowId, i % 2 ? 'Team' : 'Starter', i < results - 1 ? String((i % 5) + 1) : undefined)
+  }, 120_000)
+  return context
+}
+
+/**
+ * The page's errors, but for the browser's note on API answers a test provokes on purpose (a
+ * publishable token refused, a file that is not a flow): the console shows those itself.
+ */
+export function consoleErrors(page: Page): () => string[] {
+  const errors = trackErrors(page)
+  return () => errors.filter((error) => !/status of 40[03] .*\/v1\//.test(error))
+}
+
+/** Calls the service's API as an owner would with curl (no browser). */
+export function apiOf(origin: string, token: string) {
+  return async <T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> => {
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return { status: response.status, json: (await response.json()) as T }
+  }
+}
+
+/** A visitor's whole conversation with the console flow, through the chat API. */
+export async function answerFlow(origin: string, flowId: string, plan: string, score?: string): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${origin}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+    return (await response.json()) as { sessionId: string; resultId: string }
+  }
+  const started = await post(`/v1/flows/${flowId}/startChat`, {})
+  await post(`/v1/sessions/${started.sessionId}/continueChat`, { message: plan })
+  if (score) await post(`/v1/sessions/${started.sessionId}/continueChat`, { message: score })
+  return started.resultId
+}
+
+/** Signs in with the keyboard only: the token typed, Enter pressed. */
+export async function signIn(page: Page, origin: string, token: string): Promise<void> {
+  await page.goto(`${origin}/admin`)
+  await page.getByLabel('Secret token').focus()
+  await page.keyboard.type(token)
+  await page.keyboard.press('Enter')
+  await page.getByRole('heading', { name: 'Flows' }).waitFor()
+}
+
+/** Opens a flow's panel from the list, by keyboard. */
+export async function openFlow(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(`^${name}`) }).focus()
+  await page.keyboard.press('Enter')
+  await page.getByRole('heading', { level: 2, name }).waitFor()
+}
+
+/** Pastes a publishable token the workspace already has (the console cannot read its value). */
+export async function usePublishable(page: Page, value: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Publishable token' }).fill(value)
+  await page.getByRole('button', { name: 'Use it' }).click()
+}
+
+/** What the live region last said. */
+export const announced = (page: Page) => page.getByRole('status')

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { announced, answerFlow, apiOf, CONSOLE_FLOW, CONSOLE_FLOW_NAME as NAME, openFlow, readConsoleFlow, signIn, useConsoleSuite } from './console-page'
+import { trackErrors } from '../helpers/chat-page'
+
+/**
+ * The console's results views in Chromium: the table in the flow's resultsTablePreferences (saved
+ * back and read again), paging through the cursor, search, a result as the visitor saw it,
+ * exports fetched with the token, deletes after confirming, and the webhook's deliveries.
+ */
+/** More than a page of results (the console reads 25 at a time). */
+const RESULTS = 27
+const context = useConsoleSuite(RESULTS)
+
+describe('the console’s results', () => {
+  const { suite } = context
+  let origin: string
+  let flowId: string
+  let owner: ReturnType<typeof apiOf>
+  beforeEach(() => ({ origin, flowId, owner } = context))
+
+  it('shows the columns of resultsTablePreferences, saves changes through the update, and pages through the cursor', async () => {
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    const rows = page.locator('table.results tbody tr')
+    await expect(rows.count()).resolves.toBe(25)
+    const headers = () => page.locator('table.results thead th[data-column]').allTextContents()
+    expect(await headers()).toEqual(['Plan', 'Score'])
+
+    await page.getByRole('button', { name: 'Columns' }).click()
+    await page.getByRole('button', { name: 'Move Score up' }).click()
+    await page.getByLabel('Width of Plan in pixels').fill('300')
+    await page.getByLabel('Width of Plan in pixels').blur()
+    await page.getByRole('button', { name: 'Save column settings' }).click()
+    await announced(page).filter({ hasText: 'Column settings saved.' }).waitFor()
+
+    const saved = await owner<{ flow: { resultsTablePreferences: Record<string, unknown> } }>('GET', `/v1/flows/${flowId}`)
+    expect(saved.json.flow.resultsTablePreferences).toMatchObject({ columnsOrder: ['b4', 'b2'], columnsWidth: { b2: 300 } })
+
+    // Read again from the service after a reload: the order and width hold; then Plan is hidden.
+    await page.reload()
+    await openFlow(page, NAME)
+    await rows.first().waitFor()
+    expect(await headers()).toEqual(['Score', 'Plan'])
+    const width = await page.locator('table.results thead th[data-column="b2"]').evaluate((cell) => cell.getBoundingClientRect().width)
+    expect(Math.round(width)).toBe(300)
+    await page.getByRole('button', { name: 'Columns' }).click()
+    await page.getByRole('checkbox', { name: 'Show Plan' }).uncheck()
+    await page.getByRole('button', { name: 'Save column settings' }).click()
+    await announced(page).filter({ hasText: 'Column settings saved.' }).waitFor()
+    await page.reload()
+    await openFlow(page, NAME)
+    await rows.first().waitFor()
+    expect(await headers()).toEqual(['Score'])
+
+    // The preview of the test before started a conversation too: count what the service has.
+    const listed = await owner<{ flows: Array<{ id: string; results: { total: number } }> }>('GET', '/v1/flows')
+    const total = listed.json.flows.find((flow) => flow.id === flowId)!.results.total
+    expect(total).toBeGreaterThan(25)
+    await page.getByRole('button', { name: 'Load more results' }).click()
+    await announced(page).filter({ hasText: `${total - 25} more results shown.` }).waitFor()
+    await expect(rows.count()).resolves.toBe(total)
+    await expect(page.getByRole('button', { name: 'Load more results' }).count()).resolves.toBe(0)
+    await owner('PATCH', `/v1/flows/${flowId}`, { flow: { resultsTablePreferences: { columnsVisibility: { b2: true, b4: true } } } })
+  })
+
+  it('finds results by an answer and by completion, and exports what it found', async () => {
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    const rows = page.locator('table.results tbody tr')
+    await rows.first().waitFor()
+    const search = page.getByRole('search', { name: 'Results' })
+    await search.getByLabel('Answers containing').fill('starter')
+    await search.getByLabel('Conversations').selectOption('true')
+    await search.getByRole('button', { name: 'Search' }).click()
+    await announced(page).filter({ hasText: /results found/ }).waitFor()
+    const found = await rows.allTextContents()
+    expect(found.length).toBeGreaterThan(0)
+    expect(found.every((row) => row.includes('Starter') && !row.includes('not completed'))).toBe(true)
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+    const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n').slice(1)
+    expect(lines.length).toBeGreaterThanOrEqual(found.length)
+    expect(lines.every((line) => line.includes('Starter') && line.includes(',yes,'))).toBe(true)
+  })
+
+  it('shows a result as the visitor saw it, exports through the API with the token, and deletes after confirming', async () => {
+    const resultId = await answerFlow(origin, flowId, 'Team', '5')
+    const page = await suite.newPage()
+    const errors = trackErrors(page)
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+    expect(csv.suggestedFilename()).toBe(`${suite.service.flows[CONSOLE_FLOW]!.publicId}-results.csv`)
+    const text = readFileSync((await csv.path())!, 'utf8')
+    expect(text.startsWith('\uFEFFResult id,Created at,Updated at,Completed')).toBe(true)
+    expect(text).toContain(resultId)
+    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON Lines' }).click()])
+    const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string })
+    expect(lines[0]!.id).toBe(resultId)
+
+    await page.locator('table.results tbody tr').first().getByRole('button', { name: /^Open/ }).click()
+    const conversation = page.getByRole('list', { name: 'Conversation' })
+    await conversation.waitFor()
+    // The questions as the published version words them (an earlier test may have changed them).
+    const published = await owner<{ publishedFlow: ReturnType<typeof readConsoleFlow> }>('GET', `/v1/flows/${flowId}/publishedFlow`)
+    const question = published.json.publishedFlow.groups[0]!.blocks[0]!.content!.richText![0]!.children[0]!.text
+    expect(await conversation.locator('.bubble').allTextContents()).toEqual([
+      `Flow: ${question}`,
+      'Visitor: Team',
+      'Flow: How likely are you to recommend us?',
+      'Visitor: 5',
+    ])
+    await page.getByRole('button', { name: 'Delete this result' }).click()
+    // Focus waits on Cancel: Enter there deletes nothing.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel')
+    await page.keyboard.press('Enter')
+    expect((await owner('GET', `/v1/flows/${flowId}/results/${resultId}`)).status).toBe(200)
+    await page.getByRole('button', { name: 'Delete this result' }).click()
+    await page.getByRole('button', { name: 'Delete the result' }).click()
+    await announced(page).filter({ hasText: 'The result is deleted.' }).waitFor()
+    expect((await owner('GET', `/v1/flows/${flowId}/results/${resultId}`)).status).toBe(404)
+    expect(errors).toEqual([])
+  })
+
+  it('lists the completion webhook’s deliveries of the flow', async () => {
+    const resultId = await answerFlow(origin, flowId, 'Starter', '3')
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    const deliveries = page.getByRole('region', { name: 'Webhook deliveries' })
+    await deliveries.getByText(resultId).waitFor()
+    expect(await page.getByText('Completed results are sent to').textContent()).toContain('https://hooks.example.invalid/results')
+  })
+})
