@@ -6,7 +6,7 @@ import type { FlowRecord } from '../store/flows-repository'
 import type { PublishedVersion } from '../store/published-flows-repository'
 import type { Repositories, Store } from '../store/store'
 import { applyContentUpdate, contentFromImport, replaceContent, toPublishedSnapshot } from './flow-document'
-import { generatePublicId, PUBLIC_ID_PATTERN } from './public-id'
+import { generatePublicId, PUBLIC_ID_PATTERN, RESERVED_PUBLIC_IDS } from './public-id'
 
 /**
  * Flow management shared by the HTTP routes and the CLI. Functions throw `HttpError` for
@@ -66,6 +66,11 @@ export async function updateFlow(
         path: 'flow.publicId',
         message: 'Use 1–64 characters a–z, 0–9 and "-", starting and ending with a letter or digit',
       },
+    ])
+  }
+  if (update.publicId != null && RESERVED_PUBLIC_IDS.has(update.publicId)) {
+    throw new HttpError('invalid_body', `publicId "${update.publicId}" is a path of the service itself.`, [
+      { path: 'flow.publicId', message: `Reserved: ${[...RESERVED_PUBLIC_IDS].join(', ')}` },
     ])
   }
   const checkedAt = update.updatedAt == null ? undefined : parseTimestamp(update.updatedAt, 'flow.updatedAt')

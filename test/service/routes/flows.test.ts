@@ -152,6 +152,16 @@ describe('PATCH /v1/flows/{flowId}', () => {
     expect(stored.body.flow).toEqual(flow)
   })
 
+  it("refuses a publicId that is one of the service's own top-level paths, where its share page could not be reached", async () => {
+    const created = await importOverHttp(svc, greetingFlow())
+    for (const publicId of ['admin', 'metrics', 'widget']) {
+      const res = await svc.call('PATCH', `/v1/flows/${created.id}`, { token: svc.tokens.secret, json: { flow: { publicId } } })
+      expect(res.status).toBe(400)
+      expect(res.body.error).toMatchObject({ code: 'invalid_body', details: [{ path: 'flow.publicId' }] })
+    }
+    expect((await svc.call('GET', `/v1/flows/${created.id}`, { token: svc.tokens.secret })).body.flow.publicId).toBe(created.publicId)
+  })
+
   it('ignores read-only fields', async () => {
     const created = await importOverHttp(svc, greetingFlow())
     const res = await svc.call('PATCH', `/v1/flows/${created.id}`, {
