@@ -3,8 +3,8 @@
  * their rows first (answers, logs, sessions and webhook deliveries go with them), then asks this
  * to remove their files, so no stored answer ever points at a file already gone.
  *
- * Uploads store their files per result: `resultFilesOf` (uploads/files.ts) removes them, and the
- * results routes pass it to `deleteResults`.
+ * Uploads store their files per result: the results routes pass `deleteResults` one that asks
+ * the uploads' `Files` to remove them.
  */
 export interface ResultFiles {
   removeForResults(flow: { id: string; workspaceId: string }, resultIds: readonly string[]): Promise<void>

@@ -2,7 +2,6 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../../protocol/uploads'
-import type { ResultFiles } from '../results/result-files'
 import type { Store } from '../store/store'
 import { DiskStorage } from './disk-storage'
 import type { FileStorage } from './file-storage'
@@ -89,12 +88,3 @@ export function createFiles(settings: UploadSettings, dataDir: string, credentia
 
 /** A file's id: 192 random bits, its URL's secret for a public file. */
 export const newFileId = () => randomBytes(24).toString('base64url')
-
-/** What the results API removes with deleted results: their uploaded files (results/result-files.ts). */
-export function resultFilesOf(store: Store, files: Files): ResultFiles {
-  return {
-    async removeForResults(flow, resultIds) {
-      for (const resultId of resultIds) await files.deleteResult(store, flow.workspaceId, resultId)
-    },
-  }
-}
