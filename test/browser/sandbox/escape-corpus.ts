@@ -34,7 +34,8 @@ export const ESCAPE_CORPUS: EscapeCase[] = [
   { attack: 'navigate top', content: "top.location.href = canary + '/escape/navigate'", expected: undefinedName('top') },
   {
     attack: 'navigate its own context away',
-    content: "location.href = canary + '/escape/navigate-self'; return location.href.startsWith('blob:null/')",
+    // `location` is a frozen copy of the page's address (empty here: the harness gives none), never the worker's own.
+    content: "location.href = canary + '/escape/navigate-self'; return location.href === '' && Object.isFrozen(location) && !String(self.location).startsWith('blob:')",
     expected: { ok: true, value: true },
   },
   { attack: 'fetch the service', content: "return await (await fetch(service + '/collect?escape=1')).text()", expected: blocked('fetch') },
