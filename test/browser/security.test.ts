@@ -39,7 +39,9 @@ describe('hostile flow content in Chromium', () => {
 
     await c.say(`<img src=x onerror="window.__xss='answer'">`)
     await c.host(/Hello/).waitFor()
-    expect(await c.host(/Hello/).textContent()).toBe(`Hello <img src=x onerror="window.__xss='answer'">`)
+    // The answer is a variable's value, read as Markdown: its HTML shows as text, no element.
+    expect((await c.host(/Hello/).textContent())?.trim()).toBe(`Hello <img src=x onerror="window.__xss='answer'">`)
+    expect(await c.host(/Hello/).locator('img, [onerror]').count()).toBe(0)
 
     await page.waitForTimeout(300)
     expect(await xss(page)).toBeUndefined()
