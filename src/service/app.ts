@@ -7,12 +7,15 @@ import type { SandboxPool } from './engine/sandbox/sandbox-pool'
 import type { Engine } from './engine/core/types'
 import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
+import { requestLog } from './http/request-log'
 import { WebhookWaits } from './chat/webhook-waits'
 import { createIntegrations, type Integrations } from './integrations'
 import { registerCredentialRoutes } from './routes/credentials'
 import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
 import { registerFlowRoutes } from './routes/flows'
+import { registerHealthRoutes } from './routes/health'
+import { registerMetricsRoute } from './routes/metrics'
 import { registerSandboxRoutes } from './routes/sandbox'
 import { registerShareRoutes } from './routes/share'
 import { registerWidgetRoutes } from './routes/widget'
@@ -75,6 +78,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   app.onError(handleError)
   app.notFound(handleNotFound)
+  app.use(requestLog({ trustProxyHops: config.trustProxyHops }))
 
   app.use('/v1/*', async (c, next) => {
     // API answers are per caller and per moment: never cache them, never sniff them as HTML.
@@ -84,17 +88,14 @@ export function createApp(deps: AppDeps): Hono {
     await next()
   })
 
-  app.get('/v1/health', async (c) => {
-    await deps.store.database.query('SELECT 1')
-    return c.json({ status: 'ok' })
-  })
-
+  registerHealthRoutes(app, { database: store.database })
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   registerWidgetRoutes(app, { distDir: deps.widgetDistDir })
+  registerMetricsRoute(app, { token: config.metricsToken, auth: ctx.auth })
   deps.mount?.(app)
   // Last: `/:publicId` would otherwise shadow other one-segment routes.
   registerShareRoutes(app, ctx)

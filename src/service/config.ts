@@ -9,6 +9,7 @@ import { DEFAULT_BYTE_LIMITS } from './engine/core/byte-budget'
 import { defaultCodeWorkers } from './engine/sandbox/sandbox'
 import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
+import { LOG_LEVELS, type LogSettings } from './observability/log'
 import { AllowList } from './outbound/address-policy'
 import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './outbound/workspace-limits'
 import { SCHEMA_NAME_PATTERN } from './store/tables'
@@ -76,6 +77,10 @@ export interface ServiceConfig {
   credentialsKey: string | undefined
   /** AI blocks: the service-wide provider keys and the timeouts of a provider's answer. */
   ai: AiConfig
+  /** LOG_LEVEL, LOG_FORMAT; errors' stacks only when NODE_ENV=development. */
+  log: LogSettings
+  /** The bearer token `/metrics` asks for; unset, there is no `/metrics`. */
+  metricsToken: string | undefined
 }
 
 const MAX_PROXY_HOPS = 16
@@ -108,6 +113,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   smtpFrom: undefined,
   credentialsKey: undefined,
   ai: { defaults: {}, timeouts: { ...DEFAULT_AI_TIMEOUTS } },
+  log: { level: 'info', format: 'auto', stacks: false },
+  metricsToken: undefined,
 }
 
 export class ConfigError extends Error {
@@ -192,6 +199,12 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
         totalMs: read.integer('AI_TOTAL_TIMEOUT_SECONDS', d.ai.timeouts.totalMs / 1000, 1, 120) * 1000,
       },
     },
+    log: {
+      level: read.choice('LOG_LEVEL', LOG_LEVELS, d.log.level),
+      format: read.choice('LOG_FORMAT', ['json', 'pretty'] as const, d.log.format),
+      stacks: read.string('NODE_ENV') === 'development',
+    },
+    metricsToken: read.string('METRICS_TOKEN'),
   }
 
   config.codeWorkers = read.integer('CODE_WORKERS', defaultCodeWorkers(config.workers), 1, 64)
@@ -224,6 +237,9 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   }
   if (config.credentialsKey !== undefined && !isCredentialsKey(config.credentialsKey)) {
     problems.push('CREDENTIALS_KEY must be 32 bytes written as 64 hexadecimal or 44 base64 characters')
+  }
+  if (config.metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(config.metricsToken)) {
+    problems.push('METRICS_TOKEN must be 16 to 256 visible ASCII characters, no spaces (a long random one: it guards /metrics)')
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
@@ -269,6 +285,17 @@ class EnvReader {
       return fallback
     }
     return bare
+  }
+
+  /** One of `values`. */
+  choice<T extends string>(name: string, values: readonly T[], fallback: T): T {
+    const raw = this.string(name)
+    if (raw === undefined) return fallback
+    if (!(values as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${values.join(', ')} (got "${raw}")`)
+      return fallback
+    }
+    return raw as T
   }
 
   /** Comma-separated entries, blanks dropped. */

@@ -70,6 +70,10 @@ describe('loadConfig', () => {
       AI_FIRST_TOKEN_TIMEOUT_SECONDS: '10',
       AI_IDLE_TIMEOUT_SECONDS: '20',
       AI_TOTAL_TIMEOUT_SECONDS: '90',
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
+      NODE_ENV: 'development',
+      METRICS_TOKEN: 'scraper-token-0123456789',
     })
     expect(config).toEqual({
       port: 9000,
@@ -99,6 +103,8 @@ describe('loadConfig', () => {
         defaults: { openai: { apiKey: 'sk-service', baseUrl: 'http://10.0.0.9:11434/v1' }, mistral: { apiKey: 'mistral-key' } },
         timeouts: { firstTokenMs: 10_000, idleMs: 20_000, totalMs: 90_000 },
       },
+      log: { level: 'debug', format: 'json', stacks: true },
+      metricsToken: 'scraper-token-0123456789',
     })
   })
 
@@ -181,5 +187,22 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1)
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2)
     expect(problemsOf({ TRUST_PROXY: '99' })[0]).toMatch(/^TRUST_PROXY/)
+  })
+})
+
+describe('logs and metrics', () => {
+  it('write information, as JSON unless on a terminal, without stacks outside development', () => {
+    expect(loadConfig({}).log).toEqual({ level: 'info', format: 'auto', stacks: false })
+    expect(loadConfig({ LOG_FORMAT: 'pretty', NODE_ENV: 'production' }).log).toEqual({ level: 'info', format: 'pretty', stacks: false })
+    expect(loadConfig({}).metricsToken).toBeUndefined()
+  })
+
+  it('refuses an unknown level or format, and a metrics token short or with spaces', () => {
+    expect(problemsOf({ LOG_LEVEL: 'verbose', LOG_FORMAT: 'xml', METRICS_TOKEN: 'short' })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")',
+      'LOG_FORMAT must be one of json, pretty (got "xml")',
+      'METRICS_TOKEN must be 16 to 256 visible ASCII characters, no spaces (a long random one: it guards /metrics)',
+    ])
+    expect(problemsOf({ METRICS_TOKEN: 'sixteen chars and spaces' })).toHaveLength(1)
   })
 })

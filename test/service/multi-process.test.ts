@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { get } from 'node:http'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +9,7 @@ import { databaseUrl, dropSchema, freshSchema } from './helpers/database'
 import { createStreamParser } from '../../src/protocol/stream'
 import { aiFlow } from './helpers/ai-flows'
 import { greetingFlow } from './helpers/flows'
+import { parseMetrics, total } from './helpers/metrics'
 import { type OpenAiTestServer, startOpenAiTestServer } from './helpers/openai-test-server'
 
 /**
@@ -18,6 +20,7 @@ import { type OpenAiTestServer, startOpenAiTestServer } from './helpers/openai-t
 const MAIN = join(import.meta.dirname, '../../src/service/main.ts')
 const schema = freshSchema()
 const secret = newToken('secret')
+const METRICS_TOKEN = 'metrics-token-of-the-processes'
 const BURST = 20
 const processes: ChildProcess[] = []
 let cluster = ''
@@ -50,6 +53,7 @@ async function service(env: Record<string, string>): Promise<string> {
       OPENAI_API_KEY: 'sk-processes',
       OPENAI_BASE_URL: ai!.baseUrl,
       OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+      METRICS_TOKEN,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -127,6 +131,27 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
     }
     // One bucket for the visitor, whichever process and worker served each request.
     expect(statuses).toEqual([...Array(BURST).fill(200), ...Array(2 * BURST).fill(429)])
+  })
+
+  it("sum every worker's figures at /metrics, whichever worker is asked", async () => {
+    // Each request on a connection of its own: node:cluster hands every connection to the next worker.
+    const fetchAlone = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        get(`${cluster}${path}`, { agent: false, headers }, (response) => {
+          let body = ''
+          response.on('data', (chunk: Buffer) => (body += chunk))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+        }).on('error', reject)
+      })
+    const served = async () => {
+      const scrape = await fetchAlone('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })
+      expect(scrape.status).toBe(200)
+      return total(parseMetrics(scrape.body), 'flow_http_requests_total', { route: '/v1/health/live', status: '200' })
+    }
+    const before = await served()
+    for (let i = 0; i < 20; i++) expect((await fetchAlone('/v1/health/live')).status).toBe(200)
+    // Scrapes land on either worker; each answers for both.
+    for (let i = 0; i < 4; i++) expect(await served()).toBe(before + 20)
   })
 
   it('stream an AI answer with one provider call, followed from every process, and go on from any of them', async () => {

@@ -7,6 +7,7 @@ import { readJsonBody } from '../http/body'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
 import { isResourceRef } from '../ids'
+import { requestOf } from '../observability/request-context'
 import { secretCaller } from './secret-caller'
 
 /** Results of the caller's flows (secret token): stored logs, the result webhook, the e-mail outbox. */
@@ -36,7 +37,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   app.post('/v1/flows/:flowId/results/:resultId/webhook', async (c) => {
     const result = await ownedResult(c)
     const body = await readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes, optional: true })
-    const delivered = await deliverResultWebhook(ctx, { resultId: result.id, body })
+    const delivered = await deliverResultWebhook(ctx, { resultId: result.id, body, request: requestOf(c) })
     return c.json({ status: 'continued', ...delivered })
   })
 
