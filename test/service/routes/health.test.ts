@@ -5,9 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { registerHealthRoutes } from '../../../src/service/routes/health'
 import { openPgDatabase } from '../../../src/service/store/pg-database'
 import { databaseUrl, dropSchema, type TestDatabase, useTestDatabase } from '../helpers/database'
-import { captureLogs } from '../helpers/logs'
+import { captureLogs, type LogLine } from '../helpers/logs'
 import { openTemplatedPglite } from '../helpers/pglite-template'
+import { postgresBin, startPostgresServer } from '../helpers/postgres-server'
 import { createTestService } from '../helpers/service'
+import { startServiceProcess } from '../helpers/service-process'
 
 /**
  * Liveness says the process answers; readiness (and `/v1/health`, which container health checks
@@ -82,4 +84,36 @@ describe('health', () => {
     expect((await app.request('/v1/health/live')).status).toBe(200)
     expect(logs.lines.map((line) => [line.level, line.msg])).toEqual([['warn', 'readiness: the database did not answer within 2 s']])
   })
+})
+
+describe.skipIf(!databaseUrl)('health of a service process whose PostgreSQL server stops', () => {
+  it('answers 503 naming the database while the server is stopped, stays alive, and is ready again once it is back', async () => {
+    const bin = await postgresBin()
+    if (!bin) throw new Error('The PostgreSQL leg needs the PostgreSQL programs (see .ci/run)')
+    const postgres = await startPostgresServer(bin)
+    cleanups.push(() => postgres.close())
+    const service = await startServiceProcess({ DATABASE_URL: postgres.url, NODE_ENV: 'production', LOG_LEVEL: 'debug' })
+    cleanups.push(async () => void (await service.stop()))
+    const probe = async (path: string, requestId: string) => {
+      const res = await fetch(`${service.url}${path}`, { headers: { 'x-request-id': requestId } })
+      return [path, res.status, await res.json()]
+    }
+    const ok = { status: 'ok' }
+    const down = { status: 'unavailable', checks: { database: 'unreachable' } }
+
+    expect(await probe('/v1/health/ready', 'before-00000001')).toEqual(['/v1/health/ready', 200, ok])
+    await postgres.stop()
+    expect(await probe('/v1/health/ready', 'stopped-00000001')).toEqual(['/v1/health/ready', 503, down])
+    expect(await probe('/v1/health', 'stopped-00000002')).toEqual(['/v1/health', 503, down])
+    expect(await probe('/v1/health/live', 'stopped-00000003')).toEqual(['/v1/health/live', 200, ok])
+    await postgres.start()
+    expect(await probe('/v1/health/ready', 'after-000000001')).toEqual(['/v1/health/ready', 200, ok])
+
+    // The cause is in the log, on the probe's own line: JSON, the request's id, no stack.
+    const lines = service.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as LogLine)
+    const cause = lines.filter((line) => line.requestId === 'stopped-00000001' && line.level === 'warn')
+    expect(cause).toEqual([expect.objectContaining({ msg: 'readiness: the database cannot be reached', err: expect.objectContaining({ code: 'ECONNREFUSED' }) })])
+    expect(cause[0]!.err).not.toHaveProperty('stack')
+    expect(lines.filter((line) => line.msg === 'request' && line.requestId?.startsWith('stopped-')).map((line) => line.status)).toEqual([503, 503, 200])
+  }, 60_000)
 })
