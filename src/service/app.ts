@@ -7,6 +7,7 @@ import type { SandboxPool } from './engine/sandbox/sandbox-pool'
 import type { Engine } from './engine/core/types'
 import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
+import { requestLog } from './http/request-log'
 import { WebhookWaits } from './chat/webhook-waits'
 import { createIntegrations, type Integrations } from './integrations'
 import { registerAdminRoutes } from './routes/admin'
@@ -15,6 +16,8 @@ import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
 import { registerQrCodeRoutes } from './routes/qr-code'
 import { registerFlowRoutes } from './routes/flows'
+import { registerHealthRoutes } from './routes/health'
+import { registerMetricsRoute } from './routes/metrics'
 import { registerSandboxRoutes } from './routes/sandbox'
 import { registerUploadRoutes } from './routes/uploads'
 import { registerShareRoutes } from './routes/share'
@@ -80,6 +83,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   app.onError(handleError)
   app.notFound(handleNotFound)
+  app.use(requestLog({ trustProxyHops: config.trustProxyHops }))
 
   app.use('/v1/*', async (c, next) => {
     // API answers are per caller and per moment: never cache them, never sniff them as HTML.
@@ -89,11 +93,7 @@ export function createApp(deps: AppDeps): Hono {
     await next()
   })
 
-  app.get('/v1/health', async (c) => {
-    await deps.store.database.query('SELECT 1')
-    return c.json({ status: 'ok' })
-  })
-
+  registerHealthRoutes(app, { database: store.database })
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerUploadRoutes(app, ctx)
@@ -105,6 +105,7 @@ export function createApp(deps: AppDeps): Hono {
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   registerWidgetRoutes(app, { distDir: deps.widgetDistDir })
   registerAdminRoutes(app, { distDir: deps.widgetDistDir && `${deps.widgetDistDir}/admin` })
+  registerMetricsRoute(app, { token: config.metricsToken, auth: ctx.auth })
   deps.mount?.(app)
   // Last: `/:publicId` would otherwise shadow other one-segment routes.
   registerShareRoutes(app, ctx)

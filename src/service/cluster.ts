@@ -1,11 +1,14 @@
 import cluster, { type Worker } from 'node:cluster'
+import { answerMetricsRequests } from './observability/cluster-metrics'
+import { log } from './observability/log'
 
 /**
  * `WORKERS=N`: N processes serve one port (node:cluster hands them connections in turn). They
  * share nothing in memory: sessions, leases, idempotent responses and rate limits all live in
  * PostgreSQL, so N processes behave as one service, as do several instances behind a load
- * balancer. The primary only forks, restarts a worker that crashed, and stops them all on
- * SIGINT/SIGTERM; each worker runs this same script and starts a server as usual.
+ * balancer. The primary only forks, restarts a worker that crashed, stops them all on
+ * SIGINT/SIGTERM, and gathers their metrics when one is asked for them (cluster-metrics.ts); each
+ * worker runs this same script and starts a server as usual.
  */
 export interface Workers {
   /** The port every worker listens on. */
@@ -31,6 +34,7 @@ export function forkWorkers(count: number, env: Record<string, string> = {}): Pr
     let port: number | undefined
     let ready = 0
     let stopping = false
+    const stopAnswering = answerMetricsRequests()
 
     const fork = () => {
       const worker = cluster.fork(env)
@@ -47,6 +51,7 @@ export function forkWorkers(count: number, env: Record<string, string> = {}): Pr
       if (stopping || code === 0) return
       if (port === undefined || ready < count) {
         stopping = true
+        stopAnswering()
         void stopAll().then(() => reject(new Error(`A service worker stopped before it could listen (exit ${code ?? signal}).`)))
         return
       }
@@ -54,10 +59,10 @@ export function forkWorkers(count: number, env: Record<string, string> = {}): Pr
       restarts.push(now)
       while (restarts.length > 0 && restarts[0]! < now - 60_000) restarts.shift()
       if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
-        console.error(`[service] workers keep crashing (${restarts.length} in a minute); not restarting worker ${worker.id}`)
+        log().error({ worker: worker.id, exit: code ?? signal }, `workers keep crashing (${restarts.length} in a minute); not restarting this one`)
         return
       }
-      console.error(`[service] worker ${worker.id} exited (${code ?? signal}); starting another`)
+      log().error({ worker: worker.id, exit: code ?? signal }, 'a worker exited; starting another')
       ready--
       fork()
     }
@@ -91,6 +96,7 @@ export function forkWorkers(count: number, env: Record<string, string> = {}): Pr
       },
       async close() {
         stopping = true
+        stopAnswering()
         await stopAll()
       },
     }

@@ -9,6 +9,7 @@ import { DEFAULT_BYTE_LIMITS } from './engine/core/byte-budget'
 import { defaultCodeWorkers } from './engine/sandbox/sandbox'
 import { credentialsKeyFrom } from './credentials/credentials-key'
 import { tokenKindOf } from './ids'
+import { LOG_LEVELS, type LogSettings } from './observability/log'
 import { AllowList } from './outbound/address-policy'
 import type { UploadSettings } from './uploads/files'
 import type { S3Settings } from './uploads/s3-storage'
@@ -81,6 +82,10 @@ export interface ServiceConfig {
   ai: AiConfig
   /** File uploads: the most bytes per file (UPLOAD_MAX_BYTES) and an S3-compatible store (S3_*). */
   uploads: UploadSettings
+  /** LOG_LEVEL, LOG_FORMAT; errors' stacks only when NODE_ENV=development. */
+  log: LogSettings
+  /** The bearer token `/metrics` asks for; unset, there is no `/metrics`. */
+  metricsToken: string | undefined
 }
 
 const MAX_PROXY_HOPS = 16
@@ -129,6 +134,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   credentialsKey: undefined,
   ai: { defaults: {}, timeouts: { ...DEFAULT_AI_TIMEOUTS } },
   uploads: { maxBytes: DEFAULT_UPLOAD_LIMIT_BYTES, s3: undefined },
+  log: { level: 'info', format: 'auto', stacks: false },
+  metricsToken: undefined,
 }
 
 export class ConfigError extends Error {
@@ -217,6 +224,12 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       maxBytes: read.integer('UPLOAD_MAX_BYTES', d.uploads.maxBytes, 1, 2 ** 40),
       s3: readS3(read),
     },
+    log: {
+      level: read.choice('LOG_LEVEL', LOG_LEVELS, d.log.level),
+      format: read.choice('LOG_FORMAT', ['json', 'pretty'] as const, d.log.format),
+      stacks: read.string('NODE_ENV') === 'development',
+    },
+    metricsToken: read.string('METRICS_TOKEN'),
   }
 
   config.codeWorkers = read.integer('CODE_WORKERS', defaultCodeWorkers(config.workers), 1, 64)
@@ -249,6 +262,9 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   }
   if (config.credentialsKey !== undefined && !isCredentialsKey(config.credentialsKey)) {
     problems.push('CREDENTIALS_KEY must be 32 bytes written as 64 hexadecimal or 44 base64 characters')
+  }
+  if (config.metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(config.metricsToken)) {
+    problems.push('METRICS_TOKEN must be 16 to 256 visible ASCII characters, no spaces (a long random one: it guards /metrics)')
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
@@ -301,6 +317,17 @@ class EnvReader {
     const value = this.string(name)
     if (value === undefined) this.problems.push(`${name} must be set`)
     return value ?? ''
+  }
+
+  /** One of `values`. */
+  choice<T extends string>(name: string, values: readonly T[], fallback: T): T {
+    const raw = this.string(name)
+    if (raw === undefined) return fallback
+    if (!(values as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${values.join(', ')} (got "${raw}")`)
+      return fallback
+    }
+    return raw as T
   }
 
   /** Comma-separated entries, blanks dropped. */

@@ -3,6 +3,7 @@ import { isIPv6, type AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
+import type { DestinationStream } from 'pino'
 import { createApp } from './app'
 import { purgeSettingsFor, schedulePurge } from './chat/session-purge'
 import { forkWorkers, isClusterPrimary, isClusterWorker } from './cluster'
@@ -13,6 +14,9 @@ import type { Engine } from './engine/core/types'
 import { loadCredentialsKey } from './credentials/credentials-key'
 import { ensureEnvTokens } from './env-tokens'
 import { createIntegrations, type Integrations } from './integrations'
+import { configureLogging, log } from './observability/log'
+import { collectProcessMetrics } from './observability/metrics'
+import { reportMetricsToPrimary } from './observability/cluster-metrics'
 import { openStore, storeOptionsFrom } from './store/open-store'
 import type { Store } from './store/store'
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher'
@@ -26,6 +30,8 @@ export interface StartServerOptions {
   handleSignals?: boolean
   /** Interface to listen on (default: the configured `host`, loopback unless HOST says otherwise). */
   hostname?: string
+  /** Where log lines go (tests read them); standard output by default. */
+  logTo?: DestinationStream
 }
 
 export interface RunningServer {
@@ -38,6 +44,9 @@ export interface RunningServer {
 const SHUTDOWN_GRACE_MS = 5_000
 
 export async function startServer(config: ServiceConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+  configureLogging(config.log, options.logTo)
+  collectProcessMetrics()
+  if (isClusterWorker()) reportMetricsToPrimary()
   const store = await openStore(storeOptionsFrom(config))
   const sandbox = new SandboxPool({ size: config.codeWorkers })
   const inFlight = new InFlight()
@@ -76,11 +85,11 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
   const listening = server
   let closing: Promise<void> | undefined
   const onSignal = (signal: NodeJS.Signals) => {
-    console.log(`[service] ${signal} received, shutting down`)
+    log().info({ signal }, 'shutting down')
     close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error('[service] shutdown failed:', error)
+        log().error({ err: error }, 'shutdown failed')
         process.exit(1)
       },
     )
@@ -133,13 +142,14 @@ export function serviceUrl(host: string, port: number): string {
 async function startIntegrations(config: ServiceConfig, store: Store, now: () => Date): Promise<Integrations> {
   const loaded = await loadCredentialsKey(config)
   if (loaded.source === 'generated') {
-    console.log(`[service] No CREDENTIALS_KEY set: made one in ${loaded.file} (keep it with the data; every process sharing this database needs the same key).`)
+    log().info(`No CREDENTIALS_KEY set: made one in ${loaded.file} (keep it with the data; every process sharing this database needs the same key).`)
   }
   const integrations = createIntegrations({ config, store, now, key: loaded.key })
   const unreadable = await integrations.vault.countUnreadable()
   if (unreadable > 0) {
-    console.warn(
-      `[service] WARNING: ${unreadable} stored credential(s) were encrypted with another key than this CREDENTIALS_KEY and cannot be used until the original key is restored or they are entered again.`,
+    log().warn(
+      { unreadable },
+      `${unreadable} stored credential(s) were encrypted with another key than this CREDENTIALS_KEY and cannot be used until the original key is restored or they are entered again.`,
     )
   }
   return integrations
@@ -183,8 +193,9 @@ async function main(): Promise<void> {
   const config = loadConfig()
   const where = config.databaseUrl ? `PostgreSQL (schema ${config.databaseSchema})` : `PGlite in ${config.dataDir}`
   if (config.workers > 1 && isClusterPrimary()) {
+    configureLogging(config.log)
     const workers = await forkWorkers(config.workers)
-    console.log(`Flow service listening on ${serviceUrl(config.host, workers.port)} with ${config.workers} processes — data: ${where}`)
+    log().info(`Flow service listening on ${serviceUrl(config.host, workers.port)} with ${config.workers} processes — data: ${where}`)
     const stop = () => workers.close().then(() => process.exit(0))
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
@@ -192,15 +203,15 @@ async function main(): Promise<void> {
   }
   const running = await startServer(config)
   if (isClusterWorker()) return
-  console.log(`Flow service listening on ${running.url} — data: ${where}`)
+  log().info(`Flow service listening on ${running.url} — data: ${where}`)
   if (!config.secretToken) {
-    console.log('No FLOW_SECRET_TOKEN set: create one with `npm run flows -- token create --kind secret`.')
+    log().info('No FLOW_SECRET_TOKEN set: create one with `npm run flows -- token create --kind secret`.')
   }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error)
+    log().fatal({ err: error }, error instanceof Error ? error.message : String(error))
     process.exit(1)
   })
 }

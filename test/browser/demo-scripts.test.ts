@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/service/config'
+import { QUIET_LOG } from '../service/helpers/logs'
 import { newToken } from '../../src/service/ids'
 import { startServer, type RunningServer } from '../../src/service/main'
 import { mountDemoSite } from '../../demo/site/routes'
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const publishableToken = newToken('publishable')
   const unlimited = { perMinute: 0, burst: 1_000_000 }
   server = await startServer(
-    { ...DEFAULT_CONFIG, port: 0, dataDir, secretToken, publishableToken, rateLimits: { chat: unlimited, management: unlimited } },
+    { ...DEFAULT_CONFIG, port: 0, dataDir, secretToken, publishableToken, rateLimits: { chat: unlimited, management: unlimited }, log: QUIET_LOG },
     {
       hostname: '127.0.0.1',
       handleSignals: false,

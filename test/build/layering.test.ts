@@ -202,6 +202,8 @@ const SERVICE_PARTS: Record<string, string> = {
   store: 'store',
   'ids.ts': 'base',
   'service-files.ts': 'base',
+  // The log, the request context and the metrics: every layer writes to them, they import nothing above.
+  observability: 'base',
 }
 
 /** What each part of the service may import (besides itself); anything may read `config` as types. */

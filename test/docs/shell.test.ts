@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/service/config'
 import { newToken } from '../../src/service/ids'
 import { startServer, type RunningServer } from '../../src/service/main'
+import { QUIET_LOG } from '../service/helpers/logs'
 import { codeBlocks, documents, REPO_ROOT, type CodeBlock } from './doc-blocks'
 
 /**
  * Every shell block of the documentation, run with bash against a service started here, as a
  * reader pastes it: `https://chat.example.com` is the service's address, `YOUR_SECRET_TOKEN` and
- * `YOUR_PUBLISHABLE_TOKEN` its tokens, `YOUR_FLOW_ID` the README's first flow (imported and
+ * `YOUR_PUBLISHABLE_TOKEN` its tokens, `YOUR_METRICS_TOKEN` its METRICS_TOKEN, `YOUR_FLOW_ID` the README's first flow (imported and
  * published by the test). A block must exit 0; when the docs show what it prints (a block marked
  * as its output), the output must match. Only blocks marked `skip` with a reason are left out.
  *
@@ -26,6 +27,7 @@ const PLACEHOLDERS = {
   flow: 'YOUR_FLOW_ID',
   publishable: 'YOUR_PUBLISHABLE_TOKEN',
   secret: 'YOUR_SECRET_TOKEN',
+  metrics: 'YOUR_METRICS_TOKEN',
 } as const
 
 const blocks = documents().flatMap(codeBlocks)
@@ -39,12 +41,22 @@ let dataDir: string
 let cliDataDir: string
 const secret = newToken('secret')
 const publishable = newToken('publishable')
+const metricsToken = randomBytes(24).toString('base64url')
 let flowId: string
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'flow-docs-service-'))
   server = await startServer(
-    { ...DEFAULT_CONFIG, port: 0, dataDir, secretToken: secret, publishableToken: publishable, credentialsKey: randomBytes(32).toString('hex') },
+    {
+      ...DEFAULT_CONFIG,
+      port: 0,
+      dataDir,
+      secretToken: secret,
+      publishableToken: publishable,
+      credentialsKey: randomBytes(32).toString('hex'),
+      metricsToken,
+      log: QUIET_LOG,
+    },
     { hostname: '127.0.0.1', handleSignals: false },
   )
   origin = `http://127.0.0.1:${new URL(server.url).port}`
@@ -81,6 +93,7 @@ const fillIn = (code: string) =>
     .replaceAll(PLACEHOLDERS.flow, flowId)
     .replaceAll(PLACEHOLDERS.publishable, publishable)
     .replaceAll(PLACEHOLDERS.secret, secret)
+    .replaceAll(PLACEHOLDERS.metrics, metricsToken)
 
 function bash(code: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {

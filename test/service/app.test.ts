@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { chatStepResultSchema, errorBodySchema, startChatResponseSchema } from '../../src/protocol/index'
 import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp, sharedFlowFiles } from './helpers/flows'
 import { useTestDatabase } from './helpers/database'
+import { captureLogs } from './helpers/logs'
 import { createTestService, WORKSPACE, type TestService } from './helpers/service'
 import { answerFor } from './helpers/walker'
 
@@ -79,7 +80,7 @@ describe('service basics', () => {
 describe('failures', () => {
   it('answers 500 internal without internals when the database fails, and logs the cause', async () => {
     const flow = await importOverHttp(svc, greetingFlow())
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const logs = captureLogs()
     try {
       await svc.store.database.query(`DROP TABLE ${svc.store.tables.flows} CASCADE`)
       const res = await svc.call('GET', `/v1/flows/${flow.id}`, { token: svc.tokens.secret })
@@ -89,10 +90,11 @@ describe('failures', () => {
         message: expect.any(String),
       })
       expect(res.text).not.toMatch(/flows|relation|at |\.ts/)
-      expect(log).toHaveBeenCalled()
-      expect(String(log.mock.calls[0]?.[1])).toMatch(/flows/)
+      const logged = logs.lines.filter((line) => line.level === 'error')
+      expect(logged).not.toEqual([])
+      expect(logged[0]?.err?.message).toMatch(/flows/)
     } finally {
-      log.mockRestore()
+      logs.restore()
     }
   })
 

@@ -78,6 +78,10 @@ describe('loadConfig', () => {
       S3_SECRET_ACCESS_KEY: 'key-secret',
       S3_FORCE_PATH_STYLE: 'false',
       S3_PREFIX: 'uploads/',
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
+      NODE_ENV: 'development',
+      METRICS_TOKEN: 'scraper-token-0123456789',
     })
     expect(config).toEqual({
       port: 9000,
@@ -119,6 +123,8 @@ describe('loadConfig', () => {
           prefix: 'uploads/',
         },
       },
+      log: { level: 'debug', format: 'json', stacks: true },
+      metricsToken: 'scraper-token-0123456789',
     })
   })
 
@@ -205,5 +211,22 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1)
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2)
     expect(problemsOf({ TRUST_PROXY: '99' })[0]).toMatch(/^TRUST_PROXY/)
+  })
+})
+
+describe('logs and metrics', () => {
+  it('write information, as JSON unless on a terminal, without stacks outside development', () => {
+    expect(loadConfig({}).log).toEqual({ level: 'info', format: 'auto', stacks: false })
+    expect(loadConfig({ LOG_FORMAT: 'pretty', NODE_ENV: 'production' }).log).toEqual({ level: 'info', format: 'pretty', stacks: false })
+    expect(loadConfig({}).metricsToken).toBeUndefined()
+  })
+
+  it('refuses an unknown level or format, and a metrics token short or with spaces', () => {
+    expect(problemsOf({ LOG_LEVEL: 'verbose', LOG_FORMAT: 'xml', METRICS_TOKEN: 'short' })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")',
+      'LOG_FORMAT must be one of json, pretty (got "xml")',
+      'METRICS_TOKEN must be 16 to 256 visible ASCII characters, no spaces (a long random one: it guards /metrics)',
+    ])
+    expect(problemsOf({ METRICS_TOKEN: 'sixteen chars and spaces' })).toHaveLength(1)
   })
 })

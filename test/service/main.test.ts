@@ -3,13 +3,14 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig, type ServiceConfig } from '../../src/service/config'
 import { newToken } from '../../src/service/ids'
 import { startServer } from '../../src/service/main'
 import { openPgDatabase } from '../../src/service/store/pg-database'
 import { databaseUrl, dropSchema, freshSchema } from './helpers/database'
 import { greetingFlow } from './helpers/flows'
+import { captureLogs } from './helpers/logs'
 
 let dataDir: string
 let schema: string
@@ -29,6 +30,7 @@ beforeEach(async () => {
     FLOW_PUBLISHABLE_TOKEN: publishable,
     RATE_LIMIT_CHAT_PER_MINUTE: '1',
     RATE_LIMIT_CHAT_BURST: '2',
+    LOG_LEVEL: 'warn',
   })
 })
 afterEach(async () => {
@@ -108,16 +110,15 @@ describe('startServer', () => {
       await restarted.close()
     }
 
-    const warnings: string[] = []
-    const warn = vi.spyOn(console, 'warn').mockImplementation((line: string) => void warnings.push(line))
-    const otherKey = await startServer({ ...config, credentialsKey: '77'.repeat(32) }, { handleSignals: false })
+    const logs = captureLogs()
+    const otherKey = await startServer({ ...config, credentialsKey: '77'.repeat(32) }, { handleSignals: false, logTo: logs.destination })
     try {
-      expect(warnings.join('\n')).toMatch(/1 stored credential\(s\) were encrypted with another key/)
+      expect(logs.lines.filter((line) => line.level === 'warn').map((line) => line.msg).join('\n')).toMatch(/1 stored credential\(s\) were encrypted with another key/)
       const listed = await fetch(`${otherKey.url}/v1/credentials`, json(secret))
       expect(listed.status).toBe(200)
       expect(((await listed.json()) as { credentials: unknown[] }).credentials).toEqual([expect.objectContaining({ id: 'mail', unreadable: true })])
     } finally {
-      warn.mockRestore()
+      logs.restore()
       await otherKey.close()
     }
   })

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { get } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newToken } from '../../src/service/ids'
 import { openPgDatabase } from '../../src/service/store/pg-database'
@@ -6,6 +7,7 @@ import { databaseUrl, dropSchema, freshSchema } from './helpers/database'
 import { createStreamParser } from '../../src/protocol/stream'
 import { aiFlow } from './helpers/ai-flows'
 import { greetingFlow } from './helpers/flows'
+import { parseMetrics, total } from './helpers/metrics'
 import { type OpenAiTestServer, startOpenAiTestServer } from './helpers/openai-test-server'
 import { type ServiceProcess, startServiceProcess } from './helpers/service-process'
 import { until } from './helpers/until'
@@ -18,6 +20,7 @@ import { startWebhookReceiver } from './helpers/webhook-receiver'
  */
 const schema = freshSchema()
 const secret = newToken('secret')
+const METRICS_TOKEN = 'metrics-token-of-the-processes'
 const BURST = 20
 const CREDENTIALS_KEY = randomBytes(32).toString('hex')
 const processes: ServiceProcess[] = []
@@ -41,6 +44,7 @@ async function service(env: Record<string, string>): Promise<string> {
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     // Every process of one service has the same key (it seals the webhooks' signing secrets).
     CREDENTIALS_KEY: CREDENTIALS_KEY,
+    METRICS_TOKEN,
     ...env,
   })
   processes.push(started)
@@ -106,6 +110,27 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
     }
     // One bucket for the visitor, whichever process and worker served each request.
     expect(statuses).toEqual([...Array(BURST).fill(200), ...Array(2 * BURST).fill(429)])
+  })
+
+  it("sum every worker's figures at /metrics, whichever worker is asked", async () => {
+    // Each request on a connection of its own: node:cluster hands every connection to the next worker.
+    const fetchAlone = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        get(`${cluster}${path}`, { agent: false, headers }, (response) => {
+          let body = ''
+          response.on('data', (chunk: Buffer) => (body += chunk))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+        }).on('error', reject)
+      })
+    const served = async () => {
+      const scrape = await fetchAlone('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })
+      expect(scrape.status).toBe(200)
+      return total(parseMetrics(scrape.body), 'flow_http_requests_total', { route: '/v1/health/live', status: '200' })
+    }
+    const before = await served()
+    for (let i = 0; i < 20; i++) expect((await fetchAlone('/v1/health/live')).status).toBe(200)
+    // Scrapes land on either worker; each answers for both.
+    for (let i = 0; i < 4; i++) expect(await served()).toBe(before + 20)
   })
 
   it('stream an AI answer with one provider call, followed from every process, and go on from any of them', async () => {

@@ -1,4 +1,6 @@
 import type { StreamErrorLog } from '../../protocol/stream'
+import { log } from '../observability/log'
+import { metrics } from '../observability/metrics'
 
 /**
  * The streamed answers this process is reading from a provider, by session and stream. Requests
@@ -58,14 +60,17 @@ export class LiveStreams {
     const live = new LiveStream()
     const id = key(sessionId, streamId)
     this.streams.set(id, live)
+    metrics.aiStreamsActive.inc()
     const running = run(live)
       .catch((error: unknown) => {
-        console.error('[service] a streamed answer failed unexpectedly:', error)
+        log().error({ err: error }, 'a streamed answer failed unexpectedly')
         if (live.status === 'running') live.end('failed', { description: 'The answer could not be streamed' })
       })
       .finally(() => {
         if (this.streams.get(id) === live) this.streams.delete(id)
         this.runs.delete(running)
+        metrics.aiStreamsActive.dec()
+        metrics.aiStreams.inc({ outcome: live.status !== 'done' ? 'failed' : live.finishReason === 'length' ? 'cut' : 'done' })
       })
     this.runs.add(running)
     return live

@@ -69,11 +69,15 @@ function spawnTarget(file: string, args: string[], env: Record<string, string>):
     })
   return new Promise((resolve, reject) => {
     let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const listening = (chunk: Buffer) => {
       out += chunk.toString()
       const port = /listening (?:on http:\/\/localhost:)?(\d+)/.exec(out)?.[1]
-      if (port) resolve({ url: `http://127.0.0.1:${port}`, stop })
-    })
+      if (!port) return
+      // From here on its log (an access line per request) is read and dropped, as a collector would.
+      child.stdout!.off('data', listening).resume()
+      resolve({ url: `http://127.0.0.1:${port}`, stop })
+    }
+    child.stdout!.on('data', listening)
     child.once('exit', (code) => reject(new Error(`${file} ${args.join(' ')} exited with ${code}: ${out}`)))
   })
 }

@@ -2,8 +2,9 @@ import type { StartChatRequest, StartChatResponse } from '../../protocol/index'
 import { findLiveFlow, flowRefused, type LiveFlow } from '../flows/live-flow'
 import { HttpError } from '../http/errors'
 import { newId } from '../ids'
+import type { RequestContext } from '../observability/request-context'
 import type { ChatDeps, ResponseJson } from './chat-deps'
-import { stepContext, stepWrite } from './chat-step'
+import { countedStep, stepContext, stepWrite } from './chat-step'
 import { type ChatGate, rateVerdict } from './turn'
 
 /**
@@ -17,13 +18,15 @@ import { type ChatGate, rateVerdict } from './turn'
 /** A new conversation's turn: the flow a reference names, with its live version. */
 export interface StartTurn extends ChatGate {
   readonly live: LiveFlow
+  readonly request?: RequestContext
 }
 
-export async function openStart(deps: ChatDeps, input: { ref: string; rateKey: string }): Promise<StartTurn> {
+export async function openStart(deps: ChatDeps, input: { ref: string; rateKey: string; request?: RequestContext }): Promise<StartTurn> {
   const live = await findLiveFlow(deps, input.ref, 'start', {
     rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
   })
-  return { live, allowedOrigins: live.allowedOrigins, rateLimited: rateVerdict(deps, live.rateLimit), found: live.flow !== undefined }
+  const found = live.flow !== undefined
+  return { live, allowedOrigins: live.allowedOrigins, rateLimited: rateVerdict(deps, live.rateLimit), found, workspaceId: live.flow?.workspaceId, request: input.request }
 }
 
 /** Starts the conversation the route admitted, with the options its body gave. */
@@ -35,16 +38,14 @@ export async function startChat(deps: ChatDeps, turn: StartTurn, request: StartC
   const resumed = request.resultId ? await deps.store.results.findForFlow(request.resultId, flow.id) : undefined
   const sessionId = newId()
   const resultId = resumed?.id ?? newId()
-  const outcome = await deps.engine.start(
-    version.snapshot,
-    {
-      prefilledVariables: request.prefilledVariables ?? undefined,
-      restoredVariables: resumed?.variables,
-      isStreamEnabled: request.isStreamEnabled === true,
-      ...(request.message !== undefined && request.message !== null ? { message: request.message } : {}),
-    },
-    stepContext(deps, { workspaceId: flow.workspaceId, flowId: flow.id, sessionId, resultId }),
-  )
+  const options = {
+    prefilledVariables: request.prefilledVariables ?? undefined,
+    restoredVariables: resumed?.variables,
+    isStreamEnabled: request.isStreamEnabled === true,
+    ...(request.message !== undefined && request.message !== null ? { message: request.message } : {}),
+  }
+  const context = stepContext(deps, { workspaceId: flow.workspaceId, flowId: flow.id, sessionId, resultId }, turn.request)
+  const outcome = await countedStep('start', () => deps.engine.start(version.snapshot, options, context))
 
   const now = deps.now()
   await deps.store.chatSteps.commitStart({

@@ -6,6 +6,8 @@ import type { SessionState, StepContext, StepOutcome } from '../engine/core/type
 import type { CachedVersion } from '../flows/published-versions'
 import { HttpError } from '../http/errors'
 import { newId, sha256 } from '../ids'
+import { type RequestContext, requestLogger } from '../observability/request-context'
+import { metrics } from '../observability/metrics'
 import type { StepWrite } from '../store/step-writes'
 import { awaitedInput } from './awaited-input'
 import type { ChatDeps } from './chat-deps'
@@ -51,7 +53,8 @@ export async function runChatStep(deps: ChatDeps, leased: LeasedSession, request
 
 async function ask(deps: ChatDeps, { sessionId, version, state, context }: LeasedSession, request: StepRequest): Promise<StepOutcome> {
   if (request.kind === 'webhook') {
-    return deps.engine.deliverWebhook(version.snapshot, state, { waitId: request.waitId, statusCode: 200, data: request.body ?? null }, context)
+    const delivery = { waitId: request.waitId, statusCode: 200, data: request.body ?? null }
+    return countedStep('webhook', () => deps.engine.deliverWebhook(version.snapshot, state, delivery, context))
   }
   const { message } = request
   const awaiting = state.awaiting
@@ -59,7 +62,7 @@ async function ask(deps: ChatDeps, { sessionId, version, state, context }: Lease
     // The flow goes on with what the service recorded; a client's text is never the AI's answer.
     const completion = await recordedCompletion(deps, sessionId, awaiting.streamId)
     if (!completion) throw new HttpError('conflict', 'The reply is still streaming; continue once it has finished.')
-    return deps.engine.resumeStream(version.snapshot, state, completion, context)
+    return countedStep('stream', () => deps.engine.resumeStream(version.snapshot, state, completion, context))
   }
   const fileInput = awaiting?.kind === 'input' ? await awaitedInput(deps, state, version.snapshot) : undefined
   if (fileInput?.type === 'file input') {
@@ -68,7 +71,25 @@ async function ask(deps: ChatDeps, { sessionId, version, state, context }: Lease
     return deps.engine.continue(version.snapshot, state, message ?? { type: 'text', text: '' }, { ...context, uploadedFiles })
   }
   // Without a message only a payment the chat cannot take goes on; the engine says (message_required).
-  return deps.engine.continue(version.snapshot, state, message, context)
+  return countedStep('message', () => deps.engine.continue(version.snapshot, state, message, context))
+}
+
+/** What asked the engine for a step: a new conversation, an answer, a webhook, a streamed answer's end. */
+export type StepKind = 'start' | 'message' | 'webhook' | 'stream'
+
+/** Runs one step of the engine, counted with its time by kind and outcome (`ok` or the error's code). */
+export async function countedStep(kind: StepKind, run: () => Promise<StepOutcome>): Promise<StepOutcome> {
+  const started = performance.now()
+  let outcome = 'ok'
+  try {
+    return await run()
+  } catch (error) {
+    outcome = error instanceof EngineError || error instanceof HttpError ? error.code : 'internal'
+    throw error
+  } finally {
+    metrics.chatSteps.inc({ kind, outcome })
+    metrics.chatStepSeconds.observe({ kind }, (performance.now() - started) / 1000)
+  }
 }
 
 /** The answer recorded for a `stream` wait, once it is complete (stream-service.ts records it). */
@@ -80,7 +101,7 @@ async function recordedCompletion(deps: ChatDeps, sessionId: string, streamId: s
 }
 
 /** What a step of this session may use: its workspace's flows, the guarded HTTP client, its mailer. */
-export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: string; sessionId: string; resultId: string }) {
+export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: string; sessionId: string; resultId: string }, request?: RequestContext) {
   const { integrations, store } = deps
   return createStepContext({
     ...ids,
@@ -91,6 +112,7 @@ export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: 
     mail: (request) => integrations.mailer.send({ ...request, workspaceId: ids.workspaceId, flowId: ids.flowId, resultId: ids.resultId }),
     resultAnswers: () => store.results.listAnswers(ids.resultId),
     ai: integrations.ai.forWorkspace(ids.workspaceId),
+    report: (message) => requestLogger(request).warn({ workspace: ids.workspaceId, flowId: ids.flowId }, message),
   })
 }
 

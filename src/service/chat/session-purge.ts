@@ -1,4 +1,5 @@
 import type { ServiceConfig } from '../config'
+import { log } from '../observability/log'
 import type { Store } from '../store/store'
 import type { Files } from '../uploads/files'
 
@@ -58,7 +59,7 @@ export function schedulePurge(store: Store, now: () => Date, settings: PurgeSett
   }
   const run = () => {
     purgeExpired(store, now(), settings, files)
-      .catch((error: unknown) => console.error('[service] purging expired sessions failed:', error))
+      .catch((error: unknown) => log().error({ err: error }, 'purging expired sessions failed'))
       .finally(() => later(intervalMs))
   }
   later(Math.random() * intervalMs)

@@ -4,6 +4,7 @@ import type { Awaiting, SessionState } from '../engine/core/types'
 import { cutToBytes } from '../engine/core/byte-budget'
 import { HttpError } from '../http/errors'
 import { newId } from '../ids'
+import { type RequestContext, requestLogger } from '../observability/request-context'
 import type { AiStreamKey, AiStreamPart } from '../store/ai-streams-repository'
 import type { SessionRecord } from '../store/sessions-repository'
 import { findLiveFlow, type LiveFlow } from '../flows/live-flow'
@@ -40,7 +41,7 @@ const POLL_MS = 200
 const BUSY_RETRY_SECONDS = 5
 
 type StreamWait = Extract<Awaiting, { kind: 'stream' }>
-type Ids = { sessionId: string; resultId: string; workspaceId: string }
+type Ids = { sessionId: string; resultId: string; workspaceId: string; request?: RequestContext }
 const keyOf = (ids: Ids, wait: StreamWait): AiStreamKey => ({ sessionId: ids.sessionId, streamId: wait.streamId })
 type Follow = { kind: 'live'; live: LiveStream } | { kind: 'stored' }
 
@@ -48,15 +49,16 @@ type Follow = { kind: 'live'; live: LiveStream } | { kind: 'stored' }
 export interface StreamTurn extends ChatGate {
   readonly session: SessionRecord | undefined
   readonly live: LiveFlow
+  readonly request?: RequestContext
 }
 
-export async function openStream(deps: ChatDeps, input: { sessionId: string; rateKey: string }): Promise<StreamTurn> {
+export async function openStream(deps: ChatDeps, input: { sessionId: string; rateKey: string; request?: RequestContext }): Promise<StreamTurn> {
   const session = input.sessionId ? await deps.store.sessions.findById(input.sessionId) : undefined
   const live = await findLiveFlow(deps, session?.flowId ?? '', 'session', {
     rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
   })
   const found = session !== undefined && live.flow !== undefined
-  return { session, live, allowedOrigins: live.allowedOrigins, rateLimited: rateVerdict(deps, live.rateLimit), found }
+  return { session, live, allowedOrigins: live.allowedOrigins, rateLimited: rateVerdict(deps, live.rateLimit), found, workspaceId: live.flow?.workspaceId, request: input.request }
 }
 
 /** The answer's lines, once the route admitted the turn. */
@@ -67,7 +69,7 @@ export async function streamMessage(deps: ChatDeps, turn: StreamTurn, signal?: A
   checkSession(session, live.refusal, deps.now())
   const awaiting = (session.state as SessionState).awaiting
   if (awaiting?.kind !== 'stream') throw refusal('not_waiting_for_stream')
-  const ids: Ids = { sessionId: session.id, resultId: session.resultId, workspaceId: flow.workspaceId }
+  const ids: Ids = { sessionId: session.id, resultId: session.resultId, workspaceId: flow.workspaceId, request: turn.request }
   const follow = await firstSign(deps, ids, awaiting, await join(deps, ids, awaiting), signal)
   return toBody(lines(deps, ids, awaiting, follow))
 }
@@ -215,10 +217,10 @@ async function run(deps: ChatDeps, ids: Ids, wait: StreamWait, owner: string, li
     clearInterval(timer)
     await writing
     const failure = error instanceof AiCallError ? error : new AiCallError('answer', "The AI provider's answer could not be read")
-    if (!(error instanceof AiCallError)) console.error('[service] streaming an AI answer failed:', error)
+    if (!(error instanceof AiCallError)) requestLogger(ids.request).error({ err: error }, 'streaming an AI answer failed')
     const details = { blockId: wait.blockId, ...(failure.status === undefined ? {} : { status: failure.status }) }
-    const log = { description: failure.message, details }
-    await repo.fail(key, owner, log).catch(() => undefined)
+    const errorLog = { description: failure.message, details }
+    await repo.fail(key, owner, errorLog).catch(() => undefined)
     const logged = { ...details, context: STREAM_LOG_CONTEXT }
     const logs: { status: string; description: string; details: Record<string, unknown> }[] = [
       { status: 'error', description: failure.message, details: logged },
@@ -226,7 +228,7 @@ async function run(deps: ChatDeps, ids: Ids, wait: StreamWait, owner: string, li
     // What the provider said may name the account: kept with the result, never streamed.
     if (failure.providerMessage) logs.push({ status: 'error', description: 'The AI provider said', details: { ...logged, message: failure.providerMessage } })
     await deps.store.resultLogs.add(ids.resultId, ids.sessionId, logs, deps.now()).catch(() => undefined)
-    live.end('failed', log)
+    live.end('failed', errorLog)
   }
 }
 

@@ -2,6 +2,7 @@ import type { SessionState, StepOutcome } from '../engine/core/types'
 import { liveFlow } from '../flows/live-flow'
 import type { CachedVersion } from '../flows/published-versions'
 import { HttpError } from '../http/errors'
+import type { RequestContext } from '../observability/request-context'
 import { rateLimited } from '../http/rate-limit'
 import type { TurnLookup } from '../store/chat-steps-repository'
 import { type VerdictRow, verdictOf } from '../store/rate-limits-repository'
@@ -18,6 +19,8 @@ export interface ChatGate {
   rateLimited: HttpError | undefined
   /** The flow or session exists (and is in service) for this request. */
   found: boolean
+  /** The workspace of the flow or session found, for the request's log lines. */
+  workspaceId: string | undefined
 }
 
 /** The 429 a rate-limit row read along with the request says to answer, if any. */
@@ -37,6 +40,7 @@ export function rateVerdict(deps: Pick<ChatDeps, 'limiter'>, row: VerdictRow | u
 export class SessionTurn implements ChatGate {
   readonly rateLimited: HttpError | undefined
   readonly found: boolean
+  readonly workspaceId: string | undefined
 
   private constructor(
     private readonly deps: ChatDeps,
@@ -48,6 +52,7 @@ export class SessionTurn implements ChatGate {
   ) {
     this.rateLimited = rateVerdict(deps, lookup.rateLimit)
     this.found = lookup.session !== undefined
+    this.workspaceId = lookup.session?.workspaceId
   }
 
   static async open(deps: ChatDeps, input: TurnInput): Promise<SessionTurn> {
@@ -122,7 +127,7 @@ export class SessionTurn implements ChatGate {
     const lease = keepLease(deps.store.chatSteps, session.id, owner, deps.lease.leaseMs)
     let outcome: StepOutcome
     try {
-      outcome = await runChatStep(deps, { sessionId: session.id, version, state: leased.state as SessionState, context: stepContext(deps, ids) }, request)
+      outcome = await runChatStep(deps, { sessionId: session.id, version, state: leased.state as SessionState, context: stepContext(deps, ids, this.input.request) }, request)
     } finally {
       lease.stop()
     }
@@ -148,6 +153,8 @@ interface TurnInput {
   /** None for an outside system's webhook (its token was limited already). */
   rateKey?: string
   idempotencyKey?: string
+  /** The HTTP request the turn answers, for the lines the step writes. */
+  request?: RequestContext
 }
 
 /** The turn's one read; the rate limit is taken by the first read only. */

@@ -1,6 +1,7 @@
 import { type ChatStepResult, MAX_LISTEN_SECONDS, type WebhookWaitResponse } from '../../protocol/index'
 import type { SessionState } from '../engine/core/types'
 import { HttpError } from '../http/errors'
+import type { RequestContext } from '../observability/request-context'
 import type { ChatDeps } from './chat-deps'
 import { refusal } from './engine-errors'
 import { sessionNotFound } from './session-check'
@@ -18,13 +19,13 @@ const stepKey = (waitId: string) => `webhook ${waitId}`
 
 export async function deliverResultWebhook(
   deps: ChatDeps,
-  input: { resultId: string; body: unknown },
+  input: { resultId: string; body: unknown; request?: RequestContext },
 ): Promise<{ sessionId: string; waitId: string }> {
   const waiting = await deps.store.sessions.findWaitingForWebhook(input.resultId)
   const awaiting = (waiting?.state as SessionState | undefined)?.awaiting
   if (!waiting || awaiting?.kind !== 'webhook') throw refusal('not_waiting_for_webhook')
   const { waitId } = awaiting
-  const turn = await SessionTurn.open(deps, { sessionId: waiting.id, idempotencyKey: stepKey(waitId) })
+  const turn = await SessionTurn.open(deps, { sessionId: waiting.id, idempotencyKey: stepKey(waitId), request: input.request })
   try {
     await turn.advance({ kind: 'webhook', waitId, body: input.body })
   } finally {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { hashToken, tokenKindOf, type TokenKind } from '../ids'
+import { noteWorkspace } from '../observability/request-context'
 import type { TokensRepository } from '../store/tokens-repository'
 import { clientAddress } from './client-address'
 import { HttpError } from './errors'
@@ -33,13 +34,10 @@ export interface TokenAuth {
  * not in `kinds` is 403.
  */
 export async function authenticate(c: Context, auth: TokenAuth, kinds: readonly TokenKind[]): Promise<Caller> {
-  const failureKey = `auth-failure:${clientAddress(c, auth.trustProxyHops)}`
-  const fail = async (message: string): Promise<never> => {
-    await auth.failures.consume(failureKey)
-    throw unauthorized(message)
-  }
+  const failureKey = failureKeyOf(c, auth)
+  const fail = (message: string) => refuseAuthentication(c, auth, message)
   const header = c.req.header('authorization')
-  const token = header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1]
+  const token = bearerToken(header)
   const wellFormed = token !== undefined && tokenKindOf(token) !== undefined
   // The bucket is read along with the token, in parallel: no round trip is added to a good call.
   const [refused, record] = await Promise.all([
@@ -60,5 +58,17 @@ export async function authenticate(c: Context, auth: TokenAuth, kinds: readonly 
         : 'This token kind may not perform this operation.',
     )
   }
+  noteWorkspace(c, record.workspaceId)
   return { tokenId: record.id, workspaceId: record.workspaceId, kind: record.kind }
 }
+
+/** A failed authentication: counted against the client address, then 401 (or 429 once it is out of failures). */
+export async function refuseAuthentication(c: Context, auth: TokenAuth, message: string): Promise<never> {
+  await auth.failures.consume(failureKeyOf(c, auth))
+  throw unauthorized(message)
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export const bearerToken = (header: string | undefined) => (header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1])
+
+const failureKeyOf = (c: Context, auth: TokenAuth) => `auth-failure:${clientAddress(c, auth.trustProxyHops)}`

@@ -1,8 +1,9 @@
 import type { Socket } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
+import { metrics } from '../observability/metrics'
 import { AllowList, bareHost, isRefusedHostName, parseAddress, refusedRangeOf } from './address-policy'
 import { createNameResolver, type DnsOptions, type NameResolver } from './name-resolver'
-import { describeFailure, invalidHeaders, lookupFailed, OutboundError, refused, timedOut } from './outbound-errors'
+import { describeFailure, invalidHeaders, lookupFailed, OutboundError, type OutboundFailure, refused, timedOut } from './outbound-errors'
 import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits, type Release, WorkspaceLimits } from './workspace-limits'
 
 export { OutboundError, type OutboundFailure } from './outbound-errors'
@@ -120,7 +121,23 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
     return addresses[0]!
   }
 
-  const guardedFetch = async (scope: Scope, input: string | URL, init: OutboundFetchInit = {}): Promise<Response> => {
+  /** Every call counted once, by how it ended: its answer's status class, or why it failed. */
+  const countedFetch = async (scope: Scope, input: string | URL, init: OutboundFetchInit = {}): Promise<Response> => {
+    let counted = false
+    const ended = (outcome: string) => {
+      if (counted) return
+      counted = true
+      metrics.outboundCalls.inc({ outcome })
+    }
+    try {
+      return await guardedFetch(scope, input, init, ended)
+    } catch (error) {
+      ended(error instanceof OutboundError ? error.failure : 'network')
+      throw error
+    }
+  }
+
+  const guardedFetch = async (scope: Scope, input: string | URL, init: OutboundFetchInit, ended: (outcome: string) => void): Promise<Response> => {
     const timeoutMs = Math.min(init.timeoutMs ?? defaults.timeoutMs, MAX_OUTBOUND_TIMEOUT_MS)
     const maxResponseBytes = init.maxResponseBytes ?? defaults.maxResponseBytes
     const deadline = AbortSignal.timeout(timeoutMs)
@@ -175,16 +192,18 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
       },
     })
     let done = false
-    const finish = () => {
+    const finish = (outcome?: string) => {
       if (done) return
       done = true
-      signal.removeEventListener('abort', finish)
+      if (outcome !== undefined) ended(outcome)
+      signal.removeEventListener('abort', stopped)
       void agent.destroy().catch(() => undefined)
       void Promise.allSettled([...attempts]).then(releaseCall)
     }
-    signal.addEventListener('abort', finish, { once: true })
+    const stopped = () => finish(deadline.aborted ? 'timeout' : 'stopped')
+    signal.addEventListener('abort', stopped, { once: true })
     const fail = async (error: OutboundError): Promise<never> => {
-      finish()
+      finish(error.failure)
       // The call ends when its connection attempts do: their time is the caller's.
       await Promise.allSettled([...attempts])
       throw error
@@ -200,7 +219,9 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
       const location = response.headers.get('location')
       if (!REDIRECTS.has(response.status) || location === null) {
         try {
-          return capped(response as unknown as Response, maxResponseBytes, { host: url.host, deadline, timeoutMs, finish })
+          const answered = `${Math.floor(response.status / 100)}xx`
+          const reading = { host: url.host, deadline, timeoutMs, finish: (failure?: OutboundFailure) => finish(failure ?? answered) }
+          return capped(response as unknown as Response, maxResponseBytes, reading)
         } catch (error) {
           return fail(error as OutboundError)
         }
@@ -228,10 +249,10 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
   }
 
   const calls = (scope: Scope): OutboundCalls => ({
-    fetch: (input, init) => guardedFetch(scope, input, init),
+    fetch: (input, init) => countedFetch(scope, input, init),
     resolveHost: (hostname, signal) => resolveHost(hostname, scope, signal),
     async request(request) {
-      const response = await guardedFetch(scope, request.url, {
+      const response = await countedFetch(scope, request.url, {
         method: request.method ?? 'GET',
         headers: request.headers ?? {},
         ...(request.body === undefined ? {} : { body: request.body }),
@@ -300,8 +321,8 @@ interface BodyScope {
   host: string
   deadline: AbortSignal
   timeoutMs: number
-  /** Called once the body is read, fails or is cancelled. */
-  finish: () => void
+  /** Called once the body is read or cancelled, or with why it failed. */
+  finish: (failure?: OutboundFailure) => void
 }
 
 /** The response with a body that errors once it passes `maxBytes` or the deadline. */
@@ -341,8 +362,9 @@ function mapErrors(stream: ReadableStream<Uint8Array>, scope: BodyScope): Readab
           scope.finish()
         } else controller.enqueue(value)
       } catch (error) {
-        scope.finish()
-        controller.error(error instanceof OutboundError ? error : describeFailure(error, scope.host, { aborted: scope.deadline.aborted, timeoutMs: scope.timeoutMs }))
+        const failure = error instanceof OutboundError ? error : describeFailure(error, scope.host, { aborted: scope.deadline.aborted, timeoutMs: scope.timeoutMs })
+        scope.finish(failure.failure)
+        controller.error(failure)
       }
     },
     cancel: (reason) => {

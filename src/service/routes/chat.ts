@@ -19,6 +19,7 @@ import { applyChatOrigin, CHAT_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
 import { isResourceRef } from '../ids'
+import { noteWorkspace, requestOf } from '../observability/request-context'
 
 /**
  * The visitor-facing chat API: no token; sessions are identified by their unguessable id.
@@ -40,6 +41,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   /** Origin first, then the rate limit, then existence: see the note above. */
   const admit = (c: Context, gate: ChatGate, notFound: () => HttpError) => {
     applyChatOrigin(c, gate.allowedOrigins)
+    noteWorkspace(c, gate.workspaceId)
     if (gate.rateLimited) throw gate.rateLimited
     if (!gate.found) throw notFound()
   }
@@ -53,7 +55,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   })
 
   app.post('/v1/flows/:flowId/startChat', async (c) => {
-    const turn = await openStart(deps, { ref: ref(c.req.param('flowId')), rateKey: rateKey(c) })
+    const turn = await openStart(deps, { ref: ref(c.req.param('flowId')), rateKey: rateKey(c), request: requestOf(c) })
     admit(c, turn, unknownFlow)
     const raw = await readBody(c, true)
     // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
@@ -72,7 +74,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   // The answer of the AI block the session waits on, as lines (src/protocol/stream.ts).
   app.post('/v1/sessions/:sessionId/streamMessage', async (c) => {
     const sessionId = ref(c.req.param('sessionId'))
-    const turn = await openStream(deps, { sessionId, rateKey: rateKey(c) })
+    const turn = await openStream(deps, { sessionId, rateKey: rateKey(c), request: requestOf(c) })
     admit(c, turn, noSession(sessionId))
     // The service builds the prompt itself: a client sends nothing but `{}`.
     parseBody(emptyObject, (await readBody(c, true)) ?? {}, [])
@@ -83,7 +85,12 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   app.post('/v1/sessions/:sessionId/continueChat', async (c) => {
     const sessionId = ref(c.req.param('sessionId'))
     const key = readIdempotencyKey(c)
-    const turn = await SessionTurn.open(deps, { sessionId, rateKey: rateKey(c), idempotencyKey: key instanceof HttpError ? undefined : key })
+    const turn = await SessionTurn.open(deps, {
+      sessionId,
+      rateKey: rateKey(c),
+      idempotencyKey: key instanceof HttpError ? undefined : key,
+      request: requestOf(c),
+    })
     try {
       admit(c, turn, noSession(sessionId))
       if (key instanceof HttpError) throw key

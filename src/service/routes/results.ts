@@ -13,6 +13,7 @@ import { readExportQuery, readListQuery } from '../results/result-query'
 import { EXPORT_MEDIA_TYPES, exportResults } from '../results/results-export'
 import { deleteResults, listResults, resultDetail, resultNotFound } from '../results/results-service'
 import { ownedFlowFinder, secretCaller } from './secret-caller'
+import { requestOf } from '../observability/request-context'
 
 /**
  * Results of the caller's flows (secret token): pages of the results table, one result, exports,
@@ -87,7 +88,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   app.post('/v1/flows/:flowId/results/:resultId/webhook', async (c) => {
     const { result } = await ownedResult(c)
     const body = await readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes, optional: true })
-    const delivered = await deliverResultWebhook(ctx, { resultId: result.id, body })
+    const delivered = await deliverResultWebhook(ctx, { resultId: result.id, body, request: requestOf(c) })
     return c.json({ status: 'continued', ...delivered })
   })
 

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
+import { log } from '../observability/log'
+import { watchPool } from '../observability/metrics'
 import type { Database, Queryable } from './database'
 
 /**
@@ -24,7 +26,8 @@ function statementName(sql: string): string {
 export function openPgDatabase(connectionString: string, maxConnections = 10): Database {
   const pool = new pg.Pool({ connectionString, max: maxConnections })
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', (error) => console.error('[store] idle database connection failed:', error.message))
+  pool.on('error', (error) => log().warn({ err: error }, 'an idle database connection failed'))
+  const unwatch = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: maxConnections }))
 
   const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
@@ -56,6 +59,9 @@ export function openPgDatabase(connectionString: string, maxConnections = 10): D
         client.release(broken)
       }
     },
-    close: () => pool.end(),
+    close: () => {
+      unwatch()
+      return pool.end()
+    },
   }
 }

@@ -7,6 +7,7 @@ import type { DeliveryAttempt, DeliveryRecord } from '../store/webhooks-reposito
 import { completionEvent } from './completion-event'
 import { webhookSecret } from './webhook-settings'
 import { signWebhook } from './webhook-signature'
+import { log } from '../observability/log'
 
 /**
  * Sends the completion webhooks the chat steps queued (webhook_deliveries), from every process
@@ -69,7 +70,7 @@ export class WebhookDispatcher {
       if (this.stopped) return
       this.running = this.runDue()
         .catch((error: unknown) => {
-          console.error('[service] sending completion webhooks failed:', error)
+          log().error({ err: error }, 'sending completion webhooks failed')
           return 0
         })
         .finally(() => {

@@ -5,6 +5,7 @@ import { basename, join, relative, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
+import { QUIET_LOG } from '../../service/helpers/logs'
 import { newToken } from '../../../src/service/ids'
 import { startServer, type RunningServer } from '../../../src/service/main'
 import type { Store } from '../../../src/service/store/store'
@@ -119,6 +120,7 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
     rateLimits: { chat: unlimited, management: unlimited },
     // A key of its own, as an operator sets CREDENTIALS_KEY (else the service makes one and says so).
     credentialsKey: randomBytes(32).toString('hex'),
+    log: QUIET_LOG,
     ...overrides,
   }
   let running: RunningServer | undefined

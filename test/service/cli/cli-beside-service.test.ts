@@ -21,7 +21,8 @@ let service: ServiceProcess
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'flows-cli-beside-'))
-  const env: Record<string, string | undefined> = { DATA_DIR: join(dir, 'data'), FLOW_SECRET_TOKEN: secret, DATABASE_URL: undefined, WORKERS: '1' }
+  // Only PATH is inherited: no DATABASE_URL, so the embedded database under DATA_DIR.
+  const env = { DATA_DIR: join(dir, 'data'), FLOW_SECRET_TOKEN: secret, WORKERS: '1' }
   service = await startServiceProcess(env)
 }, 60_000)
 afterAll(async () => {

@@ -1,47 +1,61 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-/**
- * The service as operators run it: `src/service/main.ts` in a child process of its own, on a
- * free loopback port, with the environment given (on top of this process's).
- */
+/** The service's entry point, as `npm run serve` runs it (through tsx here). */
+export const MAIN = join(import.meta.dirname, '../../../src/service/main.ts')
 
-const MAIN = join(import.meta.dirname, '../../../src/service/main.ts')
-
-export interface ServiceProcess {
-  url: string
-  child: ChildProcess
-  /** Stops the process (SIGTERM) and waits for it to exit. */
-  stop(): Promise<void>
-}
-
+/** A loopback port nothing listens on at the moment. */
 export async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
+  const { port } = server.address() as AddressInfo
   await new Promise((resolve) => server.close(resolve))
   return port
 }
 
-/** Starts the service and resolves once it says it listens. */
-export async function startServiceProcess(env: Record<string, string | undefined>): Promise<ServiceProcess> {
+export interface ServiceProcess {
+  url: string
+  /** What it wrote to its standard output so far. */
+  stdout(): string
+  /** Stops it (SIGTERM) and resolves with everything it wrote. */
+  stop(): Promise<{ stdout: string; stderr: string }>
+}
+
+/**
+ * Starts the service in a process of its own, its output a pipe (as under a service manager or
+ * in a container), on loopback with a data directory of its own; resolves once it listens.
+ * Only PATH is inherited: `env` is the whole configuration.
+ */
+export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const dataDir = await mkdtemp(join(tmpdir(), 'flow-service-process-'))
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve())).then(() =>
+    rm(dataDir, { recursive: true, force: true }),
+  )
   await new Promise<void>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      if (out.includes('listening on')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${out}`)))
+    const look = () => stdout.includes('listening on') && resolve()
+    child.stdout!.on('data', look)
+    void exited.then(() => reject(new Error(`the service stopped: ${stdout}${stderr}`)))
   })
   return {
     url: `http://127.0.0.1:${port}`,
-    child,
-    stop: () => new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? (child.once('exit', () => resolve()), child.kill('SIGTERM')) : resolve())),
+    stdout: () => stdout,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+      return { stdout, stderr }
+    },
   }
 }

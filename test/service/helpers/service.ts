@@ -4,9 +4,11 @@ import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
 import type { Engine } from '../../../src/service/engine/core/types'
 import { hashToken, newId, newToken, type TokenKind } from '../../../src/service/ids'
 import { createIntegrations, type Integrations, type IntegrationsInput } from '../../../src/service/integrations'
+import { configureLogging } from '../../../src/service/observability/log'
 import { createStore, type Store } from '../../../src/service/store/store'
 import { TestClock } from './clock'
 import { dropSchema, freshSchema, type TestDatabase } from './database'
+import { QUIET_LOG } from './logs'
 
 export const WORKSPACE = 'demo'
 export const OTHER_WORKSPACE = 'other'
@@ -47,7 +49,10 @@ export const TEST_CONFIG: ServiceConfig = {
   authFailureLimit: { perMinute: 0, burst: 1 },
   aiStreams: { ...DEFAULT_CONFIG.aiStreams, replays: { perMinute: 0, burst: 1 } },
   trustProxyHops: 1,
+  log: QUIET_LOG,
 }
+// What the services of a test file write goes to the same quiet log (tests read it with captureLogs).
+configureLogging(TEST_CONFIG.log)
 
 export async function createTestService(
   db: TestDatabase,

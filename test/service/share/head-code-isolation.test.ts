@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../../src/service/config'
+import { QUIET_LOG } from '../helpers/logs'
 import { newToken } from '../../../src/service/ids'
 import { startServer, type RunningServer } from '../../../src/service/main'
 import { launchChromium, type LaunchedBrowser } from '../../browser/helpers/chromium'
@@ -44,7 +45,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'flow-head-isolation-'))
   const secretToken = newToken('secret')
   server = await startServer(
-    { ...DEFAULT_CONFIG, port: 0, dataDir, secretToken },
+    { ...DEFAULT_CONFIG, port: 0, dataDir, secretToken, log: QUIET_LOG },
     { hostname: '127.0.0.1', handleSignals: false },
   )
   browser = await launchChromium()

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import { metrics } from '../../observability/metrics'
 import type { SandboxRun } from './sandbox-host'
 import { type FairnessKey, SandboxPool } from './sandbox-pool'
 
@@ -61,7 +62,9 @@ export async function runInSandbox(
   }
   const pool = options.pool ?? sharedSandboxPool()
   const job = { source: source(program), timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryBytes }
-  return pool.run(job, options.key ?? ANONYMOUS)
+  const run = await pool.run(job, options.key ?? ANONYMOUS)
+  metrics.sandboxRuns.inc({ outcome: run.outcome.status })
+  return run
 }
 
 /** Stops the default pool's workers; the next run starts a new pool. */

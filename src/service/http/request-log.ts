@@ -1,0 +1,69 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { matchedRoutes } from 'hono/route'
+import { newId, tokenKindOf } from '../ids'
+import { log } from '../observability/log'
+import { metrics } from '../observability/metrics'
+import { openRequest, type RequestContext } from '../observability/request-context'
+import { clientAddress } from './client-address'
+
+/**
+ * The first middleware of every request: gives it an id (the `X-Request-Id` a proxy or client
+ * sent when it looks like one, else a new one), returns the id on the response, handles the
+ * request with its log context open (request-context.ts: every line it causes carries the id), then writes its access
+ * line and counts it. Routes are named by their pattern (`/v1/sessions/:sessionId/continueChat`),
+ * never by their path: paths hold session ids, which are a visitor's key to a conversation.
+ */
+export const REQUEST_ID_HEADER = 'X-Request-Id'
+
+/** Letters, digits and `.`, `_`, `:`, `-`, 8 to 128 of them: UUIDs, ULIDs, trace ids, our own ids. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/
+
+/** Probes answered well are written at `debug`: a load balancer asks every few seconds. */
+const PROBES = new Set(['/v1/health', '/v1/health/live', '/v1/health/ready', '/metrics'])
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+export function requestLog(options: { trustProxyHops: number }): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now()
+    const sent = c.req.header(REQUEST_ID_HEADER)
+    const request: RequestContext = { requestId: sent !== undefined && isRequestId(sent) ? sent : newId() }
+    c.header(REQUEST_ID_HEADER, request.requestId)
+    openRequest(c, request)
+    await next()
+    // A handler that built its Response itself did not get the header set above.
+    if (c.res.headers.get(REQUEST_ID_HEADER) === null) c.header(REQUEST_ID_HEADER, request.requestId)
+
+    const seconds = (performance.now() - started) / 1000
+    const method = METHODS.has(c.req.method) ? c.req.method : 'other'
+    const route = routeOf(c)
+    const { status } = c.res
+    metrics.requests.inc({ method, route, status })
+    metrics.requestSeconds.observe({ method, route }, seconds)
+
+    const bytes = Number(c.res.headers.get('content-length') ?? Number.NaN)
+    const level = status < 400 && PROBES.has(route) ? 'debug' : 'info'
+    log()[level](
+      {
+        requestId: request.requestId,
+        ...(request.workspace ? { workspace: request.workspace } : {}),
+        method,
+        route,
+        status,
+        durationMs: Math.round(seconds * 10_000) / 10,
+        ...(Number.isFinite(bytes) ? { bytes } : {}),
+        client: clientAddress(c, options.trustProxyHops),
+        ...(request.errorCode ? { errorCode: request.errorCode } : {}),
+      },
+      'request',
+    )
+  }
+}
+
+/** Whether an id sent with a request may name it: one of the service's tokens sent by mistake may not. */
+export const isRequestId = (id: string) => REQUEST_ID_PATTERN.test(id) && tokenKindOf(id) === undefined
+
+/** The pattern of the route answering for this method and path; `unmatched` when none did. */
+function routeOf(c: Context): string {
+  // Middleware is registered for every method (`ALL`); routes for theirs.
+  return matchedRoutes(c).find((route) => route.method !== 'ALL')?.path ?? 'unmatched'
+}

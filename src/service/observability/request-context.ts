@@ -1,0 +1,47 @@
+import type { Context } from 'hono'
+import type { Logger } from 'pino'
+import { log } from './log'
+
+/**
+ * What the log knows about the request a line is written for. The request middleware
+ * (http/request-log.ts) opens it on the request's Hono context; what runs for the request gets
+ * it from there (`logFor(c)`), or is handed it (a chat turn carries it down to the flow's step and
+ * to the AI answer it streams after the response left), so each line carries the request id.
+ *
+ * Handed along rather than found through AsyncLocalStorage: on Node 22 that puts a hook on every
+ * promise, and measured it cost a chat request more CPU than the logging and metrics together.
+ */
+export interface RequestContext {
+  readonly requestId: string
+  /** The workspace the request turned out to act for, once known (a token, a flow, a session). */
+  workspace?: string
+  /** The contract's code of the error the request was answered with. */
+  errorCode?: string
+}
+
+const requests = new WeakMap<Context, RequestContext>()
+
+export function openRequest(c: Context, request: RequestContext): void {
+  requests.set(c, request)
+}
+
+export const requestOf = (c: Context): RequestContext | undefined => requests.get(c)
+
+/** Names the workspace of the request under way. */
+export function noteWorkspace(c: Context, workspaceId: string | undefined): void {
+  const request = requests.get(c)
+  if (request && workspaceId) request.workspace = workspaceId
+}
+
+export function noteErrorCode(c: Context, code: string): void {
+  const request = requests.get(c)
+  if (request) request.errorCode = code
+}
+
+/** The log, its lines carrying the request's id and, once known, its workspace (none outside a request). */
+export function requestLogger(request: RequestContext | undefined): Logger {
+  if (!request) return log()
+  return log().child(request.workspace ? { requestId: request.requestId, workspace: request.workspace } : { requestId: request.requestId })
+}
+
+export const logFor = (c: Context): Logger => requestLogger(requestOf(c))
