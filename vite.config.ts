@@ -79,7 +79,14 @@ const WIDGET_AND_TESTS = {
         extends: true,
         test: {
           name: 'node',
-          include: ['test/protocol/**/*.test.ts', 'test/service/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/demo/**/*.test.ts', 'test/build/**/*.test.ts', 'test/docs/**/*.test.ts'],
+          include: [
+            'test/protocol/**/*.test.ts',
+            'test/service/**/*.test.ts',
+            'test/admin/**/*.test.ts',
+            'test/demo/**/*.test.ts',
+            'test/build/**/*.test.ts',
+            'test/docs/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

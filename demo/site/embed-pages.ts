@@ -5,8 +5,7 @@ import { scriptSnippet } from './snippets'
 
 const layout = (title: string, body: Html) => pageLayout(title, body, ['/demo/assets/embed-demo.js'])
 
-const header = (title: string, intro: Html) =>
-  html`<header><p><a href="/">← All demo flows</a></p><h1>${title}</h1>${intro}</header>`
+const header = (title: string, intro: Html) => html`<header><p><a href="/">← All demo flows</a></p><h1>${title}</h1>${intro}</header>`
 
 const code = (snippet: string) => html`<details><summary>Embed code</summary><pre><code>${snippet}</code></pre></details>`
 

@@ -19,8 +19,10 @@ export function layout(title: string, body: Html, scripts: string[] = []): strin
 <link rel="icon" href="/demo/assets/host-avatar.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/demo/assets/demo.css">
 <script src="/widget/v1/flow-chat.js" defer></script>
-${scripts.map((src) => html`<script src="${src}" defer></script>
-`)}</head>
+${scripts.map(
+  (src) => html`<script src="${src}" defer></script>
+`,
+)}</head>
 <body>
 ${body}
 </body>
@@ -44,26 +46,65 @@ function demoPages(flows: SeededFlow[], ctx: PageContext): DemoPage[] {
   if (showcase) {
     const id = encodeURIComponent(showcase.publicId)
     pages.push(
-      { title: 'Inline chat', href: `/demo/inline/${id}`, shows: html`The chat where the tag is, with every message and question the widget supports (the showcase flow).`, snippet: scriptSnippet(showcase, ctx, 'standard') },
-      { title: 'Bubble', href: `/demo/bubble/${id}`, shows: html`A launcher in the corner opens the chat in a window, with a preview message; buttons on the page command it and its events are listed.`, snippet: scriptSnippet(showcase, ctx, 'bubble') },
-      { title: 'Popup', href: `/demo/popup/${id}`, shows: html`The chat in a modal dialog that opens by itself after five seconds, or from a button.`, snippet: scriptSnippet(showcase, ctx, 'popup') },
+      {
+        title: 'Inline chat',
+        href: `/demo/inline/${id}`,
+        shows: html`The chat where the tag is, with every message and question the widget supports (the showcase flow).`,
+        snippet: scriptSnippet(showcase, ctx, 'standard'),
+      },
+      {
+        title: 'Bubble',
+        href: `/demo/bubble/${id}`,
+        shows: html`A launcher in the corner opens the chat in a window, with a preview message; buttons on the page command it and its events are listed.`,
+        snippet: scriptSnippet(showcase, ctx, 'bubble'),
+      },
+      {
+        title: 'Popup',
+        href: `/demo/popup/${id}`,
+        shows: html`The chat in a modal dialog that opens by itself after five seconds, or from a button.`,
+        snippet: scriptSnippet(showcase, ctx, 'popup'),
+      },
     )
-    if (showcase.shareEnabled) pages.push({ title: 'Share link', href: `/${id}`, shows: html`The full-page chat the service serves itself: nothing to embed, a link to send.` })
+    if (showcase.shareEnabled)
+      pages.push({
+        title: 'Share link',
+        href: `/${id}`,
+        shows: html`The full-page chat the service serves itself: nothing to embed, a link to send.`,
+      })
   }
   const scripts = byFile('scripts.json')
   if (scripts) {
-    pages.push({ title: 'Flow scripts', href: `/demo/inline/${encodeURIComponent(scripts.publicId)}`, shows: html`Scripts that compute a price in the sandbox and send the page analytics events, listed under the chat.`, snippet: elementSnippet(scripts, ctx) })
+    pages.push({
+      title: 'Flow scripts',
+      href: `/demo/inline/${encodeURIComponent(scripts.publicId)}`,
+      shows: html`Scripts that compute a price in the sandbox and send the page analytics events, listed under the chat.`,
+      snippet: elementSnippet(scripts, ctx),
+    })
   }
   const contact = byFile('contact-form.json')
   if (contact) {
-    pages.push({ title: 'Contact form and outbox', href: `/demo/inline/${encodeURIComponent(contact.publicId)}`, shows: html`A form that e-mails the visitor a copy; without a mail server the e-mail waits in the <a href="/demo/outbox">outbox</a> (it asks for the secret token <code>npm start</code> printed).`, snippet: scriptSnippet(contact, ctx, 'standard') })
+    pages.push({
+      title: 'Contact form and outbox',
+      href: `/demo/inline/${encodeURIComponent(contact.publicId)}`,
+      shows: html`A form that e-mails the visitor a copy; without a mail server the e-mail waits in the <a href="/demo/outbox">outbox</a> (it asks for the secret token <code>npm start</code> printed).`,
+      snippet: scriptSnippet(contact, ctx, 'standard'),
+    })
   }
   const ai = byFile('ai-assistant.json')
   if (ai) {
-    pages.push({ title: 'AI assistant', href: `/demo/inline/${encodeURIComponent(ai.publicId)}`, shows: html`An AI's answer streamed into the chat as Markdown.`, snippet: scriptSnippet(ai, ctx, 'standard') })
+    pages.push({
+      title: 'AI assistant',
+      href: `/demo/inline/${encodeURIComponent(ai.publicId)}`,
+      shows: html`An AI's answer streamed into the chat as Markdown.`,
+      snippet: scriptSnippet(ai, ctx, 'standard'),
+    })
   }
   if (flows.length > 0) {
-    pages.push({ title: 'Several chats on one page', href: '/demo/several', shows: html`Two inline chats, a bubble and a popup, each with its own flow, conversation and buttons.` })
+    pages.push({
+      title: 'Several chats on one page',
+      href: '/demo/several',
+      shows: html`Two inline chats, a bubble and a popup, each with its own flow, conversation and buttons.`,
+    })
   }
   return pages
 }
@@ -134,11 +175,20 @@ const LANGUAGES: Array<[tag: string, name: string]> = [
 
 /** Selects that set the chat's `lang` and `color-scheme` attributes (demo-locale.js). */
 function localeSwitcher(target: string): Html {
-  const select = (id: string, attribute: string, label: string, options: Array<[string, string]>) => html`<label for="${id}">${label}</label>
+  const select = (
+    id: string,
+    attribute: string,
+    label: string,
+    options: Array<[string, string]>,
+  ) => html`<label for="${id}">${label}</label>
 <select id="${id}" data-chat-target="${target}" data-chat-attribute="${attribute}">${options.map(([value, name]) => html`<option value="${value}">${name}</option>`)}</select>`
   return html`<form class="switcher" aria-label="Language and colours of the chat">
 ${select('chat-lang', 'lang', 'Language', [['', 'The page’s (English)'], ...LANGUAGES])}
-${select('chat-scheme', 'color-scheme', 'Colours', [['', 'Light'], ['dark', 'Dark'], ['auto', 'As the system']])}
+${select('chat-scheme', 'color-scheme', 'Colours', [
+  ['', 'Light'],
+  ['dark', 'Dark'],
+  ['auto', 'As the system'],
+])}
 </form>`
 }
 

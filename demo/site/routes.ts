@@ -38,10 +38,13 @@ export interface DemoSiteOptions {
 
 export function mountDemoSite(app: Hono, options: DemoSiteOptions): void {
   const root = process.cwd()
-  app.use('/demo/assets/*', serveStatic({
-    root: relative(root, options.assetsDir),
-    rewriteRequestPath: (path) => path.replace(/^\/demo\/assets/, ''),
-  }))
+  app.use(
+    '/demo/assets/*',
+    serveStatic({
+      root: relative(root, options.assetsDir),
+      rewriteRequestPath: (path) => path.replace(/^\/demo\/assets/, ''),
+    }),
+  )
 
   app.get('/', (c) => {
     c.header('Content-Security-Policy', DEMO_PAGE_CSP)

@@ -41,9 +41,7 @@ export async function seedFlows(options: {
   stateFile: string
   files: { path: string; source: SeededFlow['source'] }[]
 }): Promise<SeededFlow[]> {
-  const state: SeedState = existsSync(options.stateFile)
-    ? (JSON.parse(await readFile(options.stateFile, 'utf8')) as SeedState)
-    : {}
+  const state: SeedState = existsSync(options.stateFile) ? (JSON.parse(await readFile(options.stateFile, 'utf8')) as SeedState) : {}
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${options.baseUrl}${path}`, {
       method,
@@ -59,7 +57,9 @@ export async function seedFlows(options: {
     const text = readFileSync(path, 'utf8')
     const flow = JSON.parse(text) as Record<string, unknown>
     const file = basename(path)
-    const publicId = basename(file, '.json').toLowerCase().replace(/[^a-z0-9-]+/g, '-')
+    const publicId = basename(file, '.json')
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
     const hash = createHash('sha256').update(text).digest('hex')
     const known = state[file]
     let flowId = known ? (await api('GET', `/v1/flows/${known.flowId}`)).json.flow?.id : undefined

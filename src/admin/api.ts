@@ -35,8 +35,15 @@ export async function request(path: string, init: RequestInit = {}, bearer = tok
     throw new ApiError(0, 'network', 'The service could not be reached. Check your connection and try again.')
   }
   if (response.ok) return response
-  const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string; details?: ApiError['details'] } } | null
-  const error = new ApiError(response.status, body?.error?.code ?? 'error', body?.error?.message ?? `The service answered ${response.status}.`, body?.error?.details)
+  const body = (await response.json().catch(() => null)) as {
+    error?: { code?: string; message?: string; details?: ApiError['details'] }
+  } | null
+  const error = new ApiError(
+    response.status,
+    body?.error?.code ?? 'error',
+    body?.error?.message ?? `The service answered ${response.status}.`,
+    body?.error?.details,
+  )
   if (response.status === 401 && bearer === token.value) signOut(REVOKED_MESSAGE)
   throw error
 }

@@ -8,6 +8,7 @@ export function Confirm(props: { question: string; action: string; onConfirm(): 
   const cancel = useRef<HTMLButtonElement>(null)
   useEffect(() => cancel.current?.focus(), [])
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a question with its two buttons; a <fieldset> brings a box and a <legend> the dialog does not need
     <div class="confirm" role="group" aria-labelledby="confirm-question">
       <p id="confirm-question">{props.question}</p>
       <button type="button" class="danger" onClick={props.onConfirm}>

@@ -35,7 +35,10 @@ export function TokensPanel() {
   const create = async (event: Event) => {
     event.preventDefault()
     try {
-      const answer = await api<{ value: string }>('/v1/tokens', 'POST', { kind: kind.value, ...(label.value.trim() ? { label: label.value.trim() } : {}) })
+      const answer = await api<{ value: string }>('/v1/tokens', 'POST', {
+        kind: kind.value,
+        ...(label.value.trim() ? { label: label.value.trim() } : {}),
+      })
       made.value = { kind: kind.value, value: answer.value }
       label.value = ''
       error.value = null
@@ -72,7 +75,12 @@ export function TokensPanel() {
               {item.kind} · {item.label ?? 'no label'} · {item.hint ?? '…'}
               {item.current && ' (this console)'}
             </span>
-            <button type="button" class="danger" aria-label={`Revoke the ${item.kind} token ${item.label ?? item.hint ?? item.id}`} onClick={() => (revoking.value = item)}>
+            <button
+              type="button"
+              class="danger"
+              aria-label={`Revoke the ${item.kind} token ${item.label ?? item.hint ?? item.id}`}
+              onClick={() => (revoking.value = item)}
+            >
               Revoke
             </button>
           </li>
@@ -93,12 +101,22 @@ export function TokensPanel() {
       )}
       <form class="inline-form" onSubmit={create}>
         <label for="token-kind">Kind</label>
-        <select id="token-kind" value={kind.value} onChange={(event) => (kind.value = event.currentTarget.value as 'publishable' | 'secret')}>
+        <select
+          id="token-kind"
+          value={kind.value}
+          onChange={(event) => (kind.value = event.currentTarget.value as 'publishable' | 'secret')}
+        >
           <option value="publishable">publishable</option>
           <option value="secret">secret</option>
         </select>
         <label for="token-label">Label</label>
-        <input id="token-label" type="text" maxLength={200} value={label.value} onInput={(event) => (label.value = event.currentTarget.value)} />
+        <input
+          id="token-label"
+          type="text"
+          maxLength={200}
+          value={label.value}
+          onInput={(event) => (label.value = event.currentTarget.value)}
+        />
         <button type="submit">Create a token</button>
       </form>
     </section>

@@ -26,11 +26,23 @@ export const MAX_RICH_TEXT_DEPTH = 32
 
 /** Elements whose text starts on its own line in plain text. */
 export const RICH_TEXT_BLOCKS: ReadonlySet<string> = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ol', 'ul', 'li', 'lic', 'code_block', 'hr',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'ol',
+  'ul',
+  'li',
+  'lic',
+  'code_block',
+  'hr',
 ])
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export const isRichLeaf = (value: unknown): value is RichLeaf => isObject(value) && typeof value.text === 'string'
 

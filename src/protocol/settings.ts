@@ -25,9 +25,7 @@ export const settingsSchema = z.looseObject({
       startCondition: opt(
         z.looseObject({
           logicalOperator: str(),
-          comparisons: opt(
-            z.array(z.looseObject({ id: str(), comparisonOperator: str(), value: str() })),
-          ),
+          comparisons: opt(z.array(z.looseObject({ id: str(), comparisonOperator: str(), value: str() }))),
         }),
       ),
       sessionExpiryTimeout: num(),

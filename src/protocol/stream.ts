@@ -35,10 +35,7 @@ export interface StreamErrorLog {
   context: string
 }
 
-export type StreamPart =
-  | { type: 'text'; text: string }
-  | { type: 'error'; log: StreamErrorLog }
-  | { type: 'finish'; finishReason: string }
+export type StreamPart = { type: 'text'; text: string } | { type: 'error'; log: StreamErrorLog } | { type: 'finish'; finishReason: string }
 
 /** The stream does not follow the format above (a line too long, a malformed part, a cut line). */
 export class StreamFormatError extends Error {

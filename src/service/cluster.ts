@@ -59,7 +59,10 @@ export function forkWorkers(count: number, env: Record<string, string> = {}): Pr
       restarts.push(now)
       while (restarts.length > 0 && restarts[0]! < now - 60_000) restarts.shift()
       if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
-        log().error({ worker: worker.id, exit: code ?? signal }, `workers keep crashing (${restarts.length} in a minute); not restarting this one`)
+        log().error(
+          { worker: worker.id, exit: code ?? signal },
+          `workers keep crashing (${restarts.length} in a minute); not restarting this one`,
+        )
         return
       }
       log().error({ worker: worker.id, exit: code ?? signal }, 'a worker exited; starting another')

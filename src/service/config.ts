@@ -170,12 +170,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
         burst: read.integer('RATE_LIMIT_CHAT_BURST', d.rateLimits.chat.burst, 1, 1e7),
       },
       management: {
-        perMinute: read.integer(
-          'RATE_LIMIT_MANAGEMENT_PER_MINUTE',
-          d.rateLimits.management.perMinute,
-          0,
-          1e7,
-        ),
+        perMinute: read.integer('RATE_LIMIT_MANAGEMENT_PER_MINUTE', d.rateLimits.management.perMinute, 0, 1e7),
         burst: read.integer('RATE_LIMIT_MANAGEMENT_BURST', d.rateLimits.management.burst, 1, 1e7),
       },
     },
@@ -332,7 +327,10 @@ class EnvReader {
 
   /** Comma-separated entries, blanks dropped. */
   list(name: string): string[] {
-    return (this.string(name) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean)
+    return (this.string(name) ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean)
   }
 
   integer(name: string, fallback: number, min: number, max: number): number {

@@ -142,7 +142,9 @@ export function serviceUrl(host: string, port: number): string {
 async function startIntegrations(config: ServiceConfig, store: Store, now: () => Date): Promise<Integrations> {
   const loaded = await loadCredentialsKey(config)
   if (loaded.source === 'generated') {
-    log().info(`No CREDENTIALS_KEY set: made one in ${loaded.file} (keep it with the data; every process sharing this database needs the same key).`)
+    log().info(
+      `No CREDENTIALS_KEY set: made one in ${loaded.file} (keep it with the data; every process sharing this database needs the same key).`,
+    )
   }
   const integrations = createIntegrations({ config, store, now, key: loaded.key })
   const unreadable = await integrations.vault.countUnreadable()

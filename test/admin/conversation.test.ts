@@ -12,7 +12,13 @@ const FLOW: FlowDocument = {
     { id: 'g3', title: 'Plan', blocks: [text('t4', 'Which plan, {{Name}}?'), { id: 'ask-plan', type: 'choice input' }] },
   ],
 }
-const answer = (blockId: string, groupId: string, value: string) => ({ blockId, groupId, columnId: blockId, value, createdAt: '2026-11-26T10:00:00Z' })
+const answer = (blockId: string, groupId: string, value: string) => ({
+  blockId,
+  groupId,
+  columnId: blockId,
+  value,
+  createdAt: '2026-11-26T10:00:00Z',
+})
 const result = (answers: ResultDetail['answers']): ResultDetail => ({
   id: 'r1',
   createdAt: '2026-11-26T10:00:00Z',
@@ -20,12 +26,18 @@ const result = (answers: ResultDetail['answers']): ResultDetail => ({
   isCompleted: true,
   cells: {},
   answers,
-  variables: [{ id: 'v1', name: 'Name', value: 'Ada' }, { id: 'v2', name: null, value: 'gone' }],
+  variables: [
+    { id: 'v1', name: 'Name', value: 'Ada' },
+    { id: 'v2', name: null, value: 'gone' },
+  ],
 })
 
 describe('a result read as the conversation the visitor saw', () => {
   it('puts the text bubbles just before each input above its answer, in the order answered, variables filled', () => {
-    const turns = conversation(FLOW, result([answer('ask-name', 'g1', 'Ada'), answer('ask-plan', 'g3', 'Team'), answer('ask-name', 'g1', 'Ada L.')]))
+    const turns = conversation(
+      FLOW,
+      result([answer('ask-name', 'g1', 'Ada'), answer('ask-plan', 'g3', 'Team'), answer('ask-name', 'g1', 'Ada L.')]),
+    )
     expect(turns).toEqual([
       { questions: ['Hello!', 'What is your name?'], answer: 'Ada' },
       { questions: ['Which plan, Ada?'], answer: 'Team' },

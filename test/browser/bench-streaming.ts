@@ -20,7 +20,10 @@ async function main() {
   const ai = await startOpenAiTestServer()
   const service = await startTestService([join(TEST_FLOWS_DIR, 'ai-chat.json')], {
     outboundAllowHosts: ['127.0.0.1'],
-    ai: { defaults: { openai: { apiKey: 'sk-bench', baseUrl: ai.baseUrl } }, timeouts: { firstTokenMs: 30_000, idleMs: 30_000, totalMs: 120_000 } },
+    ai: {
+      defaults: { openai: { apiKey: 'sk-bench', baseUrl: ai.baseUrl } },
+      timeouts: { firstTokenMs: 30_000, idleMs: 30_000, totalMs: 120_000 },
+    },
   })
   const chromium = await launchChromium()
   try {

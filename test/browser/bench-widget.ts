@@ -165,11 +165,15 @@ async function main() {
     const cell = (sample: Turn[], pick: (turn: Turn) => number) => `${median(sample.map(pick)).toFixed(1).padStart(10)} ms`
     const row = (label: string, sample: Turn[]) =>
       `${label.padEnd(26)}${cell(sample, (t) => t.total)}${cell(sample, (t) => t.client)}${cell(sample, (t) => t.frame)}`
-    console.log(`flow-chat widget benchmark (${TURNS} exchanges, typing emulation off, Chromium ${chromium.context.browser()?.version() ?? ''})`)
+    console.log(
+      `flow-chat widget benchmark (${TURNS} exchanges, typing emulation off, Chromium ${chromium.context.browser()?.version() ?? ''})`,
+    )
     for (const { profile, ms } of firstBubbles) {
       console.log(`${`First bubble, ${profile.name}`.padEnd(52)}${ms.toFixed(0).padStart(6)} ms   (median of ${LOADS} first visits)`)
     }
-    console.log(`${''.padEnd(26)}${'exchange'.padStart(13)}${'widget JS'.padStart(13)}${'to paint'.padStart(13)}   (desktop, medians of ${WINDOW * 2} turns)`)
+    console.log(
+      `${''.padEnd(26)}${'exchange'.padStart(13)}${'widget JS'.padStart(13)}${'to paint'.padStart(13)}   (desktop, medians of ${WINDOW * 2} turns)`,
+    )
     console.log(row('Exchange at turn 10', around(10)))
     console.log(row(`Exchange at turn ${TURNS}`, around(TURNS)))
     console.log(`JS heap at the end          ${(heap.usedSize / 1024 / 1024).toFixed(1)} MB`)

@@ -19,13 +19,20 @@ async function loadToFirstBubble(page: Page, url: string) {
   await page.goto(url)
   const first = (await (
     await page.waitForFunction(
-      () => (document.querySelector('flow-chat')?.shadowRoot?.querySelector('[part~="host-bubble"]:not([part~="typing"])') ? performance.now() : undefined),
+      () =>
+        document.querySelector('flow-chat')?.shadowRoot?.querySelector('[part~="host-bubble"]:not([part~="typing"])')
+          ? performance.now()
+          : undefined,
       undefined,
       { polling: 'raf', timeout: 60_000 },
     )
   ).jsonValue()) as number
   const entries = await page.evaluate(() =>
-    (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => ({ name: entry.name, start: entry.startTime, end: entry.responseEnd })),
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => ({
+      name: entry.name,
+      start: entry.startTime,
+      end: entry.responseEnd,
+    })),
   )
   return { first, entries }
 }

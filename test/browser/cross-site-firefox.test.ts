@@ -43,7 +43,15 @@ const page = (name: string, { body }: Pick<PageCase, 'body'>, csp?: string) =>
 
 describe('every way to embed, from another site, in Firefox', () => {
   const cases = () => pageCases({ service, flow: service.flows[CROSS_SITE_FLOW]!, cdn: 'http://cdn.invalid' })
-  for (const name of ['inline script tag', 'bubble', 'popup', 'launcher element', 'module build', 'crossorigin script', 'old /dist/ path']) {
+  for (const name of [
+    'inline script tag',
+    'bubble',
+    'popup',
+    'launcher element',
+    'module build',
+    'crossorigin script',
+    'old /dist/ path',
+  ]) {
     it(name, async () => {
       const found = cases().find((entry) => entry.name === name)!
       const walk = await open(page(name, found))

@@ -96,7 +96,11 @@ describe("the documentation's embedding snippets, pasted into a page on another 
     const walk = await adaptPlaywright(page)
     const consoleErrors: string[] = []
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())))
-    await walk.goto(suite.service.host.serve('/cross-site/placeholder-token', { body: `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>A shop</h1>${code}</main></body></html>` }))
+    await walk.goto(
+      suite.service.host.serve('/cross-site/placeholder-token', {
+        body: `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>A shop</h1>${code}</main></body></html>`,
+      }),
+    )
     await walk.waitFor('[part~="notice"][role="alert"] p', 'This chat is not set up yet.')
     const record = await walk.record()
     expect(record.errors).toEqual([
@@ -116,14 +120,30 @@ describe("the documentation's embedding snippets, pasted into a page on another 
 
 describe('every way to embed, from another site', () => {
   const cases = () => pageCases({ service: suite.service, flow: flowOf(suite.service), cdn: cdn.origin })
-  for (const name of ['inline script tag', 'bubble', 'popup', 'launcher element', 'module build', 'crossorigin script', 'old /dist/ path', 'CDN copy', 'two copies']) {
+  for (const name of [
+    'inline script tag',
+    'bubble',
+    'popup',
+    'launcher element',
+    'module build',
+    'crossorigin script',
+    'old /dist/ path',
+    'CDN copy',
+    'two copies',
+  ]) {
     it(name, async () => {
       const found = cases().find((entry) => entry.name === name)!
       const walk = await walkPage(name, found)
       await expectCleanWalk(walk)
       // Each copy of the widget loads its chunks from where its script came from.
-      const chunks = await walk.evaluate<string[]>("performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => /flow-chat-theme-vars-/.test(url))")
-      const expected = { 'CDN copy': [`${cdn.origin}/flow-chat@1.0.0/`], 'old /dist/ path': [`${suite.service.origin}/dist/`], 'two copies': [`${suite.service.origin}/widget/v1/`, `${cdn.origin}/flow-chat@1.0.0/`] }[name] ?? [`${suite.service.origin}/widget/v1/`]
+      const chunks = await walk.evaluate<string[]>(
+        "performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => /flow-chat-theme-vars-/.test(url))",
+      )
+      const expected = {
+        'CDN copy': [`${cdn.origin}/flow-chat@1.0.0/`],
+        'old /dist/ path': [`${suite.service.origin}/dist/`],
+        'two copies': [`${suite.service.origin}/widget/v1/`, `${cdn.origin}/flow-chat@1.0.0/`],
+      }[name] ?? [`${suite.service.origin}/widget/v1/`]
       expect(chunks.map((url) => url.replace(/flow-chat-theme-vars-.*$/, '')).sort()).toEqual(expected.sort())
     })
   }
@@ -158,7 +178,10 @@ describe('what crosses the wire', () => {
   it('the core compressed (at most 32 KB on a first visit), and nothing of the widget again on a repeat visit', async () => {
     const { service } = suite
     const found = pageCases({ service, flow: flowOf(service), cdn: cdn.origin }).find((entry) => entry.name === 'inline script tag')!
-    const url = service.host.serve('/wire', `<!doctype html><html lang="en"><head><title>Wire</title></head><body><main><h1>Wire</h1>${found.body}</main></body></html>`)
+    const url = service.host.serve(
+      '/wire',
+      `<!doctype html><html lang="en"><head><title>Wire</title></head><body><main><h1>Wire</h1>${found.body}</main></body></html>`,
+    )
     const visit = async () => {
       const page = await suite.newPage()
       const transfers = await recordTransfers(await suite.chromium.context.newCDPSession(page))
@@ -176,7 +199,9 @@ describe('what crosses the wire', () => {
     expect(core.fromCache).toBe(false)
     expect(core.bytes).toBeGreaterThan(0)
     expect(core.bytes).toBeLessThanOrEqual(32 * 1024)
-    console.log(`first visit: core ${core.bytes} B on the wire; widget files ${first.reduce((n, t) => n + t.bytes, 0)} B in ${first.length} files`)
+    console.log(
+      `first visit: core ${core.bytes} B on the wire; widget files ${first.reduce((n, t) => n + t.bytes, 0)} B in ${first.length} files`,
+    )
 
     const repeat = await visit()
     expect(repeat.length).toBeGreaterThan(0)
@@ -191,9 +216,18 @@ describe('a part of the widget that cannot load', () => {
     await page.route(/\/flow-chat-ui-[0-9a-f]{8}\.mjs$/, (route) => route.abort('connectionfailed'))
     const logs: unknown[] = []
     await page.exposeFunction('__log', (detail: unknown) => logs.push(detail))
-    await page.addInitScript(() => document.addEventListener('flowchat:log', (event) => (window as unknown as { __log(d: unknown): void }).__log((event as CustomEvent).detail)))
+    await page.addInitScript(() =>
+      document.addEventListener('flowchat:log', (event) =>
+        (window as unknown as { __log(d: unknown): void }).__log((event as CustomEvent).detail),
+      ),
+    )
     const found = pageCases({ service, flow: flowOf(service), cdn: cdn.origin }).find((entry) => entry.name === 'inline script tag')!
-    await page.goto(service.host.serve('/cross-site/no-views', `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1>${found.body}</main></body></html>`))
+    await page.goto(
+      service.host.serve(
+        '/cross-site/no-views',
+        `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1>${found.body}</main></body></html>`,
+      ),
+    )
     await page.locator('flow-chat').getByRole('alert').filter({ hasText: "Can't reach the chat service" }).waitFor()
     await expect.poll(() => logs).toContainEqual(expect.objectContaining({ code: 'chunk-load-failed', status: 'error' }))
     expect(await axeViolations(page)).toEqual([])

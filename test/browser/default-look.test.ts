@@ -16,13 +16,20 @@ const SCREENSHOTS = join(REPO_ROOT, '.tmp/screenshots')
 let page: Page
 
 const chatAttributes = () =>
-  attributes({ flow: suite.service.flows['default-look.json']!.id, 'api-host': suite.service.origin, token: suite.service.publishableToken })
+  attributes({
+    flow: suite.service.flows['default-look.json']!.id,
+    'api-host': suite.service.origin,
+    token: suite.service.publishableToken,
+  })
 
 let pages = 0
 /** A host page with `body`, its stylesheet `css` served beside it (the host CSP allows no inline style). */
 async function open(body: string, css = '') {
   const name = `/look/${++pages}`
-  const sheet = suite.service.host.serve(`${name}.css`, { type: 'text/css', body: `body { margin: 0; font-family: Georgia, serif; } main { padding: 16px; } ${css}` })
+  const sheet = suite.service.host.serve(`${name}.css`, {
+    type: 'text/css',
+    body: `body { margin: 0; font-family: Georgia, serif; } main { padding: 16px; } ${css}`,
+  })
   await page.goto(
     suite.service.host.serve(name, {
       headers: { 'Content-Security-Policy': suite.service.csp },
@@ -51,7 +58,11 @@ async function screenshot(name: string) {
 
 const LAYOUTS = [
   { name: 'desktop-wide', viewport: { width: 1280, height: 860 }, css: 'flow-chat { height: 680px; }' },
-  { name: 'desktop-narrow', viewport: { width: 1280, height: 860 }, css: 'main { display: grid; grid-template-columns: 1fr 360px; gap: 24px; } flow-chat { height: 680px; }' },
+  {
+    name: 'desktop-narrow',
+    viewport: { width: 1280, height: 860 },
+    css: 'main { display: grid; grid-template-columns: 1fr 360px; gap: 24px; } flow-chat { height: 680px; }',
+  },
   { name: 'phone', viewport: { width: 390, height: 844 }, css: 'flow-chat { height: 720px; }' },
   { name: 'phone-dark', viewport: { width: 390, height: 844 }, css: 'flow-chat { height: 720px; }', scheme: 'dark' },
 ]
@@ -67,7 +78,10 @@ describe('the default look', () => {
       await toChoices(c)
       await screenshot(`default-look-${layout.name}`)
       // The choices and their Send button end at the column's edge, where the visitor's answers do.
-      const [answer, send] = await Promise.all([c.guestBubbles.first().boundingBox(), c.root.getByRole('button', { name: 'Send' }).boundingBox()])
+      const [answer, send] = await Promise.all([
+        c.guestBubbles.first().boundingBox(),
+        c.root.getByRole('button', { name: 'Send' }).boundingBox(),
+      ])
       expect(Math.abs(answer!.x + answer!.width - (send!.x + send!.width))).toBeLessThan(1)
       expect(await axeViolations(page)).toEqual([])
     })
@@ -83,7 +97,12 @@ describe('the default look', () => {
     const look = (name: string) =>
       toggle(name).evaluate((button) => {
         const style = getComputedStyle(button)
-        return { pressed: button.getAttribute('aria-pressed'), background: style.backgroundColor, outline: style.outlineStyle, check: getComputedStyle(button, '::before').content }
+        return {
+          pressed: button.getAttribute('aria-pressed'),
+          background: style.backgroundColor,
+          outline: style.outlineStyle,
+          check: getComputedStyle(button, '::before').content,
+        }
       })
     const [on, off] = [await look('Museum'), await look('Gardens')]
     expect(on).toMatchObject({ pressed: 'true', check: '"✓"' })
@@ -94,7 +113,9 @@ describe('the default look', () => {
     expect(on.outline).toBe('none')
     // With the keyboard, the next control shows where focus is.
     await page.keyboard.press('Tab')
-    expect(await toggle('Old town').evaluate((button) => [button.matches(':focus-visible'), getComputedStyle(button).outlineStyle])).toEqual([true, 'solid'])
+    expect(
+      await toggle('Old town').evaluate((button) => [button.matches(':focus-visible'), getComputedStyle(button).outlineStyle]),
+    ).toEqual([true, 'solid'])
   })
 
   it('gives a bubble a close icon while open, and no focus ring to a window opened with the mouse', async () => {
@@ -108,7 +129,9 @@ describe('the default look', () => {
     await launcher.click()
     await page.locator('flow-chat-bubble').locator('[part~="host-bubble"]').first().waitFor()
     const close = page.locator('flow-chat-bubble').locator('[part="close-button"]')
-    expect(await close.evaluate((button) => [button.matches(':focus'), button.matches(':focus-visible'), getComputedStyle(button).outlineStyle])).toEqual([true, false, 'none'])
+    expect(
+      await close.evaluate((button) => [button.matches(':focus'), button.matches(':focus-visible'), getComputedStyle(button).outlineStyle]),
+    ).toEqual([true, false, 'none'])
     expect(await icon()).not.toBe(closed)
     expect(await page.getByRole('button', { name: /^Close chat:/ }).getAttribute('data-icon')).toBe('close')
     await screenshot('default-look-bubble-open')

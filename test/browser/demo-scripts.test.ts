@@ -10,7 +10,7 @@ import { mountDemoSite } from '../../demo/site/routes'
 import { seedFlows, type SeededFlow } from '../../demo/site/seed'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR, } from './helpers/test-service'
+import { DEMO_ASSETS_DIR, DEMO_FLOWS_DIR } from './helpers/test-service'
 
 /** The demo site as `npm start` serves it (its own pages, under its own CSP), with the scripts flow. */
 let server: RunningServer
@@ -25,7 +25,15 @@ beforeAll(async () => {
   const publishableToken = newToken('publishable')
   const unlimited = { perMinute: 0, burst: 1_000_000 }
   server = await startServer(
-    { ...DEFAULT_CONFIG, port: 0, dataDir, secretToken, publishableToken, rateLimits: { chat: unlimited, management: unlimited }, log: QUIET_LOG },
+    {
+      ...DEFAULT_CONFIG,
+      port: 0,
+      dataDir,
+      secretToken,
+      publishableToken,
+      rateLimits: { chat: unlimited, management: unlimited },
+      log: QUIET_LOG,
+    },
     {
       hostname: '127.0.0.1',
       handleSignals: false,
@@ -105,7 +113,10 @@ describe('the inline demo page’s language and colour switcher', () => {
     await c.root.getByRole('region', { name: 'الدردشة' }).waitFor()
     const frame = c.root.locator('[part="frame"]')
     await expect.poll(() => frame.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(21, 23, 27)')
-    expect(await frame.evaluate((element) => [element.getAttribute('dir'), getComputedStyle(element).backgroundColor])).toEqual(['rtl', 'rgb(21, 23, 27)'])
+    expect(await frame.evaluate((element) => [element.getAttribute('dir'), getComputedStyle(element).backgroundColor])).toEqual([
+      'rtl',
+      'rgb(21, 23, 27)',
+    ])
     // Still the first conversation: nothing asked twice.
     expect(await c.hostBubbles.count()).toBe(before)
     expect(await axeViolations(page)).toEqual([])
@@ -131,7 +142,11 @@ describe('the demo outbox page', () => {
     await page.getByText('No e-mail yet.').waitFor()
     expect(page.url()).toBe(`${origin}/demo/outbox`)
     const cookies = await browser.context.cookies(`${origin}/demo/outbox`)
-    expect(cookies.find((cookie) => cookie.name === 'demo_outbox')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/demo/outbox' })
+    expect(cookies.find((cookie) => cookie.name === 'demo_outbox')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/demo/outbox',
+    })
     expect(JSON.stringify(cookies)).not.toContain(secretToken.slice(6))
     expect(await axeViolations(page)).toEqual([])
     // The cookie opens it again without the token.

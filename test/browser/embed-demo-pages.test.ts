@@ -29,7 +29,11 @@ const seeded = (flow: PublishedTestFlow, name: string): SeededFlow => ({
 async function openDemoPage(markup: string) {
   page = await suite.newPage()
   const { host } = suite.service
-  for (const [file, type] of [['embed-demo.js', 'text/javascript'], ['demo.css', 'text/css'], ['host-avatar.svg', 'image/svg+xml']]) {
+  for (const [file, type] of [
+    ['embed-demo.js', 'text/javascript'],
+    ['demo.css', 'text/css'],
+    ['host-avatar.svg', 'image/svg+xml'],
+  ]) {
     host.serve(`/demo/assets/${file}`, { type: type!, body: readFileSync(join(DEMO_ASSETS_DIR, file!), 'utf8') })
   }
   const body = markup.replaceAll('src="/widget/v1/', `src="${suite.service.origin}/widget/v1/`)
@@ -67,7 +71,11 @@ describe('embed demo pages', () => {
     await page.locator('#first-inline [part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     await page.locator('#second-inline [part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
     await page.getByRole('button', { name: 'Toggle the bubble (Survey)' }).click()
-    await page.locator('#several-bubble').getByRole('dialog').locator('[part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
+    await page
+      .locator('#several-bubble')
+      .getByRole('dialog')
+      .locator('[part~="host-bubble"]', { hasText: /can I ask you 2 questions/ })
+      .waitFor()
     expect(await page.locator('#several-popup').getByRole('dialog').isVisible()).toBe(false)
     await page.getByRole('button', { name: 'Open the popup (Colours)' }).click()
     await page.locator('#several-popup').getByRole('dialog').locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()

@@ -55,7 +55,15 @@ describe('classic script tag with data attributes only', () => {
   })
 })
 
-type Handle = { open(): void; close(): void; toggle(): void; reset(): void; setPrefilledVariables(v: object): void; unmount(): void; showPreviewMessage?(t?: string): void }
+type Handle = {
+  open(): void
+  close(): void
+  toggle(): void
+  reset(): void
+  setPrefilledVariables(v: object): void
+  unmount(): void
+  showPreviewMessage?(t?: string): void
+}
 type Api = Record<'initStandard' | 'initBubble' | 'initPopup', (options: object) => Handle>
 
 describe('the FlowChat global', () => {
@@ -81,10 +89,13 @@ describe('the FlowChat global', () => {
       { config, themedId: themed.id, npsId: nps.id },
     )
     const command = (name: string, method: string, arg?: unknown) =>
-      page.evaluate(({ name, method, arg }) => {
-        const handle = (window as unknown as { handles: Record<string, Record<string, (a?: unknown) => void>> }).handles[name]!
-        handle[method]!(arg)
-      }, { name, method, arg })
+      page.evaluate(
+        ({ name, method, arg }) => {
+          const handle = (window as unknown as { handles: Record<string, Record<string, (a?: unknown) => void>> }).handles[name]!
+          handle[method]!(arg)
+        },
+        { name, method, arg },
+      )
 
     // Only the inline chat starts on load.
     await page.locator('#slot flow-chat [part~="host-bubble"]', { hasText: /can I ask you 2 questions/ }).waitFor()
@@ -103,7 +114,9 @@ describe('the FlowChat global', () => {
 
     // Typing and sending through the handle answers in that chat only.
     await page.evaluate(async () => {
-      const { left } = (window as unknown as { handles: Record<string, { setInputValue(v: string): boolean; submitInput(): Promise<boolean> }> }).handles
+      const { left } = (
+        window as unknown as { handles: Record<string, { setInputValue(v: string): boolean; submitInput(): Promise<boolean> }> }
+      ).handles
       if (!left!.setInputValue('green') || !(await left!.submitInput())) throw new Error('the left bubble had no input waiting')
     })
     await left.locator('[part~="host-bubble"]', { hasText: 'Favourite food?' }).waitFor()
@@ -136,7 +149,12 @@ describe('the FlowChat global', () => {
     await openEmbedPage(page, suite.service, 'module', '<script type="module" src="{module}"></script>')
     await page.waitForFunction(() => customElements.get('flow-chat-popup') !== undefined)
     // A string, not a function: vitest would rewrite a function's `import()` for Node.
-    const options = JSON.stringify({ flow: themed.id, apiHost: suite.service.origin, token: suite.service.publishableToken, label: 'From the module' })
+    const options = JSON.stringify({
+      flow: themed.id,
+      apiHost: suite.service.origin,
+      token: suite.service.publishableToken,
+      label: 'From the module',
+    })
     const opened = await page.evaluate(`(async () => {
       const library = await import(${JSON.stringify(suite.service.script.replace(/\.js$/, '.mjs'))})
       library.initPopup(${options}).open()

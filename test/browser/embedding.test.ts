@@ -36,7 +36,9 @@ describe('embedding on a host page', () => {
       return Object.getOwnPropertyNames(window).filter((name) => !pristine.has(name))
     })
     expect(globals).toEqual(['FlowChat'])
-    expect(await page.evaluate(() => typeof (window as { FlowChat?: { defineFlowChat?: unknown } }).FlowChat?.defineFlowChat)).toBe('function')
+    expect(await page.evaluate(() => typeof (window as { FlowChat?: { defineFlowChat?: unknown } }).FlowChat?.defineFlowChat)).toBe(
+      'function',
+    )
     await c.say('blue')
     await c.host('Favourite food?').waitFor()
     expect(await violations()).toEqual([])

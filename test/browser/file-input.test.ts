@@ -56,7 +56,9 @@ async function holdUploads(page: Page) {
 /** Chooses files through the chat's file button and the browser's file picker; counts the pickers opened. */
 async function chooseFiles(page: Page, files: Array<{ name: string; mimeType: string; buffer: Buffer }>) {
   const chooser = page.waitForEvent('filechooser')
-  await chat(page).root.getByRole('button', { name: /^Choose (a file|files)$/ }).click()
+  await chat(page)
+    .root.getByRole('button', { name: /^Choose (a file|files)$/ })
+    .click()
   await (await chooser).setFiles(files)
 }
 
@@ -64,7 +66,8 @@ async function chooseFiles(page: Page, files: Array<{ name: string; mimeType: st
 async function dropFiles(page: Page, files: Array<{ name: string; type: string; base64: string }>) {
   const dataTransfer = await page.evaluateHandle((list) => {
     const transfer = new DataTransfer()
-    for (const file of list) transfer.items.add(new File([Uint8Array.from(atob(file.base64), (ch) => ch.charCodeAt(0))], file.name, { type: file.type }))
+    for (const file of list)
+      transfer.items.add(new File([Uint8Array.from(atob(file.base64), (ch) => ch.charCodeAt(0))], file.name, { type: file.type }))
     return transfer
   }, files)
   const zone = chat(page).root.locator('[part~="file-drop"]')
@@ -74,7 +77,9 @@ async function dropFiles(page: Page, files: Array<{ name: string; type: string; 
 
 const answersOf = async (page: Page) => {
   const resultId = await page.evaluate(() => {
-    const record = Object.keys(localStorage).map((key) => localStorage.getItem(key)).find((value) => value?.includes('"resultId"'))
+    const record = Object.keys(localStorage)
+      .map((key) => localStorage.getItem(key))
+      .find((value) => value?.includes('"resultId"'))
     return record ? (JSON.parse(record) as { resultId: string }).resultId : undefined
   })
   return resultId ? (await suite.service.store().results.listAnswers(resultId)).map((answer) => answer.value) : []
@@ -109,7 +114,9 @@ describe('the file input', () => {
     await c.host('Thanks, we got your files.').waitFor()
     expect(await c.guestBubbles.allTextContents()).toEqual(['2 files uploaded'])
     const [answer] = await answersOf(page)
-    expect(answer).toMatch(new RegExp(`^${suite.service.origin}/v1/files/[\\w-]+/damage\\.png, ${suite.service.origin}/v1/files/[\\w-]+/invoice\\.pdf$`))
+    expect(answer).toMatch(
+      new RegExp(`^${suite.service.origin}/v1/files/[\\w-]+/damage\\.png, ${suite.service.origin}/v1/files/[\\w-]+/invoice\\.pdf$`),
+    )
     const served = await fetch(answer!.split(', ')[0]!)
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true)
     expect(errors).toEqual([])

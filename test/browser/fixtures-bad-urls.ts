@@ -36,7 +36,11 @@ export function writeBadUrlFlow(): string {
       {
         id: `${id}-html-link`,
         type: 'text',
-        content: { richText: [], html: `<p><a href="${url.replace(/"/g, '&quot;')}">html link ${index}</a></p>`, plainText: `html link ${index}` },
+        content: {
+          richText: [],
+          html: `<p><a href="${url.replace(/"/g, '&quot;')}">html link ${index}</a></p>`,
+          plainText: `html link ${index}`,
+        },
       },
     )
   })

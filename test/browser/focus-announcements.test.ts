@@ -43,7 +43,10 @@ async function observe(page: Page) {
 const focusedPart = (page: Page) =>
   page.evaluate(() => document.querySelector('flow-chat')?.shadowRoot?.activeElement?.getAttribute('part') ?? null)
 
-for (const [file, typing] of [['eleven-messages.json', 'off'], ['eleven-messages-typing.json', 'on']] as const) {
+for (const [file, typing] of [
+  ['eleven-messages.json', 'off'],
+  ['eleven-messages-typing.json', 'on'],
+] as const) {
   describe(`keyboard and screen reader, typing emulation ${typing}`, () => {
     it('keeps focus in the chat through every answer, moves it to each new input, and announces every message once, in order', async () => {
       const page = await suite.newPage()
@@ -66,7 +69,11 @@ for (const [file, typing] of [['eleven-messages.json', 'off'], ['eleven-messages
 
       const { heard, lostFocus } = await seen()
       expect(lostFocus).toBe(0)
-      expect(heard).toEqual([...round((i) => `Message ${i}`), ...round((i) => `Again ${i}, after blue`), ...round((i) => `Again ${i}, after green`)])
+      expect(heard).toEqual([
+        ...round((i) => `Message ${i}`),
+        ...round((i) => `Again ${i}, after blue`),
+        ...round((i) => `Again ${i}, after green`),
+      ])
       expect(await axeViolations(page)).toEqual([])
       expect(errors).toEqual([])
     })

@@ -54,10 +54,12 @@ async function openWithHeldImage() {
     }
     const observer = new PerformanceObserver((list) => record(list.getEntries()))
     observer.observe({ type: 'layout-shift', buffered: true })
-    Object.assign(window, { __layoutShifts: () => {
-      record(observer.takeRecords())
-      return shifts
-    } })
+    Object.assign(window, {
+      __layoutShifts: () => {
+        record(observer.takeRecords())
+        return shifts
+      },
+    })
   })
   const held = await holdImage(IMAGE_PATH)
   const errors = trackErrors(page)

@@ -26,7 +26,13 @@ interface Received {
  * A small API on its own origin: CORS for any origin, `POST /items` greets the name it gets;
  * `/held` answers only when the test calls `release()`, so a request can be in flight at a reload.
  */
-function startApi(): Promise<{ server: Server; origin: string; received: Received[]; count(method: string, url: string): number; release(): void }> {
+function startApi(): Promise<{
+  server: Server
+  origin: string
+  received: Received[]
+  count(method: string, url: string): number
+  release(): void
+}> {
   const received: Received[] = []
   const held: ServerResponse[] = []
   const server = createServer((request, response) => {
@@ -55,7 +61,8 @@ function startApi(): Promise<{ server: Server; origin: string; received: Receive
         count: (method, url) => received.filter((request) => request.method === method && request.url === url).length,
         // Those whose page is still there (a reload closed the others) get their answer.
         release: () => {
-          for (const response of held.splice(0)) if (!response.destroyed) response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"greeting":"held"}')
+          for (const response of held.splice(0))
+            if (!response.destroyed) response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"greeting":"held"}')
         },
       }),
     ),
@@ -66,7 +73,8 @@ const text = (id: string, value: string) => ({ id, type: 'text', content: { rich
 
 /** Hi → name → (a `wizz` command returns here) → HTTP request from the browser → wait for a webhook → the end. */
 function integrationsFlow(api: string) {
-  const mapping = (pairs: Record<string, string>) => Object.entries(pairs).map(([variableId, bodyPath], i) => ({ id: `m${i}`, variableId, bodyPath }))
+  const mapping = (pairs: Record<string, string>) =>
+    Object.entries(pairs).map(([variableId, bodyPath], i) => ({ id: `m${i}`, variableId, bodyPath }))
   return {
     version: '6',
     name: 'Commands and integrations',
@@ -77,7 +85,11 @@ function integrationsFlow(api: string) {
     variables: ['Name', 'Status', 'Greeting', 'Paid'].map((name) => ({ id: `v${name}`, name })),
     settings: { typingEmulation: { enabled: false }, general: { rememberUser: { isEnabled: true, storage: 'session' } } },
     groups: [
-      { id: 'g1', title: 'Ask', blocks: [text('hi', 'Hi!'), { id: 'ask', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vName' } }] },
+      {
+        id: 'g1',
+        title: 'Ask',
+        blocks: [text('hi', 'Hi!'), { id: 'ask', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vName' } }],
+      },
       { id: 'gw', title: 'Wizz', blocks: [text('wizz', 'Wizzzzz'), { id: 'back', type: 'Return' }] },
       {
         id: 'g2',
@@ -90,13 +102,25 @@ function integrationsFlow(api: string) {
             options: {
               isExecutedOnClient: true,
               isCustomBody: true,
-              webhook: { url: `${api}/items`, method: 'POST', body: '{"name": "{{Name}}"}', headers: [{ id: 'h', key: 'X-Flow', value: 'yes' }] },
+              webhook: {
+                url: `${api}/items`,
+                method: 'POST',
+                body: '{"name": "{{Name}}"}',
+                headers: [{ id: 'h', key: 'X-Flow', value: 'yes' }],
+              },
               responseVariableMapping: mapping({ vStatus: 'statusCode', vGreeting: 'data.greeting' }),
             },
           },
         ],
       },
-      { id: 'g3', title: 'Wait', blocks: [text('said', 'The API says: {{Greeting}} ({{Status}})'), { id: 'wait', type: 'webhook', outgoingEdgeId: 'e3', options: { responseVariableMapping: mapping({ vPaid: 'data.paid' }) } }] },
+      {
+        id: 'g3',
+        title: 'Wait',
+        blocks: [
+          text('said', 'The API says: {{Greeting}} ({{Status}})'),
+          { id: 'wait', type: 'webhook', outgoingEdgeId: 'e3', options: { responseVariableMapping: mapping({ vPaid: 'data.paid' }) } },
+        ],
+      },
       { id: 'g4', title: 'Done', blocks: [text('paid', 'Payment received: {{Paid}}')] },
     ],
     edges: [
@@ -129,8 +153,21 @@ function heldRequestsFlow(api: string) {
     variables: ['Name', 'Status', 'Data', 'Got'].map((name) => ({ id: `v${name}`, name })),
     settings: { typingEmulation: { enabled: false }, general: { rememberUser: { isEnabled: true, storage: 'session' } } },
     groups: [
-      { id: 'g1', title: 'Ask', blocks: [text('ready', 'Your name?'), { id: 'ask', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vName' } }] },
-      { id: 'g2', title: 'Post', blocks: [call('post', 'POST', 'e2', [['vStatus', 'statusCode'], ['vData', 'data']])] },
+      {
+        id: 'g1',
+        title: 'Ask',
+        blocks: [text('ready', 'Your name?'), { id: 'ask', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vName' } }],
+      },
+      {
+        id: 'g2',
+        title: 'Post',
+        blocks: [
+          call('post', 'POST', 'e2', [
+            ['vStatus', 'statusCode'],
+            ['vData', 'data'],
+          ]),
+        ],
+      },
       { id: 'g3', title: 'Get', blocks: [text('posted', 'POST: {{Status}} {{Data}}'), call('get', 'GET', 'e3', [['vGot', 'statusCode']])] },
       { id: 'g4', title: 'Done', blocks: [text('got', 'GET: {{Got}}')] },
     ],
@@ -163,7 +200,8 @@ async function recordEvents(page: Page): Promise<() => Promise<Array<{ type: str
       document.addEventListener(type, (event) => events.push({ type, detail: (event as CustomEvent).detail }))
     }
   })
-  return () => page.evaluate(() => (window as unknown as { flowEvents: Array<{ type: string; detail: Record<string, unknown> }> }).flowEvents)
+  return () =>
+    page.evaluate(() => (window as unknown as { flowEvents: Array<{ type: string; detail: Record<string, unknown> }> }).flowEvents)
 }
 
 const sendCommand = (page: Page, name: string) =>
@@ -216,7 +254,11 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     await c.say('Ada')
     await c.host('The API says: Hello Ada (201)').waitFor()
     const posted = api.received.find((request) => request.method === 'POST' && request.url === '/items')!
-    expect(posted).toMatchObject({ url: '/items', body: '{"name":"Ada"}', headers: expect.objectContaining({ 'x-flow': 'yes', origin: suite.service.host.origin }) })
+    expect(posted).toMatchObject({
+      url: '/items',
+      body: '{"name":"Ada"}',
+      headers: expect.objectContaining({ 'x-flow': 'yes', origin: suite.service.host.origin }),
+    })
     expect(posted.headers.cookie).toBeUndefined()
 
     // The wait: said on screen and in the live region, the field disabled, accessible.
@@ -237,7 +279,10 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     await page.reload()
     await c.host('The API says: Hello Ada (201)').waitFor()
     await waiting.waitFor()
-    expect((await events()).find((event) => event.type === 'flowchat:start')?.detail).toMatchObject({ resultId: start.detail.resultId, resumed: true })
+    expect((await events()).find((event) => event.type === 'flowchat:start')?.detail).toMatchObject({
+      resultId: start.detail.resultId,
+      resumed: true,
+    })
     expect(await webhook(String(start.detail.resultId), { paid: 'yes' })).toBe(200)
     await c.host('Payment received: yes').waitFor()
     await expect.poll(async () => (await events()).some((event) => event.type === 'flowchat:end')).toBe(true)
@@ -260,7 +305,9 @@ describe('commands, HTTP requests from the browser and webhook waits in Chromium
     await page.reload()
     // Not sent again: the flow got the failure a request without an answer gets, and the page heard why.
     await c.host(/^POST: 500 /).waitFor()
-    expect(await c.host(/^POST: 500 /).textContent()).toContain('The page was reloaded while this POST request was in flight, so it was not sent twice')
+    expect(await c.host(/^POST: 500 /).textContent()).toContain(
+      'The page was reloaded while this POST request was in flight, so it was not sent twice',
+    )
     expect((await events()).filter((event) => event.type === 'flowchat:error')).toEqual([
       { type: 'flowchat:error', detail: expect.objectContaining({ code: 'http-request-failed', retryable: false }) },
     ])

@@ -76,8 +76,7 @@ function geometry(): Promise<Geometry> {
 
 /** Less than a pixel of rounding between the viewport's fractional size and layout. */
 const SLACK = 1
-const inside = (box: Box | null, viewport: Box) =>
-  box !== null && box.top >= viewport.top - SLACK && box.bottom <= viewport.bottom + SLACK
+const inside = (box: Box | null, viewport: Box) => box !== null && box.top >= viewport.top - SLACK && box.bottom <= viewport.bottom + SLACK
 
 /** Waits until the window fills the visual viewport top to bottom, then returns the geometry. */
 async function windowFillsViewport(): Promise<Geometry> {
@@ -100,7 +99,12 @@ describe('<flow-chat-bubble> on a phone', () => {
     page = await context.newPage()
     const errors = trackErrors(page)
     const cdp: CDPSession = await context.newCDPSession(page)
-    await openEmbedPage(page, service, 'bubble-phone', `${SCRIPT}<flow-chat-bubble ${attributes({ flow: flow.id, 'api-host': service.origin, token: service.publishableToken, label: 'Phone' })}></flow-chat-bubble>`)
+    await openEmbedPage(
+      page,
+      service,
+      'bubble-phone',
+      `${SCRIPT}<flow-chat-bubble ${attributes({ flow: flow.id, 'api-host': service.origin, token: service.publishableToken, label: 'Phone' })}></flow-chat-bubble>`,
+    )
     await page.getByRole('button', { name: 'Open chat: Phone' }).tap()
     const window = page.getByRole('dialog', { name: 'Phone' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
@@ -135,7 +139,12 @@ describe('<flow-chat-bubble> on a phone', () => {
 
   it('fits a keyboard that resizes the whole page (interactive-widget=resizes-content) and grows back', async () => {
     page = await context.newPage()
-    await openEmbedPage(page, service, 'bubble-phone-content', `${SCRIPT}<flow-chat-bubble ${attributes({ flow: flow.id, 'api-host': service.origin, token: service.publishableToken, label: 'Phone' })}></flow-chat-bubble>`)
+    await openEmbedPage(
+      page,
+      service,
+      'bubble-phone-content',
+      `${SCRIPT}<flow-chat-bubble ${attributes({ flow: flow.id, 'api-host': service.origin, token: service.publishableToken, label: 'Phone' })}></flow-chat-bubble>`,
+    )
     await page.getByRole('button', { name: 'Open chat: Phone' }).tap()
     await page.getByRole('dialog', { name: 'Phone' }).locator('[part~="input"]').first().waitFor()
     const full = await windowFillsViewport()

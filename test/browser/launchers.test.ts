@@ -35,7 +35,12 @@ describe('<flow-chat-bubble>', () => {
     page = await suite.newPage()
     const errors = trackErrors(page)
     const before = await sessionCount(suite.service, themed.id)
-    await openEmbedPage(page, suite.service, 'bubble', `${SCRIPT}<flow-chat-bubble ${attributes({ ...common(themed), 'z-index': '50' })}></flow-chat-bubble>`)
+    await openEmbedPage(
+      page,
+      suite.service,
+      'bubble',
+      `${SCRIPT}<flow-chat-bubble ${attributes({ ...common(themed), 'z-index': '50' })}></flow-chat-bubble>`,
+    )
     await recordEvents()
     const launcher = page.getByRole('button', { name: 'Open chat: Chat' })
     await launcher.waitFor()
@@ -103,7 +108,9 @@ describe('<flow-chat-bubble>', () => {
     await page.getByRole('button', { name: 'Dismiss message' }).click()
     await preview.waitFor({ state: 'hidden' })
 
-    await page.locator('flow-chat-bubble').evaluate((el) => (el as HTMLElement & { showPreviewMessage(t?: string): void }).showPreviewMessage('Still here'))
+    await page
+      .locator('flow-chat-bubble')
+      .evaluate((el) => (el as HTMLElement & { showPreviewMessage(t?: string): void }).showPreviewMessage('Still here'))
     await page.getByRole('button', { name: 'Still here' }).click()
     const window = page.getByRole('dialog', { name: 'Support' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()

@@ -13,7 +13,8 @@ const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'locale.json'), join(SHARED_
 let page: Page
 
 const flow = (file = 'locale.json'): PublishedTestFlow => suite.service.flows[file]!
-const chatAttributes = (file?: string) => attributes({ flow: flow(file).id, 'api-host': suite.service.origin, token: suite.service.publishableToken })
+const chatAttributes = (file?: string) =>
+  attributes({ flow: flow(file).id, 'api-host': suite.service.origin, token: suite.service.publishableToken })
 
 let pages = 0
 /**
@@ -40,7 +41,8 @@ ${script ? `<script src="${script}"></script>` : ''}
 function sentMessages(target: Page): unknown[] {
   const sent: unknown[] = []
   target.on('request', (request) => {
-    if (request.url().endsWith('/continueChat') && request.method() === 'POST') sent.push((request.postDataJSON() as { message?: unknown }).message)
+    if (request.url().endsWith('/continueChat') && request.method() === 'POST')
+      sent.push((request.postDataJSON() as { message?: unknown }).message)
   })
   return sent
 }
@@ -171,7 +173,10 @@ describe('a Brazilian Portuguese visitor', () => {
   it('gets them from the browser’s languages when the page says none', async () => {
     page = await suite.newPage()
     const cdp = await page.context().newCDPSession(page)
-    await cdp.send('Emulation.setUserAgentOverride', { userAgent: await page.evaluate(() => navigator.userAgent), acceptLanguage: 'pt-BR,en' })
+    await cdp.send('Emulation.setUserAgentOverride', {
+      userAgent: await page.evaluate(() => navigator.userAgent),
+      acceptLanguage: 'pt-BR,en',
+    })
     await open({}, `<flow-chat ${chatAttributes()}></flow-chat>`)
     expect(await page.evaluate(() => navigator.languages)).toEqual(['pt-BR', 'en'])
     const c = chat(page)
@@ -194,7 +199,13 @@ describe('the page’s own words', () => {
     await c.root.getByRole('button', { name: 'Go!' }).waitFor()
     expect(await c.input.getAttribute('aria-label')).toBe('Your first name')
     await expect
-      .poll(() => page.evaluate(() => (window as { __logs?: Array<{ code: string; details: unknown }> }).__logs?.find((log) => log.code === 'unknown-string')?.details))
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (window as { __logs?: Array<{ code: string; details: unknown }> }).__logs?.find((log) => log.code === 'unknown-string')
+              ?.details,
+        ),
+      )
       .toEqual({ unknown: ['sendd'], invalid: [] })
   })
 })

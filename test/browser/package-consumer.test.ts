@@ -25,11 +25,16 @@ const vite = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'flow-chat-consumer-'))
   // The built files are packed as they are (the test command built them): no prepack build here.
-  const packed = JSON.parse(await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO_ROOT })) as Array<{ filename: string; files: Array<{ path: string }> }>
+  const packed = JSON.parse(
+    await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO_ROOT }),
+  ) as Array<{ filename: string; files: Array<{ path: string }> }>
   tarball = join(dir, packed[0]!.filename)
   app = join(dir, 'app')
   mkdirSync(join(app, 'src'), { recursive: true })
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module', dependencies: { 'flow-chat-widget': `file:${tarball}` } }, null, 2))
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'shop', private: true, type: 'module', dependencies: { 'flow-chat-widget': `file:${tarball}` } }, null, 2),
+  )
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: app, timeoutMs: 600_000 })
 }, 900_000)
 
@@ -53,11 +58,25 @@ export const same = initStandard === FlowChat.initStandard
 
 describe('the package, as a consumer installs it', () => {
   it('ships the widget (scripts, chunks, sandbox document, types) and nothing of the service, demo or tests', async () => {
-    const files = (JSON.parse(await run('npm', ['pack', '--json', '--dry-run', '--ignore-scripts'], { cwd: REPO_ROOT })) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path)
-    for (const needed of ['dist/flow-chat.js', 'dist/flow-chat.mjs', 'dist/sandbox/sandbox.html', 'dist/types/widget/index.d.ts', 'dist/types/widget/jsx/react.d.ts', 'package.json']) expect(files).toContain(needed)
+    const files = (
+      JSON.parse(await run('npm', ['pack', '--json', '--dry-run', '--ignore-scripts'], { cwd: REPO_ROOT })) as Array<{
+        files: Array<{ path: string }>
+      }>
+    )[0]!.files.map((file) => file.path)
+    for (const needed of [
+      'dist/flow-chat.js',
+      'dist/flow-chat.mjs',
+      'dist/sandbox/sandbox.html',
+      'dist/types/widget/index.d.ts',
+      'dist/types/widget/jsx/react.d.ts',
+      'package.json',
+    ])
+      expect(files).toContain(needed)
     const chunks = readdirSync(join(REPO_ROOT, 'dist')).filter((file) => /^flow-chat-.+\.mjs$/.test(file))
     for (const chunk of chunks) expect(files).toContain(`dist/${chunk}`)
-    expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file))).toEqual([])
+    expect(
+      files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file)),
+    ).toEqual([])
     expect(files.filter((file) => /\.(br|gz)$/.test(file))).toEqual([])
   })
 
@@ -74,7 +93,13 @@ describe('the package, as a consumer installs it', () => {
   })
 
   it('imports in Node without touching a DOM (server rendering)', async () => {
-    const names = JSON.parse(await run('node', ['--input-type=module', '-e', "const m = await import('flow-chat-widget'); console.log(JSON.stringify(Object.keys(m).sort()))"], { cwd: app })) as string[]
+    const names = JSON.parse(
+      await run(
+        'node',
+        ['--input-type=module', '-e', "const m = await import('flow-chat-widget'); console.log(JSON.stringify(Object.keys(m).sort()))"],
+        { cwd: app },
+      ),
+    ) as string[]
     expect(names).toEqual(expect.arrayContaining(['initBubble', 'initPopup', 'initStandard', 'defineFlowChat', 'defineFlowChatLaunchers']))
   })
 
@@ -107,7 +132,9 @@ describe('the package, as a consumer installs it', () => {
     expect(record.errors).toEqual([])
     expect(record.consoleErrors).toEqual([])
     // The chunks came from the app's own build, not from the service.
-    const chunks = await walk.evaluate<string[]>("performance.getEntriesByType('resource').map((e) => e.name).filter((u) => /flow-chat-theme-vars-/.test(u))")
+    const chunks = await walk.evaluate<string[]>(
+      "performance.getEntriesByType('resource').map((e) => e.name).filter((u) => /flow-chat-theme-vars-/.test(u))",
+    )
     expect(chunks.map((url) => new URL(url).origin)).toEqual([service.host.origin])
   })
 })

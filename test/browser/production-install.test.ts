@@ -33,8 +33,12 @@ beforeAll(async () => {
     if (!existsSync(join(REPO_ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first`)
   }
   dir = mkdtempSync(join(tmpdir(), 'flow-chat-production-'))
-  for (const path of ['package.json', 'package-lock.json', 'dist', 'build']) cpSync(join(REPO_ROOT, path), join(dir, path), { recursive: true })
-  await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, timeoutMs: 600_000 })
+  for (const path of ['package.json', 'package-lock.json', 'dist', 'build'])
+    cpSync(join(REPO_ROOT, path), join(dir, path), { recursive: true })
+  await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: dir,
+    timeoutMs: 600_000,
+  })
   service = await start('npm', ['run', 'serve'], {
     cwd: dir,
     env: { PORT: '0', DATA_DIR: join(dir, 'data'), FLOW_SECRET_TOKEN: secret, FLOW_PUBLISHABLE_TOKEN: publishable, HOST: '' },
@@ -57,8 +61,10 @@ afterAll(async () => {
 
 describe('the service from a production install', () => {
   it('has what it runs and nothing it does not: no tsx, no Vite, no test tools', () => {
-    for (const runtime of ['hono', '@electric-sql/pglite', 'quickjs-emscripten']) expect(existsSync(join(dir, 'node_modules', runtime)), runtime).toBe(true)
-    for (const dev of ['tsx', 'vite', 'vitest', 'typescript', 'playwright-core']) expect(existsSync(join(dir, 'node_modules', dev)), dev).toBe(false)
+    for (const runtime of ['hono', '@electric-sql/pglite', 'quickjs-emscripten'])
+      expect(existsSync(join(dir, 'node_modules', runtime)), runtime).toBe(true)
+    for (const dev of ['tsx', 'vite', 'vitest', 'typescript', 'playwright-core'])
+      expect(existsSync(join(dir, 'node_modules', dev)), dev).toBe(false)
   })
 
   it('listens on loopback only unless HOST says otherwise', async () => {
@@ -71,14 +77,14 @@ describe('the service from a production install', () => {
     const reached = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: outside.address, port, timeout: 2_000 })
       socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
+        socket.destroy()
+        resolve(true)
+      })
       socket.once('error', () => resolve(false))
       socket.once('timeout', () => {
-      socket.destroy()
-      resolve(false)
-    })
+        socket.destroy()
+        resolve(false)
+      })
     })
     expect(reached).toBe(false)
   })
@@ -106,7 +112,12 @@ describe('the service from a production install', () => {
     const page = await chromium.context.newPage()
     const walk = await adaptPlaywright(page)
     const data = attributes({ 'data-flow': imported.publicId, 'data-api-host': origin, 'data-token': publishable })
-    await walk.goto(host.serve('/shop', `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1><script src="${origin}/widget/v1/flow-chat.js" defer ${data}></script></main></body></html>`))
+    await walk.goto(
+      host.serve(
+        '/shop',
+        `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1><script src="${origin}/widget/v1/flow-chat.js" defer ${data}></script></main></body></html>`,
+      ),
+    )
     await walkToTheEnd(walk, 'inline', origin, { avatar: false })
     expect(await axeViolations(page)).toEqual([])
     const record = await walk.record()

@@ -42,7 +42,8 @@ async function openPage(options: { blockStorage?: boolean } = {}) {
   })
   const errors = trackErrors(page)
   await page.goto(suite.service.pageUrl(suite.service.flows['remember-user.json']!))
-  const seen = () => page.evaluate(() => (window as unknown as { __seen: { starts: Array<{ resultId: string; resumed: boolean }>; logs: string[] } }).__seen)
+  const seen = () =>
+    page.evaluate(() => (window as unknown as { __seen: { starts: Array<{ resultId: string; resumed: boolean }>; logs: string[] } }).__seen)
   return { c: chat(page), starts, errors, seen }
 }
 

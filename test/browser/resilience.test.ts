@@ -32,36 +32,43 @@ async function openFlow() {
   return { c, keys, resultId }
 }
 
-const storedAnswers = async (resultId: string) =>
-  (await suite.service.store().results.listAnswers(resultId)).map((answer) => answer.value)
+const storedAnswers = async (resultId: string) => (await suite.service.store().results.listAnswers(resultId)).map((answer) => answer.value)
 
 describe('the suite.service going away mid-conversation', () => {
-  it('delivers the pending answer by itself when the suite.service is back within the retries', async () => {
-    const { c, keys, resultId } = await openFlow()
-    await suite.service.stop()
-    await c.say('blue')
-    await expect.poll(() => keys.length).toBeGreaterThan(0)
-    await suite.service.start()
-    await c.host('Favourite food?').waitFor({ timeout: 15_000 })
-    expect(await c.guestBubbles.allTextContents()).toEqual(['blue'])
-    expect(await c.root.locator('[part~="host-bubble"]', { hasText: 'Favourite food?' }).count()).toBe(1)
-    expect(new Set(keys).size).toBe(1)
-    expect(await storedAnswers(resultId)).toEqual(['blue'])
-  }, LONG_TEST_MS)
+  it(
+    'delivers the pending answer by itself when the suite.service is back within the retries',
+    async () => {
+      const { c, keys, resultId } = await openFlow()
+      await suite.service.stop()
+      await c.say('blue')
+      await expect.poll(() => keys.length).toBeGreaterThan(0)
+      await suite.service.start()
+      await c.host('Favourite food?').waitFor({ timeout: 15_000 })
+      expect(await c.guestBubbles.allTextContents()).toEqual(['blue'])
+      expect(await c.root.locator('[part~="host-bubble"]', { hasText: 'Favourite food?' }).count()).toBe(1)
+      expect(new Set(keys).size).toBe(1)
+      expect(await storedAnswers(resultId)).toEqual(['blue'])
+    },
+    LONG_TEST_MS,
+  )
 
-  it('keeps the answer with a Retry control when retries are spent, then sends it exactly once', async () => {
-    const { c, keys, resultId } = await openFlow()
-    await suite.service.stop()
-    await c.say('green')
-    await c.root.getByRole('alert').filter({ hasText: 'Not sent' }).waitFor({ timeout: 20_000 })
-    expect(await c.guestBubbles.allTextContents()).toEqual(['green'])
-    await suite.service.start()
-    await c.button('Retry').click()
-    await c.host('Favourite food?').waitFor()
-    expect(await c.root.getByRole('alert').count()).toBe(0)
-    expect(await c.guestBubbles.allTextContents()).toEqual(['green'])
-    expect(keys.length).toBeGreaterThan(1)
-    expect(new Set(keys).size).toBe(1)
-    expect(await storedAnswers(resultId)).toEqual(['green'])
-  }, LONG_TEST_MS)
+  it(
+    'keeps the answer with a Retry control when retries are spent, then sends it exactly once',
+    async () => {
+      const { c, keys, resultId } = await openFlow()
+      await suite.service.stop()
+      await c.say('green')
+      await c.root.getByRole('alert').filter({ hasText: 'Not sent' }).waitFor({ timeout: 20_000 })
+      expect(await c.guestBubbles.allTextContents()).toEqual(['green'])
+      await suite.service.start()
+      await c.button('Retry').click()
+      await c.host('Favourite food?').waitFor()
+      expect(await c.root.getByRole('alert').count()).toBe(0)
+      expect(await c.guestBubbles.allTextContents()).toEqual(['green'])
+      expect(keys.length).toBeGreaterThan(1)
+      expect(new Set(keys).size).toBe(1)
+      expect(await storedAnswers(resultId)).toEqual(['green'])
+    },
+    LONG_TEST_MS,
+  )
 })

@@ -43,7 +43,16 @@ describe('rich blocks in the widget', () => {
 
     const seen = await scriptSaw(c)
     const url = new URL(address)
-    expect(seen).toEqual({ href: address, origin: url.origin, pathname: url.pathname, search: '?utm=ads', hash: '#top', referrer: '', frozen: true, own: address })
+    expect(seen).toEqual({
+      href: address,
+      origin: url.origin,
+      pathname: url.pathname,
+      search: '?utm=ads',
+      hash: '#top',
+      referrer: '',
+      frozen: true,
+      own: address,
+    })
 
     // Two cards (the third one's display condition fails), each with its picture, title, text and buttons.
     const cards = c.root.getByRole('list', { name: 'Cards' })
@@ -51,7 +60,14 @@ describe('rich blocks in the widget', () => {
     const items = cards.getByRole('listitem')
     expect(await items.count()).toBe(2)
     expect(await items.first().getAttribute('aria-label')).toBe('Paris (1 of 2)')
-    await expect.poll(() => items.first().locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    await expect
+      .poll(() =>
+        items
+          .first()
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true)
     expect(await axeViolations(page)).toEqual([])
     await items.first().getByRole('button', { name: 'More info' }).click()
     await c.guestBubbles.filter({ hasText: 'More info' }).waitFor()
@@ -67,7 +83,7 @@ describe('rich blocks in the widget', () => {
     const qr = c.root.getByRole('img', { name: 'TICKET Paris <FC-42>' })
     await qr.waitFor()
     await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true)
-    expect(new URL(await qr.getAttribute('src') ?? '').origin).toBe(suite.service.origin)
+    expect(new URL((await qr.getAttribute('src')) ?? '').origin).toBe(suite.service.origin)
     await c.input.waitFor()
     expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
@@ -81,7 +97,11 @@ describe('rich blocks in the widget', () => {
     const c = chat(page)
     const cards = c.root.getByRole('list', { name: 'Cards' })
     await cards.waitFor()
-    const size = await cards.evaluate((list) => ({ scroll: list.scrollWidth, client: list.clientWidth, card: list.firstElementChild!.getBoundingClientRect().width }))
+    const size = await cards.evaluate((list) => ({
+      scroll: list.scrollWidth,
+      client: list.clientWidth,
+      card: list.firstElementChild!.getBoundingClientRect().width,
+    }))
     expect(size.scroll).toBeGreaterThan(size.client)
     expect(size.card).toBeLessThan(360)
 

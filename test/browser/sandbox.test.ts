@@ -29,8 +29,7 @@ async function openHost(options: HostPageOptions = {}) {
   return { page, errors }
 }
 
-const run = (page: Page, script: ScriptToRun) =>
-  page.evaluate((s) => window.sandboxHost.run(s), script) as Promise<ScriptOutcome>
+const run = (page: Page, script: ScriptToRun) => page.evaluate((s) => window.sandboxHost.run(s), script) as Promise<ScriptOutcome>
 
 const host = <K extends keyof SandboxHost>(page: Page, key: K) =>
   page.evaluate((k) => JSON.parse(JSON.stringify(window.sandboxHost[k])) as unknown, key) as Promise<SandboxHost[K]>
@@ -122,10 +121,16 @@ describe('scripts in the sandbox', () => {
       reason: 'error',
       message: 'The result is not a JSON value: TypeError: Do not know how to serialize a BigInt',
     })
-    const late = await run(page, { content: "setTimeout(() => { throw new Error('from a timer') }); await new Promise(() => {})", args: [] })
+    const late = await run(page, {
+      content: "setTimeout(() => { throw new Error('from a timer') }); await new Promise(() => {})",
+      args: [],
+    })
     expect(late).toEqual({ ok: false, reason: 'error', message: 'Uncaught Error: from a timer' })
     // Failure messages are clipped inside the Worker, before they travel anywhere.
-    const long = await run(page, { content: "setTimeout(() => { throw new Error('x'.repeat(100_000)) }); await new Promise(() => {})", args: [] })
+    const long = await run(page, {
+      content: "setTimeout(() => { throw new Error('x'.repeat(100_000)) }); await new Promise(() => {})",
+      args: [],
+    })
     expect(long).toEqual({ ok: false, reason: 'error', message: `Uncaught Error: ${'x'.repeat(484)}…` })
   })
 
@@ -183,7 +188,7 @@ describe('the escape corpus', () => {
         cookie: document.cookie,
         local: localStorage.getItem('host_secret'),
         url: location.href,
-        objectPolluted: (({}) as { polluted?: unknown }).polluted,
+        objectPolluted: ({} as { polluted?: unknown }).polluted,
         arrayPolluted: ([] as unknown as { polluted?: unknown }).polluted,
         frames: window.sandboxHost.frameCount(),
       }))
@@ -287,7 +292,7 @@ describe('network access', () => {
     expect(escapePaths(server.canary.requests)).toEqual([])
   })
 
-  it('when allowed, reaches other servers without the page\'s credentials, and still loads no code', async () => {
+  it("when allowed, reaches other servers without the page's credentials, and still loads no code", async () => {
     const { page } = await openHost({ network: true })
     const outcome = await run(page, {
       content: [
@@ -321,7 +326,10 @@ describe('a copy of the sandbox document served without its CSP header', () => {
   })
 
   it('still runs scripts', async () => {
-    expect(await run(page, { content: 'return [a + 1, typeof window]', args: [{ id: 'a', value: 1 }] })).toEqual({ ok: true, value: [2, 'undefined'] })
+    expect(await run(page, { content: 'return [a + 1, typeof window]', args: [{ id: 'a', value: 1 }] })).toEqual({
+      ok: true,
+      value: [2, 'undefined'],
+    })
   })
 
   for (const attack of NETWORK_OFF_CORPUS) {
@@ -361,7 +369,9 @@ describe('a host page whose CSP does not allow the sandbox', () => {
     const outcome = await run(page, { content: 'return 1', args: [] })
     const advice = `add "frame-src ${server.sandboxOrigin}"`
     expect(outcome).toMatchObject({ ok: false, reason: 'unavailable', message: expect.stringContaining(advice) })
-    expect(await host(page, 'logs')).toMatchObject([{ level: 'error', code: 'sandbox-blocked-by-csp', message: expect.stringContaining(advice) }])
+    expect(await host(page, 'logs')).toMatchObject([
+      { level: 'error', code: 'sandbox-blocked-by-csp', message: expect.stringContaining(advice) },
+    ])
 
     const second = await run(page, { content: 'return 2', args: [] })
     expect(second).toMatchObject({ ok: false, reason: 'unavailable' })

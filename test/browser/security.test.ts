@@ -28,7 +28,11 @@ describe('hostile flow content in Chromium', () => {
     expect(await c.hostBubbles.first().textContent()).toContain('<img src=x onerror=')
     // Links and images with unsafe URLs are not links or images.
     const bubbles = c.root.locator('[part~="host-row"]')
-    expect(await bubbles.locator('a[href^="javascript:" i], img[src^="javascript:" i], [onerror], [onmouseover], script, iframe, form, svg').count()).toBe(0)
+    expect(
+      await bubbles
+        .locator('a[href^="javascript:" i], img[src^="javascript:" i], [onerror], [onmouseover], script, iframe, form, svg')
+        .count(),
+    ).toBe(0)
     await c.transcript.getByText('rich link').click()
     await c.transcript.getByText('html link', { exact: true }).click()
     await c.transcript.getByText('html payload', { exact: true }).hover()
@@ -61,7 +65,13 @@ describe('hostile flow content in Chromium', () => {
     }))
     expect(hostPage).toEqual({ bodyDisplay: 'block', textColor: 'rgb(0, 0, 0)', headStyles: 0 })
     // The custom CSS does apply inside the shadow root...
-    expect(await c.hostBubbles.first().locator('p').first().evaluate((p) => getComputedStyle(p).color)).toBe('rgb(255, 0, 0)')
+    expect(
+      await c.hostBubbles
+        .first()
+        .locator('p')
+        .first()
+        .evaluate((p) => getComputedStyle(p).color),
+    ).toBe('rgb(255, 0, 0)')
     // ...while the invalid theme values fell back to the defaults.
     const bubble = await c.hostBubbles.first().evaluate((el) => getComputedStyle(el).backgroundColor)
     expect(bubble).toBe('rgb(238, 241, 246)')

@@ -59,7 +59,10 @@ const FLOWS = {
     publicShare: { isEnabled: true },
     metadata: METADATA,
   }),
-  'share-visible.json': shareFlow('Share: keeps parameters', { publicShare: { isEnabled: true }, general: { isHideQueryParamsEnabled: false } }),
+  'share-visible.json': shareFlow('Share: keeps parameters', {
+    publicShare: { isEnabled: true },
+    general: { isHideQueryParamsEnabled: false },
+  }),
   'share-off.json': shareFlow('Share: not shared', { publicShare: { isEnabled: false }, metadata: METADATA }),
 }
 

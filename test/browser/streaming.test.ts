@@ -19,7 +19,10 @@ afterAll(async () => {
 })
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'ai-chat.json')], undefined, () => ({
   outboundAllowHosts: ['127.0.0.1'],
-  ai: { defaults: { openai: { apiKey: 'sk-test', baseUrl: ai.baseUrl } }, timeouts: { firstTokenMs: 30_000, idleMs: 30_000, totalMs: 120_000 } },
+  ai: {
+    defaults: { openai: { apiKey: 'sk-test', baseUrl: ai.baseUrl } },
+    timeouts: { firstTokenMs: 30_000, idleMs: 30_000, totalMs: 120_000 },
+  },
 }))
 
 type Seen = { type: string; detail: { code?: string; attempt?: number; text?: string } }
@@ -120,13 +123,21 @@ describe('streamed AI answers', () => {
     const c = chat(page)
     await c.host('Ask me anything').waitFor()
     const figures = await measureLongAnswer(page, ai)
-    console.log(`streamed answer: first byte → first painted token ${figures.firstPaintMs.toFixed(1)} ms; script per token ${figures.earlyMs.toFixed(3)} ms at token ~10, ${figures.lateMs.toFixed(3)} ms at token ~1,990`)
+    console.log(
+      `streamed answer: first byte → first painted token ${figures.firstPaintMs.toFixed(1)} ms; script per token ${figures.earlyMs.toFixed(3)} ms at token ~10, ${figures.lateMs.toFixed(3)} ms at token ~1,990`,
+    )
     expect(await c.root.locator('.md').textContent()).toContain('w1999')
     expect(await c.root.locator('.md p').count()).toBe(50)
   })
 
   it('keeps the page responsive through an 80 KB answer written to be slow to parse (long tasks printed)', async () => {
-    const hostile = ['`_a` runs', '`*a` runs', 'e-mail-like', 'block quotes nested thousands deep:', 'lists nested thousands deep on one line']
+    const hostile = [
+      '`_a` runs',
+      '`*a` runs',
+      'e-mail-like',
+      'block quotes nested thousands deep:',
+      'lists nested thousands deep on one line',
+    ]
       .map((name) => MARKDOWN_PATHOLOGIES.find(({ pathology }) => pathology.startsWith(name))!.make(16_000))
       .concat('The end of a hostile answer.')
       .join('\n\n')
@@ -180,8 +191,14 @@ describe('streamed AI answers', () => {
     for (const element of await answer.locator('*').all()) await element.hover({ force: true }).catch(() => {})
     const found = await answer.evaluate((root) => ({
       pwned: (window as unknown as { __pwned?: unknown }).__pwned,
-      dangerous: Array.from(root.querySelectorAll('script, iframe, object, embed, svg, style, form, input, meta, img')).map((node) => node.outerHTML),
-      handlers: Array.from(root.querySelectorAll('*')).flatMap((node) => Array.from(node.attributes).filter((attribute) => /^on|^style$|^srcdoc$/.test(attribute.name)).map((attribute) => attribute.name)),
+      dangerous: Array.from(root.querySelectorAll('script, iframe, object, embed, svg, style, form, input, meta, img')).map(
+        (node) => node.outerHTML,
+      ),
+      handlers: Array.from(root.querySelectorAll('*')).flatMap((node) =>
+        Array.from(node.attributes)
+          .filter((attribute) => /^on|^style$|^srcdoc$/.test(attribute.name))
+          .map((attribute) => attribute.name),
+      ),
       hrefs: Array.from(root.querySelectorAll('[href]')).map((node) => node.getAttribute('href') ?? ''),
       links: Array.from(root.querySelectorAll('a[href]')).map((node) => `${node.getAttribute('target')} ${node.getAttribute('rel')}`),
       text: root.textContent ?? '',

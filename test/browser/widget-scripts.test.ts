@@ -129,7 +129,9 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
     expect(await page.locator('h1').textContent()).toBe('Host page')
     expect(await page.evaluate(() => document.body.innerHTML.includes('pwned'))).toBe(false)
     expect(await page.evaluate(() => document.querySelector('flow-chat')!.shadowRoot!.innerHTML.includes('pwned'))).toBe(false)
-    expect(await page.evaluate(() => document.querySelector('flow-chat')!.shadowRoot!.childElementCount)).toBeGreaterThanOrEqual(widgetBefore)
+    expect(await page.evaluate(() => document.querySelector('flow-chat')!.shadowRoot!.childElementCount)).toBeGreaterThanOrEqual(
+      widgetBefore,
+    )
     expect(host.violations).toEqual([])
     expect(errors).toEqual([])
     await page.close()
@@ -149,11 +151,16 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
   })
 
   it('goes on without scripts when the page CSP refuses the sandbox, saying which frame-src to add', async () => {
-    const { page, c } = await openChat(suite.service.flows['widget-scripts.json']!, strictCsp().replace(`frame-src ${suite.service.origin}`, "frame-src 'none'"))
+    const { page, c } = await openChat(
+      suite.service.flows['widget-scripts.json']!,
+      strictCsp().replace(`frame-src ${suite.service.origin}`, "frame-src 'none'"),
+    )
     const logs: { code: string; description: string }[] = []
     await page.exposeFunction('__log', (detail: { code: string; description: string }) => logs.push(detail))
     await page.evaluate(() =>
-      document.addEventListener('flowchat:log', (event) => (window as unknown as { __log(d: unknown): void }).__log((event as CustomEvent).detail)),
+      document.addEventListener('flowchat:log', (event) =>
+        (window as unknown as { __log(d: unknown): void }).__log((event as CustomEvent).detail),
+      ),
     )
     await c.host('What is your name?').waitFor()
     await c.say('Cy')

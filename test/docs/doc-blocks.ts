@@ -21,11 +21,7 @@ import { marked, type Token, type Tokens } from 'marked'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..')
 
-export type Instruction =
-  | { kind: 'skip'; why: string }
-  | { kind: 'file'; name: string }
-  | { kind: 'output' }
-  | { kind: 'not-run' }
+export type Instruction = { kind: 'skip'; why: string } | { kind: 'file'; name: string } | { kind: 'output' } | { kind: 'not-run' }
 
 export interface CodeBlock {
   /** The document, from the repository root (`docs/operators/deployment.md`). */
@@ -43,7 +39,9 @@ export interface CodeBlock {
 export function documents(): string[] {
   const pages = (directory: string): string[] =>
     readdirSync(resolve(REPO_ROOT, directory), { withFileTypes: true })
-      .flatMap((entry) => (entry.isDirectory() ? pages(join(directory, entry.name)) : entry.name.endsWith('.md') ? [join(directory, entry.name)] : []))
+      .flatMap((entry) =>
+        entry.isDirectory() ? pages(join(directory, entry.name)) : entry.name.endsWith('.md') ? [join(directory, entry.name)] : [],
+      )
       .sort()
   return ['README.md', 'CHANGELOG.md', ...pages('docs')]
 }
@@ -83,7 +81,13 @@ export function codeBlocks(document: string): CodeBlock[] {
       }
       if (token.type === 'code') {
         const { lang = '', text } = token as Tokens.Code
-        const block: CodeBlock = { document, name: `${document} › ${heading} #${++count}`, lang: lang.split(/\s/)[0] ?? '', code: text, ...(pending && { instruction: pending }) }
+        const block: CodeBlock = {
+          document,
+          name: `${document} › ${heading} #${++count}`,
+          lang: lang.split(/\s/)[0] ?? '',
+          code: text,
+          ...(pending && { instruction: pending }),
+        }
         if (previous && pending?.kind === 'output') previous.next = block
         blocks.push(block)
         previous = block

@@ -24,7 +24,8 @@ interface DocFlow {
 const parse = (block: CodeBlock): unknown => JSON.parse(block.code)
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
-const isBlock = (value: unknown): value is Json => isObject(value) && typeof value.id === 'string' && typeof value.type === 'string' && !('groups' in value)
+const isBlock = (value: unknown): value is Json =>
+  isObject(value) && typeof value.id === 'string' && typeof value.type === 'string' && !('groups' in value)
 
 /** The ids of the variables a block names (`variableId`, `…VariableId`), so a flow around it declares them. */
 function variableIds(value: unknown, found = new Set<string>()): Set<string> {
@@ -85,14 +86,18 @@ async function play(service: TestService, flowId: string): Promise<{ ended: bool
     if (step.input) reply = answerFor(step.input)
     else if (waiting?.type === 'listenForWebhook') {
       // The outside system calls back; the widget's long poll then gets the step it produced.
-      const called = await service.call('POST', `/v1/flows/${flowId}/results/${resultId}/webhook`, { token: service.tokens.secret, json: { status: 'paid' } })
+      const called = await service.call('POST', `/v1/flows/${flowId}/results/${resultId}/webhook`, {
+        token: service.tokens.secret,
+        json: { status: 'paid' },
+      })
       expect(called.status, called.text).toBe(200)
       const waitId = encodeURIComponent(waiting.listenForWebhook!.waitId)
       const heard = await service.call('GET', `/v1/sessions/${sessionId}/listenForWebhook?waitId=${waitId}&timeoutSeconds=0`)
       expect(heard.body?.status, heard.text).toBe('continued')
       steps.push(heard.body.step)
       continue
-    } else if (waiting?.type === 'httpRequestToExecute' || waiting?.type === 'webhookToExecute') reply = JSON.stringify({ statusCode: 200, data: {} })
+    } else if (waiting?.type === 'httpRequestToExecute' || waiting?.type === 'webhookToExecute')
+      reply = JSON.stringify({ statusCode: 200, data: {} })
     else if (waiting) reply = ''
     else return { ended: true, steps }
     const next = await service.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: { message: reply } })
@@ -123,7 +128,10 @@ describe('every flow in the documentation', () => {
 
   for (const { block, flow } of flows) {
     it(`${block.name} imports, publishes and plays to its end`, async () => {
-      const imported = await service.call('POST', '/v1/flows/import', { token: service.tokens.secret, json: { workspaceId: WORKSPACE, flow } })
+      const imported = await service.call('POST', '/v1/flows/import', {
+        token: service.tokens.secret,
+        json: { workspaceId: WORKSPACE, flow },
+      })
       expect(imported.status, imported.text).toBe(200)
       const flowId = (imported.body as { flow: { id: string } }).flow.id
       const published = await service.call('POST', `/v1/flows/${flowId}/publish`, { token: service.tokens.secret })

@@ -31,7 +31,8 @@ describe('links in the documentation', () => {
         continue
       }
       if (anchor === undefined) continue
-      if (!path.endsWith('.md') || statSync(file).isDirectory()) broken.push(`${link.document}: ${link.href} (an anchor into a file that is not a page)`)
+      if (!path.endsWith('.md') || statSync(file).isDirectory())
+        broken.push(`${link.document}: ${link.href} (an anchor into a file that is not a page)`)
       else if (!anchors(path).has(anchor)) broken.push(`${link.document}: ${link.href} (no heading #${anchor} in ${path})`)
     }
     expect(broken).toEqual([])

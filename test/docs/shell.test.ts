@@ -113,10 +113,14 @@ function bash(code: string): Promise<{ status: number | null; stdout: string; st
 function matches(shown: unknown, actual: unknown): boolean {
   if (typeof shown === 'string') {
     if (typeof actual !== 'string') return false
-    const pattern = shown.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')
+    const pattern = shown
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\s\\S]*')
     return new RegExp(`^${pattern}$`).test(actual)
   }
-  if (Array.isArray(shown)) return Array.isArray(actual) && shown.length <= actual.length && shown.every((item, index) => matches(item, actual[index]))
+  if (Array.isArray(shown))
+    return Array.isArray(actual) && shown.length <= actual.length && shown.every((item, index) => matches(item, actual[index]))
   if (typeof shown === 'object' && shown !== null) {
     if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return false
     return Object.entries(shown).every(([key, value]) => key in actual && matches(value, (actual as Record<string, unknown>)[key]))

@@ -25,12 +25,21 @@ describe('chat step result', () => {
       lastMessageNewFormat: '+33 6 12 34 56 78',
       messages: [{ id: 'm1', type: 'text', content: { html: '<p>Hi</p>', richText: [], plainText: 'Hi' } }],
       input: {
-        id: 'i1', outgoingEdgeId: 'e1', type: 'text input',
+        id: 'i1',
+        outgoingEdgeId: 'e1',
+        type: 'text input',
         options: { labels: { placeholder: 'Type…', button: 'Send' }, variableId: 'v1', isLong: false },
         prefilledValue: 'Ada',
         runtimeOptions: { paymentIntentSecret: '<PAYMENT_INTENT_SECRET>', amountLabel: '10 €', publicKey: '<PUBLIC_KEY>' },
       },
-      clientSideActions: [{ type: 'scriptToExecute', scriptToExecute: { content: 'return 1', args: [{ id: 'v1', value: 'x' }] }, lastBubbleBlockId: 'm1', expectsDedicatedReply: true }],
+      clientSideActions: [
+        {
+          type: 'scriptToExecute',
+          scriptToExecute: { content: 'return 1', args: [{ id: 'v1', value: 'x' }] },
+          lastBubbleBlockId: 'm1',
+          expectsDedicatedReply: true,
+        },
+      ],
       logs: [{ status: 'info', description: 'Block type Webhook is not supported', details: { blockId: 'b' } }],
       dynamicTheme: { hostAvatarUrl: 'https://example.com/a.png', guestAvatarUrl: 'https://example.com/b.png' },
       progress: 42.5,
@@ -104,7 +113,10 @@ describe('startChat and continueChat', () => {
   test('continue request: a text or command object, each bounded', () => {
     const text = { type: 'text', text: 'hi', replyId: 'item-1', attachedFileUrls: ['https://example.com/a.png'] }
     expect(continueChatRequestSchema.parse({ message: text }).message).toEqual(text)
-    expect(continueChatRequestSchema.parse({ message: { type: 'command', command: 'wizz' } }).message).toEqual({ type: 'command', command: 'wizz' })
+    expect(continueChatRequestSchema.parse({ message: { type: 'command', command: 'wizz' } }).message).toEqual({
+      type: 'command',
+      command: 'wizz',
+    })
     for (const message of [
       { type: 'command', command: '' },
       { type: 'command', command: 'x'.repeat(MAX_COMMAND_LENGTH + 1) },
@@ -131,7 +143,12 @@ describe('integration client actions and the webhook wait', () => {
   test('an action envelope passes its payload through unread; the payload schemas check it', () => {
     const http = {
       type: 'httpRequestToExecute',
-      httpRequestToExecute: { url: 'https://api.example.com/x', method: 'POST', headers: { 'content-type': 'application/json' }, body: { a: 1 } },
+      httpRequestToExecute: {
+        url: 'https://api.example.com/x',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: { a: 1 },
+      },
       expectsDedicatedReply: true,
     }
     const listen = { type: 'listenForWebhook', listenForWebhook: { waitId: 'w-1' }, expectsDedicatedReply: true }

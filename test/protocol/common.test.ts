@@ -46,12 +46,16 @@ describe('variable values', () => {
   })
 
   test('nothing else', () => {
-    for (const value of [{ a: 1 }, [1], ['a', 2], undefined]) expect(variableValue.safeParse(value).success, JSON.stringify(value)).toBe(false)
+    for (const value of [{ a: 1 }, [1], ['a', 2], undefined])
+      expect(variableValue.safeParse(value).success, JSON.stringify(value)).toBe(false)
   })
 })
 
 test('a theme font is a name or a {type, family, url} object', () => {
   expect(themeSchema.parse({ general: { font: 'Inter' } }).general?.font).toBe('Inter')
-  expect(themeSchema.parse({ general: { font: { type: 'Google', family: 'Inter' } } }).general?.font).toEqual({ type: 'Google', family: 'Inter' })
+  expect(themeSchema.parse({ general: { font: { type: 'Google', family: 'Inter' } } }).general?.font).toEqual({
+    type: 'Google',
+    family: 'Inter',
+  })
   expect(themeSchema.safeParse({ general: { font: 12 } }).success).toBe(false)
 })

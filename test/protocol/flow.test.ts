@@ -1,13 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import {
-  flowSchema,
-  importFlowRequestSchema,
-  publishedFlowSchema,
-  readableIssues,
-  updateFlowRequestSchema,
-} from '../../src/protocol/index'
+import { flowSchema, importFlowRequestSchema, publishedFlowSchema, readableIssues, updateFlowRequestSchema } from '../../src/protocol/index'
 
 const sharedFlowsDir = join(import.meta.dirname, '../../../shared/flows')
 const sharedFlows = readdirSync(sharedFlowsDir)
@@ -16,15 +10,12 @@ const sharedFlows = readdirSync(sharedFlowsDir)
 
 describe('real flow exports', () => {
   test('the shared folder holds the flows this suite is about', () => {
-    expect(sharedFlows.map((f) => f.file)).toEqual(
-      expect.arrayContaining(['test-chat-main.json', 'tpl-lead-scoring.json', 'tpl-nps.json']),
-    )
+    expect(sharedFlows.map((f) => f.file)).toEqual(expect.arrayContaining(['test-chat-main.json', 'tpl-lead-scoring.json', 'tpl-nps.json']))
   })
 
   test.each(sharedFlows)('$file parses as an import body, keeping every block', ({ json }) => {
     const parsed = importFlowRequestSchema.parse({ workspaceId: 'demo', flow: json })
-    const blockCount = (flow: { groups: { blocks: unknown[] }[] }) =>
-      flow.groups.reduce((n, g) => n + g.blocks.length, 0)
+    const blockCount = (flow: { groups: { blocks: unknown[] }[] }) => flow.groups.reduce((n, g) => n + g.blocks.length, 0)
     expect(blockCount(parsed.flow)).toBe(blockCount(json))
     expect(parsed.flow.edges).toHaveLength(json.edges.length)
   })
@@ -49,9 +40,21 @@ describe('invalid bodies fail with readable issues', () => {
     { name: 'no workspace', body: { flow: { events: [], groups: [], edges: [] } }, path: 'workspaceId' },
     { name: 'empty workspace', body: { workspaceId: '', flow: { events: [], groups: [], edges: [] } }, path: 'workspaceId' },
     { name: 'groups not an array', body: { workspaceId: 'w', flow: { events: [], groups: {}, edges: [] } }, path: 'flow.groups' },
-    { name: 'block without id', body: { workspaceId: 'w', flow: { events: [], edges: [], groups: [{ id: 'g', blocks: [{ type: 'text' }] }] } }, path: 'flow.groups.0.blocks.0.id' },
-    { name: 'edge without target group', body: { workspaceId: 'w', flow: { events: [], groups: [], edges: [{ id: 'e', from: {}, to: {} }] } }, path: 'flow.edges.0.to.groupId' },
-    { name: 'theme color as a number', body: { workspaceId: 'w', flow: { events: [], groups: [], edges: [], theme: { chat: { hostBubbles: { color: 12 } } } } }, path: 'flow.theme.chat.hostBubbles.color' },
+    {
+      name: 'block without id',
+      body: { workspaceId: 'w', flow: { events: [], edges: [], groups: [{ id: 'g', blocks: [{ type: 'text' }] }] } },
+      path: 'flow.groups.0.blocks.0.id',
+    },
+    {
+      name: 'edge without target group',
+      body: { workspaceId: 'w', flow: { events: [], groups: [], edges: [{ id: 'e', from: {}, to: {} }] } },
+      path: 'flow.edges.0.to.groupId',
+    },
+    {
+      name: 'theme color as a number',
+      body: { workspaceId: 'w', flow: { events: [], groups: [], edges: [], theme: { chat: { hostBubbles: { color: 12 } } } } },
+      path: 'flow.theme.chat.hostBubbles.color',
+    },
   ]
   test.each(cases)('$name → issue at $path', ({ body, path }) => {
     const result = importFlowRequestSchema.safeParse(body)
@@ -81,7 +84,12 @@ describe('update and published flow', () => {
     const base = { events: [], groups: [], edges: [] }
     expect(publishedFlowSchema.safeParse(base).success).toBe(false)
     const ok = publishedFlowSchema.parse({
-      ...base, id: 'p1', flowId: 'f1', version: '6', createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z',
+      ...base,
+      id: 'p1',
+      flowId: 'f1',
+      version: '6',
+      createdAt: '2026-11-22T10:00:00.000Z',
+      updatedAt: '2026-11-22T10:00:00.000Z',
     })
     expect(ok.flowId).toBe('f1')
   })

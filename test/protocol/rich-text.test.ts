@@ -12,10 +12,16 @@ describe('richTextToPlain', () => {
 
   it('lists items one per line and keeps link text', () => {
     const tree = [
-      { type: 'ul', children: [
-        { type: 'li', children: [{ type: 'lic', children: [{ text: 'One' }] }] },
-        { type: 'li', children: [{ type: 'lic', children: [{ text: 'Two ' }, { type: 'a', url: 'https://x.test', children: [{ text: 'link' }] }] }] },
-      ] },
+      {
+        type: 'ul',
+        children: [
+          { type: 'li', children: [{ type: 'lic', children: [{ text: 'One' }] }] },
+          {
+            type: 'li',
+            children: [{ type: 'lic', children: [{ text: 'Two ' }, { type: 'a', url: 'https://x.test', children: [{ text: 'link' }] }] }],
+          },
+        ],
+      },
     ]
     expect(richTextToPlain(tree)).toBe('One\nTwo link')
   })

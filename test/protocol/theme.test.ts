@@ -3,7 +3,11 @@ import { settingsSchema, themeSchema } from '../../src/protocol/index'
 
 test('every theme field of the spec parses, including StyleBox borders', () => {
   const box = {
-    backgroundColor: '#fff', color: '#111', blur: 2, opacity: 0.9, shadow: 'none',
+    backgroundColor: '#fff',
+    color: '#111',
+    blur: 2,
+    opacity: 0.9,
+    shadow: 'none',
     border: { thickness: 1, color: '#ccc', roundeness: 'none', customRoundeness: 6, opacity: 0.5 },
   }
   const theme = {
@@ -16,7 +20,9 @@ test('every theme field of the spec parses, including StyleBox borders', () => {
       container: { ...box, maxWidth: '800px', maxHeight: '100%' },
       hostAvatar: { isEnabled: true, url: 'https://example.com/a.png' },
       guestAvatar: { isEnabled: false, url: null },
-      hostBubbles: box, guestBubbles: box, buttons: box,
+      hostBubbles: box,
+      guestBubbles: box,
+      buttons: box,
       inputs: { ...box, placeholderColor: '#999' },
       roundness: 'none',
     },
@@ -32,13 +38,27 @@ test('a theme value of the wrong type is rejected rather than guessed', () => {
 test('every settings field of the spec parses', () => {
   const settings = {
     general: {
-      isBrandingEnabled: false, isTypingEmulationEnabled: true, isInputPrefillEnabled: true,
-      isHideQueryParamsEnabled: true, isNewResultOnRefreshEnabled: false,
+      isBrandingEnabled: false,
+      isTypingEmulationEnabled: true,
+      isInputPrefillEnabled: true,
+      isHideQueryParamsEnabled: true,
+      isNewResultOnRefreshEnabled: false,
       rememberUser: { isEnabled: true, storage: 'session' },
     },
     typingEmulation: { enabled: true, speed: 300, maxDelay: 1.5, delayBetweenBubbles: 0.5, isDisabledOnFirstMessage: true },
-    metadata: { title: 't', description: 'd', imageUrl: 'https://e.com/i.png', favIconUrl: 'https://e.com/f.ico', customHeadCode: '', tagManagerId: 'GTM-1' },
-    messagingApp: { isEnabled: false, startCondition: { logicalOperator: 'OR', comparisons: [{ id: 'c', comparisonOperator: 'Equal to', value: 'hi' }] }, sessionExpiryTimeout: 4.5 },
+    metadata: {
+      title: 't',
+      description: 'd',
+      imageUrl: 'https://e.com/i.png',
+      favIconUrl: 'https://e.com/f.ico',
+      customHeadCode: '',
+      tagManagerId: 'GTM-1',
+    },
+    messagingApp: {
+      isEnabled: false,
+      startCondition: { logicalOperator: 'OR', comparisons: [{ id: 'c', comparisonOperator: 'Equal to', value: 'hi' }] },
+      sessionExpiryTimeout: 4.5,
+    },
     publicShare: { isEnabled: true },
     security: { allowedOrigins: ['https://example.com'] },
   }

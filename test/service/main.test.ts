@@ -104,7 +104,9 @@ describe('startServer', () => {
 
     const restarted = await startServer(config, { handleSignals: false })
     try {
-      const { credential } = (await (await fetch(`${restarted.url}/v1/credentials/mail`, json(secret))).json()) as { credential: { data: object } }
+      const { credential } = (await (await fetch(`${restarted.url}/v1/credentials/mail`, json(secret))).json()) as {
+        credential: { data: object }
+      }
       expect(credential.data).toMatchObject({ host: 'mail.example.com', password: '••••' })
     } finally {
       await restarted.close()
@@ -113,10 +115,17 @@ describe('startServer', () => {
     const logs = captureLogs()
     const otherKey = await startServer({ ...config, credentialsKey: '77'.repeat(32) }, { handleSignals: false, logTo: logs.destination })
     try {
-      expect(logs.lines.filter((line) => line.level === 'warn').map((line) => line.msg).join('\n')).toMatch(/1 stored credential\(s\) were encrypted with another key/)
+      expect(
+        logs.lines
+          .filter((line) => line.level === 'warn')
+          .map((line) => line.msg)
+          .join('\n'),
+      ).toMatch(/1 stored credential\(s\) were encrypted with another key/)
       const listed = await fetch(`${otherKey.url}/v1/credentials`, json(secret))
       expect(listed.status).toBe(200)
-      expect(((await listed.json()) as { credentials: unknown[] }).credentials).toEqual([expect.objectContaining({ id: 'mail', unreadable: true })])
+      expect(((await listed.json()) as { credentials: unknown[] }).credentials).toEqual([
+        expect.objectContaining({ id: 'mail', unreadable: true }),
+      ])
     } finally {
       logs.restore()
       await otherKey.close()

@@ -170,14 +170,23 @@ describe.skipIf(!databaseUrl)('several service processes on one PostgreSQL serve
       const imported = await (await post(`${cluster}/v1/flows/import`, { workspaceId: 'demo', flow: greetingFlow() }, auth)).json()
       const flowId = imported.flow.id as string
       await post(`${single}/v1/flows/${flowId}/publish`, {}, auth)
-      const set = await fetch(`${cluster}/v1/flows/${flowId}/webhook`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) })
+      const set = await fetch(`${cluster}/v1/flows/${flowId}/webhook`, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url }),
+      })
       expect(set.status).toBe(200)
       const bases = [cluster, single]
       for (let n = 0; n < 6; n++) {
         const started = await (await post(`${bases[n % 2]}/v1/flows/${flowId}/startChat`, {})).json()
-        for (const message of [`Visitor ${n}`, '30']) await post(`${bases[(n + 1) % 2]}/v1/sessions/${started.sessionId}/continueChat`, { message })
+        for (const message of [`Visitor ${n}`, '30'])
+          await post(`${bases[(n + 1) % 2]}/v1/sessions/${started.sessionId}/continueChat`, { message })
       }
-      const deliveries = async () => (await (await fetch(`${single}/v1/flows/${flowId}/webhook-deliveries`, { headers: auth })).json()).deliveries as { status: string; attempts: unknown[] }[]
+      const deliveries = async () =>
+        (await (await fetch(`${single}/v1/flows/${flowId}/webhook-deliveries`, { headers: auth })).json()).deliveries as {
+          status: string
+          attempts: unknown[]
+        }[]
       let listed = await deliveries()
       while (listed.length < 6 || listed.some((delivery) => delivery.status !== 'delivered')) {
         await until(() => receiver.calls.length >= 6)

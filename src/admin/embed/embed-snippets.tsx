@@ -26,6 +26,7 @@ export function EmbedSnippets(props: { flow: FlowSummary }) {
           <div class="snippet" key={mode}>
             <h4 id={`snippet-${mode}`}>{title}</h4>
             <p class="help">{help}</p>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useAriaPropsSupportedByRole: a snippet wider than a phone scrolls: keyboard users focus it to scroll, and hear its heading as its name */}
             <pre tabIndex={0} aria-labelledby={`snippet-${mode}`}>
               <code>{text}</code>
             </pre>

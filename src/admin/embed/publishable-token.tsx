@@ -35,7 +35,7 @@ export function PublishableToken() {
     return (
       <p class="help">
         Snippets carry the publishable token …{publishable.value.slice(-4)}.{' '}
-        <button type="button" class="link" onClick={() => rememberPublishable('') }>
+        <button type="button" class="link" onClick={() => rememberPublishable('')}>
           Use another
         </button>
       </p>
@@ -61,7 +61,14 @@ export function PublishableToken() {
           }}
         >
           <label for="publishable-paste">Publishable token</label>
-          <input id="publishable-paste" type="text" autoComplete="off" spellcheck={false} value={pasted.value} onInput={(event) => (pasted.value = event.currentTarget.value)} />
+          <input
+            id="publishable-paste"
+            type="text"
+            autoComplete="off"
+            spellcheck={false}
+            value={pasted.value}
+            onInput={(event) => (pasted.value = event.currentTarget.value)}
+          />
           <button type="submit">Use it</button>
         </form>
       )}

@@ -41,6 +41,7 @@ export function Deliveries(props: { flow: FlowSummary }) {
         </p>
       )}
       {deliveries.value.length > 0 && (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrollable region takes keyboard focus so that keyboard users can scroll it (WCAG 2.1.1)
         <div class="scroll" tabIndex={0} role="region" aria-label="Webhook deliveries">
           <table>
             <caption>Latest deliveries, newest first</caption>
@@ -63,7 +64,9 @@ export function Deliveries(props: { flow: FlowSummary }) {
                   <td>
                     {delivery.attempts.length === 0
                       ? 'none yet'
-                      : delivery.attempts.map((attempt) => `${new Date(attempt.at).toLocaleTimeString('en')}: ${attempt.status ?? attempt.error ?? '?'}`).join('; ')}
+                      : delivery.attempts
+                          .map((attempt) => `${new Date(attempt.at).toLocaleTimeString('en')}: ${attempt.status ?? attempt.error ?? '?'}`)
+                          .join('; ')}
                   </td>
                 </tr>
               ))}

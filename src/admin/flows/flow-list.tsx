@@ -16,10 +16,17 @@ export function FlowList(props: { flows: FlowSummary[] | null; openId: string | 
       <ul>
         {props.flows.map((flow) => (
           <li key={flow.id}>
-            <button type="button" class="flow" data-flow-id={flow.id} aria-current={flow.id === props.openId ? 'true' : undefined} onClick={() => props.onOpen(flow.id)}>
+            <button
+              type="button"
+              class="flow"
+              data-flow-id={flow.id}
+              aria-current={flow.id === props.openId ? 'true' : undefined}
+              onClick={() => props.onOpen(flow.id)}
+            >
               <span class="flow-name">{flow.name}</span>
               <span class="flow-meta">
-                {flow.isArchived ? 'Archived' : flow.publishedAt ? 'Published' : 'Not published'} · {count(flow.results.total, 'result')} ({flow.results.completed.toLocaleString('en')} completed)
+                {flow.isArchived ? 'Archived' : flow.publishedAt ? 'Published' : 'Not published'} · {count(flow.results.total, 'result')} (
+                {flow.results.completed.toLocaleString('en')} completed)
               </span>
             </button>
           </li>

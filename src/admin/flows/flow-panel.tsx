@@ -42,7 +42,9 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
         </h2>
         <p>
           {flow.publishedAt ? `Published ${new Date(flow.publishedAt).toLocaleString('en')}` : 'Not published: visitors cannot start it.'}
-          {flow.publishedAt && Date.parse(flow.updatedAt) > Date.parse(flow.publishedAt) && ' Changed since: publish to show visitors the changes.'}
+          {flow.publishedAt &&
+            Date.parse(flow.updatedAt) > Date.parse(flow.publishedAt) &&
+            ' Changed since: publish to show visitors the changes.'}
         </p>
         <div class="actions">
           <button type="button" disabled={busy.value} onClick={() => act('publish', `${flow.name} is published.`)}>
@@ -56,7 +58,9 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
           <button
             type="button"
             disabled={busy.value}
-            onClick={() => (flow.isArchived ? act('unarchive', `${flow.name} is back from the archive.`) : act('archive', `${flow.name} is archived.`))}
+            onClick={() =>
+              flow.isArchived ? act('unarchive', `${flow.name} is back from the archive.`) : act('archive', `${flow.name} is archived.`)
+            }
           >
             {flow.isArchived ? 'Unarchive' : 'Archive'}
           </button>

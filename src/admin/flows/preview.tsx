@@ -47,7 +47,11 @@ export function Preview(props: { flow: FlowSummary; version: number }) {
     }
   }, [shown.value, publishable.value, props.version, props.flow.publicId])
 
-  const blocked = !props.flow.publishedAt ? 'Publish the flow to preview it.' : !publishable.value ? 'The preview needs a publishable token (see Embed).' : null
+  const blocked = !props.flow.publishedAt
+    ? 'Publish the flow to preview it.'
+    : !publishable.value
+      ? 'The preview needs a publishable token (see Embed).'
+      : null
   return (
     <section class="section" aria-labelledby="preview-title">
       <h3 id="preview-title">Preview</h3>

@@ -35,7 +35,13 @@ export function ColumnSettings(props: { flowId: string; columns: Column[]; onSav
           <li key={column.id}>
             <span class="column-name">{column.name}</span>
             <label>
-              <input type="checkbox" aria-label={`Show ${column.name}`} checked={!column.hidden} onChange={(event) => update(index, { hidden: !event.currentTarget.checked })} /> Shown
+              <input
+                type="checkbox"
+                aria-label={`Show ${column.name}`}
+                checked={!column.hidden}
+                onChange={(event) => update(index, { hidden: !event.currentTarget.checked })}
+              />{' '}
+              Shown
             </label>
             <label>
               Width
@@ -53,7 +59,12 @@ export function ColumnSettings(props: { flowId: string; columns: Column[]; onSav
                 }}
               />
             </label>
-            <button type="button" aria-label={`Move ${column.name} up`} disabled={index === 0} onClick={() => (draft.value = move(draft.value, index, -1))}>
+            <button
+              type="button"
+              aria-label={`Move ${column.name} up`}
+              disabled={index === 0}
+              onClick={() => (draft.value = move(draft.value, index, -1))}
+            >
               ↑
             </button>
             <button

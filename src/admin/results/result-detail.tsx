@@ -107,7 +107,12 @@ export function ResultDetail(props: { flowId: string; resultId: string; onClose(
         )}
       </div>
       {confirming.value && (
-        <Confirm question="Delete this result, its answers and its files for good?" action="Delete the result" onConfirm={remove} onCancel={() => (confirming.value = false)} />
+        <Confirm
+          question="Delete this result, its answers and its files for good?"
+          action="Delete the result"
+          onConfirm={remove}
+          onCancel={() => (confirming.value = false)}
+        />
       )}
     </section>
   )

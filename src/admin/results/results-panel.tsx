@@ -105,9 +105,16 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
         <p class="help">Loading results…</p>
       ) : (
         <>
+          {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for every browser the console supports; the role says the same */}
           <form class="inline-form filters" role="search" aria-label="Results" onSubmit={search}>
             <label for="results-q">Answers containing</label>
-            <input id="results-q" type="search" maxLength={200} value={draft.value.q} onInput={(event) => (draft.value = { ...draft.value, q: event.currentTarget.value })} />
+            <input
+              id="results-q"
+              type="search"
+              maxLength={200}
+              value={draft.value.q}
+              onInput={(event) => (draft.value = { ...draft.value, q: event.currentTarget.value })}
+            />
             <label for="results-completed">Conversations</label>
             <select
               id="results-completed"
@@ -159,6 +166,7 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
           {page.value.results.length === 0 ? (
             <p>No results yet.</p>
           ) : (
+            // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrollable region takes keyboard focus so that keyboard users can scroll it (WCAG 2.1.1)
             <div class="scroll" tabIndex={0} role="region" aria-label="Results table">
               <table class="results">
                 <colgroup>

@@ -2,13 +2,7 @@ import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from '
 import type { ApiKeyCredentialData } from '../../protocol/credentials'
 import { CredentialNotFoundError, type CredentialsVault } from '../credentials/credentials-vault'
 import { CredentialUnreadableError } from '../credentials/credentials-key'
-import {
-  AiCallError,
-  type AiCaller,
-  type ChatCompletion,
-  type ChatCompletionRequest,
-  type CompletionUsage,
-} from './chat-completion'
+import { AiCallError, type AiCaller, type ChatCompletion, type ChatCompletionRequest, type CompletionUsage } from './chat-completion'
 import { type OutboundCalls, OutboundError, type OutboundHttp } from '../outbound/outbound-http'
 import { type AiConfig, type AiTimeouts, PROVIDER_BASE_URLS, PROVIDER_ENV } from './ai-config'
 
@@ -24,9 +18,7 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024
 export type AiStreamEvent = { type: 'text'; text: string } | { type: 'usage'; usage: CompletionUsage }
 
 export class AiClient {
-  constructor(
-    private readonly options: { vault: CredentialsVault; outbound: OutboundHttp; config: AiConfig },
-  ) {}
+  constructor(private readonly options: { vault: CredentialsVault; outbound: OutboundHttp; config: AiConfig }) {}
 
   get timeouts(): AiTimeouts {
     return this.options.config.timeouts
@@ -219,7 +211,12 @@ function aiError(error: unknown, onTimeout: AiCallError): AiCallError {
     return new AiCallError('status', `The AI provider answered ${error.status}${hint}`, error.status, error.message)
   }
   if (error instanceof APIError) return new AiCallError('network', 'The AI provider could not be reached', undefined, error.message)
-  return new AiCallError('answer', "The AI provider's answer could not be read", undefined, error instanceof Error ? error.message : String(error))
+  return new AiCallError(
+    'answer',
+    "The AI provider's answer could not be read",
+    undefined,
+    error instanceof Error ? error.message : String(error),
+  )
 }
 
 function findOutboundError(error: unknown): OutboundError | undefined {

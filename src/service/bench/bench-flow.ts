@@ -50,12 +50,20 @@ export const noisyFlow = {
     { id: 'vspin', name: 'Spin' },
   ],
   groups: [
-    { id: 'ask', title: 'Ask', blocks: [{ id: 'answer', type: 'text input', outgoingEdgeId: 'e-answer', options: { variableId: 'vanswer' } }] },
+    {
+      id: 'ask',
+      title: 'Ask',
+      blocks: [{ id: 'answer', type: 'text input', outgoingEdgeId: 'e-answer', options: { variableId: 'vanswer' } }],
+    },
     {
       id: 'spin',
       title: 'Spin',
       blocks: [
-        { id: 'loop', type: 'Set variable', options: { variableId: 'vspin', expressionToEvaluate: '(() => { while (true) {} })()', isCode: true } },
+        {
+          id: 'loop',
+          type: 'Set variable',
+          options: { variableId: 'vspin', expressionToEvaluate: '(() => { while (true) {} })()', isCode: true },
+        },
         { id: 'again', type: 'Jump', options: { groupId: 'ask', blockId: 'answer' } },
       ],
     },

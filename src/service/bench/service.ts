@@ -126,7 +126,11 @@ const serviceEnv = (workers: number) => ({
   RATE_LIMIT_CHAT_BURST: '10000000',
 })
 
-async function withService<T>(kind: 'embedded' | 'postgres', workers: number, run: (url: string, flows: { quiet: string; noisy: string }) => Promise<T>) {
+async function withService<T>(
+  kind: 'embedded' | 'postgres',
+  workers: number,
+  run: (url: string, flows: { quiet: string; noisy: string }) => Promise<T>,
+) {
   const database = await freshDatabase(kind, `service${workers}`)
   try {
     const flows = await seed(database.store)
@@ -156,14 +160,25 @@ async function benchDatabase(kind: 'embedded' | 'postgres'): Promise<{ rows: Row
   const minimal = await spawnTarget(TARGETS, ['minimal'], minimalDb.env)
   for (const connections of CONNECTIONS) {
     const figures = await measure(minimal.url, minimalRequests(MINIMAL_SESSIONS), connections, seconds)
-    rows.push({ database: label, target: '(b) minimal: one transaction locking, updating the session, inserting the answer', connections, figures })
+    rows.push({
+      database: label,
+      target: '(b) minimal: one transaction locking, updating the session, inserting the answer',
+      connections,
+      figures,
+    })
   }
   await minimal.stop()
   await minimalDb.cleanup()
 
   for (const workers of kind === 'embedded' ? [1, 2] : [1, 2]) {
     if (kind === 'embedded' && workers > 1) {
-      rows.push({ database: label, target: '(c) reference service, WORKERS=2', connections: 0, figures: undefined, note: 'refused: the embedded database is single-process' })
+      rows.push({
+        database: label,
+        target: '(c) reference service, WORKERS=2',
+        connections: 0,
+        figures: undefined,
+        note: 'refused: the embedded database is single-process',
+      })
       continue
     }
     await withService(kind, workers, async (url, flows) => {
@@ -196,7 +211,9 @@ export async function benchNoisyNeighbour(kind: 'embedded' | 'postgres', label: 
       // Ten visitors of one tenant, each answering a step whose code never ends.
       let stopped!: () => void
       const done = new Promise<void>((resolve) => (stopped = resolve))
-      const noise = autocannon({ url, connections: NOISY_CONNECTIONS, duration: 3600, requests: chatRequests(flows.noisy) }, () => stopped())
+      const noise = autocannon({ url, connections: NOISY_CONNECTIONS, duration: 3600, requests: chatRequests(flows.noisy) }, () =>
+        stopped(),
+      )
       await new Promise((resolve) => setTimeout(resolve, 2_000))
       noisySamples.push(...(await sequentialLatencies(startQuiet, LATENCY_SAMPLES_PER_ROUND)))
       noise.stop()
@@ -229,7 +246,12 @@ async function main(): Promise<void> {
   const noisy: string[] = []
   const bare = await spawnTarget(TARGETS, ['bare'], {})
   for (const connections of CONNECTIONS) {
-    rows.push({ database: '—', target: '(a) bare node:http, fixed JSON body', connections, figures: await measure(bare.url, bareRequests(), connections, seconds) })
+    rows.push({
+      database: '—',
+      target: '(a) bare node:http, fixed JSON body',
+      connections,
+      figures: await measure(bare.url, bareRequests(), connections, seconds),
+    })
   }
   await bare.stop()
   for (const kind of databaseUrl ? (['embedded', 'postgres'] as const) : (['embedded'] as const)) {
@@ -237,7 +259,9 @@ async function main(): Promise<void> {
     rows.push(...result.rows)
     noisy.push(result.noisy)
   }
-  console.log(`\n${seconds}s per run, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`)
+  console.log(
+    `\n${seconds}s per run, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
+  )
   console.log(table(rows))
   console.log(`\n${noisy.join('\n')}`)
   if (!databaseUrl) console.log('\nSet DATABASE_URL to bench a PostgreSQL server as well (WORKERS=2 needs it).')

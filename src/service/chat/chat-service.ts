@@ -26,7 +26,14 @@ export async function openStart(deps: ChatDeps, input: { ref: string; rateKey: s
     rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
   })
   const found = live.flow !== undefined
-  return { live, allowedOrigins: live.allowedOrigins, rateLimited: rateVerdict(deps, live.rateLimit), found, workspaceId: live.flow?.workspaceId, request: input.request }
+  return {
+    live,
+    allowedOrigins: live.allowedOrigins,
+    rateLimited: rateVerdict(deps, live.rateLimit),
+    found,
+    workspaceId: live.flow?.workspaceId,
+    request: input.request,
+  }
 }
 
 /** Starts the conversation the route admitted, with the options its body gave. */

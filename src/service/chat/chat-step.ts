@@ -23,8 +23,7 @@ import { workspaceFlowLoader } from './linked-flows-loader'
 /** What asks a running session for a step: a visitor's message, or an outside system's webhook. */
 export type StepRequest =
   /** No message only after a streamed AI answer: the flow goes on with the recorded one. */
-  | { kind: 'message'; message: ChatReplyMessage | undefined }
-  | { kind: 'webhook'; waitId: string; body: unknown }
+  { kind: 'message'; message: ChatReplyMessage | undefined } | { kind: 'webhook'; waitId: string; body: unknown }
 
 /** What an idempotency key is bound to: the same key with another request is refused. */
 export function requestHash(request: StepRequest): string {
@@ -101,7 +100,11 @@ async function recordedCompletion(deps: ChatDeps, sessionId: string, streamId: s
 }
 
 /** What a step of this session may use: its workspace's flows, the guarded HTTP client, its mailer. */
-export function stepContext(deps: ChatDeps, ids: { workspaceId: string; flowId: string; sessionId: string; resultId: string }, request?: RequestContext) {
+export function stepContext(
+  deps: ChatDeps,
+  ids: { workspaceId: string; flowId: string; sessionId: string; resultId: string },
+  request?: RequestContext,
+) {
   const { integrations, store } = deps
   return createStepContext({
     ...ids,

@@ -10,7 +10,9 @@ export { QR_CODE_PATH }
  */
 export async function qrCodePng(text: string): Promise<Uint8Array<ArrayBuffer>> {
   if (text === '' || text.length > MAX_QR_TEXT) {
-    throw new HttpError('invalid_query', `text is the code's text: 1 to ${MAX_QR_TEXT} characters.`, [{ path: 'text', message: `Got ${text.length} characters` }])
+    throw new HttpError('invalid_query', `text is the code's text: 1 to ${MAX_QR_TEXT} characters.`, [
+      { path: 'text', message: `Got ${text.length} characters` },
+    ])
   }
   return new Uint8Array(await QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 }))
 }

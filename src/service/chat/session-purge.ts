@@ -24,9 +24,7 @@ export const PURGE_INTERVAL_MS = 10 * 60 * 1000
 
 /** A bucket refills completely in burst / perMinute minutes; after an hour at least it is forgotten. */
 export function purgeSettingsFor(config: Pick<ServiceConfig, 'rateLimits'>): PurgeSettings {
-  const refillMs = Object.values(config.rateLimits).map((bucket) =>
-    bucket.perMinute > 0 ? (bucket.burst / bucket.perMinute) * 60_000 : 0,
-  )
+  const refillMs = Object.values(config.rateLimits).map((bucket) => (bucket.perMinute > 0 ? (bucket.burst / bucket.perMinute) * 60_000 : 0))
   return { graceMs: SESSION_PURGE_GRACE_MS, idleBucketMs: Math.max(60 * 60 * 1000, ...refillMs), batch: 5_000 }
 }
 
@@ -34,7 +32,12 @@ export function purgeSettingsFor(config: Pick<ServiceConfig, 'rateLimits'>): Pur
  * `files`: the uploads purged sessions leave that no answer names go too (uploaded and never
  * sent); files their results' answers name live as long as their results.
  */
-export async function purgeExpired(store: Store, now: Date, settings: PurgeSettings, files?: Files): Promise<{ sessions: number; buckets: number; files: number }> {
+export async function purgeExpired(
+  store: Store,
+  now: Date,
+  settings: PurgeSettings,
+  files?: Files,
+): Promise<{ sessions: number; buckets: number; files: number }> {
   const totals = { sessions: 0, buckets: 0, files: 0 }
   const sessionsBefore = new Date(now.getTime() - settings.graceMs)
   for (let n = settings.batch; n === settings.batch; totals.sessions += n) {
@@ -49,7 +52,13 @@ export async function purgeExpired(store: Store, now: Date, settings: PurgeSetti
 }
 
 /** Runs the purge every `intervalMs` (first after a random part of it, so processes spread out). */
-export function schedulePurge(store: Store, now: () => Date, settings: PurgeSettings, intervalMs = PURGE_INTERVAL_MS, files?: Files): () => void {
+export function schedulePurge(
+  store: Store,
+  now: () => Date,
+  settings: PurgeSettings,
+  intervalMs = PURGE_INTERVAL_MS,
+  files?: Files,
+): () => void {
   let timer: NodeJS.Timeout
   let stopped = false
   const later = (ms: number) => {

@@ -52,13 +52,24 @@ export interface StreamTurn extends ChatGate {
   readonly request?: RequestContext
 }
 
-export async function openStream(deps: ChatDeps, input: { sessionId: string; rateKey: string; request?: RequestContext }): Promise<StreamTurn> {
+export async function openStream(
+  deps: ChatDeps,
+  input: { sessionId: string; rateKey: string; request?: RequestContext },
+): Promise<StreamTurn> {
   const session = input.sessionId ? await deps.store.sessions.findById(input.sessionId) : undefined
   const live = await findLiveFlow(deps, session?.flowId ?? '', 'session', {
     rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
   })
   const found = session !== undefined && live.flow !== undefined
-  return { session, live, allowedOrigins: live.allowedOrigins, rateLimited: rateVerdict(deps, live.rateLimit), found, workspaceId: live.flow?.workspaceId, request: input.request }
+  return {
+    session,
+    live,
+    allowedOrigins: live.allowedOrigins,
+    rateLimited: rateVerdict(deps, live.rateLimit),
+    found,
+    workspaceId: live.flow?.workspaceId,
+    request: input.request,
+  }
 }
 
 /** The answer's lines, once the route admitted the turn. */
@@ -80,7 +91,9 @@ async function join(deps: ChatDeps, ids: Ids, wait: StreamWait): Promise<Follow>
   if (live) return replay(deps, ids, wait, { kind: 'live', live })
   const owner = newId()
   const { perWorkspace } = deps.streams
-  const claim = await deps.store.transaction((tx) => tx.aiStreams.claim(keyOf(ids, wait), ids.workspaceId, owner, HOLD_MS, deps.now(), perWorkspace))
+  const claim = await deps.store.transaction((tx) =>
+    tx.aiStreams.claim(keyOf(ids, wait), ids.workspaceId, owner, HOLD_MS, deps.now(), perWorkspace),
+  )
   if (claim === 'busy') {
     throw new HttpError(
       'rate_limited',
@@ -90,7 +103,10 @@ async function join(deps: ChatDeps, ids: Ids, wait: StreamWait): Promise<Follow>
     )
   }
   if (claim === 'taken') return replay(deps, ids, wait, { kind: 'stored' })
-  return { kind: 'live', live: deps.integrations.streams.start(ids.sessionId, wait.streamId, (started) => run(deps, ids, wait, owner, started)) }
+  return {
+    kind: 'live',
+    live: deps.integrations.streams.start(ids.sessionId, wait.streamId, (started) => run(deps, ids, wait, owner, started)),
+  }
 }
 
 /** A request for an answer another request asked for: it draws from the answer's replay limit. */
@@ -140,8 +156,10 @@ async function* lines(deps: ChatDeps, ids: Ids, wait: StreamWait, follow: Follow
   let owner: string | null | undefined
   for (let seq = -1; ; ) {
     const row = await deps.store.aiStreams.read(keyOf(ids, wait), seq)
-    if (row?.status === 'failed') return yield errorLine((row.error as StreamErrorLog | undefined) ?? { description: 'The answer could not be streamed' })
-    if (!row || (owner !== undefined && row.owner !== owner)) return yield errorLine({ description: 'The answer was started over; ask again' })
+    if (row?.status === 'failed')
+      return yield errorLine((row.error as StreamErrorLog | undefined) ?? { description: 'The answer could not be streamed' })
+    if (!row || (owner !== undefined && row.owner !== owner))
+      return yield errorLine({ description: 'The answer was started over; ask again' })
     owner = row.owner
     for (const part of row.parts) {
       yield textLines(part.text)
@@ -226,7 +244,8 @@ async function run(deps: ChatDeps, ids: Ids, wait: StreamWait, owner: string, li
       { status: 'error', description: failure.message, details: logged },
     ]
     // What the provider said may name the account: kept with the result, never streamed.
-    if (failure.providerMessage) logs.push({ status: 'error', description: 'The AI provider said', details: { ...logged, message: failure.providerMessage } })
+    if (failure.providerMessage)
+      logs.push({ status: 'error', description: 'The AI provider said', details: { ...logged, message: failure.providerMessage } })
     await deps.store.resultLogs.add(ids.resultId, ids.sessionId, logs, deps.now()).catch(() => undefined)
     live.end('failed', errorLog)
   }

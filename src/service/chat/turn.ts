@@ -109,7 +109,9 @@ export class SessionTurn implements ChatGate {
     if (key === undefined) return undefined
     // A commit landed between the statement's snapshot and its lease: its key may be the same.
     const { lookup } = this
-    const stored = lookup.movedMeanwhile ? await this.deps.store.chatSteps.findIdempotentResponse(lookup.session!.id, key) : lookup.idempotent
+    const stored = lookup.movedMeanwhile
+      ? await this.deps.store.chatSteps.findIdempotentResponse(lookup.session!.id, key)
+      : lookup.idempotent
     if (!stored) return undefined
     if (stored.requestHash !== hash) throw new HttpError('conflict', 'This Idempotency-Key was already used with a different message.')
     return stored.response
@@ -127,7 +129,11 @@ export class SessionTurn implements ChatGate {
     const lease = keepLease(deps.store.chatSteps, session.id, owner, deps.lease.leaseMs)
     let outcome: StepOutcome
     try {
-      outcome = await runChatStep(deps, { sessionId: session.id, version, state: leased.state as SessionState, context: stepContext(deps, ids, this.input.request) }, request)
+      outcome = await runChatStep(
+        deps,
+        { sessionId: session.id, version, state: leased.state as SessionState, context: stepContext(deps, ids, this.input.request) },
+        request,
+      )
     } finally {
       lease.stop()
     }

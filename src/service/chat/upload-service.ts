@@ -34,12 +34,18 @@ export interface UploadRequest {
   base: string
 }
 
-const tooBig = (limit: number) => new HttpError('payload_too_large', `This input accepts files of at most ${limit} bytes.`, { limitBytes: limit })
+const tooBig = (limit: number) =>
+  new HttpError('payload_too_large', `This input accepts files of at most ${limit} bytes.`, { limitBytes: limit })
 
 /** The file input the session waits on, with its options: refused when it waits on anything else. */
-async function pendingFileInput(deps: ChatDeps, state: SessionState, flow: PublishedFlow): Promise<{ block: Block; options: FileInputOptions }> {
+async function pendingFileInput(
+  deps: ChatDeps,
+  state: SessionState,
+  flow: PublishedFlow,
+): Promise<{ block: Block; options: FileInputOptions }> {
   const block = await awaitedInput(deps, state, flow)
-  if (block?.type !== 'file input') throw new HttpError('conflict', 'This chat is not waiting for a file: upload when the flow asks for one.')
+  if (block?.type !== 'file input')
+    throw new HttpError('conflict', 'This chat is not waiting for a file: upload when the flow asks for one.')
   const parsed = fileInputOptionsSchema.safeParse(block.options ?? {})
   return { block, options: parsed.success ? parsed.data : {} }
 }
@@ -50,7 +56,13 @@ async function pendingFileInput(deps: ChatDeps, state: SessionState, flow: Publi
  * before and by content after, then handed to the storage and recorded. Whatever fails, nothing
  * is left behind.
  */
-export async function receiveUpload(deps: ChatDeps, files: Files, turn: StreamTurn, request: UploadRequest, signal: AbortSignal): Promise<UploadedFile> {
+export async function receiveUpload(
+  deps: ChatDeps,
+  files: Files,
+  turn: StreamTurn,
+  request: UploadRequest,
+  signal: AbortSignal,
+): Promise<UploadedFile> {
   const { session, live } = turn
   if (!session || !live.flow) throw sessionNotFound(session?.id ?? '(invalid id)')
   checkSession(session, live.refusal, deps.now())
@@ -107,7 +119,12 @@ export async function receiveUpload(deps: ChatDeps, files: Files, turn: StreamTu
 const tooMany = () => new HttpError('conflict', `This input already has its most files (${MAX_FILES_PER_INPUT}).`)
 
 /** Writes `body` to `path`, counting bytes against `limit` and keeping the first SNIFF_BYTES. */
-async function receive(body: ReadableStream<Uint8Array>, path: string, limit: number, signal: AbortSignal): Promise<{ size: number; head: Uint8Array }> {
+async function receive(
+  body: ReadableStream<Uint8Array>,
+  path: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<{ size: number; head: Uint8Array }> {
   let size = 0
   const head: Buffer[] = []
   let headBytes = 0
@@ -123,7 +140,12 @@ async function receive(body: ReadableStream<Uint8Array>, path: string, limit: nu
     },
   })
   try {
-    await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>), count, createWriteStream(path, { flags: 'wx' }), { signal })
+    await pipeline(
+      Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>),
+      count,
+      createWriteStream(path, { flags: 'wx' }),
+      { signal },
+    )
   } catch (error) {
     if (error instanceof HttpError) throw error
     throw new HttpError('invalid_body', 'The upload was cut off before the whole file arrived.')

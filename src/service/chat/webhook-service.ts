@@ -57,4 +57,3 @@ export async function listenForWebhook(
   const answer = await deps.webhookWaits.wait(input, lookup, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) })
   return answer ?? { status: 'waiting' }
 }
-

@@ -106,7 +106,8 @@ export function apiAdmin(input: { url: string; token: string; fetch?: typeof fet
       noWorkspace(workspace)
       return {
         list: async () => (await json(z.looseObject({ credentials: z.array(credentialSchema) }), 'GET', '/v1/credentials')).credentials,
-        create: async (request) => (await json(z.looseObject({ credential: credentialSchema }), 'POST', '/v1/credentials', request)).credential,
+        create: async (request) =>
+          (await json(z.looseObject({ credential: credentialSchema }), 'POST', '/v1/credentials', request)).credential,
         remove: async (id) => void (await call('DELETE', `/v1/credentials/${encodeURIComponent(id)}`)),
       }
     },

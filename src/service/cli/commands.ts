@@ -27,7 +27,7 @@ export async function importCommand({ admin, args, rest, out }: CommandRun): Pro
   out(`  id:        ${flow.id}`)
   out(`  publicId:  ${flow.publicId}`)
   if (args.options.has('publish')) out(`  published: yes (${(await admin.publish(flow.id)).publishedAt})`)
-  else out('  published: no (run `npm run flows -- publish ' + flow.id + '`)')
+  else out(`  published: no (run \`npm run flows -- publish ${flow.id}\`)`)
 }
 
 export async function updateCommand({ admin, args, rest, out }: CommandRun): Promise<void> {
@@ -39,7 +39,7 @@ export async function updateCommand({ admin, args, rest, out }: CommandRun): Pro
   out(`  id:        ${flow.id}`)
   out(`  publicId:  ${flow.publicId}`)
   if (args.options.has('publish')) out(`  published: yes (${(await admin.publish(flow.id)).publishedAt})`)
-  else out('  published: not yet; visitors get the previous version until you run `npm run flows -- publish ' + flow.id + '`')
+  else out(`  published: not yet; visitors get the previous version until you run \`npm run flows -- publish ${flow.id}\``)
 }
 
 export async function publishCommand({ admin, args, rest, out }: CommandRun): Promise<void> {
@@ -78,7 +78,12 @@ export async function resultsCommand({ admin, args, rest, write }: CommandRun): 
   if (args.options.has('csv') && args.options.has('jsonl')) throw new UsageError('Choose one of --csv and --jsonl')
   // The API's filters, checked the same way.
   const query: Record<string, string[]> = { format: [args.options.has('jsonl') ? 'jsonl' : 'csv'] }
-  for (const [option, parameter] of [['completed', 'completed'], ['from', 'from'], ['to', 'to'], ['search', 'q']] as const) {
+  for (const [option, parameter] of [
+    ['completed', 'completed'],
+    ['from', 'from'],
+    ['to', 'to'],
+    ['search', 'q'],
+  ] as const) {
     const value = stringOption(args, option)
     if (value !== undefined) query[parameter] = [value]
   }
@@ -130,7 +135,8 @@ async function asFlowFile<T>(file: string, use: (json: unknown) => Promise<T>): 
   try {
     return await use(json)
   } catch (error) {
-    if (error instanceof HttpError && error.code === 'invalid_body') throw new HttpError('invalid_body', `${file} is not a flow export.`, error.details)
+    if (error instanceof HttpError && error.code === 'invalid_body')
+      throw new HttpError('invalid_body', `${file} is not a flow export.`, error.details)
     throw error
   }
 }

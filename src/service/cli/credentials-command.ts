@@ -60,9 +60,12 @@ async function readData(args: ParsedArgs): Promise<unknown> {
   const file = stringOption(args, 'data-file')
   const inline = stringOption(args, 'data')
   if ((file === undefined) === (inline === undefined)) throw new UsageError('Give the data with exactly one of --data-file or --data')
-  const text = file === undefined ? inline! : await readFile(userPath(file), 'utf8').catch(() => {
-    throw new Error(`Cannot read ${file}`)
-  })
+  const text =
+    file === undefined
+      ? inline!
+      : await readFile(userPath(file), 'utf8').catch(() => {
+          throw new Error(`Cannot read ${file}`)
+        })
   try {
     return JSON.parse(text)
   } catch {

@@ -26,7 +26,11 @@ export interface FlowAdmin {
   listFlows(workspace: string | undefined): Promise<FlowSummary[]>
   exportResults(ref: string, request: { format: ExportFormat; filters: ResultFilters }): Promise<ReadableStream<Uint8Array>>
   listTokens(workspace: string | undefined): Promise<ApiToken[]>
-  createToken(kind: TokenKind, label: string | undefined, workspace: string | undefined): Promise<{ token: ApiToken; value: string; workspaceId: string }>
+  createToken(
+    kind: TokenKind,
+    label: string | undefined,
+    workspace: string | undefined,
+  ): Promise<{ token: ApiToken; value: string; workspaceId: string }>
   revokeToken(id: string, workspace: string | undefined): Promise<void>
   credentials(workspace: string | undefined): Promise<CredentialsAdmin>
   close(): Promise<void>

@@ -124,16 +124,19 @@ async function openAdmin(options: CliOptions): Promise<FlowAdmin> {
   }
   const config = loadConfig()
   const owned = options.store === undefined
-  const store = options.store ?? (await openStore(storeOptionsFrom(config)).catch((error: unknown) => {
-    // The embedded database is the running service's alone: say how to work beside it.
-    if (config.databaseUrl !== undefined || !(error instanceof Error)) throw error
-    throw new Error(`${error.message} To work beside the running service, set FLOW_SERVICE_URL (its address) and FLOW_SECRET_TOKEN.`)
-  }))
+  const store =
+    options.store ??
+    (await openStore(storeOptionsFrom(config)).catch((error: unknown) => {
+      // The embedded database is the running service's alone: say how to work beside it.
+      if (config.databaseUrl !== undefined || !(error instanceof Error)) throw error
+      throw new Error(`${error.message} To work beside the running service, set FLOW_SERVICE_URL (its address) and FLOW_SECRET_TOKEN.`)
+    }))
   let key: Promise<CredentialsKey> | undefined
   return localAdmin({
     store,
     now: options.now ?? (() => new Date()),
-    credentialsKey: () => (key ??= options.credentialsKey ? Promise.resolve(options.credentialsKey) : loadCredentialsKey(config).then((loaded) => loaded.key)),
+    credentialsKey: () =>
+      (key ??= options.credentialsKey ? Promise.resolve(options.credentialsKey) : loadCredentialsKey(config).then((loaded) => loaded.key)),
     close: async () => {
       if (owned) await store.close()
     },

@@ -21,7 +21,12 @@ import type { FlowAdmin } from './flow-admin'
  * database in DATA_DIR, which the service must not be running on). Every workspace is reachable;
  * `--workspace` chooses one (default `demo`, created when missing).
  */
-export function localAdmin(input: { store: Store; now: () => Date; credentialsKey: () => Promise<CredentialsKey>; close: () => Promise<void> }): FlowAdmin {
+export function localAdmin(input: {
+  store: Store
+  now: () => Date
+  credentialsKey: () => Promise<CredentialsKey>
+  close: () => Promise<void>
+}): FlowAdmin {
   const { store, now } = input
   const anyone = () => {}
 

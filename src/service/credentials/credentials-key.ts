@@ -52,7 +52,8 @@ export async function loadCredentialsKey(options: {
   try {
     await writeFile(file, `${text}\n`, { mode: 0o600, flag: 'wx' })
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { key: credentialsKeyFrom(await readFile(file, 'utf8')), source: 'file', file }
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return { key: credentialsKeyFrom(await readFile(file, 'utf8')), source: 'file', file }
     throw error
   }
   await chmod(file, 0o600)

@@ -109,9 +109,7 @@ export class CredentialsVault {
 
   private read(record: CredentialRecord): Record<string, unknown> {
     if (record.keyId !== this.key.id) {
-      throw new CredentialUnreadableError(
-        `Credentials "${record.id}" were encrypted with another key than this service's CREDENTIALS_KEY`,
-      )
+      throw new CredentialUnreadableError(`Credentials "${record.id}" were encrypted with another key than this service's CREDENTIALS_KEY`)
     }
     return JSON.parse(open(this.key, record.sealed, sealContext(record))) as Record<string, unknown>
   }

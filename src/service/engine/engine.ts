@@ -20,7 +20,11 @@ export function createFlowEngine(limits: StepLimits): Engine {
       const { admitted, refused } = admitPrefilled(index, options?.prefilledVariables)
       const step = new Step(index, initialVariables(index, { ...options, prefilledVariables: admitted }), limits, context)
       if (refused.length > 0) {
-        step.log('warning', 'Prefilled variables not set: they configure an integration of this flow (a variable with isPrefillable: true may be prefilled)', { variables: refused })
+        step.log(
+          'warning',
+          'Prefilled variables not set: they configure an integration of this flow (a variable with isPrefillable: true may be prefilled)',
+          { variables: refused },
+        )
       }
       step.streamEnabled = options?.isStreamEnabled === true
       if (index.usesTranscript) step.transcript = []
@@ -125,7 +129,9 @@ async function withinBudget(run: () => Promise<StepOutcome>, visitedBefore: numb
     const step = error.step
     const variable = error.budget === 'step' ? 'STEP_BYTE_BUDGET' : 'RESPONSE_BYTE_BUDGET'
     step.log('error', `The flow produced more than ${error.limitBytes} bytes in one step and was stopped`)
-    step.context.report(`a step went over its ${error.budget} budget of ${error.limitBytes} bytes (${variable}); the conversation was ended`)
+    step.context.report(
+      `a step went over its ${error.budget} budget of ${error.limitBytes} bytes (${variable}); the conversation was ended`,
+    )
     return finish(step, { awaiting: null }, visitedBefore)
   }
 }

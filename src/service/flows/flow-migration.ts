@@ -72,13 +72,7 @@ function withLegacyDefaults(block: unknown): unknown {
 
 /** An edge needs an id, a `from` object and a target group; anything less leads nowhere. */
 function isWellFormedEdge(edge: unknown): edge is Json {
-  return (
-    isObject(edge) &&
-    typeof edge.id === 'string' &&
-    isObject(edge.from) &&
-    isObject(edge.to) &&
-    typeof edge.to.groupId === 'string'
-  )
+  return isObject(edge) && typeof edge.id === 'string' && isObject(edge.from) && isObject(edge.to) && typeof edge.to.groupId === 'string'
 }
 
 function findStartBlock(groups: unknown[]): { group: Json; block: Json } | undefined {

@@ -15,10 +15,7 @@ import { generatePublicId, PUBLIC_ID_PATTERN, RESERVED_PUBLIC_IDS } from './publ
 
 const PUBLIC_ID_ATTEMPTS = 5
 
-export async function importFlow(
-  store: Store,
-  input: { workspaceId: string; flow: ImportFlow; now: Date },
-): Promise<FlowRecord> {
+export async function importFlow(store: Store, input: { workspaceId: string; flow: ImportFlow; now: Date }): Promise<FlowRecord> {
   const content = contentFromImport(input.flow)
   const timestamp = input.now.toISOString()
   for (let attempt = 1; ; attempt++) {

@@ -37,7 +37,11 @@ export interface LiveFlow<F extends FlowStanding = FlowHead> {
   refusal: FlowRefusal | undefined
 }
 
-export async function liveFlow<F extends FlowStanding>(versions: PublishedVersions, flow: F | undefined, use: FlowUse): Promise<LiveFlow<F>> {
+export async function liveFlow<F extends FlowStanding>(
+  versions: PublishedVersions,
+  flow: F | undefined,
+  use: FlowUse,
+): Promise<LiveFlow<F>> {
   const found = flow && !(use === 'start' && flow.isArchived) ? flow : undefined
   const version = found?.currentVersionId ? await versions.get(found.currentVersionId) : undefined
   return { flow: found, version, allowedOrigins: version?.allowedOrigins ?? [], refusal: refusalOf(found, version, use) }

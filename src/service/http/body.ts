@@ -58,11 +58,7 @@ export async function readJsonBody(c: Context, options: ReadJsonOptions): Promis
  * Validates `value` against `schema`; `allowedKeys` additionally refuses unknown top-level fields
  * of the request envelope, so a misplaced field is reported instead of silently ignored.
  */
-export function parseBody<S extends z.ZodMiniType>(
-  schema: S,
-  value: unknown,
-  allowedKeys?: readonly string[],
-): z.output<S> {
+export function parseBody<S extends z.ZodMiniType>(schema: S, value: unknown, allowedKeys?: readonly string[]): z.output<S> {
   const result = schema.safeParse(value)
   if (!result.success) {
     const issues = readableIssues(result.error)
@@ -116,8 +112,7 @@ function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<Ui
       settle(() => reject(payloadTooLarge(limitBytes)))
     }
     const onEnd = () => settle(() => resolve(Buffer.concat(chunks, total)))
-    const onError = () =>
-      settle(() => reject(new HttpError('invalid_body', 'The request body could not be read completely.')))
+    const onError = () => settle(() => reject(new HttpError('invalid_body', 'The request body could not be read completely.')))
     incoming.on('data', onData).once('end', onEnd).once('error', onError).once('aborted', onError)
   })
 }

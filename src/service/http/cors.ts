@@ -35,8 +35,7 @@ export function isOriginAllowed(origin: string, allowedOrigins: readonly string[
 }
 
 export function allowedOriginsOf(settings: unknown): string[] {
-  const list = (settings as { security?: { allowedOrigins?: unknown } } | null | undefined)?.security
-    ?.allowedOrigins
+  const list = (settings as { security?: { allowedOrigins?: unknown } } | null | undefined)?.security?.allowedOrigins
   return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []
 }
 
@@ -60,11 +59,7 @@ export function setAllowOrigin(c: Context, origin: string): void {
 }
 
 /** Answers a preflight for an origin already known to be allowed. */
-export function preflightResponse(
-  c: Context,
-  origin: string,
-  policy: { methods: string; headers: string },
-): Response {
+export function preflightResponse(c: Context, origin: string, policy: { methods: string; headers: string }): Response {
   setAllowOrigin(c, origin)
   c.header('Access-Control-Allow-Methods', policy.methods)
   c.header('Access-Control-Allow-Headers', policy.headers)

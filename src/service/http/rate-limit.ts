@@ -41,10 +41,7 @@ export class RateLimiter {
 export function rateLimited(verdict: BucketVerdict): HttpError | undefined {
   if (verdict.allowed) return undefined
   const retryAfter = verdict.retryAfterSeconds
-  return new HttpError(
-    'rate_limited',
-    `Too many requests. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
-    undefined,
-    { 'Retry-After': String(retryAfter) },
-  )
+  return new HttpError('rate_limited', `Too many requests. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`, undefined, {
+    'Retry-After': String(retryAfter),
+  })
 }

@@ -33,9 +33,7 @@ export interface MailRequest {
   email: OutgoingEmail
 }
 
-export type MailOutcome =
-  | { via: 'smtp'; server: string; from: string; messageId: string }
-  | { via: 'outbox'; id: string; from: string }
+export type MailOutcome = { via: 'smtp'; server: string; from: string; messageId: string } | { via: 'outbox'; id: string; from: string }
 
 export interface SmtpServer {
   host: string
@@ -91,23 +89,21 @@ export class Mailer {
     // Within the workspace's lookup slots: a tenant's SMTP host that never answers stalls only its own.
     const address = server.trusted ? server.host : await this.options.outbound.forWorkspace(request.workspaceId).resolveHost(server.host)
     const timeout = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-    const transport = createTransport(
-      {
-        host: address,
-        port: server.port,
-        secure: server.secure,
-        // The certificate is checked against the name, while the connection goes to the checked address.
-        tls: { servername: server.host },
-        ...(server.username ? { auth: { user: server.username, pass: server.password ?? '' } } : {}),
-        connectionTimeout: timeout,
-        greetingTimeout: timeout,
-        socketTimeout: timeout * 2,
-        dnsTimeout: timeout,
-        // A flow's text never makes the mailer read a file or fetch a URL.
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      },
-    )
+    const transport = createTransport({
+      host: address,
+      port: server.port,
+      secure: server.secure,
+      // The certificate is checked against the name, while the connection goes to the checked address.
+      tls: { servername: server.host },
+      ...(server.username ? { auth: { user: server.username, pass: server.password ?? '' } } : {}),
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout * 2,
+      dnsTimeout: timeout,
+      // A flow's text never makes the mailer read a file or fetch a URL.
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    })
     try {
       const info = await transport.sendMail({
         from,

@@ -19,7 +19,9 @@ export function prettyLine(line: string): string {
     return line
   }
   const time = typeof fields.time === 'string' ? fields.time.slice(11, 23) : ''
-  const level = String(fields.level ?? '').toUpperCase().padEnd(5)
+  const level = String(fields.level ?? '')
+    .toUpperCase()
+    .padEnd(5)
   const rest = Object.entries(fields)
     .filter(([name]) => !LEAVE_OUT.has(name))
     .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)

@@ -52,7 +52,10 @@ export class AllowList {
   static parse(raw: string | undefined): { list: AllowList; problems: string[] } {
     const list = new AllowList()
     const problems: string[] = []
-    for (const entry of (raw ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)) {
+    for (const entry of (raw ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean)) {
       const problem = list.add(entry)
       if (problem) problems.push(problem)
     }

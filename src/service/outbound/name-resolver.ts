@@ -63,7 +63,9 @@ export function createNameResolver(options: DnsOptions = {}): NameResolver {
     try {
       const [v4, v6] = await Promise.allSettled([resolver.resolve4(name, { ttl: true }), resolver.resolve6(name, { ttl: true })])
       const records = [v4, v6].flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []))
-      const failures = [v4, v6].flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as NodeJS.ErrnoException).code ?? 'ENOTFOUND'] : []))
+      const failures = [v4, v6].flatMap((outcome) =>
+        outcome.status === 'rejected' ? [(outcome.reason as NodeJS.ErrnoException).code ?? 'ENOTFOUND'] : [],
+      )
       if (signal?.aborted || failures.includes('ECANCELLED')) throw lookupError('ECANCELLED', name)
       const now = Date.now()
       if (records.length > 0) {

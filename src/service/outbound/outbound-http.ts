@@ -137,7 +137,12 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
     }
   }
 
-  const guardedFetch = async (scope: Scope, input: string | URL, init: OutboundFetchInit, ended: (outcome: string) => void): Promise<Response> => {
+  const guardedFetch = async (
+    scope: Scope,
+    input: string | URL,
+    init: OutboundFetchInit,
+    ended: (outcome: string) => void,
+  ): Promise<Response> => {
     const timeoutMs = Math.min(init.timeoutMs ?? defaults.timeoutMs, MAX_OUTBOUND_TIMEOUT_MS)
     const maxResponseBytes = init.maxResponseBytes ?? defaults.maxResponseBytes
     const deadline = AbortSignal.timeout(timeoutMs)
@@ -212,7 +217,14 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
     for (let hop = 0; ; hop++) {
       let response: Awaited<ReturnType<typeof undiciFetch>>
       try {
-        response = await undiciFetch(url, { method, headers: headers as never, body: body as never, redirect: 'manual', signal, dispatcher: agent })
+        response = await undiciFetch(url, {
+          method,
+          headers: headers as never,
+          body: body as never,
+          redirect: 'manual',
+          signal,
+          dispatcher: agent,
+        })
       } catch (error) {
         return fail(describeFailure(error, url.host, { aborted: deadline.aborted, timeoutMs }))
       }
@@ -263,7 +275,9 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
       try {
         body = Buffer.from(await response.arrayBuffer())
       } catch (error) {
-        throw error instanceof OutboundError ? error : describeFailure(error, new URL(request.url).host, { aborted: false, timeoutMs: request.timeoutMs })
+        throw error instanceof OutboundError
+          ? error
+          : describeFailure(error, new URL(request.url).host, { aborted: false, timeoutMs: request.timeoutMs })
       }
       return { status: response.status, headers: response.headers, url: response.url, body }
     },
@@ -362,7 +376,10 @@ function mapErrors(stream: ReadableStream<Uint8Array>, scope: BodyScope): Readab
           scope.finish()
         } else controller.enqueue(value)
       } catch (error) {
-        const failure = error instanceof OutboundError ? error : describeFailure(error, scope.host, { aborted: scope.deadline.aborted, timeoutMs: scope.timeoutMs })
+        const failure =
+          error instanceof OutboundError
+            ? error
+            : describeFailure(error, scope.host, { aborted: scope.deadline.aborted, timeoutMs: scope.timeoutMs })
         scope.finish(failure.failure)
         controller.error(failure)
       }

@@ -49,13 +49,25 @@ export function columnsOf(content: Json, versions: readonly VersionColumnRow[]):
       const id = isObject(block) ? text(block.id) : undefined
       if (id === undefined || inputs.has(id) || !inputTypes.has(String((block as Json).type))) continue
       const options = isObject((block as Json).options) ? ((block as Json).options as Json) : {}
-      inputs.set(id, { id, groupId: text(group.id) ?? '', groupTitle: text(group.title) ?? '', type: String((block as Json).type), variableId: text(options.variableId) })
+      inputs.set(id, {
+        id,
+        groupId: text(group.id) ?? '',
+        groupTitle: text(group.title) ?? '',
+        type: String((block as Json).type),
+        variableId: text(options.variableId),
+      })
     }
   }
   for (const row of versions) {
     if (row.kind === 'variable' && !names.has(row.id)) names.set(row.id, row.title || row.id)
     if (row.kind === 'block' && !inputs.has(row.id)) {
-      inputs.set(row.id, { id: row.id, groupId: row.group_id ?? '', groupTitle: row.title ?? '', type: row.type ?? '', variableId: row.variable_id ?? undefined })
+      inputs.set(row.id, {
+        id: row.id,
+        groupId: row.group_id ?? '',
+        groupTitle: row.title ?? '',
+        type: row.type ?? '',
+        variableId: row.variable_id ?? undefined,
+      })
     }
   }
 
@@ -116,7 +128,11 @@ function withPreferences(columns: ResultColumn[], preferences: unknown): ResultC
 }
 
 /** A result as a table row: the latest answer of each input column, the value of each variable column. */
-export function toResultRow(columns: readonly ResultColumn[], result: ResultRecord, answers: ReadonlyMap<string, string> | undefined): ResultRow {
+export function toResultRow(
+  columns: readonly ResultColumn[],
+  result: ResultRecord,
+  answers: ReadonlyMap<string, string> | undefined,
+): ResultRow {
   const cells: Record<string, VariableValue> = {}
   for (const column of columns) {
     const value = column.kind === 'input' ? answers?.get(column.blockId!) : result.variables[column.variableId!]

@@ -29,7 +29,9 @@ export class ResultCursors {
 
   make(scope: CursorScope, position: ResultPosition): string {
     const issuedAt = Math.floor(this.now().getTime() / 1000)
-    const payload = Buffer.from(JSON.stringify([VERSION, scope.flowId, filtersDigest(scope.filters), Date.parse(position.createdAt), position.id, issuedAt]))
+    const payload = Buffer.from(
+      JSON.stringify([VERSION, scope.flowId, filtersDigest(scope.filters), Date.parse(position.createdAt), position.id, issuedAt]),
+    )
     return `${payload.toString('base64url')}.${this.mac(payload).toString('base64url')}`
   }
 

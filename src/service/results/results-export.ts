@@ -71,10 +71,20 @@ const CSV_OPTIONS = { escape_formulas: true, record_delimiter: 'windows', quote_
 
 function csvWriter(columns: readonly ResultColumn[]): Writer {
   return {
-    head: () => stringify([['Result id', 'Created at', 'Updated at', 'Completed', ...columns.map((column) => column.name)]], { ...CSV_OPTIONS, bom: true }),
+    head: () =>
+      stringify([['Result id', 'Created at', 'Updated at', 'Completed', ...columns.map((column) => column.name)]], {
+        ...CSV_OPTIONS,
+        bom: true,
+      }),
     rows: (rows) =>
       stringify(
-        rows.map((row) => [row.id, row.createdAt, row.updatedAt, row.isCompleted ? 'yes' : 'no', ...columns.map((column) => csvField(cellText(row.cells[column.id])))]),
+        rows.map((row) => [
+          row.id,
+          row.createdAt,
+          row.updatedAt,
+          row.isCompleted ? 'yes' : 'no',
+          ...columns.map((column) => csvField(cellText(row.cells[column.id]))),
+        ]),
         CSV_OPTIONS,
       ),
   }

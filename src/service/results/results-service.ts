@@ -59,7 +59,11 @@ export async function resultDetail(store: Store, flow: FlowRecord, resultId: str
       ...toResultRow(columns, record, latest),
       flowId: flow.id,
       answers: answers.map((answer) => ({ ...answer, columnId: columnOf.get(answer.blockId) ?? null })),
-      variables: inFlowOrder(Object.entries(record.variables), [...names.keys()]).map(([id, value]) => ({ id, name: names.get(id) ?? null, value })),
+      variables: inFlowOrder(Object.entries(record.variables), [...names.keys()]).map(([id, value]) => ({
+        id,
+        name: names.get(id) ?? null,
+        value,
+      })),
       logs: logs.map((log) => ({ ...log })),
     },
   }

@@ -1,11 +1,6 @@
 import type { Context, Hono } from 'hono'
 import { z } from 'zod/mini'
-import {
-  continueChatRequestSchema,
-  MAX_IDEMPOTENCY_KEY_LENGTH,
-  MAX_LISTEN_SECONDS,
-  startChatRequestSchema,
-} from '../../protocol/index'
+import { continueChatRequestSchema, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_LISTEN_SECONDS, startChatRequestSchema } from '../../protocol/index'
 import type { ChatDeps } from '../chat/chat-deps'
 import { allowedOriginsOfFlow, allowedOriginsOfSession, openStart, startChat, unknownFlow } from '../chat/chat-service'
 import { sessionNotFound } from '../chat/session-check'
@@ -36,8 +31,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   const { config } = ctx
   const deps: ChatDeps = ctx
   const rateKey = (c: Context) => `chat:${clientAddress(c, config.trustProxyHops)}`
-  const readBody = (c: Context, optional: boolean) =>
-    readJsonBody(c, { limitBytes: config.bodyLimits.chatBytes, optional })
+  const readBody = (c: Context, optional: boolean) => readJsonBody(c, { limitBytes: config.bodyLimits.chatBytes, optional })
   /** Origin first, then the rate limit, then existence: see the note above. */
   const admit = (c: Context, gate: ChatGate, notFound: () => HttpError) => {
     applyChatOrigin(c, gate.allowedOrigins)
@@ -59,7 +53,12 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
     admit(c, turn, unknownFlow)
     const raw = await readBody(c, true)
     // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
-    const request = parseBody(startChatRequestSchema, raw === undefined ? {} : raw, ['prefilledVariables', 'resultId', 'isStreamEnabled', 'message'])
+    const request = parseBody(startChatRequestSchema, raw === undefined ? {} : raw, [
+      'prefilledVariables',
+      'resultId',
+      'isStreamEnabled',
+      'message',
+    ])
     return jsonText(c, await startChat(deps, turn, request))
   })
 
@@ -116,7 +115,9 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
     if (!sessionId) throw sessionNotFound('(invalid id)')
     const waitId = c.req.query('waitId') ?? ''
     if (!isResourceRef(waitId)) {
-      throw new HttpError('invalid_query', 'waitId is the one of the listenForWebhook action.', [{ path: 'waitId', message: 'Missing or malformed' }])
+      throw new HttpError('invalid_query', 'waitId is the one of the listenForWebhook action.', [
+        { path: 'waitId', message: 'Missing or malformed' },
+      ])
     }
     const timeoutSeconds = integerQuery(c, 'timeoutSeconds', MAX_LISTEN_SECONDS, 0, MAX_LISTEN_SECONDS)
     return c.json(await listenForWebhook(deps, { sessionId, waitId, timeoutSeconds, signal: c.req.raw.signal }))

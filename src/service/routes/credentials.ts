@@ -1,9 +1,5 @@
 import type { Context, Hono } from 'hono'
-import {
-  CREDENTIAL_ID_PATTERN,
-  createCredentialRequestSchema,
-  updateCredentialRequestSchema,
-} from '../../protocol/credentials'
+import { CREDENTIAL_ID_PATTERN, createCredentialRequestSchema, updateCredentialRequestSchema } from '../../protocol/credentials'
 import type { AppContext } from '../context'
 import { parseBody, readJsonBody } from '../http/body'
 import { HttpError } from '../http/errors'

@@ -1,10 +1,5 @@
 import type { Context, Hono } from 'hono'
-import {
-  importFlowRequestSchema,
-  updateFlowRequestSchema,
-  type PublicFlowResponse,
-  type PublishedFlowResponse,
-} from '../../protocol/index'
+import { importFlowRequestSchema, updateFlowRequestSchema, type PublicFlowResponse, type PublishedFlowResponse } from '../../protocol/index'
 import { replaceFlowRequestSchema } from '../../protocol/management'
 import type { AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
@@ -73,7 +68,13 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const caller = await authorizeSecret(c)
     const flowId = requireRef(c.req.param('flowId'))
     const body = parseBody(replaceFlowRequestSchema, migrateImportBody(await readBody(c)), ['flow', 'updatedAt'])
-    const flow = await replaceFlow(store, { flowId, flow: body.flow, updatedAt: body.updatedAt, now: ctx.now(), authorize: ownedBy(caller, flowId) })
+    const flow = await replaceFlow(store, {
+      flowId,
+      flow: body.flow,
+      updatedAt: body.updatedAt,
+      now: ctx.now(),
+      authorize: ownedBy(caller, flowId),
+    })
     return c.json({ flow: toFlow(flow) })
   })
 

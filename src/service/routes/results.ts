@@ -61,7 +61,9 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
     const flow = await ownedFlow(c)
     const body = parseBody(deleteResultsRequestSchema, await readBody(c), ['resultIds', 'all'])
     if ((body.resultIds == null) === (body.all == null)) {
-      throw new HttpError('invalid_body', 'Give either resultIds or "all": true.', [{ path: '', message: 'Expected exactly one of resultIds, all' }])
+      throw new HttpError('invalid_body', 'Give either resultIds or "all": true.', [
+        { path: '', message: 'Expected exactly one of resultIds, all' },
+      ])
     }
     const target = body.resultIds == null ? { all: true as const } : { resultIds: body.resultIds }
     return c.json({ deleted: await deleteResults(store, resultFiles, flow, target) })

@@ -33,15 +33,17 @@ interface StaticFile {
   etag: string
 }
 
-const sha256 = (text: string, encoding: 'base64' | 'base64url') =>
-  createHash('sha256').update(text, 'utf8').digest(encoding)
+const sha256 = (text: string, encoding: 'base64' | 'base64url') => createHash('sha256').update(text, 'utf8').digest(encoding)
 
 function load(dir: string, name: string): StaticFile {
   let body: string
   try {
     body = readFileSync(join(dir, name), 'utf8')
   } catch (cause) {
-    throw new Error(`The script sandbox file ${join(dir, name)} cannot be read: documentDir must be the folder that holds sandbox.html and its script`, { cause })
+    throw new Error(
+      `The script sandbox file ${join(dir, name)} cannot be read: documentDir must be the folder that holds sandbox.html and its script`,
+      { cause },
+    )
   }
   return { body, etag: `"${sha256(body, 'base64url')}"` }
 }
@@ -91,7 +93,13 @@ export function registerSandboxRoutes(app: Hono, options: SandboxRouteOptions = 
     c.header('X-Content-Type-Options', 'nosniff')
     c.header('Cross-Origin-Resource-Policy', 'cross-origin')
     c.header('Referrer-Policy', 'no-referrer')
-    if (c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(file.etag)) return c.body(null, 304)
+    if (
+      c.req
+        .header('If-None-Match')
+        ?.split(/\s*,\s*/)
+        .includes(file.etag)
+    )
+      return c.body(null, 304)
     c.header('Content-Type', contentType)
     return c.body(file.body)
   }

@@ -19,14 +19,7 @@ import { sharePage } from '../share/share-page'
 import { readShareSettings, type ShareSettings } from '../share/share-settings'
 import { createShareTokens, type ShareTokenSource } from '../share/share-token'
 import { loadAsset, sendAsset } from '../share/static-asset'
-import {
-  CLOSED_PAGE,
-  NOT_FOUND_PAGE,
-  ORIGIN_REFUSED_PAGE,
-  rateLimitedPage,
-  statusPageHtml,
-  type StatusPage,
-} from '../share/status-page'
+import { CLOSED_PAGE, NOT_FOUND_PAGE, ORIGIN_REFUSED_PAGE, rateLimitedPage, statusPageHtml, type StatusPage } from '../share/status-page'
 import { tagManagerId } from '../share/tag-manager'
 import type { FlowHead } from '../store/chat-steps-repository'
 import type { Store } from '../store/store'
@@ -74,8 +67,7 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
   }
   const widgetOrigin = absoluteOrigin(assets.widgetScript)
   const versions = options.versions ?? new PublishedVersions(store.publishedFlows)
-  const tokens =
-    options.shareTokens ?? createShareTokens({ tokens: store.tokens, configuredToken: config.publishableToken, now })
+  const tokens = options.shareTokens ?? createShareTokens({ tokens: store.tokens, configuredToken: config.publishableToken, now })
 
   app.get(assets.script, (c) => sendAsset(c, script))
   app.get(assets.stylesheet, (c) => sendAsset(c, stylesheet))

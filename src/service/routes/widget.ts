@@ -11,7 +11,6 @@ import { loadWidgetFiles, sendBuiltFile } from '../widget/widget-files'
 export const WIDGET_BASE_PATH = '/widget/v1'
 const LEGACY_BASE_PATH = '/dist'
 
-
 /**
  * Entry scripts keep their names across releases: a page must see a fix soon (five minutes), and
  * asks again with its ETag after that (a 304 when nothing changed). Chunks are named by their

@@ -50,7 +50,11 @@ function add(directives: Directives, name: string, sources: readonly string[]): 
 /** The share page's Content-Security-Policy: the baseline, the widget's origin, the framing sites. */
 export function sharePagePolicy(needs: SharePagePolicyNeeds): string {
   const directives: Directives = Object.fromEntries(Object.entries(BASE).map(([name, list]) => [name, [...list]]))
-  add(directives, 'script-src', (needs.scriptOrigins ?? []).filter((origin) => POLICY_ORIGIN.test(origin)))
+  add(
+    directives,
+    'script-src',
+    (needs.scriptOrigins ?? []).filter((origin) => POLICY_ORIGIN.test(origin)),
+  )
   const ancestors = frameAncestors(needs.allowedOrigins)
   if (ancestors) directives['frame-ancestors'] = ancestors
   return Object.entries(directives)
@@ -59,10 +63,6 @@ export function sharePagePolicy(needs: SharePagePolicyNeeds): string {
 }
 
 /** Status pages (not found, closed, …) run no script and load only the share stylesheet. */
-export const STATUS_PAGE_POLICY = [
-  "default-src 'none'",
-  "style-src 'self'",
-  'img-src data:',
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ')
+export const STATUS_PAGE_POLICY = ["default-src 'none'", "style-src 'self'", 'img-src data:', "base-uri 'none'", "form-action 'none'"].join(
+  '; ',
+)

@@ -27,6 +27,9 @@ function acceptedLanguages(header: string | undefined): string[] {
  * for (by `Accept-Language`, `pt-BR` kept as the visitor wrote it), else English.
  */
 export function pageLanguage(flowLang: string | undefined, acceptLanguage: string | undefined): { lang: string; dir: 'ltr' | 'rtl' } {
-  const lang = (flowLang && TAG.test(flowLang) ? flowLang : undefined) ?? acceptedLanguages(acceptLanguage).find((tag) => bundledLanguage([tag]) !== 'en' || /^en\b/i.test(tag)) ?? 'en'
+  const lang =
+    (flowLang && TAG.test(flowLang) ? flowLang : undefined) ??
+    acceptedLanguages(acceptLanguage).find((tag) => bundledLanguage([tag]) !== 'en' || /^en\b/i.test(tag)) ??
+    'en'
   return { lang, dir: directionOf(lang) }
 }

@@ -12,7 +12,8 @@ const MAX_DATA_URL_LENGTH = 32_768
  * Raster and SVG favicons. An SVG favicon is rendered as an image, so its scripts never run;
  * quotes and angle brackets may stay (the template escapes them), control characters may not.
  */
-const DATA_IMAGE_URL = /^data:image\/(?:png|gif|jpeg|webp|avif|svg\+xml|x-icon|vnd\.microsoft\.icon)(?:;[\w.+=-]+)*,[^\u0000-\u001f\u007f]*$/i
+const DATA_IMAGE_URL =
+  /^data:image\/(?:png|gif|jpeg|webp|avif|svg\+xml|x-icon|vnd\.microsoft\.icon)(?:;[\w.+=-]+)*,[^\u0000-\u001f\u007f]*$/i
 
 /** An absolute http(s) URL without credentials, normalised; undefined for anything else. */
 export function webUrl(value: string | undefined): string | undefined {

@@ -19,7 +19,10 @@ export function loadAsset(dir: string, name: string, contentType: string): Stati
   try {
     body = readFileSync(join(dir, name), 'utf8')
   } catch (cause) {
-    throw new Error(`The share page file ${join(dir, name)} cannot be read: assetsDir must be the folder that holds share.js and share.css`, { cause })
+    throw new Error(
+      `The share page file ${join(dir, name)} cannot be read: assetsDir must be the folder that holds share.js and share.css`,
+      { cause },
+    )
   }
   return { body, etag: `"${createHash('sha256').update(body, 'utf8').digest('base64url')}"`, contentType }
 }
@@ -28,7 +31,13 @@ export function sendAsset(c: Context, asset: StaticAsset): Response {
   c.header('Cache-Control', CACHE_CONTROL)
   c.header('ETag', asset.etag)
   c.header('X-Content-Type-Options', 'nosniff')
-  if (c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(asset.etag)) return c.body(null, 304)
+  if (
+    c.req
+      .header('If-None-Match')
+      ?.split(/\s*,\s*/)
+      .includes(asset.etag)
+  )
+    return c.body(null, 304)
   c.header('Content-Type', asset.contentType)
   return c.body(asset.body)
 }

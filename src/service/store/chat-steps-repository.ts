@@ -161,8 +161,7 @@ export class ChatStepsRepository {
           }
         : undefined,
       movedMeanwhile: leased && Number(row.step) !== Number(row.seen_step),
-      idempotent:
-        typeof row.request_hash === 'string' ? { requestHash: row.request_hash, response: String(row.response) } : undefined,
+      idempotent: typeof row.request_hash === 'string' ? { requestHash: row.request_hash, response: String(row.response) } : undefined,
       rateLimit: rl ? verdictRow(row) : undefined,
     }
   }
@@ -178,10 +177,10 @@ export class ChatStepsRepository {
   }
 
   async releaseLease(sessionId: string, leaseOwner: string): Promise<void> {
-    await this.db.query(
-      `UPDATE ${this.t.sessions} SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`,
-      [sessionId, leaseOwner],
-    )
+    await this.db.query(`UPDATE ${this.t.sessions} SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`, [
+      sessionId,
+      leaseOwner,
+    ])
   }
 
   async findIdempotentResponse(sessionId: string, key: string): Promise<{ requestHash: string; response: string } | undefined> {

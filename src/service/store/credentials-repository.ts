@@ -49,25 +49,16 @@ export class CredentialsRepository {
     const rows = await this.db.query(
       `INSERT INTO ${this.t.credentials} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (workspace_id, id) DO NOTHING RETURNING id`,
-      [
-        record.workspaceId,
-        record.id,
-        record.type,
-        record.name,
-        record.keyId,
-        record.sealed,
-        record.createdAt,
-        record.updatedAt,
-      ],
+      [record.workspaceId, record.id, record.type, record.name, record.keyId, record.sealed, record.createdAt, record.updatedAt],
     )
     return rows.length === 1
   }
 
   async find(workspaceId: string, id: string): Promise<CredentialRecord | undefined> {
-    const rows = await this.db.query<CredentialRow>(
-      `SELECT ${COLUMNS} FROM ${this.t.credentials} WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, id],
-    )
+    const rows = await this.db.query<CredentialRow>(`SELECT ${COLUMNS} FROM ${this.t.credentials} WHERE workspace_id = $1 AND id = $2`, [
+      workspaceId,
+      id,
+    ])
     return rows[0] && toRecord(rows[0])
   }
 
@@ -93,19 +84,18 @@ export class CredentialsRepository {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const rows = await this.db.query(
-      `DELETE FROM ${this.t.credentials} WHERE workspace_id = $1 AND id = $2 RETURNING id`,
-      [workspaceId, id],
-    )
+    const rows = await this.db.query(`DELETE FROM ${this.t.credentials} WHERE workspace_id = $1 AND id = $2 RETURNING id`, [
+      workspaceId,
+      id,
+    ])
     return rows.length === 1
   }
 
   /** How many credentials, across workspaces, were sealed with another key than `keyId`. */
   async countSealedWithOtherKeys(keyId: string): Promise<number> {
-    const rows = await this.db.query<{ count: number | string }>(
-      `SELECT count(*) AS count FROM ${this.t.credentials} WHERE key_id <> $1`,
-      [keyId],
-    )
+    const rows = await this.db.query<{ count: number | string }>(`SELECT count(*) AS count FROM ${this.t.credentials} WHERE key_id <> $1`, [
+      keyId,
+    ])
     return Number(rows[0]?.count ?? 0)
   }
 }

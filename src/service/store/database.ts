@@ -17,9 +17,5 @@ export interface Database extends Queryable {
 export const PG_UNIQUE_VIOLATION = '23505'
 
 export function isUniqueViolation(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { code?: unknown }).code === PG_UNIQUE_VIOLATION
-  )
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === PG_UNIQUE_VIOLATION
 }

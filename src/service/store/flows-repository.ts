@@ -79,10 +79,9 @@ export class FlowsRepository {
 
   /** `lock` takes a row lock until the end of the surrounding transaction. */
   async findById(id: string, options: { lock?: boolean } = {}): Promise<FlowRecord | undefined> {
-    const rows = await this.db.query<FlowRow>(
-      `SELECT ${COLUMNS} FROM ${this.t.flows} WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,
-      [id],
-    )
+    const rows = await this.db.query<FlowRow>(`SELECT ${COLUMNS} FROM ${this.t.flows} WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`, [
+      id,
+    ])
     return rows[0] && toRecord(rows[0])
   }
 
@@ -98,10 +97,10 @@ export class FlowsRepository {
 
   /** True when `publicId` is used by another flow, as its public id or as its id. */
   async isPublicIdTaken(publicId: string, exceptFlowId?: string): Promise<boolean> {
-    const rows = await this.db.query(
-      `SELECT 1 FROM ${this.t.flows} WHERE (public_id = $1 OR id = $1) AND id <> $2 LIMIT 1`,
-      [publicId, exceptFlowId ?? ''],
-    )
+    const rows = await this.db.query(`SELECT 1 FROM ${this.t.flows} WHERE (public_id = $1 OR id = $1) AND id <> $2 LIMIT 1`, [
+      publicId,
+      exceptFlowId ?? '',
+    ])
     return rows.length > 0
   }
 

@@ -302,9 +302,7 @@ export async function migrate(db: Database, t: Tables): Promise<number[]> {
   for (const migration of MIGRATIONS) {
     const done = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [t.migrations])
-      const rows = await tx.query(`SELECT 1 FROM ${t.migrations} WHERE version = $1`, [
-        migration.version,
-      ])
+      const rows = await tx.query(`SELECT 1 FROM ${t.migrations} WHERE version = $1`, [migration.version])
       if (rows.length > 0) return false
       for (const statement of migration.statements(t)) await tx.query(statement)
       await tx.query(`INSERT INTO ${t.migrations} (version, name, applied_at) VALUES ($1, $2, $3)`, [

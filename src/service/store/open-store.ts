@@ -17,9 +17,7 @@ export interface OpenStoreOptions {
 /** Opens the database the options name, applies pending migrations and returns the store. */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   tablesFor(options.schema ?? DEFAULT_SCHEMA) // refuse a bad schema name before opening anything
-  const database: Database = options.databaseUrl
-    ? openPgDatabase(options.databaseUrl)
-    : await openPgliteDatabase(options.dataDir)
+  const database: Database = options.databaseUrl ? openPgDatabase(options.databaseUrl) : await openPgliteDatabase(options.dataDir)
   try {
     return await createStore(database, { schema: options.schema })
   } catch (error) {

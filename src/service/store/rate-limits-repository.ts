@@ -26,7 +26,10 @@ export class RateLimitsRepository {
 
   async consume(key: string, bucket: BucketConfig, now: Date): Promise<BucketVerdict> {
     const params: unknown[] = []
-    const rows = await this.db.query<VerdictRow>(`WITH ${this.bucketCte('rl', params, key, bucket, now)} SELECT allowed, tokens FROM rl`, params)
+    const rows = await this.db.query<VerdictRow>(
+      `WITH ${this.bucketCte('rl', params, key, bucket, now)} SELECT allowed, tokens FROM rl`,
+      params,
+    )
     return verdictOf(rows[0], bucket)
   }
 

@@ -17,7 +17,12 @@ export class ResultLogsRepository {
   ) {}
 
   /** Logs written outside a step (a streamed answer that failed), in order. */
-  async add(resultId: string, sessionId: string, logs: readonly { status: string; description: string; details?: unknown }[], now: Date): Promise<void> {
+  async add(
+    resultId: string,
+    sessionId: string,
+    logs: readonly { status: string; description: string; details?: unknown }[],
+    now: Date,
+  ): Promise<void> {
     await this.db.query(
       `INSERT INTO ${this.t.resultLogs} (result_id, session_id, status, description, details, created_at)
        SELECT $1, $2, x.log ->> 'status', x.log ->> 'description', x.log -> 'details', $4

@@ -73,10 +73,7 @@ export class ResultsRepository {
 
   /** A result only counts for the flow it was given to. */
   async findForFlow(id: string, flowId: string): Promise<ResultRecord | undefined> {
-    const rows = await this.db.query<ResultRow>(
-      `SELECT ${COLUMNS} FROM ${this.t.results} WHERE id = $1 AND flow_id = $2`,
-      [id, flowId],
-    )
+    const rows = await this.db.query<ResultRow>(`SELECT ${COLUMNS} FROM ${this.t.results} WHERE id = $1 AND flow_id = $2`, [id, flowId])
     return rows[0] && toRecord(rows[0])
   }
 

@@ -68,9 +68,7 @@ export function answersJson(answers: readonly AnswerWrite[]): string {
 }
 
 export function linkedResultsJson(results: readonly LinkedResultWrite[]): string {
-  return JSON.stringify(
-    results.map((r) => ({ id: r.id, flow_id: r.flowId, variables: r.variables, is_completed: r.isCompleted })),
-  )
+  return JSON.stringify(results.map((r) => ({ id: r.id, flow_id: r.flowId, variables: r.variables, is_completed: r.isCompleted })))
 }
 
 /**

@@ -66,10 +66,7 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
  * A store over an open database: migrates `schema` first. `closeDatabase: false` leaves the
  * database open on `close()` (several stores sharing one database in different schemas).
  */
-export async function createStore(
-  database: Database,
-  options: { schema?: string; closeDatabase?: boolean } = {},
-): Promise<Store> {
+export async function createStore(database: Database, options: { schema?: string; closeDatabase?: boolean } = {}): Promise<Store> {
   const tables = tablesFor(options.schema ?? DEFAULT_SCHEMA)
   await migrate(database, tables)
   let closed = false

@@ -60,10 +60,7 @@ export class TokensRepository {
   }
 
   async findByHash(tokenHash: string): Promise<TokenRecord | undefined> {
-    const rows = await this.db.query<TokenRow>(
-      `SELECT ${COLUMNS} FROM ${this.t.apiTokens} WHERE token_hash = $1`,
-      [tokenHash],
-    )
+    const rows = await this.db.query<TokenRow>(`SELECT ${COLUMNS} FROM ${this.t.apiTokens} WHERE token_hash = $1`, [tokenHash])
     return rows[0] && toRecord(rows[0])
   }
 
@@ -81,10 +78,7 @@ export class TokensRepository {
    * token with this id.
    */
   async revoke(workspaceId: string, id: string): Promise<boolean> {
-    const rows = await this.db.query(
-      `DELETE FROM ${this.t.apiTokens} WHERE id = $1 AND workspace_id = $2 RETURNING id`,
-      [id, workspaceId],
-    )
+    const rows = await this.db.query(`DELETE FROM ${this.t.apiTokens} WHERE id = $1 AND workspace_id = $2 RETURNING id`, [id, workspaceId])
     return rows.length > 0
   }
 }

@@ -87,7 +87,10 @@ export class UploadsRepository {
 
   /** The ids of the files one session uploaded to one block. */
   async idsFor(sessionId: string, blockId: string): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(`SELECT id FROM ${this.t.uploads} WHERE session_id = $1 AND block_id = $2`, [sessionId, blockId])
+    const rows = await this.db.query<{ id: string }>(`SELECT id FROM ${this.t.uploads} WHERE session_id = $1 AND block_id = $2`, [
+      sessionId,
+      blockId,
+    ])
     return rows.map((row) => row.id)
   }
 
@@ -110,7 +113,9 @@ export class UploadsRepository {
 
   /** Forgets one result's files, returning their storage keys. */
   async takeResult(resultId: string): Promise<string[]> {
-    const rows = await this.db.query<{ storage_key: string }>(`DELETE FROM ${this.t.uploads} WHERE result_id = $1 RETURNING storage_key`, [resultId])
+    const rows = await this.db.query<{ storage_key: string }>(`DELETE FROM ${this.t.uploads} WHERE result_id = $1 RETURNING storage_key`, [
+      resultId,
+    ])
     return rows.map((row) => row.storage_key)
   }
 }

@@ -127,7 +127,9 @@ export class WebhooksRepository {
          SELECT id FROM ${this.t.webhookDeliveries}
          WHERE status IN ('pending', 'sending') AND next_attempt_at <= $2
          ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
-       RETURNING ${DELIVERY_COLUMNS.split(', ').map((column) => `d.${column}`).join(', ')}`,
+       RETURNING ${DELIVERY_COLUMNS.split(', ')
+         .map((column) => `d.${column}`)
+         .join(', ')}`,
       [owner, now.toISOString(), leaseMs / 1000, limit],
     )
     return rows.map(toDelivery)

@@ -38,17 +38,12 @@ export class WorkspacesRepository {
   }
 
   async find(id: string): Promise<WorkspaceRecord | undefined> {
-    const rows = await this.db.query<WorkspaceRow>(
-      `SELECT id, name, created_at FROM ${this.t.workspaces} WHERE id = $1`,
-      [id],
-    )
+    const rows = await this.db.query<WorkspaceRow>(`SELECT id, name, created_at FROM ${this.t.workspaces} WHERE id = $1`, [id])
     return rows[0] && toRecord(rows[0])
   }
 
   async list(): Promise<WorkspaceRecord[]> {
-    const rows = await this.db.query<WorkspaceRow>(
-      `SELECT id, name, created_at FROM ${this.t.workspaces} ORDER BY id`,
-    )
+    const rows = await this.db.query<WorkspaceRow>(`SELECT id, name, created_at FROM ${this.t.workspaces} ORDER BY id`)
     return rows.map(toRecord)
   }
 }

@@ -12,8 +12,27 @@ const EXECUTABLES = new Set(['exe', 'elf', 'macho', 'msi', 'dmg', 'deb', 'rpm', 
  * Names and types of text formats, which have no signature to sniff: a file whose content
  * matches no known binary format passes a type check only as one of these.
  */
-const TEXT_EXTENSIONS = new Set(['.txt', '.csv', '.tsv', '.json', '.md', '.xml', '.html', '.htm', '.svg', '.js', '.css', '.ics', '.vcf', '.yaml', '.yml', '.log', '.rtf'])
-const isTextType = (type: string) => type.startsWith('text/') || /^application\/(json|xml|[\w.+-]+\+(json|xml))$/.test(type) || type === 'image/svg+xml'
+const TEXT_EXTENSIONS = new Set([
+  '.txt',
+  '.csv',
+  '.tsv',
+  '.json',
+  '.md',
+  '.xml',
+  '.html',
+  '.htm',
+  '.svg',
+  '.js',
+  '.css',
+  '.ics',
+  '.vcf',
+  '.yaml',
+  '.yml',
+  '.log',
+  '.rtf',
+])
+const isTextType = (type: string) =>
+  type.startsWith('text/') || /^application\/(json|xml|[\w.+-]+\+(json|xml))$/.test(type) || type === 'image/svg+xml'
 
 const refused = (message: string) => new HttpError('unsupported_media_type', message)
 

@@ -71,7 +71,11 @@ export class Files {
   /** Deletes the files of purged sessions that no answer names (see UploadsRepository.takeOrphans). */
   async purgeOrphans(store: Store, batch: number): Promise<number> {
     let total = 0
-    for (let keys = await store.uploads.takeOrphans(batch); keys.length > 0; keys = keys.length === batch ? await store.uploads.takeOrphans(batch) : []) {
+    for (
+      let keys = await store.uploads.takeOrphans(batch);
+      keys.length > 0;
+      keys = keys.length === batch ? await store.uploads.takeOrphans(batch) : []
+    ) {
       for (const key of keys) await this.storage.delete(key)
       total += keys.length
     }

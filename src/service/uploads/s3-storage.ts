@@ -1,6 +1,14 @@
 import { createReadStream } from 'node:fs'
 import { Readable } from 'node:stream'
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3'
 import { type FileStorage, resultPrefix } from './file-storage'
 
 /** An S3-compatible store (AWS S3, MinIO, Garage, R2, …) as the operator configured it (S3_*). */

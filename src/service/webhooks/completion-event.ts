@@ -7,7 +7,10 @@ import type { Store } from '../store/store'
  * The body of a `result.completed` call: the flow, the columns of its results table and the
  * result's row, as the results API shows them. Undefined when the result or its flow is gone.
  */
-export async function completionEvent(store: Store, input: { flowId: string; resultId: string; now: Date }): Promise<CompletionEvent | undefined> {
+export async function completionEvent(
+  store: Store,
+  input: { flowId: string; resultId: string; now: Date },
+): Promise<CompletionEvent | undefined> {
   const [flow, result, answers] = await Promise.all([
     store.flows.findById(input.flowId),
     store.results.findForFlow(input.resultId, input.flowId),

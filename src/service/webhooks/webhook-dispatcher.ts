@@ -32,7 +32,16 @@ export interface DispatcherOptions {
 }
 
 /** About a day and a half of retries: minutes, then hours. */
-export const DEFAULT_RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000]
+export const DEFAULT_RETRY_DELAYS_MS = [
+  30_000,
+  2 * 60_000,
+  10 * 60_000,
+  60 * 60_000,
+  3 * 3_600_000,
+  6 * 3_600_000,
+  12 * 3_600_000,
+  24 * 3_600_000,
+]
 const DEFAULT_TIMEOUT_MS = 10_000
 /** What is read of a receiver's answer: its status matters, not its body. */
 const MAX_RESPONSE_BYTES = 16 * 1024
@@ -99,7 +108,14 @@ export class WebhookDispatcher {
       const delay = this.retryDelaysMs[retries - 1]
       const final = status === 'pending' && delay === undefined ? 'failed' : status
       const nextAttemptAt = final === 'pending' ? new Date(now.getTime() + delay!).toISOString() : null
-      return store.webhooks.finishAttempt({ id: delivery.id, owner: this.owner, attempt, status: final, nextAttemptAt, now: now.toISOString() })
+      return store.webhooks.finishAttempt({
+        id: delivery.id,
+        owner: this.owner,
+        attempt,
+        status: final,
+        nextAttemptAt,
+        now: now.toISOString(),
+      })
     }
 
     const [webhook, flow] = await Promise.all([store.webhooks.find(delivery.flowId), store.flows.findById(delivery.flowId)])

@@ -69,7 +69,11 @@ function toDelivery(record: DeliveryRecord): WebhookDelivery {
     event: record.event,
     resultId: record.resultId,
     status: record.status,
-    attempts: record.attempts.map(({ at, status, error }) => ({ at, ...(status === undefined ? {} : { status }), ...(error === undefined ? {} : { error }) })),
+    attempts: record.attempts.map(({ at, status, error }) => ({
+      at,
+      ...(status === undefined ? {} : { status }),
+      ...(error === undefined ? {} : { error }),
+    })),
     nextAttemptAt: record.status === 'pending' || record.status === 'sending' ? record.nextAttemptAt : null,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
@@ -102,7 +106,8 @@ function checkedUrl(text: string): string {
     throw refuse('Not an absolute address such as https://example.com/hooks/flow.')
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('Only http and https addresses can be called.')
-  if (url.username !== '' || url.password !== '') throw refuse('No user name or password in the address: the signature authenticates the call.')
+  if (url.username !== '' || url.password !== '')
+    throw refuse('No user name or password in the address: the signature authenticates the call.')
   if (url.href.length > MAX_WEBHOOK_URL_LENGTH) throw refuse(`At most ${MAX_WEBHOOK_URL_LENGTH} characters.`)
   return url.href
 }

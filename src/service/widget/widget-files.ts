@@ -38,7 +38,10 @@ export function loadWidgetFiles(dir: string): Map<string, WidgetFile> {
     if (!entry.isFile() || !type) continue
     const identity = new Uint8Array(readFileSync(join(dir, entry.name)))
     const bodies: WidgetFile['bodies'] = { identity }
-    for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+    for (const [encoding, suffix] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ] as const) {
       const path = join(dir, `${entry.name}${suffix}`)
       if (existsSync(path)) bodies[encoding] = new Uint8Array(readFileSync(path))
     }
@@ -49,12 +52,14 @@ export function loadWidgetFiles(dir: string): Map<string, WidgetFile> {
 }
 
 /** The strong ETag of one encoding of a file (each encoding is a different representation). */
-export const etagOf = (file: WidgetFile, encoding: Encoding) =>
-  `"${file.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`
+export const etagOf = (file: WidgetFile, encoding: Encoding) => `"${file.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`
 
 /** The encoding to send: the smallest the client accepts among those the build wrote. */
 export function pickEncoding(file: WidgetFile, acceptEncoding: string | undefined): Encoding {
-  return contentEncoding(acceptEncoding, (['br', 'gzip'] as const).filter((encoding) => file.bodies[encoding]))
+  return contentEncoding(
+    acceptEncoding,
+    (['br', 'gzip'] as const).filter((encoding) => file.bodies[encoding]),
+  )
 }
 
 /**

@@ -94,11 +94,7 @@ export const SCRIPTS_NOT_SUPPORTED: ActionRunners = Object.freeze({ scriptToExec
  * skipped; an action that expects a dedicated reply then gets the empty string, as the contract
  * prescribes for a failed script, so the flow never stalls waiting for it.
  */
-export async function runClientAction(
-  action: ClientAction,
-  runners: ActionRunners,
-  context: ActionContext,
-): Promise<ActionOutcome> {
+export async function runClientAction(action: ClientAction, runners: ActionRunners, context: ActionContext): Promise<ActionOutcome> {
   const runner = runnerFor(runners, action.type)
   let outcome: ActionOutcome = {}
   if (!runner) {

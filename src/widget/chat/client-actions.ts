@@ -1,4 +1,3 @@
-
 import { MAX_WAIT_SECONDS } from '../../protocol/time-limits'
 import { LINK_SCHEMES, WEB_SCHEMES, safeUrl } from '../content/url'
 import { scriptReply } from '../sandbox/reply'
@@ -85,4 +84,3 @@ export function scriptActionRunner(runScript: RunScript): ActionRunner {
     return action.expectsDedicatedReply === true ? { reply: scriptReply(outcome) } : {}
   }
 }
-

@@ -110,9 +110,9 @@ export function createCommands(host: CommandHost): Commands {
       const draft = stage.input.draft.peek()
       if (draft) state.lastAnswer = { inputId: stage.input.input.id, message: draft }
       const reply = pending(() => {
-      state.enter(stage)
-      return null
-    })
+        state.enter(stage)
+        return null
+      })
       host.run((signal) => deliver(reply, signal))
       return
     }

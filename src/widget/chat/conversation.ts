@@ -72,7 +72,11 @@ export function createConversation(options: ConversationOptions): Conversation {
     controller.abort()
     controller = new AbortController()
   }
-  const cancelCommands = () => void commands?.then((queue) => queue.cancel(), () => {})
+  const cancelCommands = () =>
+    void commands?.then(
+      (queue) => queue.cancel(),
+      () => {},
+    )
 
   async function drive(next: Next, signal: AbortSignal): Promise<void> {
     while (next) {
@@ -108,10 +112,16 @@ export function createConversation(options: ConversationOptions): Conversation {
   }
 
   /** A new session: startChat and the published flow (unless already in hand) in parallel. */
-  async function begin(signal: AbortSignal, known: { published?: PublishedFlow; resultId?: string; reason?: RestartReason } = {}): Promise<Next> {
+  async function begin(
+    signal: AbortSignal,
+    known: { published?: PublishedFlow; resultId?: string; reason?: RestartReason } = {},
+  ): Promise<Next> {
     const flow = options.flow.trim()
     const request = startRequest(options.prefilledVariables, known.resultId, emit)
-    const [published, started] = await Promise.all([known.published ?? fetchPublished(flow, signal), client.startChat(flow, request, signal)])
+    const [published, started] = await Promise.all([
+      known.published ?? fetchPublished(flow, signal),
+      client.startChat(flow, request, signal),
+    ])
     const storage = rememberStorage(published.settings)
     if (!storage) memory?.clear()
     else state.remembered ??= await loadRemembered()
@@ -128,7 +138,10 @@ export function createConversation(options: ConversationOptions): Conversation {
         await fetchPublished(flow, signal, true)
       } catch (error) {
         if (signal.aborted) throw error
-        emit('flowchat:log', widgetWarning('theme-refresh-failed', 'The updated theme could not be loaded; the previous one stays', { error: String(error) }))
+        emit(
+          'flowchat:log',
+          widgetWarning('theme-refresh-failed', 'The updated theme could not be loaded; the previous one stays', { error: String(error) }),
+        )
       }
     }
     return { play: started }

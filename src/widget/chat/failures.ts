@@ -9,7 +9,8 @@ export const isSessionGone = (error: unknown): boolean =>
   isTransportError(error) && error.kind === 'http' && SESSION_GONE.has(error.code ?? '')
 
 /** The work was cancelled (`signal`: a restart, a removal; or the request's own abort): nothing to show. */
-export const isAborted = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (isTransportError(error) && error.kind === 'aborted')
+export const isAborted = (error: unknown, signal: AbortSignal): boolean =>
+  signal.aborted || (isTransportError(error) && error.kind === 'aborted')
 
 /** A refusal of this particular request (bad answer, too long, …): retrying it cannot help. */
 export const isRejection = (error: unknown): boolean =>
@@ -62,7 +63,11 @@ export const commandError = (detail: FlowChatErrorDetail): CommandError => Objec
 
 /** A command that was not sent (`why`), reported to the page; the promise to reject it with. */
 export function refuseCommand(emit: Emit, name: unknown, why: string): Promise<never> {
-  const detail: FlowChatErrorDetail = { code: 'command-rejected', message: `The command "${String(name)}" was not sent: ${why}.`, retryable: false }
+  const detail: FlowChatErrorDetail = {
+    code: 'command-rejected',
+    message: `The command "${String(name)}" was not sent: ${why}.`,
+    retryable: false,
+  }
   emit('flowchat:error', detail)
   return Promise.reject(commandError(detail))
 }

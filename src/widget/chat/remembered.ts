@@ -185,7 +185,13 @@ function readSaved(data: unknown, { memory, emit }: RememberHost): SavedConversa
  * Goes on with the conversation storage held (`data`), if it is readable, the flow still
  * remembers users (`storage`) and it runs on the `published` version; else a new one begins.
  */
-export function reopen(host: RememberHost, data: unknown, published: PublishedFlow, storage: 'session' | 'local' | undefined, signal: AbortSignal): Promise<Next> | Next {
+export function reopen(
+  host: RememberHost,
+  data: unknown,
+  published: PublishedFlow,
+  storage: 'session' | 'local' | undefined,
+  signal: AbortSignal,
+): Promise<Next> | Next {
   const saved = readSaved(data, host)
   if (!saved || !storage) return host.begin(signal, { published })
   // A remembered conversation goes on only with the flow version it started on.

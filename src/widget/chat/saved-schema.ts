@@ -49,7 +49,12 @@ const replySchema = object({
     anyOf(
       string(),
       object({ type: oneOf('command'), command: string() }),
-      object({ type: oneOf('text'), text: string(), replyId: optional(nullable(string())), attachedFileUrls: optional(nullable(array(string()))) }),
+      object({
+        type: oneOf('text'),
+        text: string(),
+        replyId: optional(nullable(string())),
+        attachedFileUrls: optional(nullable(array(string()))),
+      }),
     ),
   ),
   key: string(),

@@ -1,8 +1,6 @@
 import type { ChatMessage, ClientAction } from '../../protocol/index'
 
-export type StepItem =
-  | { kind: 'message'; message: ChatMessage }
-  | { kind: 'action'; action: ClientAction }
+export type StepItem = { kind: 'message'; message: ChatMessage } | { kind: 'action'; action: ClientAction }
 
 /**
  * The order in which one chat step plays: each client action right after the bubble its
@@ -10,10 +8,7 @@ export type StepItem =
  * `lastBubbleBlockId`, or one naming no bubble of this step (already on screen), run before the
  * first bubble.
  */
-export function orderStep(
-  messages: readonly ChatMessage[] = [],
-  actions: readonly ClientAction[] = [],
-): StepItem[] {
+export function orderStep(messages: readonly ChatMessage[] = [], actions: readonly ClientAction[] = []): StepItem[] {
   const ids = new Set(messages.map((message) => message.id))
   const run = (which: (anchor: string | undefined | null) => boolean): StepItem[] =>
     actions.filter((action) => which(action.lastBubbleBlockId)).map((action) => ({ kind: 'action', action }))

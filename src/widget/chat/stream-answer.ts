@@ -136,7 +136,13 @@ export const streamAnswer: ActionRunner = async (action, context) => {
         emit('flowchat:stream-end', { attempt, text })
         return { reply: null }
       }
-      emit('flowchat:log', { status: 'error', description: end.log.description, details: end.log.details, source: 'service', code: 'stream-failed' })
+      emit('flowchat:log', {
+        status: 'error',
+        description: end.log.description,
+        details: end.log.details,
+        source: 'service',
+        code: 'stream-failed',
+      })
       failure = { code: 'stream-failed', message: ENGLISH.answerFailed, retryable: true, details: end.log }
     } catch (error) {
       if (cancel.aborted || (isTransportError(error) && error.kind === 'aborted')) throw error

@@ -100,7 +100,13 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
 }
 
 /** What follows when the service did not take `reply`: the failure the visitor sees, with its way out. */
-export function turnFailed(state: ConversationState, context: TurnContext, reply: Pending, error: unknown, detail = describeFailure(error)): Next {
+export function turnFailed(
+  state: ConversationState,
+  context: TurnContext,
+  reply: Pending,
+  error: unknown,
+  detail = describeFailure(error),
+): Next {
   const { entry } = reply
   if (state.session.resumed && isSessionGone(error)) return { startOver: 'expired' }
   context.emit('flowchat:error', detail)

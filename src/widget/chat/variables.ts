@@ -27,7 +27,10 @@ export function cleanVariables(input: unknown): { variables: PrefilledVariables 
 export function startRequest(prefilled: unknown, resultId: string | undefined, emit: Emit): StartChatRequest {
   const { variables, dropped } = cleanVariables(prefilled)
   if (dropped.length > 0) {
-    emit('flowchat:log', widgetWarning('invalid-variables', 'Some prefilled variables were not strings, numbers or booleans and were left out', { dropped }))
+    emit(
+      'flowchat:log',
+      widgetWarning('invalid-variables', 'Some prefilled variables were not strings, numbers or booleans and were left out', { dropped }),
+    )
   }
   const request: StartChatRequest = { isStreamEnabled: true }
   if (variables) request.prefilledVariables = variables

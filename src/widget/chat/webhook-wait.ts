@@ -26,7 +26,13 @@ export const listenForWebhook: ActionRunner = async (action, { client, sessionId
       if (signal.aborted || !(error instanceof TransportError) || !error.retryable) throw error
       if (failures === 0) {
         const { code, message } = describeFailure(error)
-        emit('flowchat:log', { status: 'warning', description: `Waiting for the flow to go on: ${message} Trying again.`, details: { reason: code }, source: 'widget', code: 'webhook-wait-interrupted' })
+        emit('flowchat:log', {
+          status: 'warning',
+          description: `Waiting for the flow to go on: ${message} Trying again.`,
+          details: { reason: code },
+          source: 'widget',
+          code: 'webhook-wait-interrupted',
+        })
       }
       await sleep(backoffDelay(failures++, RETRY_POLICY, error.retryAfterMs), signal)
     }

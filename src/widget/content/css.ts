@@ -43,7 +43,11 @@ const INTEGER = /^-?\d{1,10}$/
  * order, colours): only a length (a bare number is pixels), an integer or a colour reaches the
  * style, whatever the attribute says.
  */
-export function attributeCssValue(kind: 'length' | 'integer' | 'colour', raw: string | null, isValid: CssValidator = browserCssValidator): string | undefined {
+export function attributeCssValue(
+  kind: 'length' | 'integer' | 'colour',
+  raw: string | null,
+  isValid: CssValidator = browserCssValidator,
+): string | undefined {
   const value = raw?.trim() ?? ''
   if (kind === 'colour') return cssValue(value, 'color', isValid)
   if (kind === 'integer') return INTEGER.test(value) ? value : undefined

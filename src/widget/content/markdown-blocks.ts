@@ -58,7 +58,8 @@ export function createBlockSplitter(): BlockSplitter {
   /** The block would pass MAX_BLOCK by the line being read: it ends before that line, or within it when it is the block's only line. */
   const bound = (lineEnd: number, done: string[]): number => {
     let moved = 0
-    while (lineEnd - moved > MAX_BLOCK) moved += cut(lineStart > reopened ? lineStart : runEnd(open, lineStart, MAX_BLOCK - lineStart), done)
+    while (lineEnd - moved > MAX_BLOCK)
+      moved += cut(lineStart > reopened ? lineStart : runEnd(open, lineStart, MAX_BLOCK - lineStart), done)
     return moved
   }
 
@@ -82,7 +83,8 @@ export function createBlockSplitter(): BlockSplitter {
         const line = open.slice(lineStart, newline)
         const marker = FENCE.exec(line)
         if (fence) {
-          if (marker && marker[1]![0] === fence.char && marker[1]!.length >= fence.length && !line.slice(marker[0].length).trim()) fence = null
+          if (marker && marker[1]![0] === fence.char && marker[1]!.length >= fence.length && !line.slice(marker[0].length).trim())
+            fence = null
         } else if (marker) {
           fence = { char: marker[1]![0]!, length: marker[1]!.length, reopen: `${marker[0].slice(0, 35)}\n` }
         } else if (!line.trim()) {

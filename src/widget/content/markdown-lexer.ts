@@ -82,4 +82,7 @@ class BoundedLexer<P, R> extends Lexer<P, R> {
 }
 
 /** The `provideLexer` hook that makes a `Marked` instance lex with the limits above. */
-export const boundedLexer = () => <P, R>(src: string, options?: MarkedOptions<P, R>) => new BoundedLexer(options).lex(src)
+export const boundedLexer =
+  () =>
+  <P, R>(src: string, options?: MarkedOptions<P, R>) =>
+    new BoundedLexer(options).lex(src)

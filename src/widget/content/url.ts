@@ -8,8 +8,7 @@ export const LINK_SCHEMES: readonly string[] = [...WEB_SCHEMES, 'mailto:', 'tel:
 
 const MAX_URL_LENGTH = 8_192
 
-const pageBase = (): string | undefined =>
-  typeof location === 'undefined' ? undefined : location.href
+const pageBase = (): string | undefined => (typeof location === 'undefined' ? undefined : location.href)
 
 /**
  * The absolute, normalised form of `raw` when its scheme is allowed, else `null`. Parsing with the

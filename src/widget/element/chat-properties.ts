@@ -49,7 +49,13 @@ export const CHAT_PROPERTIES = {
   /** `ltr` or `rtl`; default the language's direction. */
   dir: { attribute: 'dir', kind: 'text', roles: ['renders'] },
   /** `light` (default), `dark`, or `auto`: the visitor's system setting (`prefers-color-scheme`). */
-  colorScheme: { attribute: 'color-scheme', kind: 'choice', choices: ['light', 'dark', 'auto'], fallback: () => 'light', roles: ['renders'] },
+  colorScheme: {
+    attribute: 'color-scheme',
+    kind: 'choice',
+    choices: ['light', 'dark', 'auto'],
+    fallback: () => 'light',
+    roles: ['renders'],
+  },
   /**
    * The widget's own words, by id, over its translation (`{ send: 'Go' }`; see README). Not an
    * attribute; set it before the chat connects.

@@ -16,6 +16,13 @@ export function checkStrings(overrides: StringOverrides | undefined, emit: Emit)
     else if (!isText(text)) invalid.push(id)
   }
   if (unknown.length > 0 || invalid.length > 0) {
-    emit('flowchat:log', widgetWarning('unknown-string', 'Some of the `strings` given are not ids of the widget, or not texts of the kind they take, and were left out', { unknown, invalid }))
+    emit(
+      'flowchat:log',
+      widgetWarning(
+        'unknown-string',
+        'Some of the `strings` given are not ids of the widget, or not texts of the kind they take, and were left out',
+        { unknown, invalid },
+      ),
+    )
   }
 }

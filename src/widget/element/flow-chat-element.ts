@@ -162,7 +162,11 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       const stopEffects = effect(() => applyTheme(conversation, styles, emit, own.fonts, base))
       const mount = this.#mount
       // The page's own words are checked by a chunk: a mistake there is the page's to hear of, not every visitor's to download.
-      if (own.strings) import('./check-strings').then(({ checkStrings }) => checkStrings(own.strings, emit), () => {})
+      if (own.strings)
+        import('./check-strings').then(
+          ({ checkStrings }) => checkStrings(own.strings, emit),
+          () => {},
+        )
       this.#teardown = () => {
         conversation.dispose()
         this.#scripts?.dispose()
@@ -182,7 +186,18 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         ({ App, BASE_CSS }) => {
           if (this.#conversation !== conversation) return
           styles.setViews(BASE_CSS)
-          this.#render = () => render(h(App, { conversation, emit, label: own.label, base, locale: createLocale(this, own.dir, own.strings), colorScheme: own.colorScheme }), mount)
+          this.#render = () =>
+            render(
+              h(App, {
+                conversation,
+                emit,
+                label: own.label,
+                base,
+                locale: createLocale(this, own.dir, own.strings),
+                colorScheme: own.colorScheme,
+              }),
+              mount,
+            )
           this.#render()
         },
         (error: unknown) => {
@@ -204,7 +219,12 @@ function applyTheme(conversation: Conversation, styles: StyleTarget, emit: Emit,
   const font = theme?.general?.font
   if (!font) return
   // Font loading is a chunk of its own: most of the widget shows before the font is in anyway.
-  import('./fonts').then(({ loadFontOf }) => loadFontOf(font, fonts, base)).catch((error: unknown) =>
-    emit('flowchat:log', widgetWarning('font-load-failed', "The theme's font could not be loaded; the system font is used", { error: String(error) })),
-  )
+  import('./fonts')
+    .then(({ loadFontOf }) => loadFontOf(font, fonts, base))
+    .catch((error: unknown) =>
+      emit(
+        'flowchat:log',
+        widgetWarning('font-load-failed', "The theme's font could not be loaded; the system font is used", { error: String(error) }),
+      ),
+    )
 }

@@ -21,7 +21,12 @@ export type LauncherTable = typeof LAUNCHER_PROPERTIES
 export const BUBBLE_PROPERTIES = {
   ...LAUNCHER_PROPERTIES,
   /** Corner of the launcher: `right` or `left`; default the page's end corner (`left` on a right-to-left page). */
-  placement: { attribute: 'placement', kind: 'choice', choices: ['right', 'left'], fallback: (element) => (element.matches(':dir(rtl)') ? 'left' : 'right') },
+  placement: {
+    attribute: 'placement',
+    kind: 'choice',
+    choices: ['right', 'left'],
+    fallback: (element) => (element.matches(':dir(rtl)') ? 'left' : 'right'),
+  },
   /** Launcher diameter (default 48px). */
   buttonSize: { attribute: 'button-size', kind: 'length', style: '--fc-bubble-size' },
   /** Distance of the launcher from the page edges (default 20px). */

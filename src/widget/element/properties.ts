@@ -86,7 +86,9 @@ export type Attributes<T extends PropertyTable> = {
 }
 
 /** The options of FlowChat.init*: property names, values as the attributes take them. */
-export type Options<T extends PropertyTable> = { [K in keyof T]?: T[K] extends { attribute: string } ? AttributeValue<T[K]> : PropertyValue<T[K]> }
+export type Options<T extends PropertyTable> = {
+  [K in keyof T]?: T[K] extends { attribute: string } ? AttributeValue<T[K]> : PropertyValue<T[K]>
+}
 
 const objects = new WeakMap<HTMLElement, Map<string, unknown>>()
 
@@ -166,4 +168,3 @@ export function applyOptions(element: HTMLElement, table: PropertyTable, options
     writeProperty(element, name, spec, value)
   }
 }
-

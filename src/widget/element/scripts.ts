@@ -49,7 +49,13 @@ export function createScriptHost(container: ShadowRoot, emit: Emit, settings: Sc
       // Only the name and the parsed JSON payload cross into the page, as event data.
       onHostEvent: (name, payload) => emit('flowchat:script-event', { name, payload }),
       onLog: (entry) =>
-        emit('flowchat:log', { status: entry.level, description: entry.message, details: entry.details, source: 'widget', code: entry.code }),
+        emit('flowchat:log', {
+          status: entry.level,
+          description: entry.message,
+          details: entry.details,
+          source: 'widget',
+          code: entry.code,
+        }),
     })
     signal.addEventListener('abort', () => runner === created && dispose(), { once: true })
     return created

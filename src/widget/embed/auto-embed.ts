@@ -16,7 +16,9 @@ export function autoEmbed(script: HTMLOrSVGScriptElement | null): Promise<FlowCh
   // The `data-*` attributes as they are: the element's own table reads what it knows of them.
   const options = { ...data, flow: data.flow }
   // A script in `<head>` without `defer` runs before `<body>` exists.
-  return new Promise((bodyReady) => (document.body ? bodyReady(0) : document.addEventListener('DOMContentLoaded', bodyReady, { once: true }))).then(() => {
+  return new Promise((bodyReady) =>
+    document.body ? bodyReady(0) : document.addEventListener('DOMContentLoaded', bodyReady, { once: true }),
+  ).then(() => {
     const handle: FlowChatHandle = init(options)
     if (init === initStandard && document.body.contains(script)) script!.after(handle.element)
     return handle

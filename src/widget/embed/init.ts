@@ -54,7 +54,11 @@ type Embedded = FlowChatElement | FlowChatBubbleElement | FlowChatPopupElement
  * (an inline chat has no window to open) does nothing. A bubble's or popup's options are applied
  * by the launchers chunk, which knows them.
  */
-function embed<E extends Embedded, H extends FlowChatHandle<E>>(kind: LauncherKind | undefined, options: { flow?: unknown }, container?: Element | string): H {
+function embed<E extends Embedded, H extends FlowChatHandle<E>>(
+  kind: LauncherKind | undefined,
+  options: { flow?: unknown },
+  container?: Element | string,
+): H {
   if (typeof document === 'undefined' || typeof customElements === 'undefined') {
     throw new Error('FlowChat: embedding needs a browser (no document here); call it on the client')
   }
@@ -80,7 +84,8 @@ function embed<E extends Embedded, H extends FlowChatHandle<E>>(kind: LauncherKi
     submitInput: async () => element.submitInput(),
     unmount: () => element.remove(),
   }
-  for (const name of [...launcherCommands(kind), 'setInputValue', 'sendCommand']) handle[name] = (...args: unknown[]) => (element as unknown as Record<string, (...args: unknown[]) => unknown>)[name]?.(...args)
+  for (const name of [...launcherCommands(kind), 'setInputValue', 'sendCommand'])
+    handle[name] = (...args: unknown[]) => (element as unknown as Record<string, (...args: unknown[]) => unknown>)[name]?.(...args)
   return handle as H
 }
 

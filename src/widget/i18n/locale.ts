@@ -66,7 +66,10 @@ export function createLocale(element: Element, dir: string, overrides: StringOve
   const bundled = bundledLanguage(asked)
   if (bundled !== 'en') {
     // A translation that cannot load leaves the chat in English: nothing waits for it.
-    TRANSLATIONS[bundled]().then((chunk) => (strings.value = { ...chunk.strings, ...own } as Translation), () => {})
+    TRANSLATIONS[bundled]().then(
+      (chunk) => (strings.value = { ...chunk.strings, ...own } as Translation),
+      () => {},
+    )
   }
   return { lang, dir: dir === 'ltr' || dir === 'rtl' ? dir : directionOf(lang), strings }
 }

@@ -67,7 +67,8 @@ export function parseFrameMessage(data: unknown): FrameMessage | undefined {
     return valid ? { type: data.type, runId: data.runId, name: data.name as string, payload: data.payload as string } : undefined
   }
   if (data.type !== `${MESSAGE_PREFIX}result` || !STATUSES.includes(data.status)) return undefined
-  if ((data.value !== undefined && !isText(data.value)) || (data.message !== undefined && !isText(data.message, MAX_FAILURE_MESSAGE_CHARS))) return undefined
+  if ((data.value !== undefined && !isText(data.value)) || (data.message !== undefined && !isText(data.message, MAX_FAILURE_MESSAGE_CHARS)))
+    return undefined
   const result: ResultMessage = { type: data.type, runId: data.runId, status: data.status as ResultStatus }
   if (data.value !== undefined) result.value = data.value as string
   if (data.message !== undefined) result.message = data.message as string

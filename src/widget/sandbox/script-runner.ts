@@ -5,14 +5,7 @@ import { parseSandboxJson, type ResultMessage } from './messages'
 import { NO_PAGE_ADDRESS } from './page-address'
 import { openSandboxFrame, SandboxUnavailableError, type RunReply, type SandboxFrame } from './sandbox-frame'
 import { sandboxDocumentUrl } from './sandbox-url'
-import type {
-  SandboxLogEntry,
-  ScriptFailureReason,
-  ScriptOutcome,
-  ScriptRunner,
-  ScriptRunnerOptions,
-  ScriptToRun,
-} from './types'
+import type { SandboxLogEntry, ScriptFailureReason, ScriptOutcome, ScriptRunner, ScriptRunnerOptions, ScriptToRun } from './types'
 
 interface ActiveRun {
   runId: string
@@ -64,8 +57,7 @@ function outcomeOf(message: ResultMessage): ScriptOutcome {
  */
 export function createScriptRunner(options: ScriptRunnerOptions): ScriptRunner {
   const timeoutMs = clampTimeout(options.timeoutMs)
-  const loadTimeoutMs =
-    options.loadTimeoutMs !== undefined && options.loadTimeoutMs > 0 ? options.loadTimeoutMs : REQUEST_TIMEOUT_MS
+  const loadTimeoutMs = options.loadTimeoutMs !== undefined && options.loadTimeoutMs > 0 ? options.loadTimeoutMs : REQUEST_TIMEOUT_MS
   const allowNetwork = options.allowNetwork === true
   const doc = options.container.ownerDocument ?? (options.container as unknown as Document)
   const url = sandboxDocumentUrl(options.sandboxUrl, allowNetwork, doc.baseURI)
@@ -101,7 +93,11 @@ export function createScriptRunner(options: ScriptRunnerOptions): ScriptRunner {
     try {
       options.onHostEvent?.(name, payload)
     } catch (error) {
-      log({ level: 'warning', code: 'host-event-handler-failed', message: `Handling the script event "${name}" failed: ${describe(error)}` })
+      log({
+        level: 'warning',
+        code: 'host-event-handler-failed',
+        message: `Handling the script event "${name}" failed: ${describe(error)}`,
+      })
     }
   }
 

@@ -17,9 +17,7 @@ export type ScriptFailureReason =
   /** The result is over the size limit. */
   | 'too_large'
 
-export type ScriptOutcome =
-  | { ok: true; value: unknown }
-  | { ok: false; reason: ScriptFailureReason; message: string }
+export type ScriptOutcome = { ok: true; value: unknown } | { ok: false; reason: ScriptFailureReason; message: string }
 
 export type SandboxLogCode =
   /** The page's Content Security Policy does not let the sandbox frame load. */

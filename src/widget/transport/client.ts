@@ -48,12 +48,7 @@ export interface FlowClient {
    * Retries with the same `idempotencyKey`, so the service applies the answer (or command) at most
    * once. `null`: no message (the answer a stream produced, which the service recorded itself).
    */
-  continueChat(
-    sessionId: string,
-    message: ChatReplyMessage | null,
-    idempotencyKey: string,
-    signal?: AbortSignal,
-  ): Promise<ChatStepResult>
+  continueChat(sessionId: string, message: ChatReplyMessage | null, idempotencyKey: string, signal?: AbortSignal): Promise<ChatStepResult>
   /** The chat API and how to reach it, for the requests only chunks make (long-poll.ts, stream.ts). */
   chat: ChatEndpoint
 }

@@ -40,5 +40,4 @@ export class TransportError extends Error {
   }
 }
 
-export const isTransportError = (value: unknown): value is TransportError =>
-  value instanceof TransportError
+export const isTransportError = (value: unknown): value is TransportError => value instanceof TransportError

@@ -20,11 +20,7 @@ export interface RequestOptions {
  * One HTTP exchange with the flow service: timeout, error body, JSON and schema parsing all end in
  * either the parsed value or a `TransportError`, never in a raw exception or an unchecked value.
  */
-export async function requestJson<S extends z.ZodMiniType>(
-  url: string,
-  schema: S,
-  options: RequestOptions,
-): Promise<z.output<S>> {
+export async function requestJson<S extends z.ZodMiniType>(url: string, schema: S, options: RequestOptions): Promise<z.output<S>> {
   const { signal } = options
   if (signal?.aborted) throw new TransportError('aborted', 'Request cancelled')
   const controller = new AbortController()

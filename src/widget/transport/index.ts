@@ -1,4 +1,12 @@
-export { createFlowClient, type ChatEndpoint, type ChatSettings, type FlowClient, type FlowClientConfig, type PublishedFlow, type PublishedFlowView } from './client'
+export {
+  createFlowClient,
+  type ChatEndpoint,
+  type ChatSettings,
+  type FlowClient,
+  type FlowClientConfig,
+  type PublishedFlow,
+  type PublishedFlowView,
+} from './client'
 export { TransportError, isTransportError, type TransportErrorKind } from './errors'
 export type { FetchLike } from './http'
 export { newIdempotencyKey } from './idempotency'

@@ -20,10 +20,13 @@ export const sleep: Sleep = (ms, signal) =>
       clearTimeout(timer)
       reject(new TransportError('aborted', 'Cancelled'))
     }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, Math.max(0, ms))
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      },
+      Math.max(0, ms),
+    )
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 
@@ -32,12 +35,7 @@ export const sleep: Sleep = (ms, signal) =>
  * service at the same moment do not come back in lockstep; a `Retry-After` from the service wins
  * when it asks for longer.
  */
-export function backoffDelay(
-  attempt: number,
-  policy: RetryPolicy,
-  retryAfterMs?: number,
-  random: () => number = Math.random,
-): number {
+export function backoffDelay(attempt: number, policy: RetryPolicy, retryAfterMs?: number, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
   const delay = ceiling / 2 + (random() * ceiling) / 2
   if (retryAfterMs === undefined) return delay

@@ -21,7 +21,8 @@ export interface StreamTarget {
   fetch: FetchLike
 }
 
-export const streamUrl = ({ chatApi, sessionId }: StreamTarget) => chatApi + STREAM_MESSAGE_PATH.replace('{sessionId}', encodeURIComponent(sessionId))
+export const streamUrl = ({ chatApi, sessionId }: StreamTarget) =>
+  chatApi + STREAM_MESSAGE_PATH.replace('{sessionId}', encodeURIComponent(sessionId))
 
 export interface StreamOptions {
   /** Aborts the request and the reading (the chat closed, was reset or removed). */
@@ -49,7 +50,10 @@ export type StreamEnd = { ok: true; finishReason: string } | { ok: false; log: S
  */
 export async function streamMessage(target: StreamTarget, options: StreamOptions): Promise<StreamEnd> {
   const { signal } = options
-  const opened = await withRetry(() => open(target, options), options.retry ?? STREAM_LIMITS.startRetry, { signal, sleep: options.sleep ?? defaultSleep })
+  const opened = await withRetry(() => open(target, options), options.retry ?? STREAM_LIMITS.startRetry, {
+    signal,
+    sleep: options.sleep ?? defaultSleep,
+  })
   options.onOpen?.()
   return read(opened, options)
 }

@@ -36,7 +36,9 @@ export function uploadFile(url: string, file: File, onProgress: (fraction: numbe
         if (request.status < 200 || request.status >= 300) {
           const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error
           const message = typeof error?.message === 'string' ? error.message : `The chat service answered ${request.status}`
-          return reject(new TransportError('http', message, { status: request.status, code: typeof error?.code === 'string' ? error.code : undefined }))
+          return reject(
+            new TransportError('http', message, { status: request.status, code: typeof error?.code === 'string' ? error.code : undefined }),
+          )
         }
         const parsed = uploadedFileSchema.safeParse(body)
         if (parsed.success) resolve(parsed.data)

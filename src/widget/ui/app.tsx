@@ -50,7 +50,14 @@ export function App({ conversation, emit, label, isValidCss, base, locale, color
   )
   return (
     <div class="frame" part="frame" ref={frame} lang={locale.lang} dir={locale.dir} data-scheme={colorScheme}>
-      <Shell widget={widget} isValidCss={isValidCss} label={label || widget.t('chat')} frame={frame} scroller={scroller} scheme={colorScheme} />
+      <Shell
+        widget={widget}
+        isValidCss={isValidCss}
+        label={label || widget.t('chat')}
+        frame={frame}
+        scroller={scroller}
+        scheme={colorScheme}
+      />
     </div>
   )
 }
@@ -90,7 +97,7 @@ function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProp
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus
             waits between an answer and the next input. */}
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrollable region takes keyboard focus so that keyboard users can scroll it (WCAG 2.1.1); <section> would add no name */}
-      <div class="scroller" part="transcript" ref={scroller} role="region" aria-label={label} tabIndex={0}>
+        <div class="scroller" part="transcript" ref={scroller} role="region" aria-label={label} tabIndex={0}>
           <div class="stream" ref={stream}>
             <RestartNotice widget={widget} />
             <TranscriptView widget={widget} />

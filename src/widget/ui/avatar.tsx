@@ -20,7 +20,17 @@ const isTextAvatar = (value: string) => !/[/.:{]/.test(value) && [...value].leng
  * is still a `{{Variable}}` waits for the step's `dynamicTheme` (never fetched as a path).
  * Decorative: the bubble's side already tells who speaks, so screen readers skip it.
  */
-export function Avatar({ side, config, url, base }: { side: Side; config: AvatarConfig; url?: string | undefined; base: string | undefined }) {
+export function Avatar({
+  side,
+  config,
+  url,
+  base,
+}: {
+  side: Side
+  config: AvatarConfig
+  url?: string | undefined
+  base: string | undefined
+}) {
   const [broken, setBroken] = useState(false)
   if (config?.isEnabled !== true) return null
   const chosen = (url ?? config.url)?.trim()

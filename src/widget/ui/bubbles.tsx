@@ -25,7 +25,12 @@ export function HostBubble({ entry, widget }: WidgetProps & { entry: HostEntry }
         <Avatar side="host" config={avatar} url={entry.avatarUrl} base={widget.base} />
         <div class={isMediaMessage(entry.message) ? 'bubble host media' : 'bubble host'} part="bubble host-bubble">
           {entry.stream ? (
-            <streamedAnswerView.View widget={widget} stream={entry.stream} loading={<AnswerDots />} fallback={<span>{entry.stream.text}</span>} />
+            <streamedAnswerView.View
+              widget={widget}
+              stream={entry.stream}
+              loading={<AnswerDots />}
+              fallback={<span>{entry.stream.text}</span>}
+            />
           ) : (
             <MessageContent widget={widget} message={entry.message} onSettled={() => settleImage(entry)} />
           )}
@@ -50,7 +55,9 @@ export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry
         {status === 'sending' && <span class="sr-only">{widget.t('sending')}</span>}
         {problem && (
           <div class="status" part="answer-status" role="alert">
-            <span>{status === 'failed' ? `${widget.t('notSent')} ${localize(widget.locale, error ?? '')}` : localize(widget.locale, error!)}</span>
+            <span>
+              {status === 'failed' ? `${widget.t('notSent')} ${localize(widget.locale, error ?? '')}` : localize(widget.locale, error!)}
+            </span>
             {status === 'failed' && <RetryButton label={widget.t('retry')} onRetry={widget.conversation.retry} />}
           </div>
         )}

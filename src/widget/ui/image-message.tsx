@@ -12,7 +12,11 @@ const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
  * hidden); `onSettled` reports when it loaded, failed or took longer than IMAGE_WAIT_MS, which
  * is when its bubble shows. A picture that fails reads as unavailable, never as a broken icon.
  */
-export function ImageMessage({ content, widget: { base, t }, onSettled }: WidgetProps & { content: Content; onSettled?: (() => void) | undefined }) {
+export function ImageMessage({
+  content,
+  widget: { base, t },
+  onSettled,
+}: WidgetProps & { content: Content; onSettled?: (() => void) | undefined }) {
   const [broken, setBroken] = useState(false)
   const image = useRef<HTMLImageElement>(null)
   const src = safeImageUrl(content.url, base)
@@ -58,4 +62,3 @@ export function ImageMessage({ content, widget: { base, t }, onSettled }: Widget
     picture
   )
 }
-

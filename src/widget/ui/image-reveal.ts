@@ -9,7 +9,8 @@ import { safeImageUrl } from '../content/url'
  */
 const SETTLED = Symbol.for('flow-chat:image-settled')
 
-const settledSignal = (entry: HostEntry): Signal<boolean> => ((entry as unknown as Record<symbol, Signal<boolean>>)[SETTLED] ??= signal(false))
+const settledSignal = (entry: HostEntry): Signal<boolean> =>
+  ((entry as unknown as Record<symbol, Signal<boolean>>)[SETTLED] ??= signal(false))
 
 const imageUrl = (entry: HostEntry) => {
   const content = entry.message.content as { url?: unknown } | null | undefined

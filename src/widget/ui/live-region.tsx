@@ -56,7 +56,13 @@ function useAnnouncements(transcript: Transcript): readonly HostEntry[] {
   let ready = 0
   // An AI answer is read out once, complete: never piece by piece; an html-only message once its
   // words are known (see awaitsHtmlReader).
-  while (ready < state.waiting.length && !isImagePending(state.waiting[ready]!) && !awaitsHtmlReader(state.waiting[ready]!.message) && (state.waiting[ready]!.stream?.status.value ?? 'done') === 'done') ready++
+  while (
+    ready < state.waiting.length &&
+    !isImagePending(state.waiting[ready]!) &&
+    !awaitsHtmlReader(state.waiting[ready]!.message) &&
+    (state.waiting[ready]!.stream?.status.value ?? 'done') === 'done'
+  )
+    ready++
   if (ready > 0) {
     // Everything released at once is added at once, however many (older nodes leave instead).
     const released = state.waiting.splice(0, ready)

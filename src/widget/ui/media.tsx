@@ -22,7 +22,6 @@ type Content = Record<string, unknown>
  */
 type PlayerProps = { content: Content; anchor: Ref<HTMLElement>; widget: Widget; onSettled?: (() => void) | undefined }
 
-
 const VIDEO_ID = /^[\w-]{1,64}$/
 
 /**
@@ -65,8 +64,17 @@ export function VideoMessage({ content, anchor, widget: { base, t } }: PlayerPro
 export function AudioMessage({ content, anchor, widget: { base, t } }: PlayerProps) {
   const src = safeUrl(content.url, WEB_SCHEMES, base)
   if (!src) return <span ref={anchor}>{t('audioUnavailable')}</span>
-  // biome-ignore lint/a11y/useMediaCaption: a flow's media come as one URL with no caption track to offer; authors describe them in the text around them
-  return <audio ref={anchor as Ref<HTMLAudioElement>} src={src} controls autoplay={content.isAutoplayEnabled === true} preload="metadata" part="audio" />
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: a flow's media come as one URL with no caption track to offer; authors describe them in the text around them
+    <audio
+      ref={anchor as Ref<HTMLAudioElement>}
+      src={src}
+      controls
+      autoplay={content.isAutoplayEnabled === true}
+      preload="metadata"
+      part="audio"
+    />
+  )
 }
 
 /** Third-party content runs in an opaque-origin sandbox: no access to the page, the widget or cookies. */
@@ -98,7 +106,11 @@ const PLAYERS = new Map([
  * The media chunk (pictures, players and frames), loaded beside the core script when a flow
  * announces one (see message-content.tsx). `onSettled`: a picture loaded, failed or took too long.
  */
-export function MediaPlayer({ widget, message, onSettled }: WidgetProps & { message: { type: string; content: Content }; onSettled?: (() => void) | undefined }) {
+export function MediaPlayer({
+  widget,
+  message,
+  onSettled,
+}: WidgetProps & { message: { type: string; content: Content }; onSettled?: (() => void) | undefined }) {
   const anchor = useRef<HTMLElement>(null)
   useLayoutEffect(() => adoptChunkCss(anchor.current, MEDIA_CSS), [])
   const Player = PLAYERS.get(message.type)

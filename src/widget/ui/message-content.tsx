@@ -12,10 +12,15 @@ type Content = Record<string, unknown>
 const players = lazyView('media player', () => import('./media').then((chunk) => chunk.MediaPlayer))
 /** DOMPurify and the widget's allow-lists: a chunk of their own, shared by html messages and AI answers. */
 const sanitizer = () => import('../content/purify').then((chunk) => chunk.createSanitizer)
-const html = lazyView('HTML sanitizer', () => Promise.all([withHtmlReader(import('./html')), sanitizer()]).then(([chunk, create]) => chunk.bindHtmlContent(create)), 'content-load-failed')
+const html = lazyView(
+  'HTML sanitizer',
+  () => Promise.all([withHtmlReader(import('./html')), sanitizer()]).then(([chunk, create]) => chunk.bindHtmlContent(create)),
+  'content-load-failed',
+)
 
 let answerViews: ReturnType<typeof loadAnswerViews> | undefined
-const loadAnswerViews = () => Promise.all([import('./streamed-answer'), sanitizer()]).then(([chunk, create]) => chunk.bindAnswerViews(create))
+const loadAnswerViews = () =>
+  Promise.all([import('./streamed-answer'), sanitizer()]).then(([chunk, create]) => chunk.bindAnswerViews(create))
 /** The Markdown views of AI answers (streaming, and finished), made once; a failed load is tried again. */
 const answers = () =>
   (answerViews ??= loadAnswerViews().catch((error: unknown) => {
@@ -36,13 +41,18 @@ export const MESSAGE_CHUNKS: ReadonlyMap<string, Pick<LazyView<never>, 'preload'
 const contentOf = (message: ChatMessage): Content =>
   typeof message.content === 'object' && message.content !== null ? (message.content as Content) : {}
 
-const hasRichText = (content: Content): content is Content & { richText: unknown[] } => Array.isArray(content.richText) && content.richText.length > 0
+const hasRichText = (content: Content): content is Content & { richText: unknown[] } =>
+  Array.isArray(content.richText) && content.richText.length > 0
 /**
  * The Markdown of a text: an AI answer the widget streamed (its text is Markdown), or a bubble
  * whose variables hold Markdown (`markdown`, from the service).
  */
 const markdownOf = (content: Content): string | undefined =>
-  typeof content.markdown === 'string' ? content.markdown : content.format === 'markdown' && typeof content.plainText === 'string' ? content.plainText : undefined
+  typeof content.markdown === 'string'
+    ? content.markdown
+    : content.format === 'markdown' && typeof content.plainText === 'string'
+      ? content.plainText
+      : undefined
 
 /** Requests the chunk a message will need: its player, or the sanitizer of an html-only text. */
 export function preloadMessageView(message: ChatMessage): void {
@@ -88,7 +98,9 @@ export function MessageContent({ widget, message, onSettled }: WidgetProps & { m
     default: {
       const unavailable = UNAVAILABLE.get(message.type)
       const fallback = <Unavailable text={unavailable && widget.t(unavailable)} onSettled={onSettled} />
-      return unavailable ? <players.View widget={widget} message={{ type: message.type, content }} onSettled={onSettled} fallback={fallback} /> : null
+      return unavailable ? (
+        <players.View widget={widget} message={{ type: message.type, content }} onSettled={onSettled} fallback={fallback} />
+      ) : null
     }
   }
 }

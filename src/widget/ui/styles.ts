@@ -7,7 +7,6 @@ import { ACCENT, css, v } from './css'
 
 export { ACCENT, canAdoptSheets, css, v } from './css'
 
-
 const box = (name: string, bg: string, color: string, radius = '10px') => css`
   background: ${v(`${name}-bg`, bg)};
   color: ${v(`${name}-color`, color)};

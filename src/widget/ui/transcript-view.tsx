@@ -7,7 +7,11 @@ function ChunkView({ chunk, widget }: WidgetProps & { chunk: TranscriptChunk }) 
   return (
     <>
       {chunk.entries.value.map((entry) =>
-        entry.kind === 'host' ? <HostBubble key={entry.key} entry={entry} widget={widget} /> : <GuestBubble key={entry.key} entry={entry} widget={widget} />,
+        entry.kind === 'host' ? (
+          <HostBubble key={entry.key} entry={entry} widget={widget} />
+        ) : (
+          <GuestBubble key={entry.key} entry={entry} widget={widget} />
+        ),
       )}
     </>
   )

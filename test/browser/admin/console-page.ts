@@ -8,9 +8,10 @@ import { TEST_FLOWS_DIR } from '../helpers/test-service'
 
 /** The flow the console tests manage: a choice (Plan), then a rating (Score), then thanks. */
 export const CONSOLE_FLOW = 'cross-site.json'
-export const readConsoleFlow = () => JSON.parse(readFileSync(join(TEST_FLOWS_DIR, CONSOLE_FLOW), 'utf8')) as Record<string, unknown> & {
-  groups: Array<{ blocks: Array<{ content?: { richText?: Array<{ children: Array<{ text: string }> }> } }> }>
-}
+export const readConsoleFlow = () =>
+  JSON.parse(readFileSync(join(TEST_FLOWS_DIR, CONSOLE_FLOW), 'utf8')) as Record<string, unknown> & {
+    groups: Array<{ blocks: Array<{ content?: { richText?: Array<{ children: Array<{ text: string }> }> } }> }>
+  }
 
 /** The flow's name, as the console lists it. */
 export const CONSOLE_FLOW_NAME = 'Cross-site'
@@ -36,7 +37,8 @@ export function useConsoleSuite(results: number): ConsoleSuite {
     context.flowId = suite.service.flows[CONSOLE_FLOW]!.id
     context.owner = apiOf(context.origin, suite.service.secretToken)
     await context.owner('PUT', `/v1/flows/${context.flowId}/webhook`, { url: 'https://hooks.example.invalid/results' })
-    for (let i = 0; i < results; i++) await answerFlow(context.origin, context.flowId, i % 2 ? 'Team' : 'Starter', i < results - 1 ? String((i % 5) + 1) : undefined)
+    for (let i = 0; i < results; i++)
+      await answerFlow(context.origin, context.flowId, i % 2 ? 'Team' : 'Starter', i < results - 1 ? String((i % 5) + 1) : undefined)
   }, 120_000)
   return context
 }
@@ -65,7 +67,11 @@ export function apiOf(origin: string, token: string) {
 /** A visitor's whole conversation with the console flow, through the chat API. */
 export async function answerFlow(origin: string, flowId: string, plan: string, score?: string): Promise<string> {
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${origin}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    const response = await fetch(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
     return (await response.json()) as { sessionId: string; resultId: string }
   }

@@ -1,7 +1,18 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { hashToken, newId, newToken } from '../../../src/service/ids'
 import { axeViolations, chat } from '../helpers/chat-page'
-import { announced, apiOf, CONSOLE_FLOW, CONSOLE_FLOW_NAME as NAME, consoleErrors, openFlow, readConsoleFlow, signIn, useConsoleSuite, usePublishable } from './console-page'
+import {
+  announced,
+  apiOf,
+  CONSOLE_FLOW,
+  CONSOLE_FLOW_NAME as NAME,
+  consoleErrors,
+  openFlow,
+  readConsoleFlow,
+  signIn,
+  useConsoleSuite,
+  usePublishable,
+} from './console-page'
 
 /**
  * The owner's console at /admin in Chromium, same-origin with the service by design (it calls the
@@ -16,7 +27,9 @@ const context = useConsoleSuite(RESULTS)
 async function secretOf(workspaceId: string): Promise<string> {
   const value = newToken('secret')
   await context.suite.service.store().workspaces.ensure(workspaceId, workspaceId, new Date())
-  await context.suite.service.store().tokens.insert({ id: newId(), workspaceId, kind: 'secret', tokenHash: hashToken(value), label: 'test', createdAt: new Date() })
+  await context.suite.service
+    .store()
+    .tokens.insert({ id: newId(), workspaceId, kind: 'secret', tokenHash: hashToken(value), label: 'test', createdAt: new Date() })
   return value
 }
 
@@ -47,7 +60,9 @@ describe('the console at /admin', () => {
 
     await page.getByLabel('Secret token').fill('')
     await signIn(page, origin, suite.service.secretToken)
-    await expect(page.getByRole('button', { name: new RegExp(`^${NAME}`) }).textContent()).resolves.toContain(`${RESULTS} results (${RESULTS - 1} completed)`)
+    await expect(page.getByRole('button', { name: new RegExp(`^${NAME}`) }).textContent()).resolves.toContain(
+      `${RESULTS} results (${RESULTS - 1} completed)`,
+    )
     const stored = await page.evaluate(() => ({ session: { ...sessionStorage }, local: localStorage.length, cookie: document.cookie }))
     expect(Object.values(stored.session)).toContain(suite.service.secretToken)
     expect(stored.local).toBe(0)
@@ -69,15 +84,21 @@ describe('the console at /admin', () => {
     await signIn(page, origin, suite.service.secretToken)
     await openFlow(page, NAME)
 
-    await page.getByLabel('Choose a file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"name": "Not a flow"}') })
+    await page
+      .getByLabel('Choose a file')
+      .setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"name": "Not a flow"}') })
     const refusal = page.getByRole('alert').filter({ hasText: 'notes.json was not accepted' })
     await expect(refusal.textContent()).resolves.toContain('flow.groups')
-    await page.getByLabel('Choose a file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"groups": [') })
+    await page
+      .getByLabel('Choose a file')
+      .setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"groups": [') })
     await page.getByRole('alert').filter({ hasText: 'broken.json is not JSON' }).waitFor()
 
     const edited = readConsoleFlow()
     edited.groups[0]!.blocks[0]!.content!.richText![0]!.children[0]!.text = 'Which plan suits your team?'
-    await page.getByLabel('Choose a file').setInputFiles({ name: 'cross-site.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(edited)) })
+    await page
+      .getByLabel('Choose a file')
+      .setInputFiles({ name: 'cross-site.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(edited)) })
     await expect(announced(page).filter({ hasText: 'is the new version' }).count()).resolves.toBeLessThanOrEqual(1)
     await announced(page).filter({ hasText: 'cross-site.json is the new version of Cross-site' }).waitFor()
     const stored = await owner<{ flow: { id: string; publicId: string; groups: typeof edited.groups } }>('GET', `/v1/flows/${flowId}`)
@@ -113,7 +134,9 @@ describe('the console at /admin', () => {
     const publicId = suite.service.flows[CONSOLE_FLOW]!.publicId
     for (const mode of ['inline', 'bubble', 'popup']) {
       await page.getByRole('button', { name: `Copy ${mode} snippet` }).click()
-      await announced(page).filter({ hasText: `The ${mode} snippet is copied.` }).waitFor()
+      await announced(page)
+        .filter({ hasText: `The ${mode} snippet is copied.` })
+        .waitFor()
       const copied = await page.evaluate(() => navigator.clipboard.readText())
       expect(copied).toContain(`src="${origin}/widget/v1/flow-chat.js"`)
       expect(copied).toContain(`data-flow="${publicId}" data-api-host="${origin}" data-token="${suite.service.publishableToken}"`)
@@ -138,7 +161,12 @@ describe('the console at /admin', () => {
     expect(await page.locator('nav.flows').textContent()).not.toContain(NAME)
     expect(await page.getByText('Workspace other-workspace').count()).toBe(1)
     // The console asks the API by id with this token: another workspace's flow is not found.
-    const foreign = await page.evaluate(async (id) => (await fetch(`/v1/flows/${id}/results`, { headers: { Authorization: `Bearer ${sessionStorage.getItem('flow-console:token')}` } })).status, flowId)
+    const foreign = await page.evaluate(
+      async (id) =>
+        (await fetch(`/v1/flows/${id}/results`, { headers: { Authorization: `Bearer ${sessionStorage.getItem('flow-console:token')}` } }))
+          .status,
+      flowId,
+    )
     expect(foreign).toBe(404)
 
     await openFlow(page, 'Their survey')
@@ -190,7 +218,11 @@ describe('the console at /admin', () => {
         // The file input is hidden in its label, which shows the focus (the button people see).
         const shown = element instanceof HTMLInputElement && element.type === 'file' ? element.closest('label')! : element
         const style = getComputedStyle(shown)
-        return { text: shown.textContent?.trim() ?? '', tag: element.tagName, outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 }
+        return {
+          text: shown.textContent?.trim() ?? '',
+          tag: element.tagName,
+          outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+        }
       })
     /** Presses Tab (or Shift+Tab) until focus is on an element whose text starts with `text` (at most 40 times). */
     const tabTo = async (text: string, key = 'Tab') => {

@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { announced, answerFlow, apiOf, CONSOLE_FLOW, CONSOLE_FLOW_NAME as NAME, openFlow, readConsoleFlow, signIn, useConsoleSuite } from './console-page'
+import {
+  announced,
+  answerFlow,
+  type apiOf,
+  CONSOLE_FLOW,
+  CONSOLE_FLOW_NAME as NAME,
+  openFlow,
+  type readConsoleFlow,
+  signIn,
+  useConsoleSuite,
+} from './console-page'
 import { trackErrors } from '../helpers/chat-page'
 
 /**
@@ -59,7 +69,9 @@ describe('the console’s results', () => {
     const total = listed.json.flows.find((flow) => flow.id === flowId)!.results.total
     expect(total).toBeGreaterThan(25)
     await page.getByRole('button', { name: 'Load more results' }).click()
-    await announced(page).filter({ hasText: `${total - 25} more results shown.` }).waitFor()
+    await announced(page)
+      .filter({ hasText: `${total - 25} more results shown.` })
+      .waitFor()
     await expect(rows.count()).resolves.toBe(total)
     await expect(page.getByRole('button', { name: 'Load more results' }).count()).resolves.toBe(0)
     await owner('PATCH', `/v1/flows/${flowId}`, { flow: { resultsTablePreferences: { columnsVisibility: { b2: true, b4: true } } } })
@@ -75,13 +87,18 @@ describe('the console’s results', () => {
     await search.getByLabel('Answers containing').fill('starter')
     await search.getByLabel('Conversations').selectOption('true')
     await search.getByRole('button', { name: 'Search' }).click()
-    await announced(page).filter({ hasText: /results found/ }).waitFor()
+    await announced(page)
+      .filter({ hasText: /results found/ })
+      .waitFor()
     const found = await rows.allTextContents()
     expect(found.length).toBeGreaterThan(0)
     expect(found.every((row) => row.includes('Starter') && !row.includes('not completed'))).toBe(true)
 
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
-    const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n').slice(1)
+    const lines = readFileSync((await csv.path())!, 'utf8')
+      .trim()
+      .split('\r\n')
+      .slice(1)
     expect(lines.length).toBeGreaterThanOrEqual(found.length)
     expect(lines.every((line) => line.includes('Starter') && line.includes(',yes,'))).toBe(true)
   })
@@ -99,7 +116,10 @@ describe('the console’s results', () => {
     expect(text.startsWith('\uFEFFResult id,Created at,Updated at,Completed')).toBe(true)
     expect(text).toContain(resultId)
     const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON Lines' }).click()])
-    const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string })
+    const lines = readFileSync((await jsonl.path())!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string })
     expect(lines[0]!.id).toBe(resultId)
 
     await page.locator('table.results tbody tr').first().getByRole('button', { name: /^Open/ }).click()

@@ -31,7 +31,11 @@ export function pageCases({ service, flow, cdn }: { service: TestService; flow: 
     { name: 'inline script tag', mode: 'inline', body: `<script src="${service.script}" defer ${data}></script>` },
     { name: 'bubble', mode: 'bubble', body: `<script src="${service.script}" defer ${data} data-mode="bubble"></script>` },
     { name: 'popup', mode: 'popup', body: `<script src="${service.script}" defer ${data} data-mode="popup" data-default-open></script>` },
-    { name: 'launcher element', mode: 'bubble', body: `<script src="${service.script}" defer></script><flow-chat-bubble ${element}></flow-chat-bubble>` },
+    {
+      name: 'launcher element',
+      mode: 'bubble',
+      body: `<script src="${service.script}" defer></script><flow-chat-bubble ${element}></flow-chat-bubble>`,
+    },
     { name: 'module build', mode: 'inline', body: `<script type="module" src="${module}"></script><flow-chat ${element}></flow-chat>` },
     { name: 'crossorigin script', mode: 'inline', body: `<script src="${service.script}" crossorigin="anonymous" defer ${data}></script>` },
     { name: 'old /dist/ path', mode: 'inline', body: `<script src="${service.origin}/dist/flow-chat.js" defer ${data}></script>` },

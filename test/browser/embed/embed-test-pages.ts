@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core'
 import type { TestService } from '../helpers/test-service'
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Attribute text from a record: values escaped, `true` as a bare attribute. */
 export function attributes(values: Record<string, string | true>): string {
@@ -45,10 +44,9 @@ ${'<p>Long host page text.</p>\n'.repeat(60)}
 /** Sessions the service created for a flow: a bubble or popup must create none before opening. */
 export async function sessionCount(service: TestService, flowId: string): Promise<number> {
   const store = service.store()
-  const rows = await store.database.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ${store.tables.sessions} WHERE flow_id = $1`,
-    [flowId],
-  )
+  const rows = await store.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${store.tables.sessions} WHERE flow_id = $1`, [
+    flowId,
+  ])
   return rows[0]!.n
 }
 

@@ -4,7 +4,11 @@ import { promisify } from 'node:util'
 const exec = promisify(execFile)
 
 /** Runs a command to its end; its output is returned, and shown in full when it fails. */
-export async function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<string> {
+export async function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<string> {
   try {
     const { stdout } = await exec(command, args, {
       cwd: options.cwd,
@@ -15,7 +19,9 @@ export async function run(command: string, args: string[], options: { cwd: strin
     return stdout
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string }
-    throw new Error(`${command} ${args.join(' ')} failed in ${options.cwd}: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`)
+    throw new Error(
+      `${command} ${args.join(' ')} failed in ${options.cwd}: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`,
+    )
   }
 }
 
@@ -28,7 +34,11 @@ export interface Started {
 }
 
 /** Starts a long-running command and resolves once its output matches `ready` (within `timeoutMs`). */
-export function start(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number }): Promise<Started & { match: RegExpMatchArray }> {
+export function start(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number },
+): Promise<Started & { match: RegExpMatchArray }> {
   const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

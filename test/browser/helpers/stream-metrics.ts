@@ -47,7 +47,9 @@ export async function watchFirstPaint(page: Page): Promise<void> {
 /** Milliseconds from the stream response's first byte to the first frame showing its text. */
 export async function firstByteToFirstPaint(page: Page): Promise<number> {
   return page.evaluate(() => {
-    const entry = performance.getEntriesByType('resource').find((item) => item.name.endsWith('/streamMessage')) as PerformanceResourceTiming | undefined
+    const entry = performance.getEntriesByType('resource').find((item) => item.name.endsWith('/streamMessage')) as
+      | PerformanceResourceTiming
+      | undefined
     const painted = (window as unknown as { __firstPaint?: number }).__firstPaint
     return entry && painted !== undefined ? painted - entry.responseStart : Number.NaN
   })

@@ -13,7 +13,11 @@ export async function recordTransfers(session: CDPSession): Promise<() => Transf
   const byId = new Map<string, Transfer>()
   await session.send('Network.enable')
   session.on('Network.responseReceived', (event) => {
-    byId.set(event.requestId, { url: event.response.url, bytes: 0, fromCache: event.response.fromDiskCache === true || event.response.fromPrefetchCache === true })
+    byId.set(event.requestId, {
+      url: event.response.url,
+      bytes: 0,
+      fromCache: event.response.fromDiskCache === true || event.response.fromPrefetchCache === true,
+    })
   })
   session.on('Network.requestServedFromCache', (event) => {
     const transfer = byId.get(event.requestId)
@@ -25,4 +29,3 @@ export async function recordTransfers(session: CDPSession): Promise<() => Transf
   })
   return () => [...byId.values()]
 }
-

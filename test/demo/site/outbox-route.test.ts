@@ -24,7 +24,14 @@ beforeAll(async () => {
     workspaceId: WORKSPACE,
     flowId: null,
     resultId: null,
-    message: { from: 'bot@example.com', to: ['ada@example.com'], cc: [], bcc: [], subject: 'Ada’s private answers', text: 'Phone: 555-0100' },
+    message: {
+      from: 'bot@example.com',
+      to: ['ada@example.com'],
+      cc: [],
+      bcc: [],
+      subject: 'Ada’s private answers',
+      text: 'Phone: 555-0100',
+    },
     createdAt: svc.clock.now().toISOString(),
   })
 })
@@ -40,7 +47,11 @@ const enter = (token: string) =>
 
 describe('the demo outbox page', () => {
   it('asks for the secret token in a form and shows nothing of the e-mails without it, nor for a token in the address', async () => {
-    for (const response of [await page(), await page({}, `?token=${svc.tokens.secret}`), await page({ authorization: `Bearer ${svc.tokens.secret}` })]) {
+    for (const response of [
+      await page(),
+      await page({}, `?token=${svc.tokens.secret}`),
+      await page({ authorization: `Bearer ${svc.tokens.secret}` }),
+    ]) {
       expect(response.status).toBe(200)
       const html = await response.text()
       expect(html).toContain('<form method="post" action="/demo/outbox">')

@@ -3,7 +3,14 @@ import { indexPage } from '../../../demo/site/pages'
 import type { SeededFlow } from '../../../demo/site/seed'
 
 const ctx = { apiHost: 'http://localhost:8787', publishableToken: 'fs_pk_demo' }
-const flow = (file: string, name: string, publicId: string, shareEnabled = true): SeededFlow => ({ file, source: 'demo', name, flowId: `id-${publicId}`, publicId, shareEnabled })
+const flow = (file: string, name: string, publicId: string, shareEnabled = true): SeededFlow => ({
+  file,
+  source: 'demo',
+  name,
+  flowId: `id-${publicId}`,
+  publicId,
+  shareEnabled,
+})
 const DEMO_FLOWS = [
   flow('showcase.json', 'Showcase', 'showcase-1'),
   flow('scripts.json', 'Scripts', 'scripts-1'),
@@ -13,7 +20,9 @@ const DEMO_FLOWS = [
 
 /** The index's cards: each page's title, address and snippet, in order. */
 function cards(page: string) {
-  return [...page.matchAll(/<li class="page">[\s\S]*?<h3><a href="([^"]+)">([^<]+)<\/a>[\s\S]*?(?:<code>([\s\S]*?)<\/code>[\s\S]*?)?<\/li>/g)].map(([, href, title, snippet]) => ({ title, href, snippet }))
+  return [
+    ...page.matchAll(/<li class="page">[\s\S]*?<h3><a href="([^"]+)">([^<]+)<\/a>[\s\S]*?(?:<code>([\s\S]*?)<\/code>[\s\S]*?)?<\/li>/g),
+  ].map(([, href, title, snippet]) => ({ title, href, snippet }))
 }
 
 describe('the demo index', () => {

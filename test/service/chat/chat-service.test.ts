@@ -66,10 +66,12 @@ describe("one tenant's endless code", () => {
     const sessions = await Promise.all([1, 2, 3, 4, 5].map(async () => (await start(noisy.id)).body.sessionId as string))
 
     const pending = new Set(sessions)
-    const loops = sessions.map((id) => answer(id, 'spin').then((res) => {
-    pending.delete(id)
-    return res
-  }))
+    const loops = sessions.map((id) =>
+      answer(id, 'spin').then((res) => {
+        pending.delete(id)
+        return res
+      }),
+    )
     const other = await start(quiet.id)
     const stillRunning = pending.size
 

@@ -53,8 +53,7 @@ async function importAndPublish(flow: unknown, token = svc.tokens.secret, worksp
 }
 
 const start = (flowId: string) => svc.call('POST', `/v1/flows/${flowId}/startChat`, {})
-const send = (sessionId: string, message: unknown) =>
-  svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: { message } })
+const send = (sessionId: string, message: unknown) => svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: { message } })
 
 describe('Typebot link through the service', () => {
   it('runs the published version of a flow of the same workspace, its answers in its own result', async () => {
@@ -110,7 +109,14 @@ describe('commands through continueChat', () => {
       ],
       groups: [
         { id: 'g', title: 'Main', blocks: [{ id: 'ask', type: 'text input', options: { variableId: 'vName' } }] },
-        { id: 'help', title: 'Help', blocks: [{ id: 'h', type: 'text', content: paragraph('Type your name') }, { id: 'r', type: 'Return' }] },
+        {
+          id: 'help',
+          title: 'Help',
+          blocks: [
+            { id: 'h', type: 'text', content: paragraph('Type your name') },
+            { id: 'r', type: 'Return' },
+          ],
+        },
       ],
       edges: [
         { id: 'e0', from: { eventId: 'start' }, to: { groupId: 'g' } },

@@ -19,7 +19,11 @@ it('streams 2,000 parts one line each; prints the added latency at part 10 and 2
   server.script({ parts })
   const chat = await startAiChat(svc, aiFlow(), true)
   await say(svc, chat.sessionId, { message: 'long please' })
-  const response = await svc.app.request(`/v1/sessions/${chat.sessionId}/streamMessage`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+  const response = await svc.app.request(`/v1/sessions/${chat.sessionId}/streamMessage`, {
+    method: 'POST',
+    body: '{}',
+    headers: { 'content-type': 'application/json' },
+  })
   const parser = createStreamParser()
   const arrivedAt: number[] = []
   const reader = response.body!.getReader()
@@ -34,5 +38,7 @@ it('streams 2,000 parts one line each; prints the added latency at part 10 and 2
     const window = arrivedAt.slice(n - 10, n).map((at, i) => at - sentAt[n - 10 + i]!)
     return window.sort((a, b) => a - b)[5]!.toFixed(2)
   }
-  console.log(`[bench] streamMessage added latency per part (median of parts n-9..n): part 10 ${added(10)} ms, part 2,000 ${added(2_000)} ms`)
+  console.log(
+    `[bench] streamMessage added latency per part (median of parts n-9..n): part 10 ${added(10)} ms, part 2,000 ${added(2_000)} ms`,
+  )
 })

@@ -59,7 +59,10 @@ describe('the size of a streamed answer', () => {
     expect(calls()).toBeGreaterThan(0)
     const logs = await svc.call('GET', `/v1/flows/${chat.flowId}/results/${chat.resultId}/logs`, { token: svc.tokens.secret })
     expect(logs.body.logs).toContainEqual(
-      expect.objectContaining({ status: 'warning', description: `The AI answer was cut at ${budget} bytes, the most one answer may carry` }),
+      expect.objectContaining({
+        status: 'warning',
+        description: `The AI answer was cut at ${budget} bytes, the most one answer may carry`,
+      }),
     )
   })
 })
@@ -144,7 +147,9 @@ describe('what a streaming answer writes to the database', () => {
       expect(await follower.rest()).toBe(part.repeat(count))
       expect((await read).text).toBe(part.repeat(count))
       const answer = count * part.length
-      console.log(`database writes for one streamed answer of ${answer} B in ${count} parts: ${written.bytes} B (${(written.bytes / answer).toFixed(2)} × the answer)`)
+      console.log(
+        `database writes for one streamed answer of ${answer} B in ${count} parts: ${written.bytes} B (${(written.bytes / answer).toFixed(2)} × the answer)`,
+      )
       expect(written.bytes).toBeLessThan(1.5 * answer)
       expect(texts((await say(other, chat.sessionId, {})).body)).toEqual([`17 tokens for "${part.repeat(count)}"`])
     } finally {
@@ -185,7 +190,10 @@ async function follow(svc: TestService, sessionId: string) {
 }
 
 async function otherWorkspaceChat(svc: TestService) {
-  const imported = await svc.call('POST', '/v1/flows/import', { token: svc.tokens.otherSecret, json: { workspaceId: OTHER_WORKSPACE, flow: aiFlow() } })
+  const imported = await svc.call('POST', '/v1/flows/import', {
+    token: svc.tokens.otherSecret,
+    json: { workspaceId: OTHER_WORKSPACE, flow: aiFlow() },
+  })
   await svc.call('POST', `/v1/flows/${imported.body.flow.id}/publish`, { token: svc.tokens.otherSecret })
   const started = await svc.call('POST', `/v1/flows/${imported.body.flow.id}/startChat`, { json: { isStreamEnabled: true } })
   const chat = startChatResponseSchema.parse(started.body)

@@ -159,7 +159,9 @@ describe('streamMessage', () => {
     expect(failed.body.error).toMatchObject({ code: 'upstream_failed', message: expect.stringContaining(`answered ${status}`) })
     expect(failed.body.error.message).not.toContain('sk-')
     const logs = await svc.call('GET', `/v1/flows/${chat.flowId}/results/${chat.resultId}/logs`, { token: svc.tokens.secret })
-    expect(logs.body.logs).toContainEqual(expect.objectContaining({ status: 'error', details: expect.objectContaining({ context: STREAM_LOG_CONTEXT, status }) }))
+    expect(logs.body.logs).toContainEqual(
+      expect.objectContaining({ status: 'error', details: expect.objectContaining({ context: STREAM_LOG_CONTEXT, status }) }),
+    )
     expect((await say(svc, chat.sessionId, {})).status).toBe(409)
     expect((await streamMessage(svc, chat.sessionId)).text).toBe('Recovered')
     expect(texts((await say(svc, chat.sessionId, {})).body)).toEqual(['17 tokens for "Recovered"'])
@@ -202,14 +204,19 @@ describe('streamMessage as a chat operation', () => {
     const foreign = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://evil.example' })
     expect(foreign.status).toBe(403)
     const preflight = await svc.call('OPTIONS', `/v1/sessions/${chat.sessionId}/streamMessage`, {
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     })
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example')
     const allowed = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://shop.example' })
     expect(allowed.status).toBe(200)
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example')
     let refused = allowed
-    for (let i = 0; i < 6 && refused.status !== 429; i++) refused = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://shop.example' })
+    for (let i = 0; i < 6 && refused.status !== 429; i++)
+      refused = await streamMessage(svc, chat.sessionId, {}, { ...visitor, origin: 'https://shop.example' })
     expect(refused.status).toBe(429)
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
   })
@@ -223,11 +230,16 @@ describe('streamMessage as a chat operation', () => {
         task: 'Create chat completion',
         model: 'gpt-legacy',
         messages: [{ id: 'm', role: 'user', content: '{{Msg}}' }],
-        responseMapping: [{ id: 'r', valueToExtract: 'Message content', variableId: 'vAnswer' }, { id: 't', valueToExtract: 'Total tokens', variableId: 'vTotal' }],
+        responseMapping: [
+          { id: 'r', valueToExtract: 'Message content', variableId: 'vAnswer' },
+          { id: 't', valueToExtract: 'Total tokens', variableId: 'vTotal' },
+        ],
       },
     })
     const chat = await startAiChat(svc, legacy, true)
-    expect((await say(svc, chat.sessionId, { message: 'go' })).body.clientSideActions).toEqual([{ type: 'stream', stream: true, expectsDedicatedReply: true }])
+    expect((await say(svc, chat.sessionId, { message: 'go' })).body.clientSideActions).toEqual([
+      { type: 'stream', stream: true, expectsDedicatedReply: true },
+    ])
     expect((await streamMessage(svc, chat.sessionId)).text).toBe('Legacy stream')
     expect(texts((await say(svc, chat.sessionId, {})).body)).toEqual(['17 tokens for "Legacy stream"'])
   })
@@ -254,7 +266,9 @@ describe('the AI demo flow', () => {
     const imported = await svc.call('POST', '/v1/flows/import', { token: svc.tokens.secret, json: { workspaceId: WORKSPACE, flow: demo } })
     await svc.call('POST', `/v1/flows/${imported.body.flow.id}/publish`, { token: svc.tokens.secret })
     const prefilledVariables = { 'AI model': 'gpt-4-32k', Dialogue: 'x'.repeat(40_000), Question: 'y'.repeat(20_000) }
-    const started = await svc.call('POST', `/v1/flows/${imported.body.flow.id}/startChat`, { json: { isStreamEnabled: true, prefilledVariables } })
+    const started = await svc.call('POST', `/v1/flows/${imported.body.flow.id}/startChat`, {
+      json: { isStreamEnabled: true, prefilledVariables },
+    })
     expect(started.status).toBe(200)
     const sessionId: string = started.body.sessionId
     for (let turn = 0; turn < 6; turn++) {

@@ -44,7 +44,8 @@ function cli(args: string[], env: Record<string, string> = { FLOW_SERVICE_URL: s
       process.execPath,
       ['--import', 'tsx', CLI, ...args],
       { env: { ...inherited, DATA_DIR: join(dir, 'data'), INIT_CWD: dir, ...env }, encoding: 'buffer', maxBuffer: 16 << 20 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8') }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8') }),
     )
   })
 }
@@ -59,7 +60,10 @@ const flowFile = async (name: string, greeting: string) => {
 async function api(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${service.url}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   return { status: response.status, body: await response.json() }
@@ -88,7 +92,10 @@ describe('npm run flows beside a running service (FLOW_SERVICE_URL)', () => {
 
     const listed = await cli(['list'])
     expect(listed.code, listed.stderr).toBe(0)
-    const row = listed.stdout.split('\n').find((line) => line.startsWith(id))!.split('\t')
+    const row = listed.stdout
+      .split('\n')
+      .find((line) => line.startsWith(id))!
+      .split('\t')
     expect(row.slice(1, 3)).toEqual([publicId, 'demo'])
     expect(row.slice(6)).toEqual(['3', '1', 'Greeting'])
 

@@ -89,10 +89,19 @@ describe('flows CLI', () => {
     const dir = await mkdtemp(join(tmpdir(), 'flows-cli-'))
     try {
       const file = join(dir, 'smtp.json')
-      const data = { host: 'mail.example.com', port: 465, isTlsEnabled: true, username: 'u', password: 'p4ssw0rd-from-file', from: { email: 'bot@example.com' } }
+      const data = {
+        host: 'mail.example.com',
+        port: 465,
+        isTlsEnabled: true,
+        username: 'u',
+        password: 'p4ssw0rd-from-file',
+        from: { email: 'bot@example.com' },
+      }
       await writeFile(file, JSON.stringify(data))
       expect(await run('credentials', 'add', '--type', 'smtp', '--id', 'mail', '--data-file', file, '--workspace', 'acme')).toBe(0)
-      expect(await run('credentials', 'add', '--type', 'openai', '--data', '{"apiKey":"sk-inline-0123456789abcd"}', '--workspace', 'acme')).toBe(0)
+      expect(
+        await run('credentials', 'add', '--type', 'openai', '--data', '{"apiKey":"sk-inline-0123456789abcd"}', '--workspace', 'acme'),
+      ).toBe(0)
       out = []
       expect(await run('credentials', 'list', '--workspace', 'acme')).toBe(0)
       const listed = out.join('\n')
@@ -130,7 +139,10 @@ describe('flows CLI', () => {
     const dir = await mkdtemp(join(tmpdir(), 'flows-cli-'))
     const before = process.env.INIT_CWD
     try {
-      await writeFile(join(dir, 'mine.json'), JSON.stringify({ version: '6', name: 'Mine', events: [], groups: [], edges: [], variables: [] }))
+      await writeFile(
+        join(dir, 'mine.json'),
+        JSON.stringify({ version: '6', name: 'Mine', events: [], groups: [], edges: [], variables: [] }),
+      )
       process.env.INIT_CWD = dir
       expect(await run('import', 'mine.json')).toBe(0)
       expect(out.join('\n')).toContain('Imported "Mine" into workspace demo')
@@ -176,7 +188,10 @@ describe('flows CLI on the database: managing a flow and its tokens', () => {
       const [flow] = await store.flows.listByWorkspace('demo')
       const first = await store.publishedFlows.findCurrent(flow!.id)
       const file = join(dir, 'edited.json')
-      await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(join(SHARED_FLOWS_DIR, 'tpl-nps.json'), 'utf8')), name: 'NPS, edited' }))
+      await writeFile(
+        file,
+        JSON.stringify({ ...JSON.parse(await readFile(join(SHARED_FLOWS_DIR, 'tpl-nps.json'), 'utf8')), name: 'NPS, edited' }),
+      )
       out = []
       expect(await runWriting('update', flow!.publicId, file)).toBe(0)
       expect(out.join('\n')).toContain(`publicId:  ${flow!.publicId}`)
@@ -234,11 +249,10 @@ describe('npm run flows (the real entry point)', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'flows-cli-run-'))
     const spawnSchema = freshSchema()
     try {
-      const { stdout } = await promisify(execFile)(
-        'npx',
-        ['tsx', 'src/service/cli/flows.ts', 'token', 'create', '--kind', 'secret'],
-        { env: { ...process.env, DATA_DIR: dataDir, DATABASE_SCHEMA: spawnSchema }, cwd: process.cwd() },
-      )
+      const { stdout } = await promisify(execFile)('npx', ['tsx', 'src/service/cli/flows.ts', 'token', 'create', '--kind', 'secret'], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_SCHEMA: spawnSchema },
+        cwd: process.cwd(),
+      })
       expect(stdout).toMatch(/^fs_sk_[A-Za-z0-9_-]{43}$/m)
       expect(stdout).toContain('shown only this once')
     } finally {

@@ -43,7 +43,11 @@ describe('dynamicTheme', () => {
     const unset = new Conversation(avatarFlow('{{Bot}}'))
     expect((await unset.start()).response.dynamicTheme).toEqual({})
     const disabled = new Conversation(
-      buildFlow({ variables: ['Bot'], theme: { chat: { hostAvatar: { isEnabled: false, url: '{{Bot}}' } } }, groups: [{ id: 'g', blocks: [text('t', 'Hi')] }] }),
+      buildFlow({
+        variables: ['Bot'],
+        theme: { chat: { hostAvatar: { isEnabled: false, url: '{{Bot}}' } } },
+        groups: [{ id: 'g', blocks: [text('t', 'Hi')] }],
+      }),
     )
     expect((await disabled.start({ prefilledVariables: { Bot: 'x' } })).response.dynamicTheme).toBeUndefined()
   })

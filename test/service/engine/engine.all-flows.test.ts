@@ -25,7 +25,11 @@ afterAll(async () => {
 
 /** E-mails go where `npm start` puts them without SMTP: the outbox of a test database. */
 const db = useTestDatabase()
-async function outboxMail(): Promise<{ mail: NonNullable<StepContext['mail']>; outbox: () => Promise<string[]>; close: () => Promise<void> }> {
+async function outboxMail(): Promise<{
+  mail: NonNullable<StepContext['mail']>
+  outbox: () => Promise<string[]>
+  close: () => Promise<void>
+}> {
   const schema = freshSchema()
   const store = await createStore(db.database, { schema, closeDatabase: false })
   await store.workspaces.ensure('walk', 'Walk', new Date())
@@ -105,7 +109,15 @@ describe('every shared and demo flow', () => {
     const flows = loadFlows()
     const walked: Walked[] = []
     const mail = await outboxMail()
-    for (const { file, flow } of flows) walked.push(await walkToEnd(flow, file, flows.map((entry) => entry.flow), mail.mail))
+    for (const { file, flow } of flows)
+      walked.push(
+        await walkToEnd(
+          flow,
+          file,
+          flows.map((entry) => entry.flow),
+          mail.mail,
+        ),
+      )
     const subjects = await mail.outbox()
     await mail.close()
 
@@ -114,7 +126,10 @@ describe('every shared and demo flow', () => {
     console.log(
       [
         `${clean.length} of ${walked.length} flows run to their end with no block skipped`,
-        ...walked.map((run) => `  ${run.ended ? 'end' : 'STUCK'} ${run.file}: ${run.steps} answers, skipped ${JSON.stringify(run.skipped.map((skip) => skip.type))}, errors ${JSON.stringify(run.errors)}`),
+        ...walked.map(
+          (run) =>
+            `  ${run.ended ? 'end' : 'STUCK'} ${run.file}: ${run.steps} answers, skipped ${JSON.stringify(run.skipped.map((skip) => skip.type))}, errors ${JSON.stringify(run.errors)}`,
+        ),
         `skipped block types: ${skippedTypes.join(', ') || 'none'}`,
       ].join('\n'),
     )

@@ -26,9 +26,15 @@ describe('test-chat-main.json', () => {
     const conversation = await walk('test-chat-main.json', ['Ada', '30', 'ada@example.com', 'example.com', 'Yes'])
     const [start, afterName, afterAge, afterEmail, afterUrl, end] = conversation.outcomes
     expect(texts(start!)).toEqual(['Hi there! 👋', "Welcome. What's your name?"])
-    expect(start!.response.input).toMatchObject({ type: 'text input', options: { labels: { placeholder: 'Type your answer...', button: 'Send' } } })
+    expect(start!.response.input).toMatchObject({
+      type: 'text input',
+      options: { labels: { placeholder: 'Type your answer...', button: 'Send' } },
+    })
     expect(texts(afterName!)).toEqual(['Nice to meet you Ada', 'How old are you?'])
-    expect(afterName!.response.messages?.[1]).toMatchObject({ type: 'image', content: { url: expect.stringMatching(/^https:\/\/media2\.giphy\.com\//) } })
+    expect(afterName!.response.messages?.[1]).toMatchObject({
+      type: 'image',
+      content: { url: expect.stringMatching(/^https:\/\/media2\.giphy\.com\//) },
+    })
     expect(texts(afterAge!)).toEqual(['Ok, you are an adult then 😁', 'My magic number is 42', "I'm gonna shoot multiple inputs now..."])
     expect(afterAge!.response.input?.type).toBe('email input')
     expect(afterEmail!.response.input?.type).toBe('url input')
@@ -40,7 +46,11 @@ describe('test-chat-main.json', () => {
       'Linked flow skipped: no published flow "chat-sub-bot" in this workspace',
       "Couldn't parse webhook attributes",
     ])
-    expect(conversation.variables).toMatchObject({ vclauuklnc000b3b6q7xchq4yf: 'Ada', vclauulfjk000i3b6qmujooweu: '30', vclauuohyp000w3b6qbqrs6c6w: 42 })
+    expect(conversation.variables).toMatchObject({
+      vclauuklnc000b3b6q7xchq4yf: 'Ada',
+      vclauulfjk000i3b6qmujooweu: '30',
+      vclauuohyp000w3b6qbqrs6c6w: 42,
+    })
   })
 
   it('takes the other branch for a kid and retries an invalid email with the flow’s message', async () => {
@@ -157,7 +167,7 @@ describe('tpl-product-recommendation.json', () => {
     expect(all).toContain('Ok Ada')
     expect(all).toContain('Alright Ada, I think we know exactly what you need.')
     expect(all).toContain('Unfortunately, cricket-based products are not available in Europe. 😢')
-    expect(all).toContain('Let\'s talk about Energy. ⚡')
+    expect(all).toContain("Let's talk about Energy. ⚡")
     expect(all).toContain('Since you like all these flavors you could try our discovery packs')
     const goals = conversation.outcomes[4]!.response.input
     expect(goals).toMatchObject({ type: 'picture choice input', options: { isMultipleChoice: true } })

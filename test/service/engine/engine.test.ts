@@ -50,7 +50,10 @@ describe('createEngine', () => {
   })
 
   it('asks again when the start message is not a valid answer, and leaves it unused when nothing waits', async () => {
-    const numberFlow = buildFlow({ variables: ['Age'], groups: [{ id: 'g', blocks: [input('age', 'number input', { variableId: varId('Age') })] }] })
+    const numberFlow = buildFlow({
+      variables: ['Age'],
+      groups: [{ id: 'g', blocks: [input('age', 'number input', { variableId: varId('Age') })] }],
+    })
     const invalid = await createEngine().start(numberFlow, { message: { type: 'text', text: 'many' } })
     expect(texts(invalid)).toEqual(['Please enter a valid number.'])
     expect(invalid.response.input?.id).toBe('age')
@@ -96,7 +99,18 @@ describe('createEngine', () => {
   it('uses the configured code limits', async () => {
     const flow = buildFlow({
       variables: ['X'],
-      groups: [{ id: 'g', blocks: [{ id: 'set', type: 'Set variable', options: { variableId: varId('X'), expressionToEvaluate: '(() => { for (;;) {} })()', isCode: true } }] }],
+      groups: [
+        {
+          id: 'g',
+          blocks: [
+            {
+              id: 'set',
+              type: 'Set variable',
+              options: { variableId: varId('X'), expressionToEvaluate: '(() => { for (;;) {} })()', isCode: true },
+            },
+          ],
+        },
+      ],
     })
     const outcome = await createEngine({ codeTimeoutMs: 50 }).start(flow)
     expect(outcome.response.logs).toEqual([{ status: 'error', description: 'Code was stopped after 50 ms', details: { blockId: 'set' } }])

@@ -68,7 +68,10 @@ describe('command events', () => {
     const conversation = new Conversation(commandFlow())
     await conversation.start()
     for (const command of ['nope', 'Wizz', ' wizz']) {
-      await expect(conversation.answer({ type: 'command', command })).rejects.toMatchObject({ name: 'EngineError', code: 'unknown_command' })
+      await expect(conversation.answer({ type: 'command', command })).rejects.toMatchObject({
+        name: 'EngineError',
+        code: 'unknown_command',
+      })
     }
     expect(conversation.outcomes).toHaveLength(1)
   })
@@ -88,7 +91,11 @@ function replyFlow(options: { withReturn: boolean; invalidEvent: boolean }) {
   return buildFlow({
     variables: ['Name', 'Age', 'Content', 'Kind', 'Where'],
     groups: [
-      { id: 'ask', title: 'Ask name', blocks: [input('name', 'text input', { variableId: varId('Name') }), input('age', 'number input', { variableId: varId('Age') })] },
+      {
+        id: 'ask',
+        title: 'Ask name',
+        blocks: [input('name', 'text input', { variableId: varId('Name') }), input('age', 'number input', { variableId: varId('Age') })],
+      },
       { id: 'reply', blocks: replyBlocks },
       { id: 'invalid', blocks: [text('inv-t', 'Not valid: {{Content}}'), { id: 'inv-ret', type: 'Return' }] },
     ],

@@ -37,13 +37,20 @@ function integrationFlow(declared: Record<string, boolean> = {}) {
               webhook: {
                 url: '{{Api}}/echo',
                 method: 'POST',
-                headers: [{ id: 'a', key: 'Authorization', value: 'Bearer {{Token}}' }, { id: 'e', key: 'X-Email', value: '{{Email}}' }],
+                headers: [
+                  { id: 'a', key: 'Authorization', value: 'Bearer {{Token}}' },
+                  { id: 'e', key: 'X-Email', value: '{{Email}}' },
+                ],
                 queryParams: [{ id: 'q', key: 'q', value: '{{Query}}' }],
                 body: '{"name": "{{Name}}", "note": "{{Body}}"}',
               },
             },
           },
-          { id: 'ai', type: 'openai', options: { action: 'Create chat completion', baseUrl: '{{AiBase}}', model: '{{Model}}', messages: [] } },
+          {
+            id: 'ai',
+            type: 'openai',
+            options: { action: 'Create chat completion', baseUrl: '{{AiBase}}', model: '{{Model}}', messages: [] },
+          },
           input('email', 'email input', { variableId: varId('Email') }),
         ],
       },
@@ -79,7 +86,8 @@ describe('prefilled variables', () => {
     expect(outcome.state.variables[varId('Name')]).toBe('Ada')
     expect(outcome.response.logs).toContainEqual({
       status: 'warning',
-      description: 'Prefilled variables not set: they configure an integration of this flow (a variable with isPrefillable: true may be prefilled)',
+      description:
+        'Prefilled variables not set: they configure an integration of this flow (a variable with isPrefillable: true may be prefilled)',
       details: { variables: ['Api', 'Token', 'Query', 'AiBase', 'Model'] },
     })
     expect(evil.received.length).toBe(before)

@@ -28,7 +28,12 @@ function survey(theme?: Theme) {
 describe('progress', () => {
   it('increases with every answer and is 100 at the end', async () => {
     const conversation = new Conversation(survey(withProgress))
-    const steps = [await conversation.start(), await conversation.answer('x'), await conversation.answer('y'), await conversation.answer('z')]
+    const steps = [
+      await conversation.start(),
+      await conversation.answer('x'),
+      await conversation.answer('y'),
+      await conversation.answer('z'),
+    ]
     const progress = steps.map((step) => step.response.progress)
     for (const value of progress) expect(typeof value).toBe('number')
     expect(progress[0]).toBeGreaterThan(0)
@@ -63,7 +68,14 @@ describe('longestPaths', () => {
         {
           id: 'g1',
           blocks: [
-            { id: 'choice', type: 'choice input', items: [{ id: 'i1', outgoingEdgeId: 'short' }, { id: 'i2', outgoingEdgeId: 'long' }] },
+            {
+              id: 'choice',
+              type: 'choice input',
+              items: [
+                { id: 'i1', outgoingEdgeId: 'short' },
+                { id: 'i2', outgoingEdgeId: 'long' },
+              ],
+            },
           ],
         },
         { id: 'short-g', blocks: [text('s', 'S')] },

@@ -45,10 +45,13 @@ describe('flow documents', () => {
   })
 
   it('replaces present fields, keeps omitted ones and reports cleared required ones', () => {
-    const { content, clearedRequired } = applyContentUpdate(
-      { name: 'A', icon: 'x', groups: [] },
-      { icon: null, folderId: 'f', name: null, isClosed: true, updatedAt: 'now' } as never,
-    )
+    const { content, clearedRequired } = applyContentUpdate({ name: 'A', icon: 'x', groups: [] }, {
+      icon: null,
+      folderId: 'f',
+      name: null,
+      isClosed: true,
+      updatedAt: 'now',
+    } as never)
     expect(content).toEqual({ name: 'A', icon: null, groups: [], folderId: 'f' })
     expect(clearedRequired).toEqual(['name'])
   })

@@ -42,9 +42,7 @@ function legacyExport(version: string | undefined) {
       {
         id: 'gName',
         title: 'Name',
-        blocks: [
-          { id: 'b3', type: 'text input', groupId: 'gName', options: { variableId: 'vName' }, outgoingEdgeId: 'e3' },
-        ],
+        blocks: [{ id: 'b3', type: 'text input', groupId: 'gName', options: { variableId: 'vName' }, outgoingEdgeId: 'e3' }],
       },
       {
         id: 'gBye',
@@ -134,8 +132,7 @@ describe('importing older exports over HTTP', () => {
       const started = await svc.call('POST', `/v1/flows/${flow.id}/startChat`, {})
       expect(started.status).toBe(200)
       expect(texts(started.body)).toEqual(['Welcome!'])
-      const chat = (message: string) =>
-        svc.call('POST', `/v1/sessions/${started.body.sessionId}/continueChat`, { json: { message } })
+      const chat = (message: string) => svc.call('POST', `/v1/sessions/${started.body.sessionId}/continueChat`, { json: { message } })
       expect((await chat('Hi!')).body.input.type).toBe('text input')
       const end = await chat('Ada')
       expect(texts(end.body)).toEqual(['Bye Ada'])

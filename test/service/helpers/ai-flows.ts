@@ -27,7 +27,14 @@ export function aiFlow(block: Record<string, unknown> = {}, options: Record<stri
       { id: 'vTotal', name: 'Total' },
     ],
     groups: [
-      { id: 'g1', title: 'Ask', blocks: [text('hello', 'Ask me anything'), { id: 'ask', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vMsg' } }] },
+      {
+        id: 'g1',
+        title: 'Ask',
+        blocks: [
+          text('hello', 'Ask me anything'),
+          { id: 'ask', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vMsg' } },
+        ],
+      },
       {
         id: 'g2',
         title: 'AI',
@@ -40,9 +47,15 @@ export function aiFlow(block: Record<string, unknown> = {}, options: Record<stri
             options: {
               action: 'Create chat completion',
               model: 'gpt-test',
-              messages: [{ role: 'system', content: 'Answer in the language of: {{Msg}}' }, { role: 'Dialogue', dialogueVariableId: 'vDialogue' }],
+              messages: [
+                { role: 'system', content: 'Answer in the language of: {{Msg}}' },
+                { role: 'Dialogue', dialogueVariableId: 'vDialogue' },
+              ],
               temperature: 0.5,
-              responseMapping: [{ item: 'Message content', variableId: 'vAnswer' }, { item: 'Total tokens', variableId: 'vTotal' }],
+              responseMapping: [
+                { item: 'Message content', variableId: 'vAnswer' },
+                { item: 'Total tokens', variableId: 'vTotal' },
+              ],
               ...options,
             },
             ...block,
@@ -99,7 +112,10 @@ export async function aiService(db: TestDatabase, server: OpenAiTestServer, opti
  * A local OpenAI-compatible server for the test file, and services calling it that are closed
  * after each test (paused streams released first).
  */
-export function useAiServices(db: TestDatabase): { readonly server: OpenAiTestServer; service(options?: AiServiceOptions): Promise<TestService> } {
+export function useAiServices(db: TestDatabase): {
+  readonly server: OpenAiTestServer
+  service(options?: AiServiceOptions): Promise<TestService>
+} {
   let server: OpenAiTestServer | undefined
   const services: TestService[] = []
   beforeAll(async () => {
@@ -161,7 +177,8 @@ export async function streamMessage(
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   })
-  if (response.status !== 200) return { status: response.status, headers: response.headers, parts: [], text: '', body: await response.json() }
+  if (response.status !== 200)
+    return { status: response.status, headers: response.headers, parts: [], text: '', body: await response.json() }
   const parser = createStreamParser()
   const parts: StreamPart[] = []
   const reader = response.body!.getReader()

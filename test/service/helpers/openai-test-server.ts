@@ -61,11 +61,13 @@ export async function startOpenAiTestServer(): Promise<OpenAiTestServer> {
     req.on('end', () => {
       open.add(res)
       res.on('close', () => open.delete(res))
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return apiError(res, 404, 'Unknown request URL', 'invalid_request_error')
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+        return apiError(res, 404, 'Unknown request URL', 'invalid_request_error')
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedCompletion['body']
       received.push({ authorization: req.headers.authorization, body })
       const script = scripts.length > 1 ? scripts.shift()! : scripts[0]!
-      if (script.status === 401) return apiError(res, 401, 'Incorrect API key provided: sk-te****1234.', 'invalid_request_error', 'invalid_api_key')
+      if (script.status === 401)
+        return apiError(res, 401, 'Incorrect API key provided: sk-te****1234.', 'invalid_request_error', 'invalid_api_key')
       if (script.status === 429) return apiError(res, 429, 'Rate limit reached for requests', 'requests', 'rate_limit_exceeded')
       if (script.status) return apiError(res, script.status, 'The server had an error while processing your request.', 'server_error')
       const base = { id: 'chatcmpl-test', created: 1_760_000_000, model: body.model, system_fingerprint: 'fp_test' }
@@ -77,7 +79,14 @@ export async function startOpenAiTestServer(): Promise<OpenAiTestServer> {
           JSON.stringify({
             ...base,
             object: 'chat.completion',
-            choices: [{ index: 0, message: { role: 'assistant', content: parts.join(''), refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: parts.join(''), refusal: null, annotations: [] },
+                logprobs: null,
+                finish_reason: 'stop',
+              },
+            ],
             usage,
           }),
         )

@@ -121,9 +121,7 @@ describe('publishedFlow token rules', () => {
 
 describe('tokens at rest', () => {
   it('stores only a hash of each token', async () => {
-    const rows = await svc.store.database.query<Record<string, unknown>>(
-      `SELECT * FROM ${svc.store.tables.apiTokens}`,
-    )
+    const rows = await svc.store.database.query<Record<string, unknown>>(`SELECT * FROM ${svc.store.tables.apiTokens}`)
     const dump = JSON.stringify(rows)
     for (const token of Object.values(svc.tokens)) expect(dump).not.toContain(token.slice(6))
     expect(rows.every((row) => /^[0-9a-f]{64}$/.test(String(row.token_hash)))).toBe(true)

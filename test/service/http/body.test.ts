@@ -42,9 +42,7 @@ describe('bad bodies', () => {
     const { method, path, token } = request(badBody.target)
     const res = await svc.call(method, path, {
       token,
-      ...(badBody.raw !== undefined
-        ? { raw: badBody.raw, headers: { 'content-type': 'application/json' } }
-        : { json: badBody.json }),
+      ...(badBody.raw !== undefined ? { raw: badBody.raw, headers: { 'content-type': 'application/json' } } : { json: badBody.json }),
     })
     expect(res.status).toBeGreaterThanOrEqual(400)
     expect(res.status).toBeLessThan(500)

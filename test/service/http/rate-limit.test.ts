@@ -113,8 +113,7 @@ describe('429 over HTTP', () => {
     })
     const flow = await importOverHttp(svc, greetingFlow())
     await publishOverHttp(svc, flow.id)
-    const startFrom = (ip: string) =>
-      svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': ip } })
+    const startFrom = (ip: string) => svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': ip } })
     expect((await startFrom('198.51.100.1')).status).toBe(200)
     expect((await startFrom('198.51.100.2')).status).toBe(429)
   })

@@ -48,14 +48,17 @@ describe('request ids', () => {
     expect(accessLineOf(value)).toMatchObject({ status: 404, errorCode: 'flow_not_found', workspace: WORKSPACE })
   })
 
-  it.each(HOSTILE_REQUEST_IDS.map((entry) => [entry.tries, entry.value]))('replaces an id sent %s, and writes it nowhere', async (_tries, value) => {
-    const res = await svc.call('GET', '/v1/health/ready', { headers: { 'x-request-id': value } })
-    expect(res.status).toBe(200)
-    const id = res.headers.get('x-request-id')!
-    expect(id).toMatch(SERVICE_ID)
-    accessLineOf(id)
-    if (value !== '') expect(logs.text()).not.toContain(value)
-  })
+  it.each(HOSTILE_REQUEST_IDS.map((entry) => [entry.tries, entry.value]))(
+    'replaces an id sent %s, and writes it nowhere',
+    async (_tries, value) => {
+      const res = await svc.call('GET', '/v1/health/ready', { headers: { 'x-request-id': value } })
+      expect(res.status).toBe(200)
+      const id = res.headers.get('x-request-id')!
+      expect(id).toMatch(SERVICE_ID)
+      accessLineOf(id)
+      if (value !== '') expect(logs.text()).not.toContain(value)
+    },
+  )
 
   it('is returned on answers of every kind: refused, unmatched, preflight, the widget files', async () => {
     const flow = await importOverHttp(svc, greetingFlow())
@@ -63,7 +66,9 @@ describe('request ids', () => {
     const answers = [
       await svc.call('GET', `/v1/flows/${flow.id}`),
       await svc.call('GET', '/v1/no/such/route'),
-      await svc.call('OPTIONS', `/v1/flows/${flow.id}/startChat`, { headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } }),
+      await svc.call('OPTIONS', `/v1/flows/${flow.id}/startChat`, {
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+      }),
       await svc.call('GET', '/widget/v1/flow-chat.js'),
       await svc.call('GET', '/no-such-share-page'),
     ]
@@ -88,7 +93,12 @@ describe('request ids', () => {
     for (const line of lines) expect(line.workspace).toBe(WORKSPACE)
     expect(lines[1]).toMatchObject({ status: 500, errorCode: 'internal' })
     // An error is its type, code, message and digest; its stack stays out of the log.
-    expect(lines[0]!.err).toEqual({ type: expect.any(String), code: '42P01', message: expect.stringMatching(/flows/), digest: expect.stringMatching(/^[0-9a-f]{12}$/) })
+    expect(lines[0]!.err).toEqual({
+      type: expect.any(String),
+      code: '42P01',
+      message: expect.stringMatching(/flows/),
+      digest: expect.stringMatching(/^[0-9a-f]{12}$/),
+    })
     expect(logs.text()).not.toMatch(/\s+at .+\.ts:\d+/)
     // Nor what the request carried in its Authorization header.
     expect(logs.text()).not.toContain(svc.tokens.secret)
@@ -116,15 +126,41 @@ describe('the access log', () => {
     await publishOverHttp(svc, flow.id)
     const start = await svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': '198.51.100.23' } })
     const { sessionId } = start.body
-    const answered = await svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: { message: 'Ada' }, headers: { 'x-forwarded-for': '198.51.100.23' } })
-    const refused = await svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: {}, headers: { 'x-forwarded-for': '198.51.100.23' } })
+    const answered = await svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, {
+      json: { message: 'Ada' },
+      headers: { 'x-forwarded-for': '198.51.100.23' },
+    })
+    const refused = await svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, {
+      json: {},
+      headers: { 'x-forwarded-for': '198.51.100.23' },
+    })
     expect([start.status, answered.status, refused.status]).toEqual([200, 200, 400])
 
     const requests = [start, answered, refused].map((res) => accessLineOf(res.headers.get('x-request-id')!))
     expect(requests).toEqual([
-      expect.objectContaining({ level: 'info', method: 'POST', route: '/v1/flows/:flowId/startChat', status: 200, client: '198.51.100.23', workspace: WORKSPACE }),
-      expect.objectContaining({ level: 'info', method: 'POST', route: '/v1/sessions/:sessionId/continueChat', status: 200, client: '198.51.100.23', workspace: WORKSPACE }),
-      expect.objectContaining({ level: 'info', method: 'POST', route: '/v1/sessions/:sessionId/continueChat', status: 400, errorCode: 'invalid_body' }),
+      expect.objectContaining({
+        level: 'info',
+        method: 'POST',
+        route: '/v1/flows/:flowId/startChat',
+        status: 200,
+        client: '198.51.100.23',
+        workspace: WORKSPACE,
+      }),
+      expect.objectContaining({
+        level: 'info',
+        method: 'POST',
+        route: '/v1/sessions/:sessionId/continueChat',
+        status: 200,
+        client: '198.51.100.23',
+        workspace: WORKSPACE,
+      }),
+      expect.objectContaining({
+        level: 'info',
+        method: 'POST',
+        route: '/v1/sessions/:sessionId/continueChat',
+        status: 400,
+        errorCode: 'invalid_body',
+      }),
     ])
     for (const line of requests) {
       expect(new Date(line.time).toISOString()).toBe(line.time)
@@ -146,7 +182,12 @@ describe('the access log', () => {
   it('names an unmatched route as such, whatever its path', async () => {
     const res = await svc.call('DELETE', '/v1/sessions/s3cr3t-session/continueChat')
     expect(res.status).toBe(404)
-    expect(accessLineOf(res.headers.get('x-request-id')!)).toMatchObject({ method: 'DELETE', route: 'unmatched', status: 404, errorCode: 'not_found' })
+    expect(accessLineOf(res.headers.get('x-request-id')!)).toMatchObject({
+      method: 'DELETE',
+      route: 'unmatched',
+      status: 404,
+      errorCode: 'not_found',
+    })
     expect(logs.text()).not.toContain('s3cr3t-session')
   })
 })

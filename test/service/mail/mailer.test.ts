@@ -58,7 +58,14 @@ async function addSmtpCredentials(overrides: Record<string, unknown> = {}) {
   await vault.create('acme', {
     type: 'smtp',
     id: 'mail',
-    data: { host: smtp.host, port: smtp.port, username: SMTP_USER, password: SMTP_PASSWORD, from: { name: 'Acme bot', email: 'bot@acme.example' }, ...overrides },
+    data: {
+      host: smtp.host,
+      port: smtp.port,
+      username: SMTP_USER,
+      password: SMTP_PASSWORD,
+      from: { name: 'Acme bot', email: 'bot@acme.example' },
+      ...overrides,
+    },
   })
 }
 
@@ -116,7 +123,9 @@ describe('Mailer', () => {
     await down.close()
     await addSmtpCredentials({ port: down.port })
     await expect(mailer({ allow: '127.0.0.1' }).send(request({ credentialsId: 'mail' }))).rejects.toThrow(/ECONNREFUSED/)
-    await vault.update('acme', 'mail', { data: { host: smtp.host, port: smtp.port, username: SMTP_USER, password: 'wrong', from: { email: 'b@acme.example' } } })
+    await vault.update('acme', 'mail', {
+      data: { host: smtp.host, port: smtp.port, username: SMTP_USER, password: 'wrong', from: { email: 'b@acme.example' } },
+    })
     await expect(mailer({ allow: '127.0.0.1' }).send(request({ credentialsId: 'mail' }))).rejects.toThrow(/Invalid username or password/)
     await expect(mailer().send(request({ credentialsId: 'nope' }))).rejects.toThrow(/No smtp credentials with id "nope"/)
   })

@@ -8,7 +8,10 @@ import { captureLogs, type LogLine } from '../helpers/logs'
 /** A logger writing into memory, as the service's writes to its standard output. */
 function memoryLogger(settings: Partial<LogSettings> = {}) {
   const written: string[] = []
-  const logger = createLogger({ level: 'info', format: 'json', stacks: false, ...settings }, { write: (line: string) => void written.push(line) })
+  const logger = createLogger(
+    { level: 'info', format: 'json', stacks: false, ...settings },
+    { write: (line: string) => void written.push(line) },
+  )
   return { logger, written, lines: () => written.map((line) => JSON.parse(line) as LogLine) }
 }
 
@@ -57,7 +60,12 @@ describe('the log', () => {
   it('writes an error as its type, code, message and a digest, without its stack', () => {
     const { logger, written, lines } = memoryLogger()
     logger.error({ err: thrownHere('the disk is full') }, 'saving failed')
-    expect(lines()[0]!.err).toEqual({ type: 'Error', code: 'E_TEST', message: 'the disk is full', digest: expect.stringMatching(/^[0-9a-f]{12}$/) })
+    expect(lines()[0]!.err).toEqual({
+      type: 'Error',
+      code: 'E_TEST',
+      message: 'the disk is full',
+      digest: expect.stringMatching(/^[0-9a-f]{12}$/),
+    })
     expect(written.join('')).not.toMatch(/log\.test\.ts|\bat /)
   })
 
@@ -76,7 +84,7 @@ describe('the log', () => {
     expect(lines()[0]!.err?.stack).toMatch(/^Error: the disk is full\n\s+at .*log\.test\.ts/)
   })
 
-  it("keeps tokens and bearer credentials an error quotes out of the line", () => {
+  it('keeps tokens and bearer credentials an error quotes out of the line', () => {
     const { logger, written } = memoryLogger({ stacks: true })
     const secret = newToken('secret')
     logger.error({ err: new Error(`refused ${secret}; sent Authorization: Bearer sk-live-abc123 and Basic dXNlcjpwYXNz`) }, 'call failed')
@@ -88,7 +96,16 @@ describe('the log', () => {
 
 describe('readable lines for a terminal', () => {
   it('show the time, the level and the message, then the other fields', () => {
-    const line = JSON.stringify({ level: 'info', time: '2026-11-26T09:15:02.345Z', pid: 1, hostname: 'h', requestId: 'r1', route: '/v1/health', status: 200, msg: 'request' })
+    const line = JSON.stringify({
+      level: 'info',
+      time: '2026-11-26T09:15:02.345Z',
+      pid: 1,
+      hostname: 'h',
+      requestId: 'r1',
+      route: '/v1/health',
+      status: 200,
+      msg: 'request',
+    })
     expect(prettyLine(line)).toBe('09:15:02.345 INFO  request  requestId=r1  route=/v1/health  status=200\n')
   })
 

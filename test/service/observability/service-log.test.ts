@@ -68,7 +68,11 @@ function flowUsingSecrets() {
       id: 'call',
       type: 'Webhook',
       options: {
-        webhook: { url: `${http.origin}/echo`, method: 'POST', headers: [{ id: 'h', key: 'Authorization', value: `Bearer ${SECRETS.flowHeaderKey}` }] },
+        webhook: {
+          url: `${http.origin}/echo`,
+          method: 'POST',
+          headers: [{ id: 'h', key: 'Authorization', value: `Bearer ${SECRETS.flowHeaderKey}` }],
+        },
         responseVariableMapping: [],
       },
     },
@@ -107,15 +111,22 @@ describe("the service's log", () => {
     }
     let run: { stdout: string; stderr: string }
     try {
-      const imported = JSON.parse((await call('/v1/flows/import', { token: SECRETS.secretToken, body: { workspaceId: 'demo', flow: flowUsingSecrets() } })).body)
+      const imported = JSON.parse(
+        (await call('/v1/flows/import', { token: SECRETS.secretToken, body: { workspaceId: 'demo', flow: flowUsingSecrets() } })).body,
+      )
       const flowId: string = imported.flow.id
       expect((await call(`/v1/flows/${flowId}/publish`, { method: 'POST', token: SECRETS.secretToken })).status).toBe(200)
       const stored = { type: 'openai', id: 'team-openai', data: { apiKey: SECRETS.storedApiKey } }
       expect((await call('/v1/credentials', { token: SECRETS.secretToken, body: stored })).status).toBe(200)
       expect((await call(`/v1/flows/${flowId}/publishedFlow`, { token: SECRETS.publishableToken })).status).toBe(200)
 
-      const start = JSON.parse((await call(`/v1/flows/${flowId}/startChat`, { body: {}, headers: { 'x-forwarded-for': '203.0.113.5' } })).body)
-      const answer = await call(`/v1/sessions/${start.sessionId}/continueChat`, { body: { message: 'Ada' }, headers: { 'x-forwarded-for': '203.0.113.5' } })
+      const start = JSON.parse(
+        (await call(`/v1/flows/${flowId}/startChat`, { body: {}, headers: { 'x-forwarded-for': '203.0.113.5' } })).body,
+      )
+      const answer = await call(`/v1/sessions/${start.sessionId}/continueChat`, {
+        body: { message: 'Ada' },
+        headers: { 'x-forwarded-for': '203.0.113.5' },
+      })
       expect(answer.status).toBe(200)
       expect(http.hits('/echo')).toHaveLength(1)
       expect(smtp.received).toHaveLength(1)
@@ -124,7 +135,9 @@ describe("the service's log", () => {
       // Wrong secrets, and secrets where they do not belong.
       expect((await call(`/v1/flows/${flowId}`, { token: SECRETS.wrongToken })).status).toBe(401)
       expect((await call(`/v1/flows/${flowId}`, { headers: { authorization: `Bearer ${SECRETS.openAiKey}` } })).status).toBe(401)
-      expect((await call(`/v1/flows/${flowId}`, { token: SECRETS.secretToken, headers: { 'x-request-id': SECRETS.publishableToken } })).status).toBe(200)
+      expect(
+        (await call(`/v1/flows/${flowId}`, { token: SECRETS.secretToken, headers: { 'x-request-id': SECRETS.publishableToken } })).status,
+      ).toBe(200)
       expect((await call('/metrics', { token: SECRETS.wrongMetricsToken })).status).toBe(401)
       expect((await call('/metrics', { token: SECRETS.metricsToken })).status).toBe(200)
     } finally {
@@ -154,7 +167,14 @@ describe("the service's log", () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'flow-service-log-'))
       directories.push(dataDir)
       const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-        env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'production', FLOW_SECRET_TOKEN: SECRETS.secretToken },
+        env: {
+          PATH: process.env.PATH,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          NODE_ENV: 'production',
+          FLOW_SECRET_TOKEN: SECRETS.secretToken,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       let output = ''
@@ -162,8 +182,16 @@ describe("the service's log", () => {
       child.stderr.on('data', (chunk: Buffer) => (output += chunk))
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
       expect(code).toBe(1)
-      const fatal = output.trimEnd().split('\n').map((line) => JSON.parse(line) as LogLine).filter((line) => line.level === 'fatal')
-      expect(fatal).toEqual([expect.objectContaining({ err: { type: 'Error', code: 'EADDRINUSE', message: expect.stringMatching(/EADDRINUSE/), digest: expect.any(String) } })])
+      const fatal = output
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as LogLine)
+        .filter((line) => line.level === 'fatal')
+      expect(fatal).toEqual([
+        expect.objectContaining({
+          err: { type: 'Error', code: 'EADDRINUSE', message: expect.stringMatching(/EADDRINUSE/), digest: expect.any(String) },
+        }),
+      ])
       expect(output).not.toMatch(/"stack"|\n\s+at /)
       expect(output).not.toContain(SECRETS.secretToken)
     } finally {
@@ -181,6 +209,8 @@ describe("the service's log", () => {
     }
     const lines = run.stdout.trimEnd().split('\n')
     for (const line of lines) expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} (INFO |DEBUG|WARN ) \S/)
-    expect(lines.some((line) => /DEBUG request {2}requestId=\S+ {2}method=GET {2}route=\/v1\/health\/live {2}status=200/.test(line))).toBe(true)
+    expect(lines.some((line) => /DEBUG request {2}requestId=\S+ {2}method=GET {2}route=\/v1\/health\/live {2}status=200/.test(line))).toBe(
+      true,
+    )
   }, 60_000)
 })

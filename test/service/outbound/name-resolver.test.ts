@@ -83,7 +83,10 @@ describe('the outbound name resolver', () => {
 
   it('answers localhost and the hosts file without asking any name server', async () => {
     const hostsFile = join(dir, 'hosts')
-    await writeFile(hostsFile, '# a comment\n10.1.2.3 files.test files # trailing\n::1 files.test\n127.0.0.1 localhost\nnot-an-address x.test\n')
+    await writeFile(
+      hostsFile,
+      '# a comment\n10.1.2.3 files.test files # trailing\n::1 files.test\n127.0.0.1 localhost\nnot-an-address x.test\n',
+    )
     const names = resolver({ hostsFile })
     const asked = dns.queries.length
     expect(await names.lookup('files.test')).toEqual(['10.1.2.3', '::1'])

@@ -69,7 +69,13 @@ describe('refused addresses', () => {
 
   it('calls only http and https, without credentials in the URL', async () => {
     const http = client({ allow: '127.0.0.1' })
-    for (const url of ['file:///etc/passwd', 'ftp://127.0.0.1/', 'gopher://127.0.0.1:PORT/', 'not a url', 'http://user:pw@127.0.0.1:PORT/echo']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://127.0.0.1/',
+      'gopher://127.0.0.1:PORT/',
+      'not a url',
+      'http://user:pw@127.0.0.1:PORT/echo',
+    ]) {
       expect((await failure(call(http, url))).failure, url).toBe('invalid-url')
     }
   })
@@ -125,7 +131,12 @@ describe('redirects', () => {
 
   it('checks every hop: a redirect to loopback or localhost is refused', async () => {
     const http = client({ allow: 'api.test', names })
-    for (const target of ['http://127.0.0.1:PORT/echo', 'http://localhost:PORT/echo', 'http://[::ffff:127.0.0.1]:PORT/echo', 'http://0x7f000001:PORT/echo']) {
+    for (const target of [
+      'http://127.0.0.1:PORT/echo',
+      'http://localhost:PORT/echo',
+      'http://[::ffff:127.0.0.1]:PORT/echo',
+      'http://0x7f000001:PORT/echo',
+    ]) {
       const before = server.hits('/echo').length
       expect((await failure(call(http, redirect(target)))).failure, target).toBe('refused')
       expect(server.hits('/echo').length).toBe(before)
@@ -158,12 +169,16 @@ describe('redirects', () => {
       'accept-language': 'pl',
       'content-type': 'application/json',
     }
-    const across = JSON.parse((await call(http, redirect('http://other.test:PORT/echo', 307), { method: 'PUT', body: '{}', headers })).body.toString())
+    const across = JSON.parse(
+      (await call(http, redirect('http://other.test:PORT/echo', 307), { method: 'PUT', body: '{}', headers })).body.toString(),
+    )
     for (const name of ['authorization', 'cookie', 'x-api-key', 'api-key', 'x-custom']) expect(across.headers[name], name).toBeUndefined()
     expect(across.headers).toMatchObject({ accept: 'application/json', 'accept-language': 'pl', 'content-type': 'application/json' })
     expect(across.body).toBe('{}')
 
-    const same = JSON.parse((await call(http, redirect('http://api.test:PORT/echo', 307), { method: 'PUT', body: '{}', headers })).body.toString())
+    const same = JSON.parse(
+      (await call(http, redirect('http://api.test:PORT/echo', 307), { method: 'PUT', body: '{}', headers })).body.toString(),
+    )
     expect(same.headers).toMatchObject({ authorization: 'Bearer secret', 'x-api-key': 'secret-key', 'x-custom': 'mine' })
   })
 
@@ -243,7 +258,9 @@ describe('what failures say', () => {
   })
 
   it('refuses a header value no header can carry without quoting it', async () => {
-    const error = await failure(call(client({ allow: '127.0.0.1' }), 'http://127.0.0.1:PORT/echo', { headers: { authorization: 'Bearer sk-live-\u0141' } }))
+    const error = await failure(
+      call(client({ allow: '127.0.0.1' }), 'http://127.0.0.1:PORT/echo', { headers: { authorization: 'Bearer sk-live-\u0141' } }),
+    )
     expect(error.failure).toBe('invalid-request')
     expect(error.message).not.toContain('sk-live')
   })

@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { AllowList } from '../../../src/service/outbound/address-policy'
-import { createOutboundHttp, type OutboundCalls, OutboundError, type OutboundHttp, type OutboundOptions } from '../../../src/service/outbound/outbound-http'
+import {
+  createOutboundHttp,
+  type OutboundCalls,
+  OutboundError,
+  type OutboundHttp,
+  type OutboundOptions,
+} from '../../../src/service/outbound/outbound-http'
 import { type DnsTestServer, startDnsTestServer } from '../helpers/dns-test-server'
 import { type HttpTestServer, startHttpTestServer } from '../helpers/http-test-server'
 import { until } from '../helpers/until'
@@ -24,7 +30,11 @@ afterEach(async () => {
 
 /** The resolver itself waits 5 s, then 10 s, for a silent name: the calls give up first. */
 function client(options: Omit<OutboundOptions, 'allow' | 'dns'> = {}): OutboundHttp {
-  const created = createOutboundHttp({ allow: AllowList.parse('127.0.0.1').list, dns: { servers: [dns.address], timeoutMs: 5_000 }, ...options })
+  const created = createOutboundHttp({
+    allow: AllowList.parse('127.0.0.1').list,
+    dns: { servers: [dns.address], timeoutMs: 5_000 },
+    ...options,
+  })
   clients.push(created)
   return created
 }

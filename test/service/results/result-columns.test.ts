@@ -15,11 +15,7 @@ describe('the columns of a results table', () => {
         group('g2', '', [input('c', 'url input')]),
         group('g3', 'Again', [input('d', 'text input', 'v1'), input('e', 'text input', 'v1'), input('f', 'text input', 'v-missing')]),
       ],
-      variables: [
-        { id: 'v1', name: 'Contact' },
-        { id: 'v2', name: 'Contact' },
-        { id: 'v3' },
-      ],
+      variables: [{ id: 'v1', name: 'Contact' }, { id: 'v2', name: 'Contact' }, { id: 'v3' }],
     }
     expect(names(content)).toEqual([
       'input:a=Contact',

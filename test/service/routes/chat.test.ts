@@ -25,8 +25,7 @@ async function publishedGreeting(overrides: Record<string, unknown> = {}) {
   return { flow, published }
 }
 
-const start = (ref: string, json?: unknown) =>
-  svc.call('POST', `/v1/flows/${ref}/startChat`, json === undefined ? {} : { json })
+const start = (ref: string, json?: unknown) => svc.call('POST', `/v1/flows/${ref}/startChat`, json === undefined ? {} : { json })
 const answer = (sessionId: string, message: string, headers?: Record<string, string>) =>
   svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: { message }, headers })
 

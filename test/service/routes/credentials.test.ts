@@ -22,7 +22,13 @@ const smtp: CreateCredentialRequest = {
   type: 'smtp',
   id: 'send-email-credentials',
   name: 'Our mail server',
-  data: { host: 'mail.example.com', port: 587, username: 'bot@example.com', password: PASSWORD, from: { name: 'Bot', email: 'bot@example.com' } },
+  data: {
+    host: 'mail.example.com',
+    port: 587,
+    username: 'bot@example.com',
+    password: PASSWORD,
+    from: { name: 'Bot', email: 'bot@example.com' },
+  },
 }
 const openai: CreateCredentialRequest = { type: 'openai', id: 'openai', data: { apiKey: API_KEY, baseUrl: 'https://llm.example.com/v1' } }
 

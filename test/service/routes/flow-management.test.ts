@@ -24,7 +24,8 @@ function expectError(res: CallResult, status: number, code: string) {
   expect(errorBodySchema.parse(res.body).error.code).toBe(code)
 }
 
-const secret = (method: string, path: string, json?: unknown) => svc.call(method, path, { token: svc.tokens.secret, ...(json === undefined ? {} : { json }) })
+const secret = (method: string, path: string, json?: unknown) =>
+  svc.call(method, path, { token: svc.tokens.secret, ...(json === undefined ? {} : { json }) })
 const greeting = (text: string) => {
   const flow = greetingFlow()
   flow.groups[0].blocks[0].content.richText[0].children[0].text = text
@@ -40,7 +41,10 @@ describe('GET /v1/flows', () => {
     const draft = await importOverHttp(svc, greetingFlow({ name: 'Draft', icon: '📝' }))
     await collectResult(svc, live.id, ['Ada', '36'])
     await collectResult(svc, live.id, ['Bob'])
-    await svc.call('POST', '/v1/flows/import', { token: svc.tokens.otherSecret, json: { workspaceId: OTHER_WORKSPACE, flow: greetingFlow({ name: 'Theirs' }) } })
+    await svc.call('POST', '/v1/flows/import', {
+      token: svc.tokens.otherSecret,
+      json: { workspaceId: OTHER_WORKSPACE, flow: greetingFlow({ name: 'Theirs' }) },
+    })
 
     const res = await secret('GET', '/v1/flows')
     expect(res.status).toBe(200)
@@ -75,12 +79,25 @@ describe('PUT /v1/flows/{flowId}', () => {
     expect(firstText(before)).toBe('Hello from version one!')
 
     // The file as the builder exports it again: its own ids, timestamps and workspace, another theme.
-    const file = { ...greeting('Hello from version two!'), id: 'builder-id', publicId: 'builder-public-id', workspaceId: 'elsewhere', createdAt: '2020-01-01T00:00:00.000Z', theme: { general: { font: 'Lato' } } }
+    const file = {
+      ...greeting('Hello from version two!'),
+      id: 'builder-id',
+      publicId: 'builder-public-id',
+      workspaceId: 'elsewhere',
+      createdAt: '2020-01-01T00:00:00.000Z',
+      theme: { general: { font: 'Lato' } },
+    }
     svc.clock.advance(1_000)
     const res = await secret('PUT', `/v1/flows/${flow.id}`, { flow: file })
     expect(res.status, res.text).toBe(200)
     const replaced = flowResponseSchema.parse(res.body).flow
-    expect(replaced).toMatchObject({ id: flow.id, publicId: flow.publicId, workspaceId: 'demo', createdAt: flow.createdAt, theme: { general: { font: 'Lato' } } })
+    expect(replaced).toMatchObject({
+      id: flow.id,
+      publicId: flow.publicId,
+      workspaceId: 'demo',
+      createdAt: flow.createdAt,
+      theme: { general: { font: 'Lato' } },
+    })
     expect(replaced.updatedAt > flow.updatedAt).toBe(true)
 
     // Visitors keep the published version until the owner publishes the new one.
@@ -101,9 +118,16 @@ describe('PUT /v1/flows/{flowId}', () => {
     const flow = await importOverHttp(svc, greetingFlow())
     await publishOverHttp(svc, flow.id)
     await collectResult(svc, flow.id, ['Ada'])
-    await secret('PATCH', `/v1/flows/${flow.id}`, { flow: { isClosed: true, resultsTablePreferences: preferences, customDomain: 'chat.example.com' } })
+    await secret('PATCH', `/v1/flows/${flow.id}`, {
+      flow: { isClosed: true, resultsTablePreferences: preferences, customDomain: 'chat.example.com' },
+    })
     const res = await secret('PUT', `/v1/flows/${flow.id}`, { flow: greetingFlow({ name: 'Renamed', resultsTablePreferences: null }) })
-    expect(res.body.flow).toMatchObject({ name: 'Renamed', isClosed: true, resultsTablePreferences: preferences, customDomain: 'chat.example.com' })
+    expect(res.body.flow).toMatchObject({
+      name: 'Renamed',
+      isClosed: true,
+      resultsTablePreferences: preferences,
+      customDomain: 'chat.example.com',
+    })
     const own = { columnsOrder: ['b2'] }
     const withOwn = await secret('PUT', `/v1/flows/${flow.id}`, { flow: greetingFlow({ resultsTablePreferences: own }) })
     expect(withOwn.body.flow.resultsTablePreferences).toEqual(own)
@@ -121,15 +145,49 @@ describe('PUT /v1/flows/{flowId}', () => {
 
   it('refuses a file that is not a flow, an old updatedAt, and a flow of another workspace, changing nothing', async () => {
     const flow = await importOverHttp(svc, greetingFlow())
-    const notFlows: unknown[] = [{}, [], 'flow', null, { flow: null }, { flow: [] }, { flow: { groups: 'x', events: [], edges: [] } }, { flow: { version: '6', name: 'No groups' } }, { flow: { name: 'Only a name' } }, { flow: greetingFlow(), extra: 1 }]
+    const notFlows: unknown[] = [
+      {},
+      [],
+      'flow',
+      null,
+      { flow: null },
+      { flow: [] },
+      { flow: { groups: 'x', events: [], edges: [] } },
+      { flow: { version: '6', name: 'No groups' } },
+      { flow: { name: 'Only a name' } },
+      { flow: greetingFlow(), extra: 1 },
+    ]
     for (const json of notFlows) expectError(await secret('PUT', `/v1/flows/${flow.id}`, json), 400, 'invalid_body')
-    expectError(await svc.call('PUT', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, raw: 'not json', headers: { 'content-type': 'application/json' } }), 400, 'invalid_body')
-    expectError(await svc.call('PUT', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, raw: '{}', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type')
-    const stale = await secret('PUT', `/v1/flows/${flow.id}`, { flow: greetingFlow({ name: 'Late' }), updatedAt: '2020-01-01T00:00:00.000Z' })
+    expectError(
+      await svc.call('PUT', `/v1/flows/${flow.id}`, {
+        token: svc.tokens.secret,
+        raw: 'not json',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_body',
+    )
+    expectError(
+      await svc.call('PUT', `/v1/flows/${flow.id}`, { token: svc.tokens.secret, raw: '{}', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    )
+    const stale = await secret('PUT', `/v1/flows/${flow.id}`, {
+      flow: greetingFlow({ name: 'Late' }),
+      updatedAt: '2020-01-01T00:00:00.000Z',
+    })
     expectError(stale, 409, 'conflict')
     expectError(await secret('PUT', `/v1/flows/${flow.id}`, { flow: greetingFlow(), updatedAt: 'yesterday' }), 400, 'invalid_body')
-    expectError(await svc.call('PUT', `/v1/flows/${flow.id}`, { token: svc.tokens.otherSecret, json: { flow: greetingFlow({ name: 'Hijack' }) } }), 404, 'flow_not_found')
-    expectError(await svc.call('PUT', `/v1/flows/${flow.id}`, { token: svc.tokens.publishable, json: { flow: greetingFlow() } }), 403, 'forbidden')
+    expectError(
+      await svc.call('PUT', `/v1/flows/${flow.id}`, { token: svc.tokens.otherSecret, json: { flow: greetingFlow({ name: 'Hijack' }) } }),
+      404,
+      'flow_not_found',
+    )
+    expectError(
+      await svc.call('PUT', `/v1/flows/${flow.id}`, { token: svc.tokens.publishable, json: { flow: greetingFlow() } }),
+      403,
+      'forbidden',
+    )
     expect((await secret('GET', `/v1/flows/${flow.id}`)).body.flow).toMatchObject({ name: 'Greeting', updatedAt: flow.updatedAt })
     const current = await secret('PUT', `/v1/flows/${flow.id}`, { flow: greetingFlow({ name: 'On time' }), updatedAt: flow.updatedAt })
     expect(current.body.flow.name).toBe('On time')
@@ -215,7 +273,13 @@ describe('tokens', () => {
     expectError(await svc.call('GET', '/v1/tokens', { token: svc.tokens.publishable }), 403, 'forbidden')
     expectError(await svc.call('POST', '/v1/tokens', { token: svc.tokens.publishable, json: { kind: 'secret' } }), 403, 'forbidden')
     expectError(await svc.call('POST', '/v1/tokens', { json: { kind: 'secret' } }), 401, 'unauthorized')
-    for (const json of [{}, { kind: 'admin' }, { kind: 'secret', label: 'x'.repeat(201) }, { kind: 'secret', workspaceId: OTHER_WORKSPACE }, []]) {
+    for (const json of [
+      {},
+      { kind: 'admin' },
+      { kind: 'secret', label: 'x'.repeat(201) },
+      { kind: 'secret', workspaceId: OTHER_WORKSPACE },
+      [],
+    ]) {
       expectError(await secret('POST', '/v1/tokens', json), 400, 'invalid_body')
     }
     expectError(await secret('DELETE', '/v1/tokens/..%2F..'), 404, 'not_found')
@@ -252,7 +316,8 @@ describe('the token matrix of the management calls', () => {
         { method: 'DELETE', path: `/v1/tokens/${spare.token.id}`, flowScoped: false },
       ]
       for (const { method, path, json, flowScoped } of calls) {
-        const as = (token: string | undefined, instance = svc) => instance.call(method, path, { ...(token === undefined ? {} : { token }), ...(json === undefined ? {} : { json }) })
+        const as = (token: string | undefined, instance = svc) =>
+          instance.call(method, path, { ...(token === undefined ? {} : { token }), ...(json === undefined ? {} : { json }) })
         const label = `${method} ${path}`
         for (const token of [undefined, 'fs_sk_not-a-token', revoked]) {
           expect((await as(token)).status, `${label} with ${token}`).toBe(401)

@@ -20,10 +20,28 @@ beforeEach(async () => {
 afterEach(() => svc.close())
 
 const FLOW_FIELDS = [
-  'version', 'id', 'name', 'events', 'groups', 'edges', 'variables', 'theme',
-  'selectedThemeTemplateId', 'settings', 'createdAt', 'updatedAt', 'icon', 'folderId', 'publicId',
-  'customDomain', 'workspaceId', 'resultsTablePreferences', 'isArchived', 'isClosed',
-  'messagingAppCredentialsId', 'riskLevel',
+  'version',
+  'id',
+  'name',
+  'events',
+  'groups',
+  'edges',
+  'variables',
+  'theme',
+  'selectedThemeTemplateId',
+  'settings',
+  'createdAt',
+  'updatedAt',
+  'icon',
+  'folderId',
+  'publicId',
+  'customDomain',
+  'workspaceId',
+  'resultsTablePreferences',
+  'isArchived',
+  'isClosed',
+  'messagingAppCredentialsId',
+  'riskLevel',
 ]
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -317,7 +335,16 @@ describe('POST /v1/flows/{flowId}/publish and GET …/publishedFlow', () => {
     }
     // What the widget needs is there: its theme, the settings it reads, and what to prepare.
     const { publishedFlow } = publicFlowResponseSchema.parse(res.body)
-    expect(Object.keys(publishedFlow).sort()).toEqual(['blockKinds', 'createdAt', 'flowId', 'id', 'settings', 'theme', 'updatedAt', 'version'])
+    expect(Object.keys(publishedFlow).sort()).toEqual([
+      'blockKinds',
+      'createdAt',
+      'flowId',
+      'id',
+      'settings',
+      'theme',
+      'updatedAt',
+      'version',
+    ])
     expect(publishedFlow.theme).toEqual(secretFlow().theme)
     expect(publishedFlow.settings).toEqual({
       general: { isInputPrefillEnabled: false, isTypingEmulationEnabled: true, rememberUser: { isEnabled: true, storage: 'local' } },

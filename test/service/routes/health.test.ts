@@ -52,7 +52,10 @@ describe('health', () => {
     expect([live.status, live.body]).toEqual([200, { status: 'ok' }])
 
     const warnings = logs.lines.filter((line) => line.level === 'warn')
-    expect(warnings.map((line) => line.msg)).toEqual(['readiness: the database cannot be reached', 'readiness: the database cannot be reached'])
+    expect(warnings.map((line) => line.msg)).toEqual([
+      'readiness: the database cannot be reached',
+      'readiness: the database cannot be reached',
+    ])
     const probes = logs.lines.filter((line) => line.msg === 'request')
     expect(probes.map((line) => [line.level, line.status])).toEqual([
       ['info', 503],
@@ -110,10 +113,18 @@ describe.skipIf(!databaseUrl)('health of a service process whose PostgreSQL serv
     expect(await probe('/v1/health/ready', 'after-000000001')).toEqual(['/v1/health/ready', 200, ok])
 
     // The cause is in the log, on the probe's own line: JSON, the request's id, no stack.
-    const lines = service.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as LogLine)
+    const lines = service
+      .stdout()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogLine)
     const cause = lines.filter((line) => line.requestId === 'stopped-00000001' && line.level === 'warn')
-    expect(cause).toEqual([expect.objectContaining({ msg: 'readiness: the database cannot be reached', err: expect.objectContaining({ code: 'ECONNREFUSED' }) })])
+    expect(cause).toEqual([
+      expect.objectContaining({ msg: 'readiness: the database cannot be reached', err: expect.objectContaining({ code: 'ECONNREFUSED' }) }),
+    ])
     expect(cause[0]!.err).not.toHaveProperty('stack')
-    expect(lines.filter((line) => line.msg === 'request' && line.requestId?.startsWith('stopped-')).map((line) => line.status)).toEqual([503, 503, 200])
+    expect(lines.filter((line) => line.msg === 'request' && line.requestId?.startsWith('stopped-')).map((line) => line.status)).toEqual([
+      503, 503, 200,
+    ])
   }, 60_000)
 })

@@ -25,7 +25,8 @@ afterEach(async () => {
 async function service(options: { allow?: string[]; schema?: string } = {}): Promise<TestService> {
   const svc = await createTestService(db, {
     config: { outboundAllowHosts: options.allow ?? ['127.0.0.1'] },
-    resolve: async (host) => (host === 'api.test' ? ['127.0.0.1'] : Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }))),
+    resolve: async (host) =>
+      host === 'api.test' ? ['127.0.0.1'] : Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' })),
     ...(options.schema ? { schema: options.schema } : {}),
   })
   services.push(svc)
@@ -40,11 +41,19 @@ function flowWith(block: Record<string, unknown>) {
     version: '6',
     name: 'Integration',
     events: [{ id: 'ev', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } }],
-    variables: [{ id: 'vName', name: 'Name' }, { id: 'vStatus', name: 'Status' }, { id: 'vResult', name: 'Result' }],
+    variables: [
+      { id: 'vName', name: 'Name' },
+      { id: 'vStatus', name: 'Status' },
+      { id: 'vResult', name: 'Result' },
+    ],
     groups: [
       { id: 'g1', title: 'Ask', blocks: [{ id: 'ask', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vName' } }] },
       { id: 'g2', title: 'Run', blocks: [{ id: 'block', outgoingEdgeId: 'e2', ...block }] },
-      { id: 'g3', title: 'Show', blocks: [text('shown', 'Status {{Status}}: {{Result}}'), { id: 'again', type: 'text input', options: {} }] },
+      {
+        id: 'g3',
+        title: 'Show',
+        blocks: [text('shown', 'Status {{Status}}: {{Result}}'), { id: 'again', type: 'text input', options: {} }],
+      },
     ],
     edges: [
       { id: 'e0', from: { eventId: 'ev' }, to: { groupId: 'g1' } },
@@ -62,9 +71,14 @@ async function startFlow(svc: TestService, flow: unknown) {
   return { ...startChatResponseSchema.parse(res.body), flowId: imported.id as string }
 }
 
-const answer = (svc: TestService, sessionId: string, message: unknown) => svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: { message } })
-const shown = (body: unknown) => (chatStepResultSchema.parse(body).messages ?? []).map((m) => (m.content as { plainText?: string }).plainText ?? '')
-const mapping = [{ id: 'm1', variableId: 'vStatus', bodyPath: 'statusCode' }, { id: 'm2', variableId: 'vResult', bodyPath: 'data.message || data.error || data' }]
+const answer = (svc: TestService, sessionId: string, message: unknown) =>
+  svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: { message } })
+const shown = (body: unknown) =>
+  (chatStepResultSchema.parse(body).messages ?? []).map((m) => (m.content as { plainText?: string }).plainText ?? '')
+const mapping = [
+  { id: 'm1', variableId: 'vStatus', bodyPath: 'statusCode' },
+  { id: 'm2', variableId: 'vResult', bodyPath: 'data.message || data.error || data' },
+]
 
 describe('HTTP request blocks through the service', () => {
   it.each([
@@ -74,7 +88,13 @@ describe('HTTP request blocks through the service', () => {
     ['answers invalid JSON', '/invalid-json', 'Status 200: {"not": json'],
   ])('a remote server that %s costs one timeout at most, never a 5xx, and the flow goes on', async (_what, path, expected) => {
     const svc = await service()
-    const chat = await startFlow(svc, flowWith({ type: 'Webhook', options: { timeout: 1, webhook: { url: `${server.origin}${path}`, method: 'GET' }, responseVariableMapping: mapping } }))
+    const chat = await startFlow(
+      svc,
+      flowWith({
+        type: 'Webhook',
+        options: { timeout: 1, webhook: { url: `${server.origin}${path}`, method: 'GET' }, responseVariableMapping: mapping },
+      }),
+    )
     const res = await answer(svc, chat.sessionId, 'Ada')
     expect(res.status).toBe(200)
     expect(shown(res.body)).toEqual([expected])
@@ -85,26 +105,55 @@ describe('HTTP request blocks through the service', () => {
     const svc = await service({ allow: ['api.test'] })
     const before = server.hits('/echo').length
     const url = `http://api.test:${server.port}/redirect?to=${encodeURIComponent(`${server.origin}/echo`)}`
-    const chat = await startFlow(svc, flowWith({ type: 'Webhook', options: { webhook: { url, method: 'GET' }, responseVariableMapping: mapping } }))
+    const chat = await startFlow(
+      svc,
+      flowWith({ type: 'Webhook', options: { webhook: { url, method: 'GET' }, responseVariableMapping: mapping } }),
+    )
     const res = await answer(svc, chat.sessionId, 'Ada')
     expect(res.status).toBe(200)
     expect(shown(res.body)[0]).toMatch(/^Status 400: Security validation failed: Refused to connect to 127\.0\.0\.1/)
     expect(server.hits('/echo').length).toBe(before)
     // The visitor sees that the request failed; what was called is kept with the result only.
-    expect(res.body.logs).toEqual([{ status: 'error', description: 'HTTP request failed (no answer)', details: { blockId: 'block', type: 'Webhook' } }])
+    expect(res.body.logs).toEqual([
+      { status: 'error', description: 'HTTP request failed (no answer)', details: { blockId: 'block', type: 'Webhook' } },
+    ])
     expect(res.text).not.toContain('api.test')
     const logs = await svc.call('GET', `/v1/flows/${chat.flowId}/results/${chat.resultId}/logs`, { token: svc.tokens.secret })
-    expect(logs.body.logs).toContainEqual(expect.objectContaining({ description: 'Webhook returned an error.', details: expect.objectContaining({ request: { url, method: 'GET' } }) }))
+    expect(logs.body.logs).toContainEqual(
+      expect.objectContaining({
+        description: 'Webhook returned an error.',
+        details: expect.objectContaining({ request: { url, method: 'GET' } }),
+      }),
+    )
   })
 
   it("maps the widget's {statusCode, data}, and answers 400 to anything else", async () => {
     const svc = await service()
-    const chat = await startFlow(svc, flowWith({ type: 'Webhook', options: { isExecutedOnClient: true, webhook: { url: 'https://api.example.com/x', method: 'GET' }, responseVariableMapping: mapping } }))
+    const chat = await startFlow(
+      svc,
+      flowWith({
+        type: 'Webhook',
+        options: {
+          isExecutedOnClient: true,
+          webhook: { url: 'https://api.example.com/x', method: 'GET' },
+          responseVariableMapping: mapping,
+        },
+      }),
+    )
     const waiting = await answer(svc, chat.sessionId, 'Ada')
-    expect(waiting.body.clientSideActions).toEqual([{ type: 'httpRequestToExecute', httpRequestToExecute: { url: 'https://api.example.com/x', method: 'GET', headers: {}, timeoutSeconds: 10 }, expectsDedicatedReply: true }])
+    expect(waiting.body.clientSideActions).toEqual([
+      {
+        type: 'httpRequestToExecute',
+        httpRequestToExecute: { url: 'https://api.example.com/x', method: 'GET', headers: {}, timeoutSeconds: 10 },
+        expectsDedicatedReply: true,
+      },
+    ])
     const invalid = await answer(svc, chat.sessionId, 'not json')
     expect(invalid.status).toBe(400)
-    expect(errorBodySchema.parse(invalid.body).error).toMatchObject({ code: 'invalid_body', message: 'Provided response is not valid JSON' })
+    expect(errorBodySchema.parse(invalid.body).error).toMatchObject({
+      code: 'invalid_body',
+      message: 'Provided response is not valid JSON',
+    })
     const done = await answer(svc, chat.sessionId, JSON.stringify({ statusCode: 200, data: { message: 'from the browser' } }))
     expect(shown(done.body)).toEqual(['Status 200: from the browser'])
   })
@@ -113,16 +162,35 @@ describe('HTTP request blocks through the service', () => {
 describe('E-mail blocks through the service', () => {
   it('keeps the e-mail in the outbox when no SMTP server is configured', async () => {
     const svc = await service()
-    const chat = await startFlow(svc, flowWith({ type: 'Email', options: { recipients: ['{{Name}}@example.com'], subject: 'Hello {{Name}}', body: 'Hi!' } }))
+    const chat = await startFlow(
+      svc,
+      flowWith({ type: 'Email', options: { recipients: ['{{Name}}@example.com'], subject: 'Hello {{Name}}', body: 'Hi!' } }),
+    )
     const res = await answer(svc, chat.sessionId, 'ada')
-    expect(res.body.logs).toEqual([{ status: 'info', description: 'E-mail kept in the outbox: no SMTP server is configured', details: { blockId: 'block' } }])
+    expect(res.body.logs).toEqual([
+      { status: 'info', description: 'E-mail kept in the outbox: no SMTP server is configured', details: { blockId: 'block' } },
+    ])
     const outbox = await svc.call('GET', '/v1/outbox', { token: svc.tokens.secret })
-    expect(outbox.body.emails).toEqual([expect.objectContaining({ flowId: chat.flowId, resultId: chat.resultId, message: expect.objectContaining({ to: ['ada@example.com'], subject: 'Hello ada', text: 'Hi!' }) })])
+    expect(outbox.body.emails).toEqual([
+      expect.objectContaining({
+        flowId: chat.flowId,
+        resultId: chat.resultId,
+        message: expect.objectContaining({ to: ['ada@example.com'], subject: 'Hello ada', text: 'Hi!' }),
+      }),
+    ])
   })
 })
 
 describe('wait for a webhook', () => {
-  const waitFlow = flowWith({ type: 'webhook', options: { responseVariableMapping: [{ id: 'm', variableId: 'vResult', bodyPath: 'data.order' }, { id: 's', variableId: 'vStatus', bodyPath: 'statusCode' }] } })
+  const waitFlow = flowWith({
+    type: 'webhook',
+    options: {
+      responseVariableMapping: [
+        { id: 'm', variableId: 'vResult', bodyPath: 'data.order' },
+        { id: 's', variableId: 'vStatus', bodyPath: 'statusCode' },
+      ],
+    },
+  })
 
   async function waitingChat(svc: TestService) {
     const chat = await startFlow(svc, waitFlow)

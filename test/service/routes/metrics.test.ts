@@ -30,12 +30,19 @@ const text = (id: string, value: string) => ({ id, type: 'text', content: { rich
 
 /** An answer runs flow code, calls a server twice (a 200 and a 503), and asks again. */
 function countedFlow(origin: string) {
-  const call = (id: string, url: string) => ({ id, type: 'Webhook', options: { webhook: { url, method: 'GET' }, responseVariableMapping: [] } })
+  const call = (id: string, url: string) => ({
+    id,
+    type: 'Webhook',
+    options: { webhook: { url, method: 'GET' }, responseVariableMapping: [] },
+  })
   return {
     version: '6',
     name: 'Counted',
     events: [{ id: 'ev', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } }],
-    variables: [{ id: 'vMsg', name: 'Msg' }, { id: 'vSum', name: 'Sum' }],
+    variables: [
+      { id: 'vMsg', name: 'Msg' },
+      { id: 'vSum', name: 'Sum' },
+    ],
     groups: [
       { id: 'ask', title: 'Ask', blocks: [{ id: 'q', type: 'text input', outgoingEdgeId: 'e1', options: { variableId: 'vMsg' } }] },
       {
@@ -69,8 +76,12 @@ describe('GET /metrics', () => {
 
   it('answers only the token: 401 without it or with another, then 429 once the address is out of failures', async () => {
     const svc = await ai.service({ config: { metricsToken: METRICS_TOKEN, authFailureLimit: { perMinute: 1, burst: 3 } } })
-    const scrapeWith = (headers: Record<string, string>) => svc.call('GET', '/metrics', { headers: { 'x-forwarded-for': '203.0.113.9', ...headers } })
-    for (const headers of [{}, { authorization: `Bearer ${METRICS_TOKEN}x` }, { authorization: `Basic ${METRICS_TOKEN}` }] as Record<string, string>[]) {
+    const scrapeWith = (headers: Record<string, string>) =>
+      svc.call('GET', '/metrics', { headers: { 'x-forwarded-for': '203.0.113.9', ...headers } })
+    for (const headers of [{}, { authorization: `Bearer ${METRICS_TOKEN}x` }, { authorization: `Basic ${METRICS_TOKEN}` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await scrapeWith(headers)
       expect(res.status).toBe(401)
       expect(res.body.error.code).toBe('unauthorized')
@@ -124,7 +135,11 @@ describe('GET /metrics', () => {
     const svc = await ai.service({ config: { metricsToken: METRICS_TOKEN }, allow: [] })
     const flow = countedFlow(server.origin)
     const work = flow.groups[1]!.blocks
-    work[0] = { id: 'code', type: 'Set variable', options: { variableId: 'vSum', expressionToEvaluate: '(() => { for (;;) {} })()', isCode: true } }
+    work[0] = {
+      id: 'code',
+      type: 'Set variable',
+      options: { variableId: 'vSum', expressionToEvaluate: '(() => { for (;;) {} })()', isCode: true },
+    }
     const imported = await importOverHttp(svc, flow)
     await publishOverHttp(svc, imported.id)
     const before = await scrape(svc)
@@ -165,7 +180,9 @@ describe('GET /metrics', () => {
     try {
       const samples = await scrape(svc)
       expect(total(samples, 'flow_db_pool_max_connections')).toBeGreaterThanOrEqual(4)
-      expect(total(samples, 'flow_db_pool_connections', { state: 'idle' }) + total(samples, 'flow_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(1)
+      expect(
+        total(samples, 'flow_db_pool_connections', { state: 'idle' }) + total(samples, 'flow_db_pool_connections', { state: 'in_use' }),
+      ).toBeGreaterThanOrEqual(1)
     } finally {
       await svc.close()
     }

@@ -48,7 +48,9 @@ function callingFlow(url: string, options: { timeout?: number; loop?: boolean } 
       responseVariableMapping: [{ id: 'm', variableId: 'vStatus', bodyPath: 'statusCode' }],
     },
   }
-  const blocks = options.loop ? [request, { id: 'again', type: 'Jump', options: { groupId: 'g' } }] : [request, text('shown', 'Status {{Status}}')]
+  const blocks = options.loop
+    ? [request, { id: 'again', type: 'Jump', options: { groupId: 'g' } }]
+    : [request, text('shown', 'Status {{Status}}')]
   return {
     version: '6',
     name: 'Calls out',
@@ -72,7 +74,8 @@ async function published(svc: TestService, workspace: string, flow: unknown) {
   }
 }
 
-const shown = (body: unknown) => (chatStepResultSchema.parse(body).messages ?? []).map((m) => (m.content as { plainText?: string }).plainText ?? '')
+const shown = (body: unknown) =>
+  (chatStepResultSchema.parse(body).messages ?? []).map((m) => (m.content as { plainText?: string }).plainText ?? '')
 
 describe('name servers that never answer', () => {
   it("stall only the workspace whose flows call them: another workspace's HTTP blocks complete meanwhile", async () => {
@@ -105,7 +108,12 @@ describe('HTTP calls per step', () => {
     const svc = await service({ outboundLimits: { callsPerStep: 3, workspaceCalls: 16, workspaceLookups: 4 } })
     const start = await published(svc, WORKSPACE, callingFlow(`${server.origin}/echo?reflect=three`, { loop: true }))
     const first = await start()
-    expect(first.logs).toContainEqual(expect.objectContaining({ status: 'error', description: 'HTTP request not sent (This step already made 3 calls, the most one step may make)' }))
+    expect(first.logs).toContainEqual(
+      expect.objectContaining({
+        status: 'error',
+        description: 'HTTP request not sent (This step already made 3 calls, the most one step may make)',
+      }),
+    )
     await start()
     expect(server.received.filter((request) => request.query.get('reflect') === 'three')).toHaveLength(6)
   })

@@ -32,7 +32,13 @@ const qrFlow = () => ({
       id: 'g1',
       title: 'Ticket',
       graphCoordinates: { x: 0, y: 0 },
-      blocks: [{ id: 'qr', type: 'qr-code', options: { action: 'Generate a QR Code', data: 'https://tickets.example/{{Ticket}}', saveUrlInVariableId: 'vUrl' } }],
+      blocks: [
+        {
+          id: 'qr',
+          type: 'qr-code',
+          options: { action: 'Generate a QR Code', data: 'https://tickets.example/{{Ticket}}', saveUrlInVariableId: 'vUrl' },
+        },
+      ],
     },
   ],
   edges: [{ id: 'e1', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],

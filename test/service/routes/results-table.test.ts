@@ -125,10 +125,17 @@ describe('GET /v1/flows/{flowId}/results', () => {
 
     const flipped = cursor.replace(/^(.)/, (c) => (c === 'A' ? 'B' : 'A'))
     const [payload, mac] = cursor.split('.')
-    const forgedPayload = Buffer.from(JSON.stringify(JSON.parse(Buffer.from(payload!, 'base64url').toString()).map((v: unknown, i: number) => (i === 4 ? 'x' : v)))).toString('base64url')
+    const forgedPayload = Buffer.from(
+      JSON.stringify(JSON.parse(Buffer.from(payload!, 'base64url').toString()).map((v: unknown, i: number) => (i === 4 ? 'x' : v))),
+    ).toString('base64url')
     const refusals: Array<[string, Record<string, string>, string, RegExp]> = [
       ['changed', { cursor: flipped, completed: 'false' }, flow.id, /not made by this service/],
-      ['another position, the old signature', { cursor: `${forgedPayload}.${mac}`, completed: 'false' }, flow.id, /not made by this service/],
+      [
+        'another position, the old signature',
+        { cursor: `${forgedPayload}.${mac}`, completed: 'false' },
+        flow.id,
+        /not made by this service/,
+      ],
       ["another flow's", { cursor: otherCursor, completed: 'false' }, flow.id, /another flow/],
       ['other filters', { cursor, completed: 'true' }, flow.id, /other filters/],
       ['no filters', { cursor }, flow.id, /other filters/],
@@ -160,7 +167,9 @@ describe('GET /v1/flows/{flowId}/results', () => {
     // The e-mail question goes: the name leads straight to the age.
     const edited = surveyFlow()
     edited.groups = edited.groups.filter((group: { id: string }) => group.id !== 'g-contact')
-    edited.edges = edited.edges.filter((edge: { id: string }) => edge.id !== 'e2').map((edge: any) => (edge.id === 'e1' ? { ...edge, to: { groupId: 'g-age' } } : edge))
+    edited.edges = edited.edges
+      .filter((edge: { id: string }) => edge.id !== 'e2')
+      .map((edge: any) => (edge.id === 'e1' ? { ...edge, to: { groupId: 'g-age' } } : edge))
     edited.variables[0].name = 'First name'
     edited.resultsTablePreferences = {
       columnsOrder: ['v-source', 'b-age', 'unknown-column'],
@@ -195,7 +204,12 @@ describe('GET /v1/flows/{flowId}/results/{resultId}', () => {
     expect(res.status).toBe(200)
     const { columns, result } = resultDetailSchema.parse(res.body)
     expect(columns).toHaveLength(5)
-    expect(result).toMatchObject({ id: resultId, flowId: flow.id, isCompleted: true, cells: { 'b-name': 'Ada', 'b-email': 'ada@example.com' } })
+    expect(result).toMatchObject({
+      id: resultId,
+      flowId: flow.id,
+      isCompleted: true,
+      cells: { 'b-name': 'Ada', 'b-email': 'ada@example.com' },
+    })
     expect(result.answers.map(({ blockId, columnId, value }) => ({ blockId, columnId, value }))).toEqual([
       { blockId: 'b-name', columnId: 'b-name', value: 'Ada' },
       { blockId: 'b-email', columnId: 'b-email', value: 'ada@example.com' },
@@ -233,7 +247,8 @@ describe('deleting results', () => {
     await svc.call('POST', `/v1/flows/${foreignFlow.id}/publish`, { token: foreignToken })
     const foreign = await collectResult(svc, foreignFlow.id, ['F'])
     const sessionOf = async (resultId: string) =>
-      (await svc.store.database.query<{ id: string }>(`SELECT id FROM ${svc.store.tables.sessions} WHERE result_id = $1`, [resultId]))[0]?.id
+      (await svc.store.database.query<{ id: string }>(`SELECT id FROM ${svc.store.tables.sessions} WHERE result_id = $1`, [resultId]))[0]
+        ?.id
 
     const firstSession = await sessionOf(mine[0]!)
     const one = await svc.call('DELETE', resultsPath(flow.id, {}, `/${mine[0]}`), { token: svc.tokens.secret })
@@ -250,7 +265,11 @@ describe('deleting results', () => {
     expect(several.body).toEqual({ deleted: 2 })
 
     // The other workspace's token cannot reach this flow at all.
-    expectError(await svc.call('POST', resultsPath(flow.id, {}, '/delete'), { token: foreignToken, json: { all: true } }), 404, 'flow_not_found')
+    expectError(
+      await svc.call('POST', resultsPath(flow.id, {}, '/delete'), { token: foreignToken, json: { all: true } }),
+      404,
+      'flow_not_found',
+    )
     const all = await svc.call('POST', resultsPath(flow.id, {}, '/delete'), { token: svc.tokens.secret, json: { all: true } })
     expect(all.body).toEqual({ deleted: 1 })
     expect((await page(resultsPath(flow.id))).results).toEqual([])
@@ -262,7 +281,15 @@ describe('deleting results', () => {
   it('refuses a delete that names nothing, both, or too many', async () => {
     const flow = await publishedSurvey()
     await visit(flow.id, ['A'])
-    const bodies = [{}, { all: true, resultIds: ['x'] }, { all: false }, { resultIds: [] }, { resultIds: Array(1001).fill('x') }, { resultIds: 'x' }, { ids: ['x'] }]
+    const bodies = [
+      {},
+      { all: true, resultIds: ['x'] },
+      { all: false },
+      { resultIds: [] },
+      { resultIds: Array(1001).fill('x') },
+      { resultIds: 'x' },
+      { ids: ['x'] },
+    ]
     for (const json of bodies) {
       expectError(await svc.call('POST', resultsPath(flow.id, {}, '/delete'), { token: svc.tokens.secret, json }), 400, 'invalid_body')
     }

@@ -18,7 +18,14 @@ describe('GET /v1/outbox', () => {
   it("lists the caller's workspace e-mails, newest first, within the limit", async () => {
     for (const [i, workspaceId] of [WORKSPACE, WORKSPACE, OTHER_WORKSPACE].entries()) {
       svc.clock.advance(1_000)
-      await svc.store.outbox.add({ id: `mail-${i}`, workspaceId, flowId: null, resultId: null, message: message(`Mail ${i}`), createdAt: svc.clock.now().toISOString() })
+      await svc.store.outbox.add({
+        id: `mail-${i}`,
+        workspaceId,
+        flowId: null,
+        resultId: null,
+        message: message(`Mail ${i}`),
+        createdAt: svc.clock.now().toISOString(),
+      })
     }
     const res = await svc.call('GET', '/v1/outbox', { token: svc.tokens.secret })
     expect(res.status).toBe(200)

@@ -97,7 +97,13 @@ describe('the sandbox script', () => {
   })
 
   it('is, with the document, the only file served from the folder', async () => {
-    for (const path of ['/sandbox/v1/', '/sandbox/v1/sandbox-worker.js', '/sandbox/v1/../routes/sandbox.ts', '/sandbox/v1/other.js', '/sandbox/v2/sandbox.html']) {
+    for (const path of [
+      '/sandbox/v1/',
+      '/sandbox/v1/sandbox-worker.js',
+      '/sandbox/v1/../routes/sandbox.ts',
+      '/sandbox/v1/other.js',
+      '/sandbox/v2/sandbox.html',
+    ]) {
       expect((await app().request(path)).status, path).toBe(404)
     }
   })
@@ -118,13 +124,13 @@ describe('registerSandboxRoutes', () => {
     cpSync(SANDBOX_DOCUMENT_DIR, tempDir, { recursive: true })
     const edited = `// edited\n${readFileSync(join(tempDir, 'sandbox.js'), 'utf8')}`
     writeFileSync(join(tempDir, 'sandbox.js'), edited)
-    expect(() => app(tempDir)).toThrow(
-      `sandbox.html must load sandbox.js with integrity="${sha256(edited)}" crossorigin="anonymous"`,
-    )
+    expect(() => app(tempDir)).toThrow(`sandbox.html must load sandbox.js with integrity="${sha256(edited)}" crossorigin="anonymous"`)
   })
 
   it('says which folder it expected when the files are missing', () => {
-    expect(() => app(join(SANDBOX_DOCUMENT_DIR, '..'))).toThrow(/sandbox\.html cannot be read: documentDir must be the folder that holds sandbox\.html and its script/)
+    expect(() => app(join(SANDBOX_DOCUMENT_DIR, '..'))).toThrow(
+      /sandbox\.html cannot be read: documentDir must be the folder that holds sandbox\.html and its script/,
+    )
   })
 
   it('refuses a document that lost its own policy', () => {

@@ -161,7 +161,10 @@ describe('when there is no page to show', () => {
 
   it('follows the live published version, not the draft', async () => {
     const flow = await sharedFlow({ publicShare: { isEnabled: false } })
-    const enable = await state.svc.call('PATCH', `/v1/flows/${flow.id}`, { token: state.svc.tokens.secret, json: { flow: { settings: shareOn() } } })
+    const enable = await state.svc.call('PATCH', `/v1/flows/${flow.id}`, {
+      token: state.svc.tokens.secret,
+      json: { flow: { settings: shareOn() } },
+    })
     expect(enable.status).toBe(200)
     await expectStatusPage(`/${flow.publicId}`, 404, /not found/i)
     await publishOverHttp(state.svc, flow.id)

@@ -49,7 +49,14 @@ describe('the widget served by the service', () => {
       expect(response.status, accept).toBe(200)
       expect(response.headers.get('Content-Encoding')).toBe(encoding)
       expect(decode(Buffer.from(await response.arrayBuffer())).toString()).toBe(SCRIPT)
-      expect(Object.fromEntries(['Content-Type', 'Vary', 'Access-Control-Allow-Origin', 'Cross-Origin-Resource-Policy', 'X-Content-Type-Options'].map((h) => [h, response.headers.get(h)]))).toEqual({
+      expect(
+        Object.fromEntries(
+          ['Content-Type', 'Vary', 'Access-Control-Allow-Origin', 'Cross-Origin-Resource-Policy', 'X-Content-Type-Options'].map((h) => [
+            h,
+            response.headers.get(h),
+          ]),
+        ),
+      ).toEqual({
         'Content-Type': 'text/javascript; charset=utf-8',
         Vary: 'Accept-Encoding',
         'Access-Control-Allow-Origin': '*',

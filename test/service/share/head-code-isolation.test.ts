@@ -89,7 +89,9 @@ describe('head code of one workspace on its share page', () => {
     let report: Record<string, string | boolean> | undefined
     for (let attempt = 0; attempt < 100 && !report?.done; attempt++) {
       for (const frame of page.frames()) {
-        const found = await frame.evaluate(() => (window as { __report?: Record<string, string | boolean> }).__report).catch(() => undefined)
+        const found = await frame
+          .evaluate(() => (window as { __report?: Record<string, string | boolean> }).__report)
+          .catch(() => undefined)
         if (found) report = found
       }
       if (!report?.done) await page.waitForTimeout(100)

@@ -6,8 +6,7 @@ export function parsePage(html: string): Document {
   return new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document
 }
 
-export const metaContent = (doc: Document, selector: string) =>
-  doc.querySelector(`meta[${selector}]`)?.getAttribute('content') ?? undefined
+export const metaContent = (doc: Document, selector: string) => doc.querySelector(`meta[${selector}]`)?.getAttribute('content') ?? undefined
 
 /** Every attribute on every element whose name starts with "on": an event handler. */
 export function eventHandlerAttributes(doc: Document): string[] {

@@ -99,15 +99,30 @@ describe('code set by the flow owner (head code, tag manager)', () => {
   })
 })
 
-
-describe('meta tags of the owner\'s head code', () => {
+describe("meta tags of the owner's head code", () => {
   it.each(HOSTILE_HEAD_CODE)('$attack', async ({ code, copied }) => {
     const flow = await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
     const { doc } = await page(`/${flow.publicId}`)
-    const own = new Set(['viewport', 'description', 'og:type', 'og:url', 'og:title', 'og:description', 'og:image', 'twitter:card', 'twitter:title', 'twitter:description', 'twitter:image'])
+    const own = new Set([
+      'viewport',
+      'description',
+      'og:type',
+      'og:url',
+      'og:title',
+      'og:description',
+      'og:image',
+      'twitter:card',
+      'twitter:title',
+      'twitter:description',
+      'twitter:image',
+    ])
     const tags = [...doc.head.querySelectorAll('meta')]
       .filter((meta) => !meta.hasAttribute('charset'))
-      .map((meta) => [meta.hasAttribute('property') ? 'property' : 'name', meta.getAttribute('property') ?? meta.getAttribute('name'), meta.getAttribute('content')])
+      .map((meta) => [
+        meta.hasAttribute('property') ? 'property' : 'name',
+        meta.getAttribute('property') ?? meta.getAttribute('name'),
+        meta.getAttribute('content'),
+      ])
       .filter(([, key]) => !own.has(key!))
     expect(tags).toEqual(copied)
     // Whatever the code, the page keeps its own scripts, no handlers, and no http-equiv.

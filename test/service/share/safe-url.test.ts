@@ -9,7 +9,16 @@ describe('webUrl', () => {
   })
 
   it('drops other schemes, relative URLs, credentials and oversized values', () => {
-    for (const value of ['javascript:alert(1)', 'ftp://cdn.example/a.png', '/a.png', 'a.png', '//cdn.example/a.png', 'https://u:p@cdn.example/a.png', `https://cdn.example/${'a'.repeat(5000)}`, undefined]) {
+    for (const value of [
+      'javascript:alert(1)',
+      'ftp://cdn.example/a.png',
+      '/a.png',
+      'a.png',
+      '//cdn.example/a.png',
+      'https://u:p@cdn.example/a.png',
+      `https://cdn.example/${'a'.repeat(5000)}`,
+      undefined,
+    ]) {
       expect(webUrl(value)).toBeUndefined()
     }
   })
@@ -17,13 +26,23 @@ describe('webUrl', () => {
 
 describe('iconUrl', () => {
   it('accepts inline image favicons of the usual types', () => {
-    for (const value of ['data:image/png;base64,iVBORw0KGgo=', 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', 'data:image/x-icon;base64,AAAB', 'DATA:IMAGE/GIF;base64,R0lG']) {
+    for (const value of [
+      'data:image/png;base64,iVBORw0KGgo=',
+      'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'data:image/x-icon;base64,AAAB',
+      'DATA:IMAGE/GIF;base64,R0lG',
+    ]) {
       expect(iconUrl(value)).toBe(value)
     }
   })
 
   it('refuses data URLs that are not images, carry control characters or are too big', () => {
-    for (const value of ['data:text/html,<script>alert(1)</script>', 'data:image/svg+xml,<svg>\n</svg>', 'data:,x', `data:image/png;base64,${'A'.repeat(40_000)}`]) {
+    for (const value of [
+      'data:text/html,<script>alert(1)</script>',
+      'data:image/svg+xml,<svg>\n</svg>',
+      'data:,x',
+      `data:image/png;base64,${'A'.repeat(40_000)}`,
+    ]) {
       expect(iconUrl(value)).toBeUndefined()
     }
   })

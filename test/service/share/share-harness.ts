@@ -13,7 +13,10 @@ export const PUBLIC_URL = 'https://chat.example'
 export const shareOn = (extra: Record<string, unknown> = {}) => ({ publicShare: { isEnabled: true }, ...extra })
 
 export const directive = (csp: string, name: string) =>
-  csp.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `)) ?? ''
+  csp
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${name} `)) ?? ''
 
 /**
  * A test service per test, and the share routes on their own app over its store (requests use

@@ -48,7 +48,11 @@ describe.each(storages)('file storage on %s', (_name, make) => {
 
   it("deletes one result's files, and only them", async () => {
     const storage = make()
-    for (const [resultId, fileId] of [['r2', 'a'], ['r2', 'b'], ['r3', 'c']] as const) {
+    for (const [resultId, fileId] of [
+      ['r2', 'a'],
+      ['r2', 'b'],
+      ['r3', 'c'],
+    ] as const) {
       await storage.put(key(resultId, fileId), await incoming(fileId), { size: 1, type: 'text/plain' })
     }
     await storage.deleteResult('ws', 'r2')

@@ -26,7 +26,12 @@ export async function sessionAtFileInput(svc: TestService, options: Record<strin
   const flow = await importOverHttp(svc, fileInputFlow(options))
   await publishOverHttp(svc, flow.id)
   const started = await svc.call('POST', `/v1/flows/${flow.id}/startChat`, { json: {} })
-  return { flowId: flow.id as string, sessionId: started.body.sessionId as string, resultId: started.body.resultId as string, input: started.body.input }
+  return {
+    flowId: flow.id as string,
+    sessionId: started.body.sessionId as string,
+    resultId: started.body.resultId as string,
+    input: started.body.input,
+  }
 }
 
 export interface UploadOptions {
@@ -72,7 +77,9 @@ export async function fetchFile(svc: TestService, url: string, headers: Record<s
 /** Every file under `dir`, recursively (what an upload left on disk). */
 export async function filesUnder(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+    return (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
   } catch {
     return []
   }

@@ -44,7 +44,9 @@ describe('an upload over HTTP', () => {
     const port = (server.address() as AddressInfo).port
     const socket = connect(port, '127.0.0.1')
     await new Promise((resolve) => socket.once('connect', resolve))
-    socket.write(`POST ${uploadPath(sessionId)}?name=big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${10 * MB}\r\n\r\n`)
+    socket.write(
+      `POST ${uploadPath(sessionId)}?name=big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${10 * MB}\r\n\r\n`,
+    )
     socket.write(Buffer.alloc(3 * MB, 7))
     // The partial file exists while the bytes arrive…
     await until(async () => (await filesUnder(svc.dataDir)).length === 1)
@@ -64,7 +66,18 @@ describe('an upload over HTTP', () => {
     const before = process.memoryUsage()
     let peak = before.rss
     const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20)
-    const curl = spawn('curl', ['-sS', '-X', 'POST', '-H', 'Content-Type: application/octet-stream', '-H', 'Transfer-Encoding: chunked', '--data-binary', `@${path}`, `${origin}${uploadPath(sessionId)}?name=large.bin`])
+    const curl = spawn('curl', [
+      '-sS',
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/octet-stream',
+      '-H',
+      'Transfer-Encoding: chunked',
+      '--data-binary',
+      `@${path}`,
+      `${origin}${uploadPath(sessionId)}?name=large.bin`,
+    ])
     let out = ''
     curl.stdout.on('data', (data: Buffer) => (out += data.toString()))
     await new Promise((resolve) => curl.once('close', resolve))
@@ -72,7 +85,9 @@ describe('an upload over HTTP', () => {
     clearInterval(sample)
     expect(JSON.parse(out)).toMatchObject({ size: LARGE })
     const growth = peak - before.rss
-    console.log(`[figure] uploading ${LARGE / MB} MB grew the test process's resident memory by at most ${(growth / MB).toFixed(1)} MB (the service's process; curl sends)`)
+    console.log(
+      `[figure] uploading ${LARGE / MB} MB grew the test process's resident memory by at most ${(growth / MB).toFixed(1)} MB (the service's process; curl sends)`,
+    )
     // Buffered whole, the file alone would add 200 MB.
     expect(growth).toBeLessThan(LARGE / 2)
   })

@@ -15,8 +15,14 @@ beforeEach(async () => {
 afterEach(() => svc.close())
 
 const answer = (sessionId: string, message: unknown, key = `k-${Math.random()}`) =>
-  svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, { json: message === undefined ? {} : { message }, headers: { 'Idempotency-Key': key } })
-const stored = async () => ({ rows: await svc.store.database.query(`SELECT * FROM ${svc.store.tables.uploads}`), files: await filesUnder(svc.dataDir) })
+  svc.call('POST', `/v1/sessions/${sessionId}/continueChat`, {
+    json: message === undefined ? {} : { message },
+    headers: { 'Idempotency-Key': key },
+  })
+const stored = async () => ({
+  rows: await svc.store.database.query(`SELECT * FROM ${svc.store.tables.uploads}`),
+  files: await filesUnder(svc.dataDir),
+})
 const texts = (body: any) => (body.messages ?? []).map((m: any) => m.content?.richText?.[0]?.children?.[0]?.text)
 
 describe('uploading to a pending file input', () => {
@@ -25,7 +31,12 @@ describe('uploading to a pending file input', () => {
     expect(input).toMatchObject({ type: 'file input', options: { variableId: 'vFiles' } })
     const uploaded = await upload(svc, sessionId, PNG, { name: 'receipt.png', type: 'image/png', length: PNG.length })
     expect(uploaded.status).toBe(201)
-    expect(uploaded.body).toEqual({ url: expect.stringMatching(/^http:\/\/service\.test\/v1\/files\/[\w-]{32}\/receipt\.png$/), name: 'receipt.png', size: PNG.length, type: 'image/png' })
+    expect(uploaded.body).toEqual({
+      url: expect.stringMatching(/^http:\/\/service\.test\/v1\/files\/[\w-]{32}\/receipt\.png$/),
+      name: 'receipt.png',
+      size: PNG.length,
+      type: 'image/png',
+    })
 
     const file = await fetchFile(svc, uploaded.body.url)
     expect(file.status).toBe(200)
@@ -46,7 +57,10 @@ describe('uploading to a pending file input', () => {
   it('takes several files for an input that allows several, joined with ", "', async () => {
     const { sessionId } = await sessionAtFileInput(svc, { isMultipleAllowed: true })
     const urls = await Promise.all(
-      [PNG, PDF, JSON_TEXT].map(async (body, i) => (await upload(svc, sessionId, body, { name: `f${i}` + ['.png', '.pdf', '.json'][i], stream: true })).body.url as string),
+      [PNG, PDF, JSON_TEXT].map(
+        async (body, i) =>
+          (await upload(svc, sessionId, body, { name: `f${i}${['.png', '.pdf', '.json'][i]}`, stream: true })).body.url as string,
+      ),
     )
     expect(new Set(urls).size).toBe(3)
     const next = await answer(sessionId, { type: 'text', text: urls.join(', '), attachedFileUrls: urls })
@@ -57,7 +71,9 @@ describe('uploading to a pending file input', () => {
   it('keeps concurrent uploads to one session apart: each file intact under its own URL', async () => {
     const { sessionId } = await sessionAtFileInput(svc, { isMultipleAllowed: true })
     const bodies = Array.from({ length: 6 }, (_, i) => Buffer.alloc(300_000 + i, 65 + i))
-    const answers = await Promise.all(bodies.map((body, i) => upload(svc, sessionId, body, { name: `part-${i}.txt`, type: 'text/plain', stream: true })))
+    const answers = await Promise.all(
+      bodies.map((body, i) => upload(svc, sessionId, body, { name: `part-${i}.txt`, type: 'text/plain', stream: true })),
+    )
     expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 201))
     for (const [i, uploaded] of answers.entries()) {
       expect((await fetchFile(svc, uploaded.body.url)).bytes.equals(bodies[i]!)).toBe(true)
@@ -79,7 +95,12 @@ describe('what the answer may name', () => {
     const mine = await sessionAtFileInput(svc)
     const theirs = await sessionAtFileInput(svc)
     const theirUrl = (await upload(svc, theirs.sessionId, PNG, { name: 'a.png' })).body.url as string
-    for (const url of [theirUrl, 'https://evil.example/v1/files/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/a.png', 'https://example.com/cat.png', 'not a url']) {
+    for (const url of [
+      theirUrl,
+      'https://evil.example/v1/files/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/a.png',
+      'https://example.com/cat.png',
+      'not a url',
+    ]) {
       const refused = await answer(mine.sessionId, { type: 'text', text: url, attachedFileUrls: [url] })
       expect(refused.status).toBe(200)
       expect(refused.body.input).toMatchObject({ type: 'file input' })
@@ -143,7 +164,7 @@ describe('file names', () => {
     expect(uploaded.body.name).toMatch(expected)
     const { files } = await stored()
     expect(files).toHaveLength(1)
-    expect(files[0]!.startsWith(join(svc.dataDir, 'uploads') + '/')).toBe(true)
+    expect(files[0]!.startsWith(`${join(svc.dataDir, 'uploads')}/`)).toBe(true)
     expect((await fetchFile(svc, uploaded.body.url)).bytes.equals(JSON_TEXT)).toBe(true)
   })
 })
@@ -206,7 +227,12 @@ describe('clean-up', () => {
     expect((await stored()).files).toHaveLength(2)
 
     svc.clock.advance(svc.config.sessionTtlSeconds * 1000 + 2 * SESSION_PURGE_GRACE_MS)
-    const totals = await purgeExpired(svc.store, svc.clock.now(), { graceMs: SESSION_PURGE_GRACE_MS, idleBucketMs: 3_600_000, batch: 10 }, svc.integrations.files)
+    const totals = await purgeExpired(
+      svc.store,
+      svc.clock.now(),
+      { graceMs: SESSION_PURGE_GRACE_MS, idleBucketMs: 3_600_000, batch: 10 },
+      svc.integrations.files,
+    )
     expect(totals).toMatchObject({ sessions: 2, files: 1 })
     const { rows, files } = await stored()
     expect(rows).toMatchObject([{ name: 'kept.png' }])

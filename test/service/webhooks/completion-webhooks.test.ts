@@ -40,9 +40,17 @@ afterEach(() => svc.close())
 
 /** A process's dispatcher; every process of a service has the same CREDENTIALS_KEY (svc's). */
 const dispatcher = (service: TestService = svc) =>
-  new WebhookDispatcher({ store: service.store, key: svc.integrations.key, outbound: service.integrations.outbound, now: service.clock.now, retryDelaysMs: RETRY_DELAYS_MS })
-const secret = (method: string, path: string, json?: unknown) => svc.call(method, path, { token: svc.tokens.secret, ...(json === undefined ? {} : { json }) })
-const deliveries = async (flowId: string) => webhookDeliveriesResponseSchema.parse((await secret('GET', `/v1/flows/${flowId}/webhook-deliveries`)).body).deliveries
+  new WebhookDispatcher({
+    store: service.store,
+    key: svc.integrations.key,
+    outbound: service.integrations.outbound,
+    now: service.clock.now,
+    retryDelaysMs: RETRY_DELAYS_MS,
+  })
+const secret = (method: string, path: string, json?: unknown) =>
+  svc.call(method, path, { token: svc.tokens.secret, ...(json === undefined ? {} : { json }) })
+const deliveries = async (flowId: string) =>
+  webhookDeliveriesResponseSchema.parse((await secret('GET', `/v1/flows/${flowId}/webhook-deliveries`)).body).deliveries
 function expectError(res: CallResult, status: number, code: string) {
   expect(res.status, res.text).toBe(status)
   expect(errorBodySchema.parse(res.body).error.code).toBe(code)
@@ -83,7 +91,11 @@ describe('completion webhooks', () => {
     const [call] = receiver.calls
     expect(call!.headers['content-type']).toBe('application/json')
     expect(signatureIsValid(signingSecret, call!)).toBe(true)
-    const headers = { id: String(call!.headers['webhook-id']), timestamp: String(call!.headers['webhook-timestamp']), signature: String(call!.headers['webhook-signature']) }
+    const headers = {
+      id: String(call!.headers['webhook-id']),
+      timestamp: String(call!.headers['webhook-timestamp']),
+      signature: String(call!.headers['webhook-signature']),
+    }
     const nowSeconds = Math.floor(svc.clock.now().getTime() / 1000)
     expect(verifyWebhook(signingSecret, headers, call!.body, nowSeconds)).toBe(true)
     // A changed body, another secret, or the same request replayed later do not pass.
@@ -93,12 +105,31 @@ describe('completion webhooks', () => {
 
     const event = completionEventSchema.parse(JSON.parse(call!.body))
     expect(event.data.flow).toEqual({ id: flow.id, publicId: flow.publicId, name: 'Survey' })
-    expect(event.data.result).toMatchObject({ id: resultId, isCompleted: true, cells: { 'b-name': 'Grace', 'b-email': 'grace@example.com', 'b-age': '36' } })
+    expect(event.data.result).toMatchObject({
+      id: resultId,
+      isCompleted: true,
+      cells: { 'b-name': 'Grace', 'b-email': 'grace@example.com', 'b-age': '36' },
+    })
     expect(event.data.columns.map((column) => column.name)).toContain('Name')
 
     const [delivery] = await deliveries(flow.id)
-    expect(delivery).toMatchObject({ id: headers.id, resultId, event: 'result.completed', status: 'delivered', nextAttemptAt: null, attempts: [{ status: 204 }] })
-    expect(delivery!.request).toEqual({ headers: { 'content-type': 'application/json', 'webhook-id': headers.id, 'webhook-timestamp': headers.timestamp, 'webhook-signature': headers.signature }, body: call!.body })
+    expect(delivery).toMatchObject({
+      id: headers.id,
+      resultId,
+      event: 'result.completed',
+      status: 'delivered',
+      nextAttemptAt: null,
+      attempts: [{ status: 204 }],
+    })
+    expect(delivery!.request).toEqual({
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': headers.id,
+        'webhook-timestamp': headers.timestamp,
+        'webhook-signature': headers.signature,
+      },
+      body: call!.body,
+    })
     // Nothing more is due.
     expect(await dispatcher().runDue()).toBe(0)
   })
@@ -110,7 +141,11 @@ describe('completion webhooks', () => {
     const sender = dispatcher()
     expect(await sender.runDue()).toBe(1)
     let [delivery] = await deliveries(flow.id)
-    expect(delivery).toMatchObject({ status: 'pending', attempts: [{ status: 500 }], nextAttemptAt: new Date(svc.clock.now().getTime() + RETRY_DELAYS_MS[0]!).toISOString() })
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempts: [{ status: 500 }],
+      nextAttemptAt: new Date(svc.clock.now().getTime() + RETRY_DELAYS_MS[0]!).toISOString(),
+    })
 
     // Not due yet: nothing is sent.
     expect(await sender.runDue()).toBe(0)
@@ -191,7 +226,9 @@ describe('completion webhooks', () => {
     const moved = setWebhookResponseSchema.parse((await secret('PUT', `/v1/flows/${flow.id}/webhook`, { url: `${receiver.url}?v=2` })).body)
     expect(moved.secret).toBeUndefined()
     expect(moved.webhook.url).toBe(`${receiver.url}?v=2`)
-    const rotated = setWebhookResponseSchema.parse((await secret('PUT', `/v1/flows/${flow.id}/webhook`, { url: receiver.url, rotateSecret: true })).body)
+    const rotated = setWebhookResponseSchema.parse(
+      (await secret('PUT', `/v1/flows/${flow.id}/webhook`, { url: receiver.url, rotateSecret: true })).body,
+    )
     expect(rotated.secret).toMatch(/^whsec_/)
 
     // Removed, queued deliveries are cancelled rather than sent, even to an address set again.
@@ -207,14 +244,22 @@ describe('completion webhooks', () => {
 
   it('refuse bad addresses, other workspaces and other token kinds with the error body', async () => {
     const flow = await importOverHttp(svc, greetingFlow())
-    for (const url of ['', 'not a url', 'ftp://example.com/x', 'javascript:alert(1)', 'https://user:pw@example.com/hook', `https://example.com/${'x'.repeat(2_100)}`]) {
+    for (const url of [
+      '',
+      'not a url',
+      'ftp://example.com/x',
+      'javascript:alert(1)',
+      'https://user:pw@example.com/hook',
+      `https://example.com/${'x'.repeat(2_100)}`,
+    ]) {
       expectError(await secret('PUT', `/v1/flows/${flow.id}/webhook`, { url }), 400, 'invalid_body')
     }
     for (const json of [{}, { url: 5 }, { url: receiver.url, rotateSecret: 'yes' }, { url: receiver.url, extra: 1 }]) {
       expectError(await secret('PUT', `/v1/flows/${flow.id}/webhook`, json), 400, 'invalid_body')
     }
     expectError(await secret('DELETE', `/v1/flows/${flow.id}/webhook`), 404, 'not_found')
-    for (const limit of ['0', '201', 'x', '-1']) expectError(await secret('GET', `/v1/flows/${flow.id}/webhook-deliveries?limit=${limit}`), 400, 'invalid_query')
+    for (const limit of ['0', '201', 'x', '-1'])
+      expectError(await secret('GET', `/v1/flows/${flow.id}/webhook-deliveries?limit=${limit}`), 400, 'invalid_query')
     for (const [method, path, json] of [
       ['GET', `/v1/flows/${flow.id}/webhook`],
       ['PUT', `/v1/flows/${flow.id}/webhook`, { url: receiver.url }],

@@ -84,7 +84,14 @@ describe('runClientAction', () => {
       { type: 'listenForWebhook', listenForWebhook: { waitId: 7 } },
     ]
     for (const action of unreadable) {
-      await expect(runClientAction(action, { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scriptActionRunner(async () => ({ ok: true, value: '' }) as ScriptOutcome) }, ctx), action.type).rejects.toMatchObject({
+      await expect(
+        runClientAction(
+          action,
+          { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scriptActionRunner(async () => ({ ok: true, value: '' }) as ScriptOutcome) },
+          ctx,
+        ),
+        action.type,
+      ).rejects.toMatchObject({
         kind: 'invalid-response',
       })
     }
@@ -160,7 +167,9 @@ describe('scriptActionRunner', () => {
     const { runners } = runnersWith({ ok: false, reason, message: 'it went wrong' })
     expect(await runClientAction(scriptAction(true), runners, ctx)).toEqual({ reply: '' })
     expect(events.of('flowchat:log')).toEqual([expect.objectContaining({ code, status: 'error', source: 'widget' })])
-    expect(events.of('flowchat:error')).toEqual([expect.objectContaining({ code, retryable: false, message: expect.stringContaining('it went wrong') })])
+    expect(events.of('flowchat:error')).toEqual([
+      expect.objectContaining({ code, retryable: false, message: expect.stringContaining('it went wrong') }),
+    ])
   })
 
   it('fails a script action that carries no script without running anything', async () => {

@@ -30,7 +30,9 @@ describe('sendCommand', () => {
 
   it('waits for the answer in flight and goes after it: neither is lost, doubled or overtaken', async () => {
     const answered = deferred<ChatStepResult>()
-    const { conversation, calls } = setupConversation({ replies: [answered.promise, { messages: [text('w', 'Wizzzzz')], input: textInput('in3') }] })
+    const { conversation, calls } = setupConversation({
+      replies: [answered.promise, { messages: [text('w', 'Wizzzzz')], input: textInput('in3') }],
+    })
     conversation.start()
     await settle()
     conversation.send('Ada')
@@ -69,17 +71,25 @@ describe('sendCommand', () => {
     await settle()
     conversation.setDraft('Ad')
     const before = conversation.input.value
-    await expect(conversation.command('nope')).rejects.toMatchObject({ code: 'command-rejected', status: 400, message: 'Command event not found' })
+    await expect(conversation.command('nope')).rejects.toMatchObject({
+      code: 'command-rejected',
+      status: 400,
+      message: 'Command event not found',
+    })
     await settle()
     expect(conversation.input.value).toBe(before)
     expect(conversation.input.value?.draft.value).toBe('Ad')
     expect(conversation.failure.value).toBeNull()
     expect(hostTexts(conversation)).toEqual(['Hello'])
-    expect(events.of('flowchat:error')).toEqual([expect.objectContaining({ code: 'command-rejected', status: 400, serviceCode: 'invalid_body' })])
+    expect(events.of('flowchat:error')).toEqual([
+      expect.objectContaining({ code: 'command-rejected', status: 400, serviceCode: 'invalid_body' }),
+    ])
   })
 
   it('goes on with the next command after a refused one', async () => {
-    const { conversation, calls } = setupConversation({ replies: [unknownCommand(), { messages: [text('w', 'Wizzzzz')], input: textInput() }] })
+    const { conversation, calls } = setupConversation({
+      replies: [unknownCommand(), { messages: [text('w', 'Wizzzzz')], input: textInput() }],
+    })
     conversation.start()
     await settle()
     const results = await Promise.allSettled([conversation.command('nope'), conversation.command('wizz')])
@@ -92,7 +102,10 @@ describe('sendCommand', () => {
     conversation.start()
     await settle()
     expect(conversation.stage.value.tag).toBe('ended')
-    await expect(conversation.command('wizz')).rejects.toMatchObject({ code: 'command-rejected', message: 'The command "wizz" was not sent: the conversation has ended.' })
+    await expect(conversation.command('wizz')).rejects.toMatchObject({
+      code: 'command-rejected',
+      message: 'The command "wizz" was not sent: the conversation has ended.',
+    })
     await expect(conversation.command('')).rejects.toMatchObject({ code: 'command-rejected' })
     await expect(conversation.command('x'.repeat(201))).rejects.toMatchObject({ code: 'command-rejected' })
     expect(calls.continue).toEqual([])

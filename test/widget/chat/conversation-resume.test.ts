@@ -4,7 +4,18 @@ import { MAX_SAVED_ENTRIES } from '../../../src/widget/chat/remembered'
 import type { Conversation, ConversationMemory } from '../../../src/widget/chat/index'
 import type { ChatStepResult } from '../../../src/protocol/index'
 import { TransportError } from '../../../src/widget/transport/index'
-import { type fakeClient, memoryStore, publishedFlow, REMEMBER, settle, setupConversation, startResponse, text, textInput, UPDATED_AT } from './fake-client'
+import {
+  type fakeClient,
+  memoryStore,
+  publishedFlow,
+  REMEMBER,
+  settle,
+  setupConversation,
+  startResponse,
+  text,
+  textInput,
+  UPDATED_AT,
+} from './fake-client'
 
 /** A conversation of a flow that remembers users, in `memory`. */
 const setup = ({ memory, ...options }: Parameters<typeof fakeClient>[0] & { memory: ConversationMemory }) =>
@@ -31,7 +42,11 @@ describe('a command in a remembered conversation', () => {
   it('rejects (the caller hears) when the service forgot the resumed session, and a new conversation starts', async () => {
     const store = await firstVisit()
     const gone = new TransportError('http', 'Expired', { status: 404, code: 'session_not_found' })
-    const { conversation, calls, events } = setup({ memory: store.memory, replies: [gone], start: startResponse({ input: textInput() }, { sessionId: 's2' }) })
+    const { conversation, calls, events } = setup({
+      memory: store.memory,
+      replies: [gone],
+      start: startResponse({ input: textInput() }, { sessionId: 's2' }),
+    })
     conversation.start()
     await settle()
     await expect(conversation.command('wizz')).rejects.toMatchObject({ code: 'session-expired' })
@@ -91,7 +106,11 @@ describe('remembered conversations', () => {
     first.conversation.start()
     await settle()
     const saved = store.saved!
-    store.memory.save('local', { ...saved, entries: [], stage: { tag: 'playing', step: startResponse({ messages: [text('m1', 'Hello')], input: textInput() }) } })
+    store.memory.save('local', {
+      ...saved,
+      entries: [],
+      stage: { tag: 'playing', step: startResponse({ messages: [text('m1', 'Hello')], input: textInput() }) },
+    })
     const second = setup({ memory: store.memory })
     second.conversation.start()
     await settle()
@@ -105,7 +124,14 @@ describe('remembered conversations', () => {
   it('goes on from a record the previous version saved, waiting on its input with the draft', async () => {
     const store = await firstVisit()
     const { stage: _stage, ...saved } = store.saved!
-    store.memory.save('local', { ...saved, version: 1, pending: null, step: null, input: { input: textInput('in2'), draft: '3' }, ended: false } as never)
+    store.memory.save('local', {
+      ...saved,
+      version: 1,
+      pending: null,
+      step: null,
+      input: { input: textInput('in2'), draft: '3' },
+      ended: false,
+    } as never)
     const { conversation, calls } = setup({ memory: store.memory, replies: [{ messages: [text('m3', 'Done')] }] })
     conversation.start()
     await settle()
@@ -168,7 +194,10 @@ describe('remembered conversations', () => {
     const { conversation, calls, events } = setup({
       memory: store.memory,
       published: publishedFlow({ settings: REMEMBER, updatedAt: '2026-03-01T00:00:00.000Z' }),
-      start: startResponse({ messages: [text('m1', 'New hello')], input: textInput() }, { sessionId: 's2', publishedAt: '2026-03-01T00:00:00.000Z' }),
+      start: startResponse(
+        { messages: [text('m1', 'New hello')], input: textInput() },
+        { sessionId: 's2', publishedAt: '2026-03-01T00:00:00.000Z' },
+      ),
     })
     conversation.start()
     await settle()
@@ -209,7 +238,10 @@ describe('remembered conversations', () => {
 
   it('forgets and does not save when the flow does not remember users', async () => {
     const store = await firstVisit()
-    const { conversation, calls } = setup({ memory: store.memory, published: publishedFlow({ settings: { typingEmulation: { enabled: false } } }) })
+    const { conversation, calls } = setup({
+      memory: store.memory,
+      published: publishedFlow({ settings: { typingEmulation: { enabled: false } } }),
+    })
     conversation.start()
     await settle()
     expect(calls.start).toHaveLength(1)
@@ -241,7 +273,10 @@ describe('remembered conversations', () => {
 
 describe('answer labels', () => {
   it('shows the label in the guest bubble and sends the value', async () => {
-    const { conversation, calls } = setup({ memory: memoryStore().memory, replies: [{ messages: [text('m2', 'Ok')], input: textInput('in2') }] })
+    const { conversation, calls } = setup({
+      memory: memoryStore().memory,
+      replies: [{ messages: [text('m2', 'Ok')], input: textInput('in2') }],
+    })
     conversation.start()
     await settle()
     conversation.send('plan-pro', 'Pro plan')

@@ -3,7 +3,18 @@ import { describe, expect, it, vi } from 'vitest'
 import { createConversation, lazyRunner, type Conversation } from '../../../src/widget/chat/index'
 import type { ChatStepResult } from '../../../src/protocol/index'
 import { TransportError } from '../../../src/widget/transport/index'
-import { entriesOf, fakeClient, guests, publishedFlow, recordEvents, settle, setupConversation as setup, startResponse, text, textInput } from './fake-client'
+import {
+  entriesOf,
+  fakeClient,
+  guests,
+  publishedFlow,
+  recordEvents,
+  settle,
+  setupConversation as setup,
+  startResponse,
+  text,
+  textInput,
+} from './fake-client'
 
 describe('conversation start', () => {
   it('paints the published flow, plays the first step and shows its input', async () => {
@@ -27,7 +38,10 @@ describe('conversation start', () => {
   })
 
   it('sends only valid prefilled variables and reports the rest', async () => {
-    const { conversation, calls, events } = setup({}, { prefilledVariables: { Name: 'Ada', Age: 36, Pro: false, Bad: { x: 1 }, Score: Number.NaN } })
+    const { conversation, calls, events } = setup(
+      {},
+      { prefilledVariables: { Name: 'Ada', Age: 36, Pro: false, Bad: { x: 1 }, Score: Number.NaN } },
+    )
     conversation.start()
     await settle()
     expect(calls.start[0]?.body).toEqual({ isStreamEnabled: true, prefilledVariables: { Name: 'Ada', Age: 36, Pro: false } })
@@ -168,7 +182,12 @@ describe('client actions and logs', () => {
       start: startResponse({
         messages: [text('m1', 'Computing…')],
         clientSideActions: [
-          { type: 'scriptToExecute', scriptToExecute: { content: 'globalThis.__ran = true' }, lastBubbleBlockId: 'm1', expectsDedicatedReply: true },
+          {
+            type: 'scriptToExecute',
+            scriptToExecute: { content: 'globalThis.__ran = true' },
+            lastBubbleBlockId: 'm1',
+            expectsDedicatedReply: true,
+          },
         ],
       }),
       replies: [{ messages: [text('m2', 'Done')], input: textInput() }],
@@ -200,7 +219,12 @@ describe('client actions and logs', () => {
 
   it('tracks progress and dynamic avatars from each step', async () => {
     const { conversation } = setup({
-      start: startResponse({ progress: 40, dynamicTheme: { hostAvatarUrl: 'https://cdn.example/bot.png' }, messages: [text('m1', 'Hi')], input: textInput() }),
+      start: startResponse({
+        progress: 40,
+        dynamicTheme: { hostAvatarUrl: 'https://cdn.example/bot.png' },
+        messages: [text('m1', 'Hi')],
+        input: textInput(),
+      }),
     })
     conversation.start()
     await settle()
@@ -263,7 +287,13 @@ describe('the stage', () => {
       }),
       replies: [{ input: textInput('in2') }],
     })
-    const conversation = createConversation({ flow: 'f1', client: fake.client, emit: recordEvents().emit, actions: { longTask: runner }, sleep: async () => {} })
+    const conversation = createConversation({
+      flow: 'f1',
+      client: fake.client,
+      emit: recordEvents().emit,
+      actions: { longTask: runner },
+      sleep: async () => {},
+    })
     conversation.start()
     await settle()
     expect(loaded).toEqual(['chunk'])
@@ -278,7 +308,9 @@ describe('the stage', () => {
   it('gives a refused answer back as the draft when the service asks the same input again', async () => {
     const { conversation } = setup({
       start: startResponse({ input: textInput('email', { prefilledValue: 'old@example.com' }) }),
-      replies: [{ messages: [text('retry', 'That is not an e-mail address.')], input: textInput('email', { prefilledValue: 'old@example.com' }) }],
+      replies: [
+        { messages: [text('retry', 'That is not an e-mail address.')], input: textInput('email', { prefilledValue: 'old@example.com' }) },
+      ],
     })
     conversation.start()
     await settle()

@@ -17,19 +17,28 @@ describe('describeFailure', () => {
 
   it('never shows the text of a 5xx or a rate limit, which may be internal', () => {
     expect(describeFailure(http(500, 'internal', 'TypeError at db.ts:12')).message).not.toContain('db.ts')
-    expect(describeFailure(http(429, 'rate_limited', 'bucket 7 empty'))).toMatchObject({ retryable: true, message: expect.not.stringContaining('bucket') })
+    expect(describeFailure(http(429, 'rate_limited', 'bucket 7 empty'))).toMatchObject({
+      retryable: true,
+      message: expect.not.stringContaining('bucket'),
+    })
   })
 
   it('names network, timeout, unreadable and expired-session failures', () => {
     expect(describeFailure(new TransportError('network', 'x')).code).toBe('network-error')
     expect(describeFailure(new TransportError('timeout', 'x')).code).toBe('timeout')
     expect(describeFailure(new TransportError('invalid-response', 'x')).code).toBe('invalid-response')
-    expect(describeFailure(http(410, 'session_expired', 'gone'))).toMatchObject({ code: 'session-expired', message: expect.stringMatching(/expired/) })
+    expect(describeFailure(http(410, 'session_expired', 'gone'))).toMatchObject({
+      code: 'session-expired',
+      message: expect.stringMatching(/expired/),
+    })
     expect(describeFailure(new Error('boom'))).toMatchObject({ code: 'service-error', retryable: true })
   })
 
   it("calls a refused token or origin a set-up mistake: plain words for the visitor, the service's for the owner", () => {
-    for (const [status, code, reason] of [[401, 'unauthorized', 'Unknown or revoked token.'], [403, 'origin_not_allowed', 'Origin https://shop.example is not allowed']] as const) {
+    for (const [status, code, reason] of [
+      [401, 'unauthorized', 'Unknown or revoked token.'],
+      [403, 'origin_not_allowed', 'Origin https://shop.example is not allowed'],
+    ] as const) {
       expect(describeFailure(http(status, code, reason))).toEqual({
         code: 'not-set-up',
         message: 'This chat is not set up yet.',
@@ -40,7 +49,10 @@ describe('describeFailure', () => {
       })
     }
     // Any other refusal still speaks for itself.
-    expect(describeFailure(http(404, 'flow_not_found', 'No flow with id x.'))).toMatchObject({ code: 'service-error', message: 'No flow with id x.' })
+    expect(describeFailure(http(404, 'flow_not_found', 'No flow with id x.'))).toMatchObject({
+      code: 'service-error',
+      message: 'No flow with id x.',
+    })
   })
 })
 

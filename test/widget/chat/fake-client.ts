@@ -44,7 +44,13 @@ export function memoryStore(initial?: unknown) {
     },
     clear: () => (data = undefined),
   }
-  return { memory, writes, get saved() { return data as SavedConversation | undefined } }
+  return {
+    memory,
+    writes,
+    get saved() {
+      return data as SavedConversation | undefined
+    },
+  }
 }
 
 export const text = (id: string, plainText: string) => ({ id, type: 'text', content: { plainText } })
@@ -57,7 +63,8 @@ export function startResponse(step: ChatStepResult = {}, overrides: Partial<Star
 type Reply = ChatStepResult | TransportError | Promise<ChatStepResult>
 type Wait = WebhookWait | TransportError | Promise<WebhookWait>
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
 /**
  * A scripted long-poll answer as the service would send it: a wait as JSON, an `http` failure as
@@ -80,7 +87,13 @@ async function waitResponse(next: Wait | undefined, signal: AbortSignal | undefi
 
 /** A scripted flow service: each continueChat takes the next reply in order, each long poll the next wait. */
 export function fakeClient(
-  options: { published?: PublishedFlow | TransportError; start?: StartChatResponse | TransportError; replies?: Reply[]; waits?: Wait[]; streamFetch?: FetchLike } = {},
+  options: {
+    published?: PublishedFlow | TransportError
+    start?: StartChatResponse | TransportError
+    replies?: Reply[]
+    waits?: Wait[]
+    streamFetch?: FetchLike
+  } = {},
 ) {
   const calls = {
     published: 0,
@@ -124,7 +137,11 @@ export function fakeClient(
       fetch: async (url, init) => {
         const poll = /\/v1\/sessions\/([^/]+)\/listenForWebhook\?waitId=([^&]+)&timeoutSeconds=(\d+)$/.exec(url)
         if (!poll) return (options.streamFetch ?? (async () => Promise.reject(new Error('unexpected streamMessage'))))(url, init)
-        calls.listen.push({ sessionId: decodeURIComponent(poll[1]!), waitId: decodeURIComponent(poll[2]!), timeoutSeconds: Number(poll[3]) })
+        calls.listen.push({
+          sessionId: decodeURIComponent(poll[1]!),
+          waitId: decodeURIComponent(poll[2]!),
+          timeoutSeconds: Number(poll[3]),
+        })
         return waitResponse(waits.shift(), init?.signal ?? undefined)
       },
     },

@@ -24,17 +24,26 @@ describe('an HTTP request block run from the browser, to an address it must not 
     const { conversation, calls, events } = setupConversation({ start: step(url), replies: [{ input: textInput('in2') }] })
     conversation.start()
     await settle()
-    expect(calls.continue.map((call) => call.message)).toEqual([JSON.stringify({ statusCode: 500, data: 'The address is not an http(s) URL' })])
-    expect(events.of('flowchat:log')).toContainEqual(expect.objectContaining({ code: 'http-request-failed', status: 'error', source: 'widget' }))
+    expect(calls.continue.map((call) => call.message)).toEqual([
+      JSON.stringify({ statusCode: 500, data: 'The address is not an http(s) URL' }),
+    ])
+    expect(events.of('flowchat:log')).toContainEqual(
+      expect.objectContaining({ code: 'http-request-failed', status: 'error', source: 'widget' }),
+    )
     expect(events.of('flowchat:error')).toEqual([expect.objectContaining({ code: 'http-request-failed', retryable: false })])
     expect(conversation.input.value?.input.id).toBe('in2')
   })
 
   it('takes the older action name (webhookToExecute) the same way', async () => {
-    const { conversation, calls } = setupConversation({ start: step('ftp://example.com/x', 'webhookToExecute'), replies: [{ input: textInput('in2') }] })
+    const { conversation, calls } = setupConversation({
+      start: step('ftp://example.com/x', 'webhookToExecute'),
+      replies: [{ input: textInput('in2') }],
+    })
     conversation.start()
     await settle()
-    expect(calls.continue.map((call) => call.message)).toEqual([JSON.stringify({ statusCode: 500, data: 'The address is not an http(s) URL' })])
+    expect(calls.continue.map((call) => call.message)).toEqual([
+      JSON.stringify({ statusCode: 500, data: 'The address is not an http(s) URL' }),
+    ])
   })
 })
 
@@ -45,7 +54,10 @@ describe('an HTTP request block run from the browser, answered', () => {
 
   /** Runs one request block and returns what the flow got back. */
   async function run(url: string, request?: Record<string, unknown>) {
-    const { conversation, calls, events } = setupConversation({ start: step(url, 'httpRequestToExecute', request), replies: [{ input: textInput('in2') }] })
+    const { conversation, calls, events } = setupConversation({
+      start: step(url, 'httpRequestToExecute', request),
+      replies: [{ input: textInput('in2') }],
+    })
     conversation.start()
     await vi.waitFor(() => expect(calls.continue).toHaveLength(1))
     return { sent: JSON.parse(calls.continue[0]!.message as string) as unknown, events }
@@ -77,31 +89,43 @@ describe('an HTTP request block run from the browser, in flight when a remembere
   async function reloadWhileInFlight(method: string) {
     const store = memoryStore()
     const hits = () => server.hits('/hang').filter((hit) => hit.method === method.toUpperCase()).length
-    const first = setupConversation({ ...remembered, start: step(`${server.origin}/hang`, 'httpRequestToExecute', { method }) }, { memory: store.memory })
+    const first = setupConversation(
+      { ...remembered, start: step(`${server.origin}/hang`, 'httpRequestToExecute', { method }) },
+      { memory: store.memory },
+    )
     first.conversation.start()
     await vi.waitFor(() => expect(hits()).toBe(1))
     // Saved before the request left: the step, and that its request (action 0) started.
-    expect(store.saved?.stage).toMatchObject({ tag: 'running-action', step: { clientSideActions: [{ type: 'httpRequestToExecute' }] }, started: [0] })
+    expect(store.saved?.stage).toMatchObject({
+      tag: 'running-action',
+      step: { clientSideActions: [{ type: 'httpRequestToExecute' }] },
+      started: [0],
+    })
     first.conversation.dispose() // the page goes away; the browser drops the request
     const second = setupConversation({ ...remembered, replies: [{ input: textInput('in2') }] }, { memory: store.memory })
     second.conversation.start()
     return { ...second, store, hits }
   }
 
-  it.each(['POST', 'put', 'DELETE'])('%s: not sent a second time; the flow gets the failure, the page hears it, the chat goes on', async (method) => {
-    const { conversation, calls, events, store, hits } = await reloadWhileInFlight(method)
-    await vi.waitFor(() => expect(calls.continue).toHaveLength(1))
-    const reason = `The page was reloaded while this ${method} request was in flight, so it was not sent twice`
-    expect(JSON.parse(calls.continue[0]!.message as string)).toEqual({ statusCode: 500, data: reason })
-    expect(hits()).toBe(1)
-    expect(events.of('flowchat:log')).toContainEqual(expect.objectContaining({ code: 'http-request-failed', status: 'error', description: expect.stringContaining(reason) }))
-    expect(events.of('flowchat:error')).toEqual([expect.objectContaining({ code: 'http-request-failed', retryable: false })])
-    await settle()
-    expect(conversation.input.value?.input.id).toBe('in2')
-    // Its reply became the answer: the record no longer holds the step nor its start.
-    expect(store.saved?.stage).toEqual(expect.objectContaining({ tag: 'waiting-input', input: expect.objectContaining({ id: 'in2' }) }))
-    expect(store.saved?.stage).not.toHaveProperty('started')
-  })
+  it.each(['POST', 'put', 'DELETE'])(
+    '%s: not sent a second time; the flow gets the failure, the page hears it, the chat goes on',
+    async (method) => {
+      const { conversation, calls, events, store, hits } = await reloadWhileInFlight(method)
+      await vi.waitFor(() => expect(calls.continue).toHaveLength(1))
+      const reason = `The page was reloaded while this ${method} request was in flight, so it was not sent twice`
+      expect(JSON.parse(calls.continue[0]!.message as string)).toEqual({ statusCode: 500, data: reason })
+      expect(hits()).toBe(1)
+      expect(events.of('flowchat:log')).toContainEqual(
+        expect.objectContaining({ code: 'http-request-failed', status: 'error', description: expect.stringContaining(reason) }),
+      )
+      expect(events.of('flowchat:error')).toEqual([expect.objectContaining({ code: 'http-request-failed', retryable: false })])
+      await settle()
+      expect(conversation.input.value?.input.id).toBe('in2')
+      // Its reply became the answer: the record no longer holds the step nor its start.
+      expect(store.saved?.stage).toEqual(expect.objectContaining({ tag: 'waiting-input', input: expect.objectContaining({ id: 'in2' }) }))
+      expect(store.saved?.stage).not.toHaveProperty('started')
+    },
+  )
 
   it.each(['GET', 'head', 'OPTIONS'])('%s, safe to repeat: sent again, and still recorded as started', async (method) => {
     const { conversation, calls, store, hits } = await reloadWhileInFlight(method)

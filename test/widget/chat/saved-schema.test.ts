@@ -19,7 +19,15 @@ const input = { id: 'in1', type: 'text input', options: {} }
 const step = { messages: [{ id: 'm2', type: 'text', content: { plainText: 'More' } }] }
 
 /** A record as version 1 (before the stage was one value) saved it: four nullable fields. */
-const v1 = (fields: Record<string, unknown> = {}) => ({ version: 1, ...common(), pending: null, step: null, input: null, ended: false, ...fields })
+const v1 = (fields: Record<string, unknown> = {}) => ({
+  version: 1,
+  ...common(),
+  pending: null,
+  step: null,
+  input: null,
+  ended: false,
+  ...fields,
+})
 
 describe('parseSavedConversation', () => {
   it('reads a record this version saved', () => {
@@ -29,15 +37,25 @@ describe('parseSavedConversation', () => {
   })
 
   it('reads which actions of the step had started (a record without it: none had)', () => {
-    expect(parseSavedConversation({ ...record(), stage: { tag: 'running-action', step, started: [0, 2] } })?.stage).toMatchObject({ started: [0, 2] })
+    expect(parseSavedConversation({ ...record(), stage: { tag: 'running-action', step, started: [0, 2] } })?.stage).toMatchObject({
+      started: [0, 2],
+    })
     expect(parseSavedConversation({ ...record(), stage: { tag: 'playing', step } })?.stage).not.toHaveProperty('started')
   })
 
   // A visitor mid-chat while the widget is upgraded keeps their chat: each of version 1's ways to
   // say where the chat stood is read as the stage it meant (in the order version 1 tried them).
   const legacy: Array<[string, Record<string, unknown>, unknown]> = [
-    ['an answer in flight', { pending: { message: 'Ada', key: 'k1', shown: true, input }, input: { input } }, { tag: 'sending', reply: { message: 'Ada', key: 'k1', shown: true, input } }],
-    ['a command in flight', { pending: { message: { type: 'command', command: 'go' }, key: 'k2', shown: false } }, { tag: 'sending', reply: { message: { type: 'command', command: 'go' }, key: 'k2', shown: false } }],
+    [
+      'an answer in flight',
+      { pending: { message: 'Ada', key: 'k1', shown: true, input }, input: { input } },
+      { tag: 'sending', reply: { message: 'Ada', key: 'k1', shown: true, input } },
+    ],
+    [
+      'a command in flight',
+      { pending: { message: { type: 'command', command: 'go' }, key: 'k2', shown: false } },
+      { tag: 'sending', reply: { message: { type: 'command', command: 'go' }, key: 'k2', shown: false } },
+    ],
     ['a step being played, an action started', { step, started: [0] }, { tag: 'playing', step, started: [0] }],
     ['an input waiting, with a draft', { input: { input, draft: 'Ad' } }, { tag: 'waiting-input', input, draft: 'Ad' }],
     ['the end', { ended: true }, { tag: 'ended' }],
@@ -64,7 +82,13 @@ describe('parseSavedConversation', () => {
     ['a stage without what it needs', (data) => ({ ...data, stage: { tag: 'waiting-input' } })],
     ['a missing stage', ({ stage: _stage, ...data }) => data],
     ['version 1 fields under version 2', (data) => ({ ...v1(), version: data.version })],
-    ['version 1 with a missing field', () => { const { ended: _ended, ...data } = v1(); return data }],
+    [
+      'version 1 with a missing field',
+      () => {
+        const { ended: _ended, ...data } = v1()
+        return data
+      },
+    ],
   ]
   for (const [name, edit] of broken) {
     it(`refuses ${name}`, () => {

@@ -23,7 +23,13 @@ function setup(responses: Array<Response | Error>) {
   const fake = fakeClient({ start: STREAM_STEP, replies: [{ messages: [text('m2', 'Anything else?')], input: textInput() }], streamFetch })
   const events = recordEvents()
   let keys = 0
-  const conversation = createConversation({ flow: 'f1', client: fake.client, emit: events.emit, newKey: () => `key-${++keys}`, sleep: async () => {} })
+  const conversation = createConversation({
+    flow: 'f1',
+    client: fake.client,
+    emit: events.emit,
+    newKey: () => `key-${++keys}`,
+    sleep: async () => {},
+  })
   return { ...fake, events, conversation, streamCalls }
 }
 
@@ -48,7 +54,10 @@ describe('a streamed answer', () => {
     expect(entry.stream!.status.value).toBe('streaming')
     live.write(textLines(' there') + finishLine())
     await settle()
-    expect(seen).toEqual([['**Hello**', false], [' there', false]])
+    expect(seen).toEqual([
+      ['**Hello**', false],
+      [' there', false],
+    ])
     expect(entry.stream!.status.value).toBe('done')
     expect(entry.message.content).toEqual({ plainText: '**Hello** there', format: 'markdown' })
     expect(calls.continue).toEqual([{ sessionId: 's1', message: null, key: 'key-1' }])

@@ -14,13 +14,13 @@ describe('transcript', () => {
     let firstChunkChanges = 0
     let chunkListChanges = 0
     const stopFirst = effect(() => {
-    void first?.entries.value
-    firstChunkChanges++
-  })
+      void first?.entries.value
+      firstChunkChanges++
+    })
     const stopList = effect(() => {
-    void transcript.chunks.value
-    chunkListChanges++
-  })
+      void transcript.chunks.value
+      chunkListChanges++
+    })
     for (let i = 0; i < CHUNK_SIZE - 1; i++) transcript.append(host(`n${i}`))
     expect(firstChunkChanges).toBe(1)
     expect(chunkListChanges).toBe(1)

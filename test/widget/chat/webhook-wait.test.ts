@@ -6,8 +6,14 @@ import type { WebhookWait } from '../../../src/widget/transport/long-poll'
 import { hostTexts, settle, setupConversation, startResponse, text, textInput } from './fake-client'
 
 /** The action as the service sends it: after the step's last bubble (`after`). */
-const listen = (waitId: string, after: string): ClientAction => ({ type: 'listenForWebhook', listenForWebhook: { waitId }, lastBubbleBlockId: after, expectsDedicatedReply: true })
-const waitingStart = () => startResponse({ messages: [text('m1', 'We are checking your payment')], clientSideActions: [listen('w1', 'm1')] })
+const listen = (waitId: string, after: string): ClientAction => ({
+  type: 'listenForWebhook',
+  listenForWebhook: { waitId },
+  lastBubbleBlockId: after,
+  expectsDedicatedReply: true,
+})
+const waitingStart = () =>
+  startResponse({ messages: [text('m1', 'We are checking your payment')], clientSideActions: [listen('w1', 'm1')] })
 const continued = (step: ChatStepResult): WebhookWait => ({ status: 'continued', step })
 const never = <T>() => new Promise<T>(() => {})
 
@@ -43,7 +49,10 @@ describe('waiting for a webhook', () => {
     const pauses: number[] = []
     const offline = () => new TransportError('network', 'offline')
     const { conversation, events } = setupConversation(
-      { start: waitingStart(), waits: [offline(), offline(), offline(), { status: 'waiting' }, offline(), continued({ messages: [text('m2', 'Paid')] })] },
+      {
+        start: waitingStart(),
+        waits: [offline(), offline(), offline(), { status: 'waiting' }, offline(), continued({ messages: [text('m2', 'Paid')] })],
+      },
       { sleep: async (ms) => void pauses.push(ms) },
     )
     conversation.start()

@@ -29,7 +29,11 @@ export const BAD_URLS: readonly BadUrl[] = [
   { attack: 'data: HTML document', url: `data:text/html,<script>${JS}</script>`, outcome: 'dropped' },
   { attack: 'data: HTML document, base64', url: 'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==', outcome: 'dropped' },
   { attack: 'mixed-case data: HTML', url: `DaTa:TeXt/HtMl,<script>${JS}</script>`, outcome: 'dropped' },
-  { attack: 'data: SVG with an onload handler', url: `data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg" onload="${JS}"/>`, outcome: 'dropped' },
+  {
+    attack: 'data: SVG with an onload handler',
+    url: `data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg" onload="${JS}"/>`,
+    outcome: 'dropped',
+  },
   { attack: 'data: JavaScript', url: `data:text/javascript,${JS}`, outcome: 'dropped' },
   { attack: 'vbscript: scheme', url: 'vbscript:msgbox("ran")', outcome: 'dropped' },
   { attack: 'mixed-case vbscript: scheme', url: 'VbScRiPt:msgbox("ran")', outcome: 'dropped' },

@@ -69,11 +69,13 @@ describe('Markdown from an untrusted answer', () => {
 
   it(`nests emphasis and strikethrough at most ${MAX_INLINE_NESTING} deep and shows what is deeper as text`, () => {
     const deep = html(`${'*a _b ~~c '.repeat(150)}deep${' c~~ b_ a*'.repeat(150)}`)
-    const depth = Math.max(...[...deep.querySelectorAll('em, strong, del')].map((span) => {
-      let levels = 0
-      for (let node: Element | null = span; node; node = node.parentElement) if (/^(EM|STRONG|DEL)$/.test(node.tagName)) levels++
-      return levels
-    }))
+    const depth = Math.max(
+      ...[...deep.querySelectorAll('em, strong, del')].map((span) => {
+        let levels = 0
+        for (let node: Element | null = span; node; node = node.parentElement) if (/^(EM|STRONG|DEL)$/.test(node.tagName)) levels++
+        return levels
+      }),
+    )
     expect(depth).toBeGreaterThan(MAX_INLINE_NESTING / 2)
     expect(depth).toBeLessThanOrEqual(MAX_INLINE_NESTING)
     expect(deep.textContent).toContain('deep')

@@ -32,7 +32,10 @@ export const MARKDOWN_PATHOLOGIES: MarkdownPathology[] = [
   { pathology: 'emphasis nested thousands deep: `***…a…***`', make: (size) => around('*', 'a', '*', size) },
   { pathology: 'strong emphasis nested thousands deep: `**__**__…a…`', make: (size) => around('**__', 'a', '__**', size) },
   { pathology: 'strikethrough nested thousands deep: `~~…a…~~`', make: (size) => around('~~', 'a', '~~', size) },
-  { pathology: 'emphasis and strikethrough nested word by word: `*a _b ~~c …`', make: (size) => around('*a _b ~~c ', 'deep', ' c~~ b_ a*', size) },
+  {
+    pathology: 'emphasis and strikethrough nested word by word: `*a _b ~~c …`',
+    make: (size) => around('*a _b ~~c ', 'deep', ' c~~ b_ a*', size),
+  },
   { pathology: 'block quotes nested thousands deep: `>>>>…`', make: (size) => `${fill('>', size)} a` },
   { pathology: 'block quotes nested thousands deep with spaces: `> > > …`', make: (size) => `${fill('> ', size)}a` },
   { pathology: 'lists nested thousands deep on one line: `- - - …`', make: (size) => `${fill('- ', size)}a` },
@@ -44,14 +47,17 @@ export const MARKDOWN_PATHOLOGIES: MarkdownPathology[] = [
   { pathology: 'link destinations of unclosed parentheses: `[a](((…`', make: (size) => `[a](${fill('(', size)}` },
   { pathology: 'unclosed links: `[a](b` again and again', make: (size) => fill('[a](b', size) },
   { pathology: 'image brackets never closed: `![![![…`', make: (size) => fill('![', size) },
-  { pathology: 'backtick runs of every length: `` `a``a```a… ``', make: (size) => {
-    const parts: string[] = []
-    for (let length = 0, run = 1; length < size; run++) {
-      parts.push(`${'`'.repeat(run)}a`)
-      length += run + 1
-    }
-    return parts.join('')
-  } },
+  {
+    pathology: 'backtick runs of every length: `` `a``a```a… ``',
+    make: (size) => {
+      const parts: string[] = []
+      for (let length = 0, run = 1; length < size; run++) {
+        parts.push(`${'`'.repeat(run)}a`)
+        length += run + 1
+      }
+      return parts.join('')
+    },
+  },
   { pathology: 'one backtick run around a long span', make: (size) => around('`', 'a', '`', size) },
   { pathology: 'unclosed HTML tags: `<a <a <a …`', make: (size) => fill('<a ', size) },
   { pathology: 'HTML comment never closed', make: (size) => `<!--${fill('a -', size)}` },

@@ -3,7 +3,9 @@ import { markdownHtml as html } from './markdown-as-is'
 
 describe('Markdown answers', () => {
   it('renders headings, lists, emphasis, line breaks, code and links', () => {
-    const host = html('## Plan\n\n1. **Bold** and *em*\n2. `code`\n\nLine one\nline two\n\n```ts\nconst a = 1 < 2\n```\n\nSee [the docs](https://example.com/docs).')
+    const host = html(
+      '## Plan\n\n1. **Bold** and *em*\n2. `code`\n\nLine one\nline two\n\n```ts\nconst a = 1 < 2\n```\n\nSee [the docs](https://example.com/docs).',
+    )
     expect(host.querySelector('h2')?.textContent).toBe('Plan')
     expect(host.querySelectorAll('ol > li')).toHaveLength(2)
     expect(host.querySelector('strong')?.textContent).toBe('Bold')

@@ -19,7 +19,9 @@ describe('plain text', () => {
   })
 
   it('prefers richText, then plainText, then html for a text message', () => {
-    expect(messageText({ id: '1', type: 'text', content: { richText: [{ type: 'p', children: [{ text: 'rich' }] }], plainText: 'plain' } })).toBe('rich')
+    expect(
+      messageText({ id: '1', type: 'text', content: { richText: [{ type: 'p', children: [{ text: 'rich' }] }], plainText: 'plain' } }),
+    ).toBe('rich')
     expect(messageText({ id: '1', type: 'text', content: { richText: [], plainText: 'plain', html: '<p>html</p>' } })).toBe('plain')
     expect(messageText({ id: '1', type: 'text', content: { html: '<p>html</p>' } })).toBe('html')
     expect(messageText({ id: '1', type: 'image', content: { url: 'x', clickLink: { alt: 'A cat' } } })).toBe('A cat')

@@ -20,7 +20,9 @@ describe('html sanitizer', () => {
   })
 
   it('drops javascript: links and opens the others in a new tab without opener', async () => {
-    const host = await sanitize('<a href="javascript:alert(1)">bad</a><a href="https://example.com">good</a><a href="mailto:a@b.c">mail</a>')
+    const host = await sanitize(
+      '<a href="javascript:alert(1)">bad</a><a href="https://example.com">good</a><a href="mailto:a@b.c">mail</a>',
+    )
     expect(host.innerHTML).not.toMatch(/javascript/i)
     expect(host.textContent).toBe('badgoodmail')
     const good = host.querySelector('a[href^="https:"]')

@@ -38,7 +38,13 @@ describe('renderRichText', () => {
   })
 
   it('maps unknown and attacker-chosen types to inert wrappers, and survives junk', () => {
-    const root = show([{ type: 'script', children: [{ text: 'alert(1)' }] }, { type: 'iframe', url: 'https://evil.example', children: [] }, null, 7, { nope: true }])
+    const root = show([
+      { type: 'script', children: [{ text: 'alert(1)' }] },
+      { type: 'iframe', url: 'https://evil.example', children: [] },
+      null,
+      7,
+      { nope: true },
+    ])
     expect(root.querySelector('script, iframe')).toBeNull()
     expect(root.textContent).toBe('alert(1)')
   })

@@ -12,7 +12,14 @@ describe('safeUrl', () => {
   })
 
   it('drops script, data and other schemes however they are spelled', () => {
-    for (const url of ['javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>x</script>', 'vbscript:x', 'file:///etc/passwd']) {
+    for (const url of [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,<script>x</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+    ]) {
       expect(safeUrl(url), url).toBeNull()
     }
   })

@@ -5,7 +5,8 @@ import type { Settings, Theme } from '../../../src/protocol/index'
 import type { FetchLike } from '../../../src/widget/transport/index'
 import { publishedFlow, startResponse, text, textInput } from '../chat/fake-client'
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
 interface Request {
   url: string
@@ -28,13 +29,16 @@ function service(options: { hang?: RegExp; theme?: Theme; settings?: Settings } 
     }
     requests.push(request)
     if (options.hang?.test(url)) {
-      return new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
+      return new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      )
     }
     if (url.includes('/publishedFlow')) {
       const overrides = { ...(options.theme ? { theme: options.theme } : {}), ...(options.settings ? { settings: options.settings } : {}) }
       return json({ publishedFlow: publishedFlow(overrides), version: '3' })
     }
-    if (url.endsWith('/startChat')) return json(startResponse({ messages: [text('m1', `Welcome to ${url.split('/').at(-2)}`)], input: textInput() }))
+    if (url.endsWith('/startChat'))
+      return json(startResponse({ messages: [text('m1', `Welcome to ${url.split('/').at(-2)}`)], input: textInput() }))
     return json({ error: { code: 'not_found', message: 'Not found' } }, 404)
   }
   return { fetch, requests }
@@ -194,7 +198,9 @@ describe('<flow-chat>', () => {
     const first = document.createElement(tag) as FlowChatElement
     first.flow = 'f1'
     document.body.append(first)
-    await vi.waitFor(() => expect(JSON.parse(localStorage.getItem('flowchat:chat:f1:default') ?? 'null')).toMatchObject({ sessionId: 's1', resultId: 'r1' }))
+    await vi.waitFor(() =>
+      expect(JSON.parse(localStorage.getItem('flowchat:chat:f1:default') ?? 'null')).toMatchObject({ sessionId: 's1', resultId: 'r1' }),
+    )
     first.remove()
     await flush()
     const second = document.createElement(tag) as FlowChatElement
@@ -227,7 +233,11 @@ describe('<flow-chat>', () => {
     })
     await flush()
     expect(chats).toHaveLength(3)
-    expect(Object.keys(sessionStorage).sort()).toEqual(['flowchat:chat:f1:default', 'flowchat:chat:f1:default#2', 'flowchat:chat:f1:support'])
+    expect(Object.keys(sessionStorage).sort()).toEqual([
+      'flowchat:chat:f1:default',
+      'flowchat:chat:f1:default#2',
+      'flowchat:chat:f1:support',
+    ])
   })
 
   it('reset() forgets the remembered conversation; reload() resumes it', async () => {
@@ -249,7 +259,10 @@ describe('<flow-chat>', () => {
     const blocked = () => {
       throw new DOMException('The operation is insecure.', 'SecurityError')
     }
-    const spies = [vi.spyOn(window, 'localStorage', 'get').mockImplementation(blocked), vi.spyOn(window, 'sessionStorage', 'get').mockImplementation(blocked)]
+    const spies = [
+      vi.spyOn(window, 'localStorage', 'get').mockImplementation(blocked),
+      vi.spyOn(window, 'sessionStorage', 'get').mockImplementation(blocked),
+    ]
     try {
       const element = document.createElement(setup(api)) as FlowChatElement
       const logs: string[] = []
@@ -290,7 +303,10 @@ describe('<flow-chat>', () => {
     defineFlowChat({ tagName, fetch: api.fetch })
     await flush()
     expect(element.getAttribute('flow')).toBe('early')
-    expect(api.requests.find((r) => r.url.endsWith('/startChat'))?.body).toEqual({ isStreamEnabled: true, prefilledVariables: { Plan: 'pro' } })
+    expect(api.requests.find((r) => r.url.endsWith('/startChat'))?.body).toEqual({
+      isStreamEnabled: true,
+      prefilledVariables: { Plan: 'pro' },
+    })
   })
   it('has script settings as attributes and properties, with the sandbox next to the chat API by default', () => {
     const element = document.createElement(setup(service())) as FlowChatElement
@@ -339,7 +355,11 @@ describe('<flow-chat>', () => {
     const transcript = () => element.shadowRoot?.querySelector('[part="transcript"]')?.getAttribute('aria-label')
     await vi.waitFor(() => expect(transcript()).toBe('Discussion'))
     expect([frame()?.lang, frame()?.dir, frame()?.dataset.scheme]).toEqual(['fr', 'ltr', 'light'])
-    await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ code: 'unknown-string', status: 'warning', details: { unknown: ['sendd'], invalid: [] } })))
+    await vi.waitFor(() =>
+      expect(logs).toContainEqual(
+        expect.objectContaining({ code: 'unknown-string', status: 'warning', details: { unknown: ['sendd'], invalid: [] } }),
+      ),
+    )
 
     element.lang = 'ar'
     element.colorScheme = 'dark'

@@ -49,12 +49,17 @@ describe('parseFontFaces', () => {
 describe('loadFontOf', () => {
   it('validates the font it was handed (the core does not read it) and loads nothing from a font it cannot read', async () => {
     const registered = vi.fn()
-    vi.stubGlobal('FontFace', class {
-      constructor() {
-        registered()
-      }
-    })
-    await expect(loadFontOf({ type: 'Custom', family: 'Evil', url: { href: 'https://fonts.example/evil.woff2' } })).rejects.toThrow(/not one this widget can read/)
+    vi.stubGlobal(
+      'FontFace',
+      class {
+        constructor() {
+          registered()
+        }
+      },
+    )
+    await expect(loadFontOf({ type: 'Custom', family: 'Evil', url: { href: 'https://fonts.example/evil.woff2' } })).rejects.toThrow(
+      /not one this widget can read/,
+    )
     await expect(loadFontOf(42)).rejects.toThrow(/not one this widget can read/)
     expect(registered).not.toHaveBeenCalled()
   })

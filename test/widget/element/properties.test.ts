@@ -36,7 +36,12 @@ describe('a property table', () => {
     probe.side = 'left'
     probe.open = true
     probe.data = { Name: 'Ada' }
-    expect([probe.getAttribute('title-text'), probe.getAttribute('size'), probe.getAttribute('side'), probe.hasAttribute('open-now')]).toEqual(['Hi', '3', 'left', true])
+    expect([
+      probe.getAttribute('title-text'),
+      probe.getAttribute('size'),
+      probe.getAttribute('side'),
+      probe.hasAttribute('open-now'),
+    ]).toEqual(['Hi', '3', 'left', true])
     expect(probe.data).toEqual({ Name: 'Ada' })
     probe.setAttribute('size', '0')
     probe.setAttribute('side', 'top')
@@ -68,7 +73,12 @@ describe('a property table', () => {
   it('turns options and script-tag data attributes into attributes, booleans present or absent', () => {
     const probe = element()
     applyOptions(probe, TABLE, { title: 'Hi', size: 4, open: true, data: { Plan: 'pro' }, unknown: 'x' })
-    expect([probe.getAttribute('title-text'), probe.getAttribute('size'), probe.hasAttribute('open-now'), probe.data]).toEqual(['Hi', '4', true, { Plan: 'pro' }])
+    expect([probe.getAttribute('title-text'), probe.getAttribute('size'), probe.hasAttribute('open-now'), probe.data]).toEqual([
+      'Hi',
+      '4',
+      true,
+      { Plan: 'pro' },
+    ])
     expect(probe.hasAttribute('unknown')).toBe(false)
     const fromTag = element()
     applyOptions(fromTag, TABLE, { title: 'Hi', open: 'false', size: '7', data: '{}' })
@@ -92,7 +102,14 @@ describe('the element tables', () => {
   it('read a script timeout as a positive number of milliseconds, else the default', () => {
     const chat = document.createElement('div')
     const timeout = () => readProperty(chat, 'scriptTimeout', CHAT_PROPERTIES.scriptTimeout)
-    for (const [value, expected] of [['2500', 2500], ['', 10_000], ['soon', 10_000], ['-5', 10_000], ['0', 10_000], ['Infinity', 10_000]] as const) {
+    for (const [value, expected] of [
+      ['2500', 2500],
+      ['', 10_000],
+      ['soon', 10_000],
+      ['-5', 10_000],
+      ['0', 10_000],
+      ['Infinity', 10_000],
+    ] as const) {
       chat.setAttribute('script-timeout', value)
       expect(timeout(), value).toBe(expected)
     }

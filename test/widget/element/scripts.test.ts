@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ScriptRunner, ScriptRunnerOptions } from '../../../src/widget/sandbox/index'
 import { recordEvents } from '../chat/fake-client'
 
-const made: { options: ScriptRunnerOptions; runner: ScriptRunner & { run: ReturnType<typeof vi.fn>; dispose: ReturnType<typeof vi.fn> } }[] = []
+const made: {
+  options: ScriptRunnerOptions
+  runner: ScriptRunner & { run: ReturnType<typeof vi.fn>; dispose: ReturnType<typeof vi.fn> }
+}[] = []
 
 vi.mock('../../../src/widget/sandbox/index', async (original) => ({
   ...(await original<typeof import('../../../src/widget/sandbox/index')>()),
@@ -20,7 +23,12 @@ const script = { content: 'return 1', args: [] }
 function setup() {
   const root = document.createElement('div').attachShadow({ mode: 'open' })
   const events = recordEvents()
-  const settings = { sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html', scriptTimeout: 500, allowScriptNetwork: false, pageAddress: 'shared' }
+  const settings = {
+    sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html',
+    scriptTimeout: 500,
+    allowScriptNetwork: false,
+    pageAddress: 'shared',
+  }
   const host = createScriptHost(root, events.emit, settings)
   return { root, events, settings, host }
 }
@@ -37,7 +45,12 @@ describe('createScriptHost', () => {
     expect(await host.run(script, signal)).toEqual({ ok: true, value: 'done' })
     await host.run(script, signal)
     expect(made).toHaveLength(1)
-    expect(made[0]!.options).toMatchObject({ container: root, sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html', timeoutMs: 500, allowNetwork: false })
+    expect(made[0]!.options).toMatchObject({
+      container: root,
+      sandboxUrl: 'https://flows.example/sandbox/v1/sandbox.html',
+      timeoutMs: 500,
+      allowNetwork: false,
+    })
     expect(made[0]!.runner.run).toHaveBeenCalledTimes(2)
   })
 
@@ -77,10 +90,21 @@ describe('createScriptHost', () => {
     await host.run(script, new AbortController().signal)
     const { onHostEvent, onLog } = made[0]!.options
     onHostEvent!('analytics', { step: 2 })
-    onLog!({ level: 'error', code: 'sandbox-blocked-by-csp', message: 'add "frame-src https://flows.example"', details: { sandboxUrl: 'x' } })
+    onLog!({
+      level: 'error',
+      code: 'sandbox-blocked-by-csp',
+      message: 'add "frame-src https://flows.example"',
+      details: { sandboxUrl: 'x' },
+    })
     expect(events.of('flowchat:script-event')).toEqual([{ name: 'analytics', payload: { step: 2 } }])
     expect(events.of('flowchat:log')).toEqual([
-      { status: 'error', description: 'add "frame-src https://flows.example"', details: { sandboxUrl: 'x' }, source: 'widget', code: 'sandbox-blocked-by-csp' },
+      {
+        status: 'error',
+        description: 'add "frame-src https://flows.example"',
+        details: { sandboxUrl: 'x' },
+        source: 'widget',
+        code: 'sandbox-blocked-by-csp',
+      },
     ])
   })
 

@@ -11,7 +11,19 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-const COMMON = ['close', 'element', 'open', 'reload', 'reset', 'sendCommand', 'setInputValue', 'setPrefilledVariables', 'submitInput', 'toggle', 'unmount']
+const COMMON = [
+  'close',
+  'element',
+  'open',
+  'reload',
+  'reset',
+  'sendCommand',
+  'setInputValue',
+  'setPrefilledVariables',
+  'submitInput',
+  'toggle',
+  'unmount',
+]
 
 describe('FlowChat.init*', () => {
   it('give each kind of chat its handle: the same commands, and a bubble its preview ones', () => {
@@ -36,10 +48,17 @@ describe('FlowChat.init*', () => {
 
   it('take the language, direction, colour scheme and words as options', async () => {
     const handle = initStandard({ flow: 'f1', lang: 'de', dir: 'rtl', colorScheme: 'auto', strings: { send: 'Los' } })
-    expect([handle.element.lang, handle.element.dir, handle.element.colorScheme, handle.element.strings]).toEqual(['de', 'rtl', 'auto', { send: 'Los' }])
+    expect([handle.element.lang, handle.element.dir, handle.element.colorScheme, handle.element.strings]).toEqual([
+      'de',
+      'rtl',
+      'auto',
+      { send: 'Los' },
+    ])
     await vi.waitFor(() => expect(handle.element.shadowRoot?.querySelector('[part~="send-button"]')?.textContent).toBe('Los'))
     // The page's own word is there at once; the German table as soon as its chunk is.
-    await vi.waitFor(() => expect(handle.element.shadowRoot?.querySelector('[part~="input"]')?.getAttribute('placeholder')).toBe('Antwort eingeben…'))
+    await vi.waitFor(() =>
+      expect(handle.element.shadowRoot?.querySelector('[part~="input"]')?.getAttribute('placeholder')).toBe('Antwort eingeben…'),
+    )
   })
 
   it('throw at once, adding nothing, without a flow or with a container that is not on the page', () => {

@@ -48,7 +48,8 @@ describe('a chat’s language', () => {
   })
 
   it('is written right to left in Arabic, Hebrew, Persian and Urdu, unless the page sets `dir`', () => {
-    for (const lang of ['ar', 'he-IL', 'fa', 'ur']) expect(createLocale(element(`<div lang="${lang}"></div>`), '', undefined).dir).toBe('rtl')
+    for (const lang of ['ar', 'he-IL', 'fa', 'ur'])
+      expect(createLocale(element(`<div lang="${lang}"></div>`), '', undefined).dir).toBe('rtl')
     expect(createLocale(element('<div lang="fr"></div>'), '', undefined).dir).toBe('ltr')
     expect(createLocale(element('<div lang="ar"></div>'), 'ltr', undefined).dir).toBe('ltr')
     expect(createLocale(element('<div lang="en"></div>'), 'rtl', undefined).dir).toBe('rtl')
@@ -75,7 +76,11 @@ describe('a chat’s words', () => {
     const locale = createLocale(element('<div lang="fr"></div>'), '', overrides)
     expect(translate(locale, 'send')).toBe('Go')
     await vi.waitFor(() => expect(translate(locale, 'tryAgain')).toBe('Réessayer'))
-    expect([translate(locale, 'send'), translate(locale, 'retry'), translate(locale, 'chosen', { count: 3 })]).toEqual(['Go', 'Renvoyer', '3 picked'])
+    expect([translate(locale, 'send'), translate(locale, 'retry'), translate(locale, 'chosen', { count: 3 })]).toEqual([
+      'Go',
+      'Renvoyer',
+      '3 picked',
+    ])
   })
 
   it('fill in values, numbers as the language writes them, and choose plural forms by the language’s rules', async () => {
@@ -85,14 +90,19 @@ describe('a chat’s words', () => {
     expect(translate(locale, 'chosen', { count: 5 })).toBe(`تم تحديد ${new Intl.NumberFormat('ar').format(5)} خيارات`)
     expect(translate(locale, 'chosen', { count: 11 })).toBe(`تم تحديد ${new Intl.NumberFormat('ar').format(11)} خيارًا`)
     const english = createLocale(element('<div lang="en-GB"></div>'), '', undefined)
-    expect([translate(english, 'chosen', { count: 1 }), translate(english, 'chosen', { count: 1234 })]).toEqual(['1 choice selected', '1,234 choices selected'])
+    expect([translate(english, 'chosen', { count: 1 }), translate(english, 'chosen', { count: 1234 })]).toEqual([
+      '1 choice selected',
+      '1,234 choices selected',
+    ])
     expect(translate(english, 'openChat', { name: 'Help' })).toBe('Open chat: Help')
   })
 
   it('say the built-in texts other layers report in English in the chat’s language, and anything else as it is', async () => {
     const locale = createLocale(element('<div lang="de"></div>'), '', undefined)
     await vi.waitFor(() => expect(translate(locale, 'send')).toBe('Senden'))
-    expect(localize(locale, ENGLISH.failNetwork)).toBe('Der Chat-Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.')
+    expect(localize(locale, ENGLISH.failNetwork)).toBe(
+      'Der Chat-Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+    )
     expect(localize(locale, 'Please enter a valid e-mail.')).toBe('Please enter a valid e-mail.')
   })
 })

@@ -14,7 +14,8 @@ function entries(): Array<{ id: string; note: string }> {
   file.forEachChild((node) => {
     if (!ts.isVariableStatement(node)) return
     for (const declaration of node.declarationList.declarations) {
-      if (declaration.name.getText() !== 'ENGLISH' || !declaration.initializer || !ts.isObjectLiteralExpression(declaration.initializer)) continue
+      if (declaration.name.getText() !== 'ENGLISH' || !declaration.initializer || !ts.isObjectLiteralExpression(declaration.initializer))
+        continue
       for (const property of declaration.initializer.properties) {
         const docs = ts.getJSDocCommentsAndTags(property).map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '')
         found.push({ id: property.name!.getText(), note: docs.join(' ').trim() })
@@ -29,7 +30,12 @@ const marks = (text: string | Record<string, string>) =>
   [...new Set((typeof text === 'string' ? [text] : Object.values(text)).flatMap((form) => form.match(/\{\w+\}/g) ?? []))].sort()
 
 const translations = async () =>
-  Promise.all(TRANSLATED_LANGUAGES.map(async (lang) => ({ lang, strings: ((await import(`../../../src/widget/i18n/locales/${lang}.ts`)) as { strings: Translation }).strings })))
+  Promise.all(
+    TRANSLATED_LANGUAGES.map(async (lang) => ({
+      lang,
+      strings: ((await import(`../../../src/widget/i18n/locales/${lang}.ts`)) as { strings: Translation }).strings,
+    })),
+  )
 
 describe('the table of built-in strings', () => {
   it('gives every id an English text and a note for translators', () => {
@@ -43,7 +49,11 @@ describe('the table of built-in strings', () => {
   })
 
   it('has a bundled translation for each language the protocol lists, and no other', () => {
-    expect(readdirSync(resolve(I18N, 'locales')).map((file) => file.replace(/\.ts$/, '')).sort()).toEqual([...TRANSLATED_LANGUAGES].sort())
+    expect(
+      readdirSync(resolve(I18N, 'locales'))
+        .map((file) => file.replace(/\.ts$/, ''))
+        .sort(),
+    ).toEqual([...TRANSLATED_LANGUAGES].sort())
   })
 
   it('is translated whole in every bundled language: every id, its marks, and the plural forms the language has', async () => {

@@ -63,14 +63,21 @@ describe('run messages', () => {
     values: '[1]',
     allowNetwork: false,
     limits: { resultChars: 100_000, eventChars: 32_768, events: 50 },
-    page: { href: 'https://shop.example/a?b=1#c', origin: 'https://shop.example', pathname: '/a', search: '?b=1', hash: '#c', referrer: '' },
+    page: {
+      href: 'https://shop.example/a?b=1#c',
+      origin: 'https://shop.example',
+      pathname: '/a',
+      search: '?b=1',
+      hash: '#c',
+      referrer: '',
+    },
   }
 
   it('reads a run, keeping only its fields', () => {
     expect(parseRunMessage({ ...run, extra: '<b>' })).toEqual(run)
   })
 
-  it('refuses parameter names a script cannot have, and limits above the frame\'s own caps', () => {
+  it("refuses parameter names a script cannot have, and limits above the frame's own caps", () => {
     for (const changed of [
       { names: ['a b'] },
       { names: ['await'] },

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, vi } from 'vitest'
-import { createScriptRunner, type ScriptOutcome, type ScriptRunner, type ScriptRunnerOptions, type ScriptToRun } from '../../../src/widget/sandbox/index'
+import {
+  createScriptRunner,
+  type ScriptOutcome,
+  type ScriptRunner,
+  type ScriptRunnerOptions,
+  type ScriptToRun,
+} from '../../../src/widget/sandbox/index'
 import type { RunMessage } from '../../../src/widget/sandbox/messages'
 import { fakeFrameWindows, quietFrameLoading, SANDBOX_URL, useShadowContainer } from './frame-harness'
 

@@ -27,7 +27,10 @@ function open(loadTimeoutMs = 15_000) {
 }
 
 async function failure(promise: Promise<unknown>): Promise<SandboxUnavailableError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SandboxUnavailableError)
   return error as SandboxUnavailableError
 }
@@ -95,9 +98,7 @@ describe('the sandbox frame', () => {
   it('fails when the document speaks another protocol version', async () => {
     open()
     page.fromFrame({ ...READY, version: 2 })
-    expect((await failure(frame.ready)).message).toBe(
-      `The sandbox at ${SANDBOX_URL} speaks protocol version 2; this widget needs 1`,
-    )
+    expect((await failure(frame.ready)).message).toBe(`The sandbox at ${SANDBOX_URL} speaks protocol version 2; this widget needs 1`)
   })
 
   it("fails at once, saying what to add, when the page's CSP refuses the frame", async () => {
@@ -115,7 +116,10 @@ describe('the sandbox frame', () => {
   })
 
   it('recognises a refusal reported with the full URL or under child-src and default-src', async () => {
-    for (const [directive, blocked] of [['child-src', SANDBOX_URL], ['default-src', SANDBOX_ORIGIN]]) {
+    for (const [directive, blocked] of [
+      ['child-src', SANDBOX_URL],
+      ['default-src', SANDBOX_ORIGIN],
+    ]) {
       open()
       reportViolation(directive!, blocked!)
       expect((await failure(frame.ready)).blockedByCsp).toBe(true)
@@ -130,7 +134,9 @@ describe('the sandbox frame', () => {
     vi.advanceTimersByTime(READY_GRACE_MS)
     const error = await failure(frame.ready)
     expect(error.blockedByCsp).toBe(false)
-    expect(error.message).toBe(`The page at ${SANDBOX_URL} loaded but is not a working flow-chat sandbox (wrong sandbox URL, or it failed to load)`)
+    expect(error.message).toBe(
+      `The page at ${SANDBOX_URL} loaded but is not a working flow-chat sandbox (wrong sandbox URL, or it failed to load)`,
+    )
   })
 
   it('accepts a ready message that arrives shortly after the load event', async () => {

@@ -1,6 +1,20 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { reportViolation, SANDBOX_ORIGIN, SANDBOX_URL } from './frame-harness'
-import { create, flush, lastRun, logs, page, READY, result, runMessages, runner, SCRIPT, start, track, useRunnerHarness } from './runner-harness'
+import {
+  create,
+  flush,
+  lastRun,
+  logs,
+  page,
+  READY,
+  result,
+  runMessages,
+  runner,
+  SCRIPT,
+  start,
+  track,
+  useRunnerHarness,
+} from './runner-harness'
 
 useRunnerHarness()
 
@@ -19,7 +33,9 @@ describe('the watchdog', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect(state.outcome).toEqual({ ok: false, reason: 'timeout', message: 'The script did not finish within 2000 ms, so it was stopped' })
     expect(page.frame()).toBeNull()
-    expect(logs).toEqual([{ level: 'info', code: 'sandbox-restarted', message: 'A script ran out of time; the next one gets a fresh sandbox' }])
+    expect(logs).toEqual([
+      { level: 'info', code: 'sandbox-restarted', message: 'A script ran out of time; the next one gets a fresh sandbox' },
+    ])
 
     const { outcome: next } = await start()
     expect(page.frame()).not.toBe(first)
@@ -29,7 +45,12 @@ describe('the watchdog', () => {
   })
 
   it('allows 10 seconds by default and keeps an embedder limit within 100 ms and 5 minutes', async () => {
-    for (const [timeoutMs, limit] of [[undefined, 10_000], [5, 100], [Number.NaN, 10_000], [3_600_000, 300_000]] as const) {
+    for (const [timeoutMs, limit] of [
+      [undefined, 10_000],
+      [5, 100],
+      [Number.NaN, 10_000],
+      [3_600_000, 300_000],
+    ] as const) {
       create({ timeoutMs })
       const state = track((await start()).outcome)
       await vi.advanceTimersByTimeAsync(limit - 1)

@@ -2,7 +2,23 @@ import { describe, expect, it } from 'vitest'
 import type { ScriptOutcome } from '../../../src/widget/sandbox/index'
 import { MAX_EVENTS_PER_RUN, MAX_RESULT_CHARS } from '../../../src/widget/sandbox/limits'
 import { SANDBOX_ORIGIN, SANDBOX_URL } from './frame-harness'
-import { create, event, events, flush, lastRun, logs, page, READY, result, runMessages, runner, SCRIPT, start, track, useRunnerHarness } from './runner-harness'
+import {
+  create,
+  event,
+  events,
+  flush,
+  lastRun,
+  logs,
+  page,
+  READY,
+  result,
+  runMessages,
+  runner,
+  SCRIPT,
+  start,
+  track,
+  useRunnerHarness,
+} from './runner-harness'
 
 useRunnerHarness()
 
@@ -38,7 +54,13 @@ describe('createScriptRunner', () => {
 
   it('passes missing values as null and gives every run its own id', async () => {
     create()
-    const { outcome: first } = await start({ content: 'return [a, b]', args: [{ id: 'a', value: undefined }, { id: 'b', value: { x: [1] } }] })
+    const { outcome: first } = await start({
+      content: 'return [a, b]',
+      args: [
+        { id: 'a', value: undefined },
+        { id: 'b', value: { x: [1] } },
+      ],
+    })
     expect(lastRun().values).toBe('[null,{"x":[1]}]')
     const firstId = lastRun().runId
     page.fromFrame(result(firstId, { status: 'ok' }))
@@ -83,11 +105,26 @@ describe('createScriptRunner', () => {
   it('turns failures into outcomes', async () => {
     create()
     const cases: [Record<string, unknown>, ScriptOutcome][] = [
-      [{ status: 'error', message: 'TypeError: x is not a function' }, { ok: false, reason: 'error', message: 'TypeError: x is not a function' }],
-      [{ status: 'error', message: '' }, { ok: false, reason: 'error', message: 'The script failed' }],
-      [{ status: 'too_large', message: 'The result is 5 MB' }, { ok: false, reason: 'too_large', message: 'The result is 5 MB' }],
-      [{ status: 'ok', value: 'x'.repeat(MAX_RESULT_CHARS + 1) }, { ok: false, reason: 'too_large', message: `The result is over the limit of ${MAX_RESULT_CHARS} characters as JSON` }],
-      [{ status: 'ok', value: '{not json' }, { ok: false, reason: 'error', message: 'The sandbox sent a result that is not JSON' }],
+      [
+        { status: 'error', message: 'TypeError: x is not a function' },
+        { ok: false, reason: 'error', message: 'TypeError: x is not a function' },
+      ],
+      [
+        { status: 'error', message: '' },
+        { ok: false, reason: 'error', message: 'The script failed' },
+      ],
+      [
+        { status: 'too_large', message: 'The result is 5 MB' },
+        { ok: false, reason: 'too_large', message: 'The result is 5 MB' },
+      ],
+      [
+        { status: 'ok', value: 'x'.repeat(MAX_RESULT_CHARS + 1) },
+        { ok: false, reason: 'too_large', message: `The result is over the limit of ${MAX_RESULT_CHARS} characters as JSON` },
+      ],
+      [
+        { status: 'ok', value: '{not json' },
+        { ok: false, reason: 'error', message: 'The sandbox sent a result that is not JSON' },
+      ],
     ]
     for (const [fields, expected] of cases) {
       const outcome = runner.run(SCRIPT)
@@ -139,7 +176,9 @@ describe('createScriptRunner', () => {
     page.fromFrame(event(lastRun().runId, 'track', '1'))
     page.fromFrame(result(lastRun().runId, { status: 'ok', value: '1' }))
     expect(await outcome).toEqual({ ok: true, value: 1 })
-    expect(logs).toEqual([{ level: 'warning', code: 'host-event-handler-failed', message: 'Handling the script event "track" failed: handler bug' }])
+    expect(logs).toEqual([
+      { level: 'warning', code: 'host-event-handler-failed', message: 'Handling the script event "track" failed: handler bug' },
+    ])
   })
 
   it('runs one script at a time, in the order they were asked for', async () => {

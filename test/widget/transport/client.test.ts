@@ -104,7 +104,10 @@ describe('createFlowClient', () => {
     )
     const client = createFlowClient({ apiHost: '', fetch, sleep: noSleep })
     const error = await client.getPublishedFlow('f', undefined, { fresh: true }).catch((e: unknown) => e)
-    expect(error).toMatchObject({ kind: 'invalid-response', details: [expect.objectContaining({ path: 'publishedFlow.theme.chat.hostAvatar.isEnabled' })] })
+    expect(error).toMatchObject({
+      kind: 'invalid-response',
+      details: [expect.objectContaining({ path: 'publishedFlow.theme.chat.hostAvatar.isEnabled' })],
+    })
     const { publishedFlow: read } = await client.getPublishedFlow('f', undefined, { fresh: true })
     expect(read.theme?.chat).toEqual({ hostAvatar: { isEnabled: true }, hostBubbles: { backgroundColor: 12 } })
   })

@@ -69,7 +69,11 @@ describe('streamMessage', () => {
   it('reports a connection lost mid-stream, or a body that ends without its last part, as a network failure (not retried)', async () => {
     const dropped = target(streamResponse([textLines('Hal')], 'error'), streamResponse([finishLine()]))
     const pieces: string[] = []
-    const error = await streamMessage(dropped.target, { signal: new AbortController().signal, sleep: noSleep, onText: (text) => pieces.push(text) }).catch((caught: unknown) => caught)
+    const error = await streamMessage(dropped.target, {
+      signal: new AbortController().signal,
+      sleep: noSleep,
+      onText: (text) => pieces.push(text),
+    }).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(TransportError)
     expect(error).toMatchObject({ kind: 'network' })
     expect(pieces).toEqual(['Hal'])
@@ -79,7 +83,9 @@ describe('streamMessage', () => {
   })
 
   it('gives up on a stream that pauses longer than the idle limit', async () => {
-    await expect(collect(target(streamResponse([textLines('a')], 'hang')).target, { idleTimeoutMs: 30 })).rejects.toMatchObject({ kind: 'timeout' })
+    await expect(collect(target(streamResponse([textLines('a')], 'hang')).target, { idleTimeoutMs: 30 })).rejects.toMatchObject({
+      kind: 'timeout',
+    })
   })
 
   it('reports a broken line as an invalid response', async () => {
@@ -102,6 +108,8 @@ describe('streamMessage', () => {
     expect((t.calls[0]?.init?.signal as AbortSignal | undefined)?.aborted).toBe(true)
     const before = new AbortController()
     before.abort()
-    await expect(collect(target(streamResponse([finishLine()])).target, { signal: before.signal })).rejects.toMatchObject({ kind: 'aborted' })
+    await expect(collect(target(streamResponse([finishLine()])).target, { signal: before.signal })).rejects.toMatchObject({
+      kind: 'aborted',
+    })
   })
 })

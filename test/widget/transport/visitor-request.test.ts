@@ -12,8 +12,14 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const send = (request: Partial<VisitorRequest> & { url: string }, options: { timeoutMs?: number; maxBytes?: number; signal?: AbortSignal } = {}) =>
-  sendVisitorRequest({ method: 'GET', headers: {}, ...request }, { signal: new AbortController().signal, timeoutMs: 5_000, fetch, ...options })
+const send = (
+  request: Partial<VisitorRequest> & { url: string },
+  options: { timeoutMs?: number; maxBytes?: number; signal?: AbortSignal } = {},
+) =>
+  sendVisitorRequest(
+    { method: 'GET', headers: {}, ...request },
+    { signal: new AbortController().signal, timeoutMs: 5_000, fetch, ...options },
+  )
 
 describe("an HTTP request block's request from the visitor's browser", () => {
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('%s sends a non-string body as JSON, with its headers', async (method) => {
@@ -29,7 +35,11 @@ describe("an HTTP request block's request from the visitor's browser", () => {
 
   it('sends a string body as it is, under the content type the block chose', async () => {
     const result = await send({ url: `${server.origin}/echo`, method: 'post', headers: { 'Content-Type': 'text/plain' }, body: 'a=1&b=2' })
-    expect(result.data).toMatchObject({ method: 'POST', body: 'a=1&b=2', headers: expect.objectContaining({ 'content-type': 'text/plain' }) })
+    expect(result.data).toMatchObject({
+      method: 'POST',
+      body: 'a=1&b=2',
+      headers: expect.objectContaining({ 'content-type': 'text/plain' }),
+    })
   })
 
   it.each(['GET', 'HEAD'])('%s sends no body at all', async (method) => {
@@ -50,7 +60,11 @@ describe("an HTTP request block's request from the visitor's browser", () => {
   it('stops reading past the size cap, declared or streamed, and answers 500 with the reason', async () => {
     for (const path of ['/big?mb=3', '/big-declared?mb=3']) {
       const result = await send({ url: `${server.origin}${path}` }, { maxBytes: 1024 * 1024 })
-      expect(result).toEqual({ statusCode: 500, data: 'The answer was larger than 1048576 bytes', failure: 'The answer was larger than 1048576 bytes' })
+      expect(result).toEqual({
+        statusCode: 500,
+        data: 'The answer was larger than 1048576 bytes',
+        failure: 'The answer was larger than 1048576 bytes',
+      })
     }
   })
 

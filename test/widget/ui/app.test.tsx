@@ -28,7 +28,9 @@ describe('App', () => {
   })
 
   it('renders host bubbles, the input, and the answer as a guest bubble', async () => {
-    await started(renderApp({ replies: [{ lastMessageNewFormat: 'Ada!', messages: [text('m2', 'Nice to meet you')], input: textInput('in2') }] }))
+    await started(
+      renderApp({ replies: [{ lastMessageNewFormat: 'Ada!', messages: [text('m2', 'Nice to meet you')], input: textInput('in2') }] }),
+    )
     expect(chat().getByText('Hello')).toBeTruthy()
     const field = screen.getByRole('textbox', { name: 'Type your answer…' })
     fireEvent.input(field, { target: { value: 'ada' } })
@@ -42,7 +44,12 @@ describe('App', () => {
 
   it('announces each new host message in a polite live region', async () => {
     const { view } = await started(
-      renderApp({ start: startResponse({ messages: [text('m1', 'Hi there'), { id: 'i', type: 'image', content: { url: 'https://x.example/a.png' } }], input: textInput() }) }),
+      renderApp({
+        start: startResponse({
+          messages: [text('m1', 'Hi there'), { id: 'i', type: 'image', content: { url: 'https://x.example/a.png' } }],
+          input: textInput(),
+        }),
+      }),
     )
     const region = view.container.querySelector('[aria-live="polite"]')
     expect(region?.getAttribute('aria-live')).toBe('polite')
@@ -58,7 +65,9 @@ describe('App', () => {
   it('shows the typing indicator for the emulated typing time before a bubble', async () => {
     vi.useFakeTimers()
     const setup = renderApp({
-      published: publishedFlow({ settings: { typingEmulation: { enabled: true, speed: 60, maxDelay: 10, isDisabledOnFirstMessage: false } } }),
+      published: publishedFlow({
+        settings: { typingEmulation: { enabled: true, speed: 60, maxDelay: 10, isDisabledOnFirstMessage: false } },
+      }),
       start: startResponse({ messages: [text('m1', 'two words')], input: textInput() }),
     })
     await act(async () => {
@@ -111,7 +120,9 @@ describe('App', () => {
   })
 
   it('shows a failed start in plain words with a Try again control', async () => {
-    const setup = await started(renderApp({ start: new TransportError('http', 'This flow is closed', { status: 410, code: 'flow_closed' }) }))
+    const setup = await started(
+      renderApp({ start: new TransportError('http', 'This flow is closed', { status: 410, code: 'flow_closed' }) }),
+    )
     expect(screen.getByRole('alert').textContent).toMatch('This flow is closed')
     expect(setup.events.of('flowchat:error')[0]).toMatchObject({ code: 'service-error', status: 410, serviceCode: 'flow_closed' })
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy()
@@ -120,7 +131,12 @@ describe('App', () => {
   it('shows no avatars and no progress bar unless the theme enables them', async () => {
     const { view } = await started(
       renderApp({
-        published: publishedFlow({ theme: { general: { progressBar: { isEnabled: false } }, chat: { hostAvatar: { isEnabled: false, url: 'https://cdn.example/bot.png' } } } }),
+        published: publishedFlow({
+          theme: {
+            general: { progressBar: { isEnabled: false } },
+            chat: { hostAvatar: { isEnabled: false, url: 'https://cdn.example/bot.png' } },
+          },
+        }),
         start: startResponse({ progress: 35, messages: [text('m1', 'Hello')], input: textInput() }),
       }),
     )
@@ -169,7 +185,7 @@ describe('App', () => {
     expect(view.container.querySelector('span[part~="host-avatar"]')).not.toBeNull()
   })
 
-  it('takes avatars from the step\'s dynamicTheme, shows an emoji as text, and never fetches a {{Variable}} address', async () => {
+  it("takes avatars from the step's dynamicTheme, shows an emoji as text, and never fetches a {{Variable}} address", async () => {
     const { view } = await started(
       renderApp({
         published: publishedFlow({ theme: { chat: { hostAvatar: { isEnabled: true, url: '{{Bot}}' } } } }),

@@ -29,7 +29,8 @@ async function show(messages: ChatMessage[]) {
   const dots = () => container.querySelectorAll('[part~="typing-row"]')
   const announced = () => Array.from(container.querySelectorAll('[part~="live-region"] p'), (p) => p.textContent)
   // Pictures are drawn by the media chunk: here once it is (a picture, or what stands in for one).
-  if (messages.some((message) => message.type === 'image')) await waitFor(() => expect(container.querySelector('[part~="image"], [part~="image-missing"]')).not.toBeNull())
+  if (messages.some((message) => message.type === 'image'))
+    await waitFor(() => expect(container.querySelector('[part~="image"], [part~="image-missing"]')).not.toBeNull())
   return { ...setup, image, imageRow, dots, announced }
 }
 
@@ -110,7 +111,9 @@ describe('announcing an image bubble', () => {
     const later = ['One.', 'Two.', 'Three.', 'Four.'].map((words, i) => text(`l${i}`, words))
     const setup = renderApp({
       // Typing emulation: each bubble arrives on its own, after the picture started loading.
-      published: publishedFlow({ settings: { typingEmulation: { enabled: true, maxDelay: 0.2, delayBetweenBubbles: 0, isDisabledOnFirstMessage: true } } }),
+      published: publishedFlow({
+        settings: { typingEmulation: { enabled: true, maxDelay: 0.2, delayBetweenBubbles: 0, isDisabledOnFirstMessage: true } },
+      }),
       start: startResponse({ messages: [picture('https://cdn.example/view.png', 'Mountains at dawn'), ...later], input: textInput() }),
     })
     act(() => setup.conversation.start())

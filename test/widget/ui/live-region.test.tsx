@@ -36,7 +36,9 @@ describe('the live region', () => {
   it('announces each message once, in order, when typing emulation plays them one by one', async () => {
     vi.useFakeTimers()
     const setup = renderApp({
-      published: publishedFlow({ settings: { typingEmulation: { enabled: true, speed: 600, maxDelay: 1, isDisabledOnFirstMessage: false } } }),
+      published: publishedFlow({
+        settings: { typingEmulation: { enabled: true, speed: 600, maxDelay: 1, isDisabledOnFirstMessage: false } },
+      }),
       start: startResponse({ messages: ELEVEN, input: textInput() }),
     })
     const region = listen(setup.view.container)

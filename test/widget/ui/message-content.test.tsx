@@ -43,7 +43,10 @@ describe('host bubbles', () => {
       type: 'text',
       content: { richText: [{ type: 'p', children: [{ text }] }], plainText: text, markdown: `Answer: ${text}` },
     })
-    const { bubbles } = await showMessages([markdown('**Paris** is\n\n- big\n- old'), ...MARKDOWN_XSS_CORPUS.map(({ markdown: m }, i) => ({ ...markdown(m), id: `x${i}` }))])
+    const { bubbles } = await showMessages([
+      markdown('**Paris** is\n\n- big\n- old'),
+      ...MARKDOWN_XSS_CORPUS.map(({ markdown: m }, i) => ({ ...markdown(m), id: `x${i}` })),
+    ])
     await waitFor(() => expect(bubbles[0]?.querySelector('strong')?.textContent).toBe('Paris'))
     await waitFor(() => expect([...bubbles[0]!.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['big', 'old']))
     for (const [i, { attack, survives }] of MARKDOWN_XSS_CORPUS.entries()) {
@@ -51,7 +54,8 @@ describe('host bubbles', () => {
       await waitFor(() => expect(bubble.textContent, attack).toContain(survives ?? 'Answer:'))
       expect(bubble.querySelector('script, img, iframe, svg, style, form, object, embed, meta'), attack).toBeNull()
       for (const element of bubble.querySelectorAll('*')) {
-        for (const attribute of element.attributes) expect(`${attribute.name}=${attribute.value}`, attack).not.toMatch(/^on|javascript:|data:text/i)
+        for (const attribute of element.attributes)
+          expect(`${attribute.name}=${attribute.value}`, attack).not.toMatch(/^on|javascript:|data:text/i)
       }
       if (survives) expect(bubble.textContent, attack).toContain(survives)
     }
@@ -59,7 +63,11 @@ describe('host bubbles', () => {
 
   it('render sanitised html when there is no richText', async () => {
     const { bubbles } = await showMessages([
-      { id: 'm1', type: 'text', content: { html: '<p>Hi <a href="javascript:alert(1)">there</a><script>alert(2)</script><img src=x onerror="alert(3)"></p>' } },
+      {
+        id: 'm1',
+        type: 'text',
+        content: { html: '<p>Hi <a href="javascript:alert(1)">there</a><script>alert(2)</script><img src=x onerror="alert(3)"></p>' },
+      },
     ])
     const bubble = bubbles[0]!
     await waitFor(() => expect(bubble.querySelector('.rt:not([hidden])')).not.toBeNull())
@@ -77,7 +85,11 @@ describe('host bubbles', () => {
   it('render images, linked images, video, audio and sandboxed embeds', async () => {
     const { bubbles } = await showMessages([
       { id: 'i1', type: 'image', content: { url: 'https://cdn.example/cat.gif' } },
-      { id: 'i2', type: 'image', content: { url: 'https://cdn.example/dog.gif', clickLink: { url: 'https://dogs.example', alt: 'A dog' } } },
+      {
+        id: 'i2',
+        type: 'image',
+        content: { url: 'https://cdn.example/dog.gif', clickLink: { url: 'https://dogs.example', alt: 'A dog' } },
+      },
       { id: 'v1', type: 'video', content: { type: 'youtube', id: 'dQw4w9WgXcQ' } },
       { id: 'v2', type: 'video', content: { url: 'https://cdn.example/clip.mp4', type: 'url' } },
       { id: 'a1', type: 'audio', content: { url: 'https://cdn.example/a.mp3' } },

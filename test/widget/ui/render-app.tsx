@@ -5,7 +5,10 @@ import { App } from '../../../src/widget/ui/index'
 import { fakeClient, recordEvents } from '../chat/fake-client'
 
 /** The real conversation and UI against a scripted service; CSS values are accepted as the browser would. */
-export function renderApp(options: Parameters<typeof fakeClient>[0] = {}, extra: { sleep?: (ms: number, signal?: AbortSignal) => Promise<void> } = {}) {
+export function renderApp(
+  options: Parameters<typeof fakeClient>[0] = {},
+  extra: { sleep?: (ms: number, signal?: AbortSignal) => Promise<void> } = {},
+) {
   const fake = fakeClient(options)
   const events = recordEvents()
   let keys = 0

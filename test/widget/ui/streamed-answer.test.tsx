@@ -27,7 +27,8 @@ function answer(initial = '') {
   return { stream, append: (piece: string) => tell(piece, false), replace: (whole: string) => tell(whole, true) }
 }
 
-const ANSWER = '## Steps\n\n1. Open **settings**\n2. Pick a plan\n\n```sh\nnpm ci\n\nnpm test\n```\n\nDone, see [docs](https://example.com).'
+const ANSWER =
+  '## Steps\n\n1. Open **settings**\n2. Pick a plan\n\n```sh\nnpm ci\n\nnpm test\n```\n\nDone, see [docs](https://example.com).'
 
 describe('mountAnswer', () => {
   it('ends with the same nodes as rendering the whole answer at once, whatever the pieces', () => {

@@ -25,7 +25,8 @@ function clipDetails(details: Record<string, unknown>): Record<string, unknown> 
   const clipped: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(details)) {
     const json = JSON.stringify(value) ?? ''
-    clipped[key] = json.length > MAX_LOG_DETAILS_LENGTH / 4 ? `${json.slice(0, MAX_LOG_DETAILS_LENGTH / 4)}… (${json.length} characters)` : value
+    clipped[key] =
+      json.length > MAX_LOG_DETAILS_LENGTH / 4 ? `${json.slice(0, MAX_LOG_DETAILS_LENGTH / 4)}… (${json.length} characters)` : value
   }
   return clipped
 }

@@ -22,8 +22,7 @@ export interface WalkResult {
 /** Runs one block and says what the walk does next (engine/blocks/run-block.ts). */
 export type RunBlock = (location: BlockLocation, step: Step) => Continuation | Promise<Continuation>
 
-export const follow = (edgeId: string | null | undefined): Continuation =>
-  edgeId ? { kind: 'follow', edgeId } : { kind: 'follow' }
+export const follow = (edgeId: string | null | undefined): Continuation => (edgeId ? { kind: 'follow', edgeId } : { kind: 'follow' })
 
 /** Where the walk goes after a block: along the edge when there is one, else to the next block. */
 export function leave(location: BlockLocation, edgeId: string | undefined, step: Step): Position | undefined {

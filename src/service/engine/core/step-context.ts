@@ -79,5 +79,4 @@ export function createStepContext(input: StepContextInput): StepContext {
 }
 
 /** For a step run outside the service (tests, tools): anonymous, on the shared pool. */
-export const standaloneStepContext = (): StepContext =>
-  createStepContext({ workspaceId: '', flowId: '', sessionId: '', resultId: '' })
+export const standaloneStepContext = (): StepContext => createStepContext({ workspaceId: '', flowId: '', sessionId: '', resultId: '' })

@@ -75,9 +75,9 @@ function run(job) {
   const handles = []
   /** @param {import('quickjs-emscripten').QuickJSHandle} handle */
   const keep = (handle) => {
-  handles.push(handle)
-  return handle
-}
+    handles.push(handle)
+    return handle
+  }
   try {
     const result = context.evalCode(job.source, 'flow-code.js')
     if (result.error) return failure(context, keep(result.error), deadline)

@@ -10,7 +10,7 @@ import { forgetConversation } from '../conversation-storage'
 import { DEFAULT_TAG_NAME } from '../define'
 import type { FlowChatElement, FlowChatElementOptions } from '../flow-chat-element'
 import type { LauncherBehaviour } from '../launcher-element'
-import { type LauncherTable } from '../launcher-properties'
+import type { LauncherTable } from '../launcher-properties'
 import { observedAttributes, propertyOf, type Properties, type PropertySpec, type PropertyTable, readProperty } from '../properties'
 import { adoptCss } from './launcher-styles'
 
@@ -194,7 +194,10 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
         if (abort.signal.aborted) return
         // The core validated only what it reads of theme and settings: these parts are checked here.
         const buttons = styleBoxSchema.safeParse(publishedFlow.theme?.chat?.buttons).data
-        for (const [property, value] of [['--fc-theme-bg', buttons?.backgroundColor], ['--fc-theme-color', buttons?.color]] as const) {
+        for (const [property, value] of [
+          ['--fc-theme-bg', buttons?.backgroundColor],
+          ['--fc-theme-color', buttons?.color],
+        ] as const) {
           const colour = attributeCssValue('colour', value ?? null)
           if (colour) this.host.style.setProperty(property, colour)
           else this.host.style.removeProperty(property)

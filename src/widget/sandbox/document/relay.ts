@@ -23,9 +23,7 @@ interface ActiveRun {
   port: MessagePort
   events: number
 }
-type ResultFields =
-  | { status: 'ok'; value?: string }
-  | { status: 'error' | 'too_large' | 'unavailable'; message: string }
+type ResultFields = { status: 'ok'; value?: string } | { status: 'error' | 'too_large' | 'unavailable'; message: string }
 
 const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '')
 
@@ -56,8 +54,11 @@ function relay(): void {
   function fromWorker(run: ActiveRun, data: WorkerReply | null) {
     if (active !== run || typeof data !== 'object' || data === null) return
     if (data.type === 'event') {
-      const valid = typeof data.name === 'string' && EVENT_NAME_PATTERN.test(data.name) &&
-        typeof data.payload === 'string' && data.payload.length <= run.limits.eventChars
+      const valid =
+        typeof data.name === 'string' &&
+        EVENT_NAME_PATTERN.test(data.name) &&
+        typeof data.payload === 'string' &&
+        data.payload.length <= run.limits.eventChars
       if (!valid || run.events >= run.limits.events) return
       run.events++
       toParent({ type: `${MESSAGE_PREFIX}event`, runId: run.runId, name: data.name, payload: data.payload })

@@ -30,8 +30,16 @@ export type WorkerReply =
 const NETWORK = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'FontFace', 'fonts']
 /** Code loading, storage and every other way to talk to anything: always gone. */
 const ALWAYS = [
-  'importScripts', 'Worker', 'SharedWorker', 'indexedDB', 'caches', 'BroadcastChannel',
-  'postMessage', 'close', 'requestFileSystem', 'webkitRequestFileSystem',
+  'importScripts',
+  'Worker',
+  'SharedWorker',
+  'indexedDB',
+  'caches',
+  'BroadcastChannel',
+  'postMessage',
+  'close',
+  'requestFileSystem',
+  'webkitRequestFileSystem',
 ]
 
 // The script shares this global scope and may replace any built-in, so everything the bootstrap
@@ -92,9 +100,10 @@ function remove(name: string, reason: string): void {
     throw new TypeErrorType(`${name} is not available to flow scripts: ${reason}`)
   }
   // biome-ignore lint/complexity/useArrowFunction: a function target, so that `new stub()` refuses too.
-  const stub = new ProxyType(function () {
+  const target = function () {
     refuse()
-  }, { get: refuse })
+  }
+  const stub = new ProxyType(target, { get: refuse })
   defineProperty(scope, name, { value: stub, writable: false, configurable: false, enumerable: false })
 }
 
@@ -149,7 +158,11 @@ scope.onmessage = (event) => {
     }
     if (typeof json !== 'string') finish({ type: 'result', status: 'ok' })
     else if (json.length > run.limits.resultChars) {
-      finish({ type: 'result', status: 'too_large', message: `The result is ${json.length} characters as JSON, over the limit of ${run.limits.resultChars}` })
+      finish({
+        type: 'result',
+        status: 'too_large',
+        message: `The result is ${json.length} characters as JSON, over the limit of ${run.limits.resultChars}`,
+      })
     } else finish({ type: 'result', status: 'ok', value: json })
   }
   const fail = (error: unknown) => finish({ type: 'result', status: 'error', message: describe(error) })
@@ -157,7 +170,11 @@ scope.onmessage = (event) => {
   // handled so that it is not reported, unclipped, to the frame as well.
   scope.addEventListener('error', (errorEvent) => {
     apply(preventDefault, errorEvent, [])
-    finish({ type: 'result', status: 'error', message: clip(`Uncaught ${describe(errorEvent.error !== undefined ? errorEvent.error : errorEvent.message)}`) })
+    finish({
+      type: 'result',
+      status: 'error',
+      message: clip(`Uncaught ${describe(errorEvent.error !== undefined ? errorEvent.error : errorEvent.message)}`),
+    })
   })
 
   let script: (...args: unknown[]) => Promise<unknown>

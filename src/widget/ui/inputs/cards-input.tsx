@@ -41,7 +41,11 @@ export function CardsInput({ widget, input }: InputProps) {
   const cards = useMemo(() => cardsSchema.safeParse(input.items ?? []), [input])
   useEffect(() => {
     if (!cards.success) {
-      widget.conversation.fail(new TransportError('invalid-response', 'The flow service sent cards this widget cannot read', { details: readableIssues(cards.error) }))
+      widget.conversation.fail(
+        new TransportError('invalid-response', 'The flow service sent cards this widget cannot read', {
+          details: readableIssues(cards.error),
+        }),
+      )
     }
   }, [cards])
   const list = cards.success ? cards.data : []
@@ -65,14 +69,33 @@ export function CardsInput({ widget, input }: InputProps) {
     <div class="input-row" part="input-row">
       <ul ref={anchor} class="cards" part="cards" aria-label={t('cards')} onKeyDown={onKeyDown}>
         {list.map((card, index) => (
-          <CardView key={card.id} card={card} base={widget.base} label={t('cardPosition', { index: index + 1, count: list.length })} firstRef={index === 0 ? first : undefined} onPick={answer} />
+          <CardView
+            key={card.id}
+            card={card}
+            base={widget.base}
+            label={t('cardPosition', { index: index + 1, count: list.length })}
+            firstRef={index === 0 ? first : undefined}
+            onPick={answer}
+          />
         ))}
       </ul>
     </div>
   )
 }
 
-function CardView({ card, base, label, firstRef, onPick }: { card: Card; base: string | undefined; label: string; firstRef: RefObject<HTMLButtonElement | null> | undefined; onPick: (message: string, label?: string) => void }) {
+function CardView({
+  card,
+  base,
+  label,
+  firstRef,
+  onPick,
+}: {
+  card: Card
+  base: string | undefined
+  label: string
+  firstRef: RefObject<HTMLButtonElement | null> | undefined
+  onPick: (message: string, label?: string) => void
+}) {
   const src = safeImageUrl(card.imageUrl, base)
   const title = text(card.title)
   return (
@@ -83,7 +106,14 @@ function CardView({ card, base, label, firstRef, onPick }: { card: Card; base: s
         {text(card.description) && <p class="card-text">{card.description}</p>}
         <div class="card-buttons">
           {(card.paths ?? []).map((path, index) => (
-            <button key={path.id} ref={index === 0 ? firstRef : undefined} type="button" class="button" part="button card-button" onClick={() => onPick(path.id, text(path.text) ?? title ?? path.id)}>
+            <button
+              key={path.id}
+              ref={index === 0 ? firstRef : undefined}
+              type="button"
+              class="button"
+              part="button card-button"
+              onClick={() => onPick(path.id, text(path.text) ?? title ?? path.id)}
+            >
               {text(path.text) ?? title ?? path.id}
             </button>
           ))}

@@ -26,7 +26,8 @@ export function DateInput({ widget, input }: RichInputProps) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault()
-        if (complete) answer(range ? `${from} to ${to}` : from, localDates(range ? [from, to] : [from], widget.locale.lang, type !== 'date'))
+        if (complete)
+          answer(range ? `${from} to ${to}` : from, localDates(range ? [from, to] : [from], widget.locale.lang, type !== 'date'))
       }}
     >
       {range ? (

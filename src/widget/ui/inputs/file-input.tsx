@@ -71,6 +71,7 @@ export function FileInput({ widget, input, draft }: InputProps) {
   return (
     <div class="input-row" part="input-row" ref={anchor}>
       <div class="files" part="file-input">
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a pointer shortcut; the file button inside does the same by keyboard */}
         <div
           class="drop"
           part="file-drop"
@@ -103,7 +104,14 @@ export function FileInput({ widget, input, draft }: InputProps) {
               target.value = ''
             }}
           />
-          <button ref={choose} type="button" class="button" part="button file-button" aria-describedby={`${hintId}-text ${hintId}-limit`} onClick={() => picker.current?.click()}>
+          <button
+            ref={choose}
+            type="button"
+            class="button"
+            part="button file-button"
+            aria-describedby={`${hintId}-text ${hintId}-limit`}
+            onClick={() => picker.current?.click()}
+          >
             {widget.t(rules.multiple ? 'chooseFiles' : 'chooseFile')}
           </button>
         </div>
@@ -116,12 +124,24 @@ export function FileInput({ widget, input, draft }: InputProps) {
         )}
         <div class="file-actions">
           {options.isRequired === false && (
-            <button type="button" class="button" part="button skip-button" disabled={busy} onClick={() => send(null, labels.skip || widget.t('skip'))}>
+            <button
+              type="button"
+              class="button"
+              part="button skip-button"
+              disabled={busy}
+              onClick={() => send(null, labels.skip || widget.t('skip'))}
+            >
               {labels.skip || widget.t('skip')}
             </button>
           )}
           {rules.multiple && (
-            <button type="button" class="button" part="button send-button" disabled={busy || uploaded.length === 0} onClick={() => answer(uploaded)}>
+            <button
+              type="button"
+              class="button"
+              part="button send-button"
+              disabled={busy || uploaded.length === 0}
+              onClick={() => answer(uploaded)}
+            >
               {labels.button || widget.t('sendFiles', { count: uploaded.length })}
             </button>
           )}
@@ -143,7 +163,13 @@ function FileRow({ item, widget, onCancel, onRetry }: { item: FileItem; widget: 
           {widget.t('retry')}
         </button>
       )}
-      <button type="button" class="button" part="button" aria-label={widget.t(item.status === 'uploading' ? 'cancelUpload' : 'removeFile', { name })} onClick={onCancel}>
+      <button
+        type="button"
+        class="button"
+        part="button"
+        aria-label={widget.t(item.status === 'uploading' ? 'cancelUpload' : 'removeFile', { name })}
+        onClick={onCancel}
+      >
         {item.status === 'uploading' ? widget.t('cancel') : '×'}
       </button>
       <span class="error" role="status">

@@ -47,14 +47,16 @@ const nameOfUrl = (url: string) => {
 export function useFileUploads(widget: Widget, draft: Signal<string>, rules: FileRules) {
   const next = useRef(0)
   const [items, setItems] = useState<FileItem[]>(() =>
-    draft.peek()
+    draft
+      .peek()
       .split(', ')
       .filter((url) => fileIdOfUrl(url) !== undefined)
       .map((url) => ({ id: next.current++, name: nameOfUrl(url), status: 'done', progress: 1, url })),
   )
   const current = useRef(items)
   current.current = items
-  const update = (id: number, change: Partial<FileItem>) => setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)))
+  const update = (id: number, change: Partial<FileItem>) =>
+    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)))
 
   // The uploaded files are the draft; saved as they change.
   const uploaded = items.filter((item) => item.status === 'done' && item.url).map((item) => item.url!)
@@ -65,7 +67,12 @@ export function useFileUploads(widget: Widget, draft: Signal<string>, rules: Fil
     widget.conversation.keep()
   }, [answer])
   // Uploads still running when the input goes (answered, the chat reset) stop.
-  useEffect(() => () => current.current.forEach((item) => item.controller?.abort()), [])
+  useEffect(
+    () => () => {
+      for (const item of current.current) item.controller?.abort()
+    },
+    [],
+  )
 
   const start = (item: FileItem) => {
     const url = widget.conversation.uploadUrl()
@@ -86,13 +93,14 @@ export function useFileUploads(widget: Widget, draft: Signal<string>, rules: Fil
     const chosen = rules.multiple ? files : files.slice(0, 1)
     const added = chosen.map((file): FileItem => {
       const base = { id: next.current++, name: file.name, progress: 0, file }
-      if (file.size > rules.limitBytes) return { ...base, status: 'refused', error: widget.t('fileTooBig', { name: file.name, size: rules.limitText }) }
+      if (file.size > rules.limitBytes)
+        return { ...base, status: 'refused', error: widget.t('fileTooBig', { name: file.name, size: rules.limitText }) }
       if (!acceptsFile(rules.types, file)) return { ...base, status: 'refused', error: widget.t('fileNotAccepted', { name: file.name }) }
       return { ...base, status: 'uploading' }
     })
     // A single-file input holds one file: a new choice replaces the last.
     setItems((list) => [...(rules.multiple ? list : []), ...added])
-    if (!rules.multiple) current.current.forEach((item) => item.controller?.abort())
+    if (!rules.multiple) for (const item of current.current) item.controller?.abort()
     for (const item of added) if (item.status === 'uploading') start(item)
   }
 

@@ -11,7 +11,8 @@ export const localNumber = (value: number, lang: string): string => new Intl.Num
 const dateOf = (value: string) => new Date(value.includes('T') ? value : `${value}T00:00`)
 
 /** The formatter of a date input's values: the date, and the time when the input asks for one. */
-const dates = (lang: string, withTime: boolean) => new Intl.DateTimeFormat(lang, { dateStyle: 'long', ...(withTime && { timeStyle: 'short' }) })
+const dates = (lang: string, withTime: boolean) =>
+  new Intl.DateTimeFormat(lang, { dateStyle: 'long', ...(withTime && { timeStyle: 'short' }) })
 
 /** A date (or date and time) or a range, as the language writes them; undefined when a value is not a date the browser reads. */
 export function localDates(values: readonly string[], lang: string, withTime: boolean): string | undefined {

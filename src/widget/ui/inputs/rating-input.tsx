@@ -24,7 +24,8 @@ export function RatingInput({ widget, input }: RichInputProps) {
   // Sent as plain digits; shown as the language writes numbers. Stars carry no number on screen:
   // the guest bubble says "4/5" rather than a bare "4".
   const { lang } = widget.locale
-  const answer = (value: number) => send(String(value), stars ? `${localNumber(value, lang)}/${localNumber(end, lang)}` : localNumber(value, lang))
+  const answer = (value: number) =>
+    send(String(value), stars ? `${localNumber(value, lang)}/${localNumber(end, lang)}` : localNumber(value, lang))
   useAutoFocus(widget, first)
   const { left, right, button } = options.labels ?? {}
   // The end labels describe the scale for screen readers too, not only on screen.
@@ -34,7 +35,12 @@ export function RatingInput({ widget, input }: RichInputProps) {
     <div class="input-row" part="input-row">
       <div class="rating" part="rating">
         {/* biome-ignore lint/a11y/useSemanticElements: a group of buttons; a <fieldset> needs a <legend> and brings the browser's box, the name comes from aria-label */}
-        <div class="choices" role="group" aria-label={widget.t('rating')} aria-describedby={left || right ? `${labelsId}-left ${labelsId}-right` : undefined}>
+        <div
+          class="choices"
+          role="group"
+          aria-label={widget.t('rating')}
+          aria-describedby={left || right ? `${labelsId}-left ${labelsId}-right` : undefined}
+        >
           {values.map((value, index) => (
             <button
               key={value}

@@ -56,7 +56,9 @@ export function RichInput(props: InputProps) {
     // One the widget cannot read fails the step, as an unreadable response does.
     if (!options.success) {
       const details = readableIssues(options.error)
-      widget.conversation.fail(new TransportError('invalid-response', `The flow service sent a ${input.type} this widget cannot read`, { details }))
+      widget.conversation.fail(
+        new TransportError('invalid-response', `The flow service sent a ${input.type} this widget cannot read`, { details }),
+      )
     }
   }, [options])
   const View = VIEWS.get(input.type)

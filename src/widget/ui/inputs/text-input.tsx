@@ -1,4 +1,3 @@
-
 import { useRef } from 'preact/hooks'
 import { MAX_MESSAGE_LENGTH } from '../../../protocol/chat'
 import type { StringId } from '../../i18n/strings'

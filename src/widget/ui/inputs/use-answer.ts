@@ -6,7 +6,10 @@ import type { Widget } from '../widget'
  * Sends an answer. Focus first goes to the transcript: the answered input leaves at once, and
  * focus must stay in the chat until the next input takes it.
  */
-export function useAnswer({ conversation, focusTranscript }: Widget): (message: Parameters<Widget['conversation']['send']>[0], label?: string) => void {
+export function useAnswer({
+  conversation,
+  focusTranscript,
+}: Widget): (message: Parameters<Widget['conversation']['send']>[0], label?: string) => void {
   return (message, label) => {
     focusTranscript()
     conversation.send(message, label)
@@ -43,5 +46,4 @@ export function useAutoFocus({ hasFocus }: Widget, ref: RefObject<HTMLElement | 
 }
 
 /** Enter that confirms an IME composition (Japanese, Chinese, …) must not send. */
-export const isComposing = (event: KeyboardEvent, composing: boolean) =>
-  composing || event.isComposing || event.keyCode === 229
+export const isComposing = (event: KeyboardEvent, composing: boolean) => composing || event.isComposing || event.keyCode === 229

@@ -1,14 +1,14 @@
 import type { Theme } from '../../../protocol/index'
 import { WEB_SCHEMES, safeUrl } from '../../content/url'
 
-export const SYSTEM_FONT_STACK =
-  'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
+export const SYSTEM_FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
 
 /** The Google Fonts CSS API: where a family the theme names is loaded from, unless the owner says otherwise. */
 export const GOOGLE_FONTS_CSS = 'https://fonts.googleapis.com/css2'
 
 /** CSS generic families: the visitor's own fonts, nothing to download. */
-const GENERIC = /^(?:serif|sans-serif|monospace|cursive|fantasy|math|emoji|fangsong|system-ui|ui-serif|ui-sans-serif|ui-monospace|ui-rounded)$/i
+const GENERIC =
+  /^(?:serif|sans-serif|monospace|cursive|fantasy|math|emoji|fangsong|system-ui|ui-serif|ui-sans-serif|ui-monospace|ui-rounded)$/i
 
 type ThemeFont = NonNullable<Theme['general']>['font']
 
@@ -34,7 +34,13 @@ export interface FontRequest {
 export type FontSource = string
 
 const cleanFamily = (value: unknown) =>
-  typeof value === 'string' ? value.replace(/[^\p{L}\p{N} _-]/gu, '').replace(/\s+/g, ' ').trim().slice(0, 80) : ''
+  typeof value === 'string'
+    ? value
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 80)
+    : ''
 
 const familyOf = (font: ThemeFont) => (font ? cleanFamily(typeof font === 'string' ? font : font.family) : '')
 

@@ -12,8 +12,10 @@
 export function rgbOf(value: string): [number, number, number] | undefined {
   if (/^transparent$/i.test(value.trim())) return undefined
   const hex = /#([\da-f]{3,8})\b/i.exec(value)?.[1]
-  if (hex && (hex.length === 3 || hex.length === 4)) return [0, 1, 2].map((i) => parseInt(hex[i]! + hex[i]!, 16)) as [number, number, number]
-  if (hex && (hex.length === 6 || hex.length === 8)) return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number]
+  if (hex && (hex.length === 3 || hex.length === 4))
+    return [0, 1, 2].map((i) => parseInt(hex[i]! + hex[i]!, 16)) as [number, number, number]
+  if (hex && (hex.length === 6 || hex.length === 8))
+    return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number]
   const rgb = /rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/i.exec(value)
   if (rgb) return [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])]
   // A named or otherwise written colour: the browser's canvas writes it as hex.
@@ -59,10 +61,34 @@ interface Pair {
 const texts = [DARK_TEXT, LIGHT_TEXT]
 const PAIRS: Pair[] = [
   { back: 'background', front: 'container-color', ratio: 4.5, backs: { light: ['#ffffff'], dark: ['#15171b', '#ffffff'] }, fronts: texts },
-  { back: 'host-bubble-bg', front: 'host-bubble-color', ratio: 4.5, backs: { light: ['#eef1f6', '#262a31'], dark: ['#262a31', '#eef1f6'] }, fronts: texts },
-  { back: 'guest-bubble-bg', front: 'guest-bubble-color', ratio: 4.5, backs: { light: ['#0042da', '#eef1f6'], dark: ['#3563e9', '#eef1f6', '#262a31'] }, fronts: texts },
-  { back: 'button-bg', front: 'button-color', ratio: 4.5, backs: { light: ['#0042da', '#eef1f6'], dark: ['#3563e9', '#eef1f6', '#262a31'] }, fronts: texts },
-  { back: 'input-bg', front: 'input-color', ratio: 4.5, backs: { light: ['#ffffff', '#1d2026'], dark: ['#1d2026', '#ffffff'] }, fronts: texts },
+  {
+    back: 'host-bubble-bg',
+    front: 'host-bubble-color',
+    ratio: 4.5,
+    backs: { light: ['#eef1f6', '#262a31'], dark: ['#262a31', '#eef1f6'] },
+    fronts: texts,
+  },
+  {
+    back: 'guest-bubble-bg',
+    front: 'guest-bubble-color',
+    ratio: 4.5,
+    backs: { light: ['#0042da', '#eef1f6'], dark: ['#3563e9', '#eef1f6', '#262a31'] },
+    fronts: texts,
+  },
+  {
+    back: 'button-bg',
+    front: 'button-color',
+    ratio: 4.5,
+    backs: { light: ['#0042da', '#eef1f6'], dark: ['#3563e9', '#eef1f6', '#262a31'] },
+    fronts: texts,
+  },
+  {
+    back: 'input-bg',
+    front: 'input-color',
+    ratio: 4.5,
+    backs: { light: ['#ffffff', '#1d2026'], dark: ['#1d2026', '#ffffff'] },
+    fronts: texts,
+  },
   { back: 'input-bg', front: 'input-placeholder', ratio: 4.5, backs: { light: [], dark: [] }, fronts: ['#6b7280', '#9aa0a8'] },
   // Drawn on the background: the focus ring (3:1, as any boundary) and error text.
   { back: 'background', front: 'focus-ring', ratio: 3, backs: { light: [], dark: [] }, fronts: ['#0042da', '#8ab4ff'] },

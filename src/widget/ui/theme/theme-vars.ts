@@ -125,7 +125,9 @@ export function applyThemeVars(
   scheme: 'light' | 'dark' = 'light',
 ): string[] {
   const parsed = themeSchema.safeParse(theme ?? {})
-  const { vars, rejected } = parsed.success ? themeVars(parsed.data, isValid, base) : { vars: {}, rejected: readableIssues(parsed.error).map((issue) => issue.path) }
+  const { vars, rejected } = parsed.success
+    ? themeVars(parsed.data, isValid, base)
+    : { vars: {}, rejected: readableIssues(parsed.error).map((issue) => issue.path) }
   Object.assign(vars, schemeVars(vars, scheme))
   for (const name of previous) if (!(name in vars)) element.style.removeProperty(name)
   for (const [name, value] of Object.entries(vars)) element.style.setProperty(name, value)
@@ -155,7 +157,8 @@ export function ThemeVarsView({
     const media = scheme === 'auto' && typeof matchMedia === 'function' ? matchMedia(DARK_QUERY) : undefined
     const apply = () => {
       const dark = scheme === 'dark' || media?.matches === true
-      if (target.current) applied.current = applyThemeVars(target.current, theme, isValid, applied.current, emit, base, dark ? 'dark' : 'light')
+      if (target.current)
+        applied.current = applyThemeVars(target.current, theme, isValid, applied.current, emit, base, dark ? 'dark' : 'light')
     }
     apply()
     media?.addEventListener('change', apply)

@@ -8,13 +8,22 @@ afterAll(closeSandbox)
 const qrFlow = (data: string) =>
   buildFlow({
     variables: ['Code', 'Url'],
-    groups: [{ id: 'g', blocks: [{ id: 'qr', type: 'qr-code', options: { data, saveUrlInVariableId: varId('Url') } }, text('after', 'Saved {{Url}}')] }],
+    groups: [
+      {
+        id: 'g',
+        blocks: [{ id: 'qr', type: 'qr-code', options: { data, saveUrlInVariableId: varId('Url') } }, text('after', 'Saved {{Url}}')],
+      },
+    ],
   })
 
 describe('QR code block', () => {
   it('sends an image of the filled-in text, with the text as its alternative, and saves its address', async () => {
     const outcome = await new Conversation(qrFlow('Code {{Code}}')).start({ prefilledVariables: { Code: '42' } })
-    expect(outcome.response.messages?.[0]).toEqual({ id: 'qr', type: 'image', content: { url: qrCodeUrl('Code 42'), clickLink: { alt: 'Code 42' } } })
+    expect(outcome.response.messages?.[0]).toEqual({
+      id: 'qr',
+      type: 'image',
+      content: { url: qrCodeUrl('Code 42'), clickLink: { alt: 'Code 42' } },
+    })
     expect(texts(outcome)).toEqual([`Saved ${qrCodeUrl('Code 42')}`])
   })
 

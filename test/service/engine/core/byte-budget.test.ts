@@ -64,7 +64,10 @@ describe('the byte budget of a step', () => {
     const flow = buildFlow({
       variables: ['Big'],
       groups: [
-        { id: 'ask', blocks: [input('q', 'text input', { variableId: varId('Big') }), { id: 'go', type: 'Jump', options: { groupId: 'g' } }] },
+        {
+          id: 'ask',
+          blocks: [input('q', 'text input', { variableId: varId('Big') }), { id: 'go', type: 'Jump', options: { groupId: 'g' } }],
+        },
         { id: 'g', blocks: [text('show', '{{Big}}'), { id: 'again', type: 'Jump', options: { groupId: 'g', blockId: 'show' } }] },
       ],
     })
@@ -87,7 +90,17 @@ describe('the byte budget of a step', () => {
 describe('cutToBytes', () => {
   it('keeps the longest start within the bytes, never half a character', () => {
     const text = 'aé€👋z'
-    expect([0, 1, 2, 3, 5, 6, 9, 10, 11].map((bytes) => cutToBytes(text, bytes))).toEqual(['', 'a', 'a', 'aé', 'aé', 'aé€', 'aé€', 'aé€👋', 'aé€👋z'])
+    expect([0, 1, 2, 3, 5, 6, 9, 10, 11].map((bytes) => cutToBytes(text, bytes))).toEqual([
+      '',
+      'a',
+      'a',
+      'aé',
+      'aé',
+      'aé€',
+      'aé€',
+      'aé€👋',
+      'aé€👋z',
+    ])
     for (let bytes = 0; bytes < 12; bytes++) expect(Buffer.byteLength(cutToBytes(text, bytes))).toBeLessThanOrEqual(bytes)
     expect(cutToBytes('x'.repeat(10), 1_000)).toBe('x'.repeat(10))
   })

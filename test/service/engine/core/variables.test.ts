@@ -82,7 +82,13 @@ describe('variable ids that name Object members', () => {
             {
               id: 'cond',
               type: 'Condition',
-              items: [{ id: 'c1', outgoingEdgeId: 'e-set', content: { comparisons: [{ variableId: 'constructor', comparisonOperator: 'Is set' }] } }],
+              items: [
+                {
+                  id: 'c1',
+                  outgoingEdgeId: 'e-set',
+                  content: { comparisons: [{ variableId: 'constructor', comparisonOperator: 'Is set' }] },
+                },
+              ],
             },
             text('after', '[{{Ctor}}][{{Proto}}]'),
             input('ask', 'text input', { variableId: 'constructor' }),
@@ -110,9 +116,7 @@ describe('variable ids that name Object members', () => {
     const second = await conversation.answer('Ada')
     expect(texts(second)).toEqual(['[Ada][42]'])
     expect(Object.getPrototypeOf(second.state.variables)).toBeNull()
-    expect(JSON.parse(JSON.stringify(second.state.variables))).toEqual(
-      JSON.parse('{"__proto__": 42, "constructor": "Ada"}'),
-    )
+    expect(JSON.parse(JSON.stringify(second.state.variables))).toEqual(JSON.parse('{"__proto__": 42, "constructor": "Ada"}'))
   })
 
   it('start from a resumed result without touching prototypes', () => {

@@ -22,7 +22,9 @@ describe('walking a flow', () => {
   it('stops at an input and resumes after it', async () => {
     const flow = buildFlow({
       variables: ['Name'],
-      groups: [{ id: 'g', blocks: [text('hi', 'Hi'), input('name', 'text input', { variableId: varId('Name') }), text('bye', 'Bye {{Name}}')] }],
+      groups: [
+        { id: 'g', blocks: [text('hi', 'Hi'), input('name', 'text input', { variableId: varId('Name') }), text('bye', 'Bye {{Name}}')] },
+      ],
     })
     const conversation = new Conversation(flow)
     const first = await conversation.start()
@@ -45,7 +47,11 @@ describe('walking a flow', () => {
     const outcome = await new Conversation(flow).start()
     expect(texts(outcome)).toEqual(['A', 'B'])
     expect(outcome.response.logs).toEqual([
-      { status: 'info', description: 'HTTP request skipped: the request it names is not part of the flow', details: { blockId: 'hook', type: 'Webhook' } },
+      {
+        status: 'info',
+        description: 'HTTP request skipped: the request it names is not part of the flow',
+        details: { blockId: 'hook', type: 'Webhook' },
+      },
       { status: 'info', description: 'Block type Something new is not supported', details: { blockId: 'mystery', type: 'Something new' } },
     ])
   })
@@ -129,7 +135,11 @@ describe('Condition blocks', () => {
               type: 'Condition',
               ...(blockEdge ? { outgoingEdgeId: 'e-else' } : {}),
               items: [
-                { id: 'adult', outgoingEdgeId: 'e-adult', content: { comparisons: [{ variableId: varId('Age'), comparisonOperator: 'Greater than', value: '17' }] } },
+                {
+                  id: 'adult',
+                  outgoingEdgeId: 'e-adult',
+                  content: { comparisons: [{ variableId: varId('Age'), comparisonOperator: 'Greater than', value: '17' }] },
+                },
                 { id: 'teen', content: { comparisons: [{ variableId: varId('Age'), comparisonOperator: 'Greater than', value: '12' }] } },
               ],
             },

@@ -70,7 +70,10 @@ describe('SandboxPool', () => {
     void pool.run(job('a3'), { tenant: 'A', session: 's' })
     const refused = await pool.run(job('a4'), { tenant: 'A', session: 's' })
     expect(refused.outcome).toEqual({ status: 'error', message: 'The code sandbox is busy' })
-    expect((await pool.run(job('b1'), { tenant: 'B', session: 'b' })).outcome).toEqual({ status: 'error', message: 'The code sandbox is busy' })
+    expect((await pool.run(job('b1'), { tenant: 'B', session: 'b' })).outcome).toEqual({
+      status: 'error',
+      message: 'The code sandbox is busy',
+    })
     expect((await waiting).outcome).toEqual({ status: 'error', message: 'The code sandbox is busy' })
     expect(hosts.started).toEqual(['a1'])
   })

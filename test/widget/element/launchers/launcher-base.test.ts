@@ -14,13 +14,23 @@ describe('a launcher', () => {
   it('upgrades, wears the flow theme read through the configured fetch, and hands the chat its attributes and variables', async () => {
     const bubble = document.createElement('flow-chat-bubble') as FlowChatBubbleElement
     Object.assign(bubble, { prefilledVariables: { Plan: 'pro' } }) // set before the element is defined
-    for (const [name, value] of [['flow', 'f1'], ['api-host', 'https://api.example'], ['token', 'pk_1'], ['label', 'Sales'], ['id', 'help'], ['button-size', '56'], ['z-index', 'top']] as const) {
+    for (const [name, value] of [
+      ['flow', 'f1'],
+      ['api-host', 'https://api.example'],
+      ['token', 'pk_1'],
+      ['label', 'Sales'],
+      ['id', 'help'],
+      ['button-size', '56'],
+      ['z-index', 'top'],
+    ] as const) {
       bubble.setAttribute(name, value)
     }
     document.body.append(bubble)
     defineFlowChatLaunchers({ fetch })
     await vi.waitFor(() => expect(launcherButton(bubble)?.getAttribute('aria-label')).toBe('Open chat: Sales'))
-    expect(requests.map((request) => [request.url, request.authorization])).toEqual([['https://api.example/v1/flows/f1/publishedFlow?migrateToLatestVersion=true', 'Bearer pk_1']])
+    expect(requests.map((request) => [request.url, request.authorization])).toEqual([
+      ['https://api.example/v1/flows/f1/publishedFlow?migrateToLatestVersion=true', 'Bearer pk_1'],
+    ])
     await vi.waitFor(() => expect(bubble.style.getPropertyValue('--fc-theme-bg')).toBe('rgb(0, 51, 102)'))
     expect(bubble.style.getPropertyValue('--fc-bubble-size')).toBe('56px')
     expect(bubble.style.getPropertyValue('--fc-bubble-z-index')).toBe('')
@@ -28,7 +38,13 @@ describe('a launcher', () => {
 
     bubble.open()
     const chat = bubble.chat!
-    expect(['flow', 'api-host', 'token', 'label', 'storage-key'].map((name) => chat.getAttribute(name))).toEqual(['f1', 'https://api.example', 'pk_1', 'Sales', 'help'])
+    expect(['flow', 'api-host', 'token', 'label', 'storage-key'].map((name) => chat.getAttribute(name))).toEqual([
+      'f1',
+      'https://api.example',
+      'pk_1',
+      'Sales',
+      'help',
+    ])
     expect(chat.prefilledVariables).toEqual({ Plan: 'pro' })
     await vi.waitFor(() => expect(chat.shadowRoot?.textContent).toContain('Hello'))
     // The chat reuses the launcher's read of the published flow: one read, then the session.
@@ -55,7 +71,10 @@ describe('a launcher', () => {
     const handle = initBubble({ flow: 'f1' })
     const errors: unknown[] = []
     handle.element.addEventListener('flowchat:error', (event) => errors.push(event.detail))
-    await expect(handle.sendCommand('wizz')).rejects.toMatchObject({ code: 'command-rejected', message: 'The command "wizz" was not sent: the chat has not been opened yet.' })
+    await expect(handle.sendCommand('wizz')).rejects.toMatchObject({
+      code: 'command-rejected',
+      message: 'The command "wizz" was not sent: the chat has not been opened yet.',
+    })
     expect(errors).toEqual([expect.objectContaining({ code: 'command-rejected' })])
     handle.open()
     await vi.waitFor(() => expect(handle.element.chat?.shadowRoot?.textContent).toContain('Hello'))

@@ -9,13 +9,22 @@ const cards = {
   id: 'cards',
   type: 'cards',
   items: [
-    { id: 'paris', imageUrl: 'https://img.test/paris.png', title: 'Paris', description: 'A <b>city</b>', paths: [{ id: 'p-go', text: 'Go' }, { id: 'p-more', text: 'More info' }] },
+    {
+      id: 'paris',
+      imageUrl: 'https://img.test/paris.png',
+      title: 'Paris',
+      description: 'A <b>city</b>',
+      paths: [
+        { id: 'p-go', text: 'Go' },
+        { id: 'p-more', text: 'More info' },
+      ],
+    },
     { id: 'rome', title: 'Rome', paths: [{ id: 'r-go', text: 'Go' }] },
   ],
 } as unknown as ChatInput
 
 describe('CardsInput', () => {
-  it('shows each card\'s picture, title, text and buttons, and a button answers with its path id and shows its text', async () => {
+  it("shows each card's picture, title, text and buttons, and a button answers with its path id and shows its text", async () => {
     const setup = await withInput(cards)
     const list = screen.getByRole('list', { name: 'Cards' })
     const [paris, rome] = within(list).getAllByRole('listitem')
@@ -24,7 +33,11 @@ describe('CardsInput', () => {
     // Text from the flow stays text.
     expect(within(paris!).getByText('A <b>city</b>')).toBeTruthy()
     expect(paris!.querySelector('b')).toBeNull()
-    expect(within(rome!).getAllByRole('button').map((b) => b.textContent)).toEqual(['Go'])
+    expect(
+      within(rome!)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Go'])
     await click(within(paris!).getByRole('button', { name: 'More info' }))
     expect(setup.sent()).toEqual(['p-more'])
     expect(setup.guestBubbles()).toEqual(['More info'])
@@ -42,7 +55,10 @@ describe('CardsInput', () => {
   })
 
   it('drops a picture whose address is not allowed', async () => {
-    await withInput({ ...cards, items: [{ id: 'x', title: 'X', imageUrl: 'javascript:alert(1)', paths: [{ id: 'x1', text: 'Pick' }] }] } as unknown as ChatInput)
+    await withInput({
+      ...cards,
+      items: [{ id: 'x', title: 'X', imageUrl: 'javascript:alert(1)', paths: [{ id: 'x1', text: 'Pick' }] }],
+    } as unknown as ChatInput)
     await waitFor(() => expect(screen.getByRole('listitem').querySelector('img')).toBeNull())
   })
 })

@@ -27,7 +27,10 @@ describe('ChoiceInput', () => {
   })
 
   it("lets the service's reformatted answer replace the label once it accepts it", async () => {
-    const setup = await withInput({ id: 'c1', type: 'choice input', items }, { reply: { lastMessageNewFormat: 'Yes, please', input: textInput('next') } })
+    const setup = await withInput(
+      { id: 'c1', type: 'choice input', items },
+      { reply: { lastMessageNewFormat: 'Yes, please', input: textInput('next') } },
+    )
     await click(screen.getByRole('button', { name: 'Yes' }))
     expect(setup.sent()).toEqual(['yes-value'])
     expect(setup.guestBubbles()).toEqual(['Yes, please'])
@@ -107,7 +110,11 @@ describe('PictureChoiceInput', () => {
   })
 
   it('names a card without a title by its picture, with the id as the answer', async () => {
-    const setup = await withInput({ id: 'p3', type: 'picture choice input', items: [{ id: 'p-x', pictureSrc: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=', description: 'Blue' }] })
+    const setup = await withInput({
+      id: 'p3',
+      type: 'picture choice input',
+      items: [{ id: 'p-x', pictureSrc: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=', description: 'Blue' }],
+    })
     const card = screen.getByRole('button', { name: /Blue/ })
     expect(card.querySelector('img')?.getAttribute('alt')).toBe('Blue')
     await click(card)
@@ -118,7 +125,9 @@ describe('PictureChoiceInput', () => {
 })
 
 describe('choice input by keyboard and in long lists', () => {
-  const flavours = ['Chocolate', 'Vanilla', 'Berries', 'Caramel', 'Nuts', 'Coffee', 'Lime', 'Watermelon', 'Maple Syrup'].map((content, i) => ({ id: `f${i}`, content }))
+  const flavours = ['Chocolate', 'Vanilla', 'Berries', 'Caramel', 'Nuts', 'Coffee', 'Lime', 'Watermelon', 'Maple Syrup'].map(
+    (content, i) => ({ id: `f${i}`, content }),
+  )
 
   it('is made of real buttons, which keyboards operate natively, in a named group', async () => {
     await withInput({ id: 'c1', type: 'choice input', items })
@@ -131,12 +140,21 @@ describe('choice input by keyboard and in long lists', () => {
   })
 
   it('narrows a long searchable list, keeps choices made before filtering and sends them in flow order', async () => {
-    const setup = await withInput({ id: 'c2', type: 'choice input', items: flavours, options: { isMultipleChoice: true, isSearchable: true } })
+    const setup = await withInput({
+      id: 'c2',
+      type: 'choice input',
+      items: flavours,
+      options: { isMultipleChoice: true, isSearchable: true },
+    })
     const search = screen.getByRole('searchbox', { name: 'Filter the choices' })
     await click(screen.getByRole('button', { name: 'Lime' }))
     await act(async () => void fireEvent.input(search, { target: { value: 'CHOC' } }))
     // The group holds the choices; sending them is a button of its own, after the group.
-    expect(within(screen.getByRole('group', { name: 'Choices' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Chocolate'])
+    expect(
+      within(screen.getByRole('group', { name: 'Choices' }))
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Chocolate'])
     await click(screen.getByRole('button', { name: 'Chocolate' }))
     expect(screen.getByRole('status').textContent).toBe('2 choices selected')
     await click(screen.getByRole('button', { name: 'Send' }))

@@ -18,7 +18,11 @@ describe('DateInput', () => {
   })
 
   it('sends a range as "from to to", with date and time when asked', async () => {
-    const setup = await withInput({ id: 'd', type: 'date input', options: { isRange: true, hasTime: true, labels: { from: 'Arrive', to: 'Leave' } } })
+    const setup = await withInput({
+      id: 'd',
+      type: 'date input',
+      options: { isRange: true, hasTime: true, labels: { from: 'Arrive', to: 'Leave' } },
+    })
     const [from, to] = Array.from(setup.view.container.querySelectorAll<HTMLInputElement>('input[type="datetime-local"]'))
     await act(async () => {
       fireEvent.input(from!, { target: { value: '2026-03-01T10:00' } })

@@ -33,7 +33,9 @@ describe('the retry flow', () => {
     })
     // The phone field is in the rich inputs chunk.
     await answer(await screen.findByRole('textbox'), '12ab')
-    expect(within(screen.getByRole('region', { name: 'Chat' })).getByText('This phone number does not look right. Can you type it again?')).toBeTruthy()
+    expect(
+      within(screen.getByRole('region', { name: 'Chat' })).getByText('This phone number does not look right. Can you type it again?'),
+    ).toBeTruthy()
     const again = screen.getByRole('textbox') as HTMLInputElement
     expect(again.getAttribute('type')).toBe('tel')
     expect(again.value).toBe('12ab')

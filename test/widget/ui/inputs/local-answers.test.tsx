@@ -49,7 +49,11 @@ describe('answers in French', () => {
   })
 
   it('a rating: sent as digits, its stars named in French', async () => {
-    const setup = await inLanguage('fr', { id: 'r', type: 'rating input', options: { buttonType: 'Icons', startsAt: 1, length: 5 } }, 'Envoyer')
+    const setup = await inLanguage(
+      'fr',
+      { id: 'r', type: 'rating input', options: { buttonType: 'Icons', startsAt: 1, length: 5 } },
+      'Envoyer',
+    )
     await click(screen.getByRole('button', { name: '4 sur 5' }))
     await click(screen.getByRole('button', { name: 'Envoyer' }))
     expect(setup.sent()).toEqual(['4'])

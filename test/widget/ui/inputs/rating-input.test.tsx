@@ -6,13 +6,30 @@ afterEach(cleanup)
 
 describe('RatingInput', () => {
   it('offers 0 to 10 by default with its labels and answers in one click when enabled', async () => {
-    const setup = await withInput({ id: 'r', type: 'rating input', options: { labels: { left: 'Unlikely', right: 'Likely' }, isOneClickSubmitEnabled: true } })
+    const setup = await withInput({
+      id: 'r',
+      type: 'rating input',
+      options: { labels: { left: 'Unlikely', right: 'Likely' }, isOneClickSubmitEnabled: true },
+    })
     const group = screen.getByRole('group', { name: 'Rating' })
-    expect(Array.from(group.querySelectorAll('button'), (button) => button.textContent)).toEqual(
-      ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10'],
-    )
+    expect(Array.from(group.querySelectorAll('button'), (button) => button.textContent)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+    ])
     // Both end labels describe the scale, as separate words.
-    const described = group.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent)
+    const described = group
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent)
     expect(described).toEqual(['Unlikely', 'Likely'])
     await click(screen.getByRole('button', { name: '9' }))
     expect(setup.sent()).toEqual(['9'])
@@ -20,7 +37,11 @@ describe('RatingInput', () => {
   })
 
   it('lets the visitor pick then send when one-click submit is off', async () => {
-    const setup = await withInput({ id: 'r', type: 'rating input', options: { startsAt: 1, length: 5, buttonType: 'Icons', labels: { button: 'Rate' } } })
+    const setup = await withInput({
+      id: 'r',
+      type: 'rating input',
+      options: { startsAt: 1, length: 5, buttonType: 'Icons', labels: { button: 'Rate' } },
+    })
     await click(screen.getByRole('button', { name: '4 of 5' }))
     expect(setup.calls.continue).toHaveLength(0)
     expect(screen.getByRole('button', { name: '4 of 5' }).getAttribute('aria-pressed')).toBe('true')
@@ -31,7 +52,11 @@ describe('RatingInput', () => {
   })
 
   it('shows an icon rating picked in one click as a score out of the scale', async () => {
-    const setup = await withInput({ id: 'r', type: 'rating input', options: { length: 5, buttonType: 'Icons', isOneClickSubmitEnabled: true } })
+    const setup = await withInput({
+      id: 'r',
+      type: 'rating input',
+      options: { length: 5, buttonType: 'Icons', isOneClickSubmitEnabled: true },
+    })
     await click(screen.getByRole('button', { name: '0 of 5' }))
     expect(setup.sent()).toEqual(['0'])
     expect(setup.guestBubbles()).toEqual(['0/5'])

@@ -25,7 +25,10 @@ describe('the rich inputs chunk', () => {
     await waitFor(() => expect(setup.conversation.failure.value).not.toBeNull())
     const [error] = setup.events.of('flowchat:error')
     expect(error).toMatchObject({ code: 'invalid-response', retryable: false })
-    expect(error!.details).toEqual([expect.objectContaining({ path: 'length' }), expect.objectContaining({ path: 'isOneClickSubmitEnabled' })])
+    expect(error!.details).toEqual([
+      expect.objectContaining({ path: 'length' }),
+      expect.objectContaining({ path: 'isOneClickSubmitEnabled' }),
+    ])
     expect(setup.conversation.failure.value?.recovery).toBe('restart')
     // The visitor sees why and how to go on, and no half-read input.
     expect(screen.getByRole('alert').textContent).toContain("The chat service sent a reply this chat can't read.")

@@ -55,10 +55,9 @@ describe('TextInput', () => {
   })
 
   it('is empty when the flow disables input prefill', async () => {
-    await withInput(
-      textInput('in1', { prefilledValue: 'ada@example.com' }),
-      { published: publishedFlow({ settings: { general: { isInputPrefillEnabled: false }, typingEmulation: { enabled: false } } }) },
-    )
+    await withInput(textInput('in1', { prefilledValue: 'ada@example.com' }), {
+      published: publishedFlow({ settings: { general: { isInputPrefillEnabled: false }, typingEmulation: { enabled: false } } }),
+    })
     expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('')
   })
 

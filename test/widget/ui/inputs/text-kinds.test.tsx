@@ -9,7 +9,11 @@ afterEach(cleanup)
 
 describe('number input', () => {
   it('is a numeric field with min, max, step and a decimal keyboard, sending the typed number', async () => {
-    const setup = await withInput({ id: 'n', type: 'number input', options: { min: 0, max: 120, step: 0.5, labels: { placeholder: 'Your age' } } })
+    const setup = await withInput({
+      id: 'n',
+      type: 'number input',
+      options: { min: 0, max: 120, step: 0.5, labels: { placeholder: 'Your age' } },
+    })
     const field = screen.getByRole('spinbutton', { name: 'Your age' })
     expect(field.getAttribute('type')).toBe('number')
     expect(field.getAttribute('inputmode')).toBe('decimal')
@@ -31,9 +35,17 @@ describe('number input', () => {
 
 describe('email input', () => {
   it('is an e-mail field with the e-mail keyboard and autocomplete, sending the address as typed', async () => {
-    const setup = await withInput({ id: 'e', type: 'email input', options: { labels: { placeholder: 'Type your email...', button: 'Go' } } })
+    const setup = await withInput({
+      id: 'e',
+      type: 'email input',
+      options: { labels: { placeholder: 'Type your email...', button: 'Go' } },
+    })
     const field = screen.getByRole('textbox', { name: 'Type your email...' })
-    expect([field.getAttribute('type'), field.getAttribute('inputmode'), field.getAttribute('autocomplete')]).toEqual(['email', 'email', 'email'])
+    expect([field.getAttribute('type'), field.getAttribute('inputmode'), field.getAttribute('autocomplete')]).toEqual([
+      'email',
+      'email',
+      'email',
+    ])
     expect(screen.getByRole('button', { name: 'Go' })).toBeTruthy()
     await typeAndEnter(field, 'ada@example.com')
     expect(setup.sent()).toEqual(['ada@example.com'])

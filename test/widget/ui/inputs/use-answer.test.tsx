@@ -20,11 +20,15 @@ async function answering() {
     await settle()
   })
   const transcript = screen.getByRole('region', { name: 'Chat' })
-  return { ...setup, transcript, reply: (step: ChatStepResult) =>
+  return {
+    ...setup,
+    transcript,
+    reply: (step: ChatStepResult) =>
       act(async () => {
         reply(step)
         await settle()
-      }) }
+      }),
+  }
 }
 
 describe('focus between an answer and the next input', () => {

@@ -30,13 +30,18 @@ describe('fontRequest', () => {
     expect(fontRequest('Open Sans', 'https://fonts.shop.example/css2')?.urls[0]).toBe(
       'https://fonts.shop.example/css2?family=Open+Sans:wght@400;600;700&display=swap',
     )
-    expect(fontRequest('Lato', 'https://fonts.shop.example/api?v=2')?.urls[1]).toBe('https://fonts.shop.example/api?v=2&family=Lato&display=swap')
+    expect(fontRequest('Lato', 'https://fonts.shop.example/api?v=2')?.urls[1]).toBe(
+      'https://fonts.shop.example/api?v=2&family=Lato&display=swap',
+    )
     // Not a web address: no request rather than one to a place nobody chose.
     expect(fontRequest('Lato', 'javascript:alert(1)')).toBeUndefined()
   })
 
   it('loads a custom font from its own http(s) URL only, a relative one from the flow service', () => {
-    expect(fontRequest({ type: 'Custom', family: 'Brand', url: 'https://cdn.example/brand.woff2' })).toMatchObject({ kind: 'file', urls: ['https://cdn.example/brand.woff2'] })
+    expect(fontRequest({ type: 'Custom', family: 'Brand', url: 'https://cdn.example/brand.woff2' })).toMatchObject({
+      kind: 'file',
+      urls: ['https://cdn.example/brand.woff2'],
+    })
     expect(fontRequest({ type: 'Custom', family: 'Brand', url: 'https://cdn.example/brand.css' })?.kind).toBe('stylesheet')
     expect(fontRequest({ type: 'Custom', family: 'Brand', url: 'javascript:alert(1)' })).toBeUndefined()
     expect(fontRequest({ type: 'Custom', family: 'Brand', url: '/fonts/brand.woff2' }, '', 'https://chat.example')?.urls).toEqual([

@@ -79,7 +79,14 @@ describe('themeVars', () => {
     expect(vars['--fct-background']).toBeUndefined()
     expect(vars['--fct-host-bubble-bg']).toBeUndefined()
     expect(vars['--fct-font-family']).toMatch(/^"flowchat x[^"]*", "x[^"]*", /)
-    expect(rejected).toEqual(expect.arrayContaining(['general.background.content', 'chat.hostBubbles.backgroundColor', 'chat.hostBubbles.color', 'chat.container.maxWidth']))
+    expect(rejected).toEqual(
+      expect.arrayContaining([
+        'general.background.content',
+        'chat.hostBubbles.backgroundColor',
+        'chat.hostBubbles.color',
+        'chat.container.maxWidth',
+      ]),
+    )
   })
 
   it('finds nothing for enumerated values named like object members', () => {
@@ -92,7 +99,10 @@ describe('themeVars', () => {
 
   it('ignores values the CSS parser rejects and unsafe image URLs', () => {
     const { vars, rejected } = themeVars(
-      { general: { background: { type: 'Image', content: 'javascript:alert(1)' } }, chat: { buttons: { backgroundColor: 'not a color!' } } },
+      {
+        general: { background: { type: 'Image', content: 'javascript:alert(1)' } },
+        chat: { buttons: { backgroundColor: 'not a color!' } },
+      },
       isValid,
     )
     expect(vars).toEqual({})

@@ -37,9 +37,14 @@ export async function runAiBlock(location: BlockLocation, step: Step): Promise<C
   } catch (error) {
     if (!(error instanceof AiCallError)) throw error
     const legacyWithout = plan.legacy && plan.request.credentialsId === undefined
-    step.skip(block, 'error', legacyWithout ? 'Make sure to select an OpenAI account' : `Could not find credentials for block \`${block.type}\``, {
-      reason: error.message,
-    })
+    step.skip(
+      block,
+      'error',
+      legacyWithout ? 'Make sure to select an OpenAI account' : `Could not find credentials for block \`${block.type}\``,
+      {
+        reason: error.message,
+      },
+    )
     return next
   }
   const bubble = step.streamEnabled ? streamingBubble(location, plan.mappings, step) : undefined

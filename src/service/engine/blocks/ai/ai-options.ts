@@ -34,7 +34,11 @@ export function planAiBlock(block: Block, step: Step): AiPlan {
   const action = readString(options, legacy ? 'task' : 'action') ?? (legacy ? CHAT_COMPLETION_ACTION : undefined)
   if (action === undefined) return { kind: 'skip', status: 'info', description: `\`${block.type}\` is not configured` }
   if (action !== CHAT_COMPLETION_ACTION) {
-    return { kind: 'skip', status: 'info', description: `The ${block.type} action "${action}" is not supported by this service: the block was skipped` }
+    return {
+      kind: 'skip',
+      status: 'info',
+      description: `The ${block.type} action "${action}" is not supported by this service: the block was skipped`,
+    }
   }
   const fill = (value: unknown) => (typeof value === 'string' && value !== '' ? step.substitute(value) : undefined)
   const model = fill(options.model)?.trim() || (legacy ? LEGACY_DEFAULT_MODEL : undefined)
@@ -105,4 +109,3 @@ function listOf(value: VariableValue | undefined): string[] {
   if (Array.isArray(value)) return value
   return [String(value)]
 }
-

@@ -100,10 +100,12 @@ function filled(fields: Fields, key: string, substitute: Substitute): string | u
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' }
 
 function htmlToPlainText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>|<\/(?:p|div|li|h[1-6])>/gi, '\n')
-    // `[^<>]`, not `[^>]`: from each `<` the scan stops at the next one, so a run of `<` stays linear.
-    .replace(/<[^<>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, name: string) => ENTITIES[name] ?? '')
-    .trim()
+  return (
+    html
+      .replace(/<br\s*\/?>|<\/(?:p|div|li|h[1-6])>/gi, '\n')
+      // `[^<>]`, not `[^>]`: from each `<` the scan stops at the next one, so a run of `<` stays linear.
+      .replace(/<[^<>]*>/g, '')
+      .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, name: string) => ENTITIES[name] ?? '')
+      .trim()
+  )
 }

@@ -9,7 +9,7 @@ import { replacePlaceholders } from '../../core/variables'
  * answers. Undefined when no value inserted reads differently as Markdown: the rich text, with
  * the values as plain text, then says it all.
  */
-export function richTextToMarkdown(nodes: readonly unknown[], valueOf: (name: string) => string): string | undefined {
+export function richTextToMarkdown(nodes: readonly unknown[], valueNamed: (name: string) => string): string | undefined {
   let used = false
   let marked = false
   // Literal text between placeholders is escaped; values go in as written.
@@ -19,12 +19,12 @@ export function richTextToMarkdown(nodes: readonly unknown[], valueOf: (name: st
       .map((part, i) => {
         if (i % 2 === 0) return escapeMarkdown(part)
         used = true
-        const value = valueOf(part)
+        const value = valueNamed(part)
         marked ||= MARKDOWN_SYNTAX.test(value)
         return value
       })
       .join('')
-  const link = (url: string) => replacePlaceholders(url, valueOf)
+  const link = (url: string) => replacePlaceholders(url, valueNamed)
   const markdown = blocks(nodes, { fill, link }, 0).trim()
   return used && marked ? markdown : undefined
 }

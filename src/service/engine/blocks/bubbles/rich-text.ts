@@ -8,8 +8,7 @@ export { richTextToPlain as richTextToPlainText } from '../../../../protocol/ric
 
 type Node = Record<string, unknown>
 
-const isNode = (value: unknown): value is Node =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A copy of the tree with `transform` applied to every leaf text and link url. */
 export function mapRichText(nodes: unknown[], transform: (text: string) => string): unknown[] {

@@ -44,7 +44,11 @@ export async function runEmailBlock(block: Block, step: Step): Promise<Continuat
   const recipients = built.email.to.length + built.email.cc.length + built.email.bcc.length
   if (step.emailRecipients + recipients > MAX_RECIPIENTS_PER_STEP) {
     const sent = step.emailRecipients
-    step.skip(block, 'error', `E-mail not sent: this step already sent to ${sent} recipients; one step sends to at most ${MAX_RECIPIENTS_PER_STEP}`)
+    step.skip(
+      block,
+      'error',
+      `E-mail not sent: this step already sent to ${sent} recipients; one step sends to at most ${MAX_RECIPIENTS_PER_STEP}`,
+    )
     return next
   }
   const key = JSON.stringify(built)

@@ -57,7 +57,11 @@ export function buildEmail(options: unknown, scope: EmailScope): EmailOutcome {
   const replyToTemplate = readString(fields, 'replyTo') ?? ''
   const replyTo = addresses([replyToTemplate], fill)[0]
   const senderName = authorsName(replyToTemplate)
-  const subject = fill(readString(fields, 'subject') ?? '').replace(/[\r\n]+/g, ' ').trim().slice(0, 500) || DEFAULT_SUBJECT
+  const subject =
+    fill(readString(fields, 'subject') ?? '')
+      .replace(/[\r\n]+/g, ' ')
+      .trim()
+      .slice(0, 500) || DEFAULT_SUBJECT
   const credentialsId = readString(fields, 'credentialsId')?.trim()
   const email: OutgoingEmail = {
     to,
@@ -68,7 +72,12 @@ export function buildEmail(options: unknown, scope: EmailScope): EmailOutcome {
     ...(replyTo ? { replyTo } : {}),
     ...(replyTo && senderName ? { senderName } : {}),
   }
-  return { kind: 'email', ...(credentialsId ? { credentialsId } : {}), email, ...(copies.leftOut.length > 0 ? { leftOut: copies.leftOut } : {}) }
+  return {
+    kind: 'email',
+    ...(credentialsId ? { credentialsId } : {}),
+    email,
+    ...(copies.leftOut.length > 0 ? { leftOut: copies.leftOut } : {}),
+  }
 }
 
 /**
@@ -156,7 +165,10 @@ function bodyOf(fields: Record<string, unknown>, scope: EmailScope): Pick<Outgoi
 /** The default e-mail: every answer and variable of the result, as a table and as text. */
 function notification(snapshot: Record<string, string>): Pick<OutgoingEmail, 'text' | 'html'> {
   const entries = Object.entries(snapshot).filter(([key]) => key !== 'submittedAt')
-  const rows = entries.map(([key, value]) => `<tr><th align="left" valign="top">${escapeHtml(key)}</th><td>${escapeHtml(value).replace(/\r?\n/g, '<br />')}</td></tr>`)
+  const rows = entries.map(
+    ([key, value]) =>
+      `<tr><th align="left" valign="top">${escapeHtml(key)}</th><td>${escapeHtml(value).replace(/\r?\n/g, '<br />')}</td></tr>`,
+  )
   return {
     html: `<p>A new response was submitted.</p><table cellpadding="6">${rows.join('')}</table>`,
     text: `A new response was submitted.\n\n${entries.map(([key, value]) => `${key}: ${value}`).join('\n')}\n`,

@@ -61,7 +61,18 @@ export function buildHttpRequest(options: unknown, scope: RequestScope): BuildOu
 }
 
 /** Headers the HTTP client writes itself (framing, connection, host): a flow's own are not sent. */
-const CLIENT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection'])
+const CLIENT_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'proxy-connection',
+])
 
 /** What no header value may hold once line breaks are folded into spaces (a tab may stay). */
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000a-\u001f\u007f]/
@@ -186,4 +197,3 @@ function parseJson(text: string): unknown {
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
-

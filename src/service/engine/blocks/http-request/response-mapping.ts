@@ -61,7 +61,10 @@ const DOTTED_PLACEHOLDER = /(\?)?\.\s*(\{\{[^{}]+\}\})/g
 
 /** `data.{{Field}}` → `data[{{Field}}]`: the field the variable names, read with its value. */
 function indexedPlaceholders(bodyPath: string): string {
-  return bodyPath.replace(DOTTED_PLACEHOLDER, (_match, optional: string | undefined, placeholder: string) => `${optional ? '?.' : ''}[${placeholder}]`)
+  return bodyPath.replace(
+    DOTTED_PLACEHOLDER,
+    (_match, optional: string | undefined, placeholder: string) => `${optional ? '?.' : ''}[${placeholder}]`,
+  )
 }
 
 // Direct `eval` in a function of the expression's parameters sees them, `statusCode` and `data`;

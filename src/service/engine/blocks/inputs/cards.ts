@@ -56,12 +56,17 @@ function card(item: Fields, step: Step, value: (field: string) => string | undef
     if (!id) return
     const text = readString(path, 'text')
     const edge = readString(path, 'outgoingEdgeId')
-    out.paths.push({ id, ...(text !== undefined ? { text: step.substitute(text).slice(0, MAX_CARD_TEXT) } : {}), ...(edge ? { outgoingEdgeId: edge } : {}) })
+    out.paths.push({
+      id,
+      ...(text !== undefined ? { text: step.substitute(text).slice(0, MAX_CARD_TEXT) } : {}),
+      ...(edge ? { outgoingEdgeId: edge } : {}),
+    })
   })
   return out
 }
 
-const rawField = (item: Fields, field: string) => (field === 'internalValue' ? readString(asFields(item.options), field) : readString(item, field))
+const rawField = (item: Fields, field: string) =>
+  field === 'internalValue' ? readString(asFields(item.options), field) : readString(item, field)
 
 function fill(item: Fields, field: string, step: Step): string | undefined {
   const raw = rawField(item, field)
@@ -126,4 +131,7 @@ export function cardVariables(block: Block, step: Step, card: RenderedCard, path
 }
 
 /** What the widget is sent: no internal values, no edges. */
-export const cardView = ({ internalValue: _, paths, ...card }: RenderedCard) => ({ ...card, paths: paths.map(({ id, text }) => ({ id, ...(text !== undefined ? { text } : {}) })) })
+export const cardView = ({ internalValue: _, paths, ...card }: RenderedCard) => ({
+  ...card,
+  paths: paths.map(({ id, text }) => ({ id, ...(text !== undefined ? { text } : {}) })),
+})

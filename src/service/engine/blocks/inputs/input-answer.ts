@@ -59,7 +59,14 @@ export function keepAnswer(step: Step, location: BlockLocation, message: string,
   if (outcome.display !== message.trim()) step.lastMessageNewFormat ??= outcome.display
 }
 
-type Accepted = { stored: VariableValue; answer: string; display: string; edgeId?: string; skipped?: boolean; sets?: Record<string, string> }
+type Accepted = {
+  stored: VariableValue
+  answer: string
+  display: string
+  edgeId?: string
+  skipped?: boolean
+  sets?: Record<string, string>
+}
 
 const single = (value: string | undefined): Accepted | undefined =>
   value === undefined ? undefined : { stored: value, answer: value, display: value }
@@ -99,7 +106,8 @@ function parseByType(block: Block, options: Fields, message: string, step: Step)
  * the first for a single-file input); nothing, when the input is optional, skips it.
  */
 function parseFiles(options: Fields, message: string, step: Step): Accepted | undefined {
-  if (message.trim() === '') return readBoolean(options, 'isRequired') === false ? { stored: null, answer: '', display: '', skipped: true } : undefined
+  if (message.trim() === '')
+    return readBoolean(options, 'isRequired') === false ? { stored: null, answer: '', display: '', skipped: true } : undefined
   const uploaded = step.context.uploadedFiles ?? new Set<string>()
   const urls = message.split(', ').map((url) => url.trim())
   const kept = readBoolean(options, 'isMultipleAllowed') === true ? urls : urls.slice(0, 1)
@@ -127,7 +135,13 @@ function parseCard(block: Block, message: string, step: Step): Accepted | undefi
   const { card, path } = chosen
   const answer = card.title ?? card.imageUrl ?? path.text ?? path.id
   const display = path.text?.trim() ? path.text : answer
-  return { stored: answer, answer, display, sets: cardVariables(block, step, card, path), ...(path.outgoingEdgeId ? { edgeId: path.outgoingEdgeId } : {}) }
+  return {
+    stored: answer,
+    answer,
+    display,
+    sets: cardVariables(block, step, card, path),
+    ...(path.outgoingEdgeId ? { edgeId: path.outgoingEdgeId } : {}),
+  }
 }
 
 /** Options exported as numbers, numeric strings or `{{Variable}}` placeholders. */
@@ -169,7 +183,7 @@ function retryMessage(type: string, options: Fields, step: Step): string {
     case 'file input':
       return 'Please upload a file.'
     case 'cards':
-      return 'Please pick one of the cards\' buttons.'
+      return "Please pick one of the cards' buttons."
     case 'choice input':
     case 'picture choice input':
       return readBoolean(options, 'isMultipleChoice') === true

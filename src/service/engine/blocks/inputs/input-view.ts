@@ -68,7 +68,11 @@ function buildOptions(raw: Fields, step: Step): Fields {
   if (raw.labels !== undefined && raw.labels !== null) {
     // Texts, and one level of texts by case (a file input's `success.single` and `.multiple`).
     const texts = (fields: Fields) =>
-      Object.fromEntries(Object.entries(fields).filter(([, text]) => typeof text === 'string').map(([key, text]) => [key, step.substitute(text as string)]))
+      Object.fromEntries(
+        Object.entries(fields)
+          .filter(([, text]) => typeof text === 'string')
+          .map(([key, text]) => [key, step.substitute(text as string)]),
+      )
     const success = labels.success
     const byCase = success && typeof success === 'object' && !Array.isArray(success) ? { success: texts(asFields(success)) } : {}
     options.labels = { ...texts(labels), ...byCase }

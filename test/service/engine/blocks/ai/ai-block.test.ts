@@ -29,7 +29,15 @@ describe('AI blocks computed within the step', () => {
   it('builds a Dialogue starting by the assistant with proper alternation', async () => {
     const svc = await service()
     server.script({ parts: ['ok'] })
-    const flow = aiFlow({}, { messages: [{ role: 'Dialogue', dialogueVariableId: 'vDialogue', startsBy: 'assistant' }, { role: 'user', content: '' }] })
+    const flow = aiFlow(
+      {},
+      {
+        messages: [
+          { role: 'Dialogue', dialogueVariableId: 'vDialogue', startsBy: 'assistant' },
+          { role: 'user', content: '' },
+        ],
+      },
+    )
     const chat = await startAiChat(svc, flow, false)
     await say(svc, chat.sessionId, { message: 'one' })
     await say(svc, chat.sessionId, { message: 'three' })
@@ -50,7 +58,11 @@ describe('AI blocks computed within the step', () => {
         task: 'Create chat completion',
         messages: [
           { id: 'm1', role: 'system', content: 'Be brief' },
-          { id: 'm2', role: 'Messages sequence ✨', content: { userMessagesVariableId: 'vDialogue', assistantMessagesVariableId: 'vAnswer' } },
+          {
+            id: 'm2',
+            role: 'Messages sequence ✨',
+            content: { userMessagesVariableId: 'vDialogue', assistantMessagesVariableId: 'vAnswer' },
+          },
         ],
         advancedSettings: { temperature: '0.2' },
         responseMapping: [{ id: 'r1', valueToExtract: 'Message content', variableId: 'vAnswer' }],
@@ -66,7 +78,10 @@ describe('AI blocks computed within the step', () => {
   })
 
   it('calls Mistral with the service-wide MISTRAL_ key and address', async () => {
-    const svc = await service({ serviceKey: false, config: { ai: { defaults: { mistral: { apiKey: 'mistral-key', baseUrl: server.baseUrl } }, timeouts: FAST_TIMEOUTS } } })
+    const svc = await service({
+      serviceKey: false,
+      config: { ai: { defaults: { mistral: { apiKey: 'mistral-key', baseUrl: server.baseUrl } }, timeouts: FAST_TIMEOUTS } },
+    })
     server.script({ parts: ['Bonjour de Mistral'] })
     const chat = await startAiChat(svc, aiFlow({ type: 'mistral' }, { model: 'mistral-small-latest' }), false)
     expect(texts((await say(svc, chat.sessionId, { message: 'x' })).body)[0]).toBe('Bonjour de Mistral')
@@ -91,7 +106,12 @@ describe('AI blocks computed within the step', () => {
     ['credentials of another workspace or none', {}, { credentialsId: 'missing' }, 'Could not find credentials for block `openai`'],
     // The model's variable is still empty when the block runs.
     ['no model', {}, { model: '{{Total}}' }, 'No model provided'],
-    ['an action this service does not run', {}, { action: 'Create speech' }, 'The openai action "Create speech" is not supported by this service: the block was skipped'],
+    [
+      'an action this service does not run',
+      {},
+      { action: 'Create speech' },
+      'The openai action "Create speech" is not supported by this service: the block was skipped',
+    ],
     ['no action', {}, { action: undefined }, '`openai` is not configured'],
   ])('logs %s and the flow goes on', async (_what, serviceOptions: AiServiceOptions, options, description) => {
     const svc = await service(serviceOptions)
@@ -119,16 +139,24 @@ describe('AI blocks computed within the step', () => {
     ])
     expect(res.text).not.toContain('sk-te')
     const stored = await svc.call('GET', `/v1/flows/${chat.flowId}/results/${chat.resultId}/logs`, { token: svc.tokens.secret })
-    expect(stored.body.logs).toContainEqual(expect.objectContaining({ description: 'The AI provider said', details: expect.objectContaining({ message: expect.stringContaining('Incorrect API key') }) }))
+    expect(stored.body.logs).toContainEqual(
+      expect.objectContaining({
+        description: 'The AI provider said',
+        details: expect.objectContaining({ message: expect.stringContaining('Incorrect API key') }),
+      }),
+    )
   })
 
-  it("refuses a provider on a private address unless it is allowed, with a log and the flow going on", async () => {
+  it('refuses a provider on a private address unless it is allowed, with a log and the flow going on', async () => {
     const svc = await service({ allow: [] })
     const chat = await startAiChat(svc, aiFlow(), false)
     const res = await say(svc, chat.sessionId, { message: 'x' })
     expect(res.status).toBe(200)
     expect(res.body.logs).toContainEqual(
-      expect.objectContaining({ description: "The AI provider's address is refused by this service", context: 'While generating chat completion' }),
+      expect.objectContaining({
+        description: "The AI provider's address is refused by this service",
+        context: 'While generating chat completion',
+      }),
     )
     expect(texts(res.body)).toEqual([' tokens for ""'])
   })

@@ -28,7 +28,7 @@ describe('text bubbles', () => {
     })
   })
 
-  it('adds the text as Markdown when a value holds Markdown: the flow\'s words escaped, the value as written', () => {
+  it("adds the text as Markdown when a value holds Markdown: the flow's words escaped, the value as written", () => {
     const message = buildBubbleMessage(
       {
         id: 'b1',
@@ -36,22 +36,35 @@ describe('text bubbles', () => {
         content: {
           richText: [
             { type: 'p', children: [{ text: 'Answer *1* ', bold: true }, { text: '{{Answer}}' }] },
-            { type: 'ul', children: [{ type: 'li', children: [{ type: 'lic', children: [{ type: 'a', url: 'https://x.test/{{Id}}', children: [{ text: 'More_info' }] }] }] }] },
+            {
+              type: 'ul',
+              children: [
+                {
+                  type: 'li',
+                  children: [{ type: 'lic', children: [{ type: 'a', url: 'https://x.test/{{Id}}', children: [{ text: 'More_info' }] }] }],
+                },
+              ],
+            },
           ],
         },
       },
       substitute,
     )
     const content = message?.content as Record<string, unknown>
-    expect(content.markdown).toBe('**Answer \\*1\\*** **Paris**, then:\n\n- [map](https://maps.test/paris)\n\n- [More\\_info](<https://x.test/a%20b>)')
+    expect(content.markdown).toBe(
+      '**Answer \\*1\\*** **Paris**, then:\n\n- [map](https://maps.test/paris)\n\n- [More\\_info](<https://x.test/a%20b>)',
+    )
     // Clients that do not read Markdown keep the rich text, with the value as plain text.
     expect(content.plainText).toContain('**Paris**')
   })
 
   it('sends no Markdown when no value reads differently as Markdown', () => {
     for (const text of ['Hello {{Name}}!', 'Hi {{Evil}}', 'No variables, *stars* and _lines_']) {
-      const message = buildBubbleMessage({ id: 'b', type: 'text', content: { richText: [{ type: 'p', children: [{ text }] }] } }, substitute)
-      expect((message?.content as Record<string, unknown>).markdown, text).toBeUndefined()
+      const message = buildBubbleMessage(
+        { id: 'b', type: 'text', content: { richText: [{ type: 'p', children: [{ text }] }] } },
+        substitute,
+      )
+      expect((message?.content as Record<string, unknown> | undefined)?.markdown, text).toBeUndefined()
     }
   })
 
@@ -78,7 +91,10 @@ describe('text bubbles', () => {
   it('builds richText from plainText or html when an export has only those', () => {
     const fromPlain = buildBubbleMessage({ id: 'b3', type: 'text', content: { plainText: 'Line 1\nLine 2' } }, substitute)
     expect(fromPlain?.content).toEqual({
-      richText: [{ type: 'p', children: [{ text: 'Line 1' }] }, { type: 'p', children: [{ text: 'Line 2' }] }],
+      richText: [
+        { type: 'p', children: [{ text: 'Line 1' }] },
+        { type: 'p', children: [{ text: 'Line 2' }] },
+      ],
       plainText: 'Line 1\nLine 2',
     })
     const fromHtml = buildBubbleMessage({ id: 'b4', type: 'text', content: { html: '<p>Hello &amp; welcome</p>' } }, substitute)
@@ -132,10 +148,14 @@ describe('media bubbles', () => {
   })
 
   it('audio and embed keep their shapes', () => {
-    expect(buildBubbleMessage({ id: 'a', type: 'audio', content: { url: 'https://a.test/x.mp3', isAutoplayEnabled: true } }, substitute))
-      .toEqual({ id: 'a', type: 'audio', content: { url: 'https://a.test/x.mp3', isAutoplayEnabled: true } })
-    expect(buildBubbleMessage({ id: 'e', type: 'embed', content: { url: 'https://e.test', height: 300 } }, substitute))
-      .toEqual({ id: 'e', type: 'embed', content: { url: 'https://e.test', height: 300 } })
+    expect(
+      buildBubbleMessage({ id: 'a', type: 'audio', content: { url: 'https://a.test/x.mp3', isAutoplayEnabled: true } }, substitute),
+    ).toEqual({ id: 'a', type: 'audio', content: { url: 'https://a.test/x.mp3', isAutoplayEnabled: true } })
+    expect(buildBubbleMessage({ id: 'e', type: 'embed', content: { url: 'https://e.test', height: 300 } }, substitute)).toEqual({
+      id: 'e',
+      type: 'embed',
+      content: { url: 'https://e.test', height: 300 },
+    })
   })
 
   it('skips media without an address', () => {

@@ -4,9 +4,25 @@ import { mapRichText } from '../../../../../src/service/engine/blocks/bubbles/ri
 
 describe('mapRichText', () => {
   it('transforms leaf texts and link urls, and leaves the original tree untouched', () => {
-    const tree = [{ type: 'p', children: [{ text: 'Hi {{Name}}', bold: true }, { type: 'a', url: 'https://x.test/{{Name}}', children: [{ text: 'go' }] }] }]
+    const tree = [
+      {
+        type: 'p',
+        children: [
+          { text: 'Hi {{Name}}', bold: true },
+          { type: 'a', url: 'https://x.test/{{Name}}', children: [{ text: 'go' }] },
+        ],
+      },
+    ]
     const mapped = mapRichText(tree, (text) => text.replace('{{Name}}', 'Ada'))
-    expect(mapped).toEqual([{ type: 'p', children: [{ text: 'Hi Ada', bold: true }, { type: 'a', url: 'https://x.test/Ada', children: [{ text: 'go' }] }] }])
+    expect(mapped).toEqual([
+      {
+        type: 'p',
+        children: [
+          { text: 'Hi Ada', bold: true },
+          { type: 'a', url: 'https://x.test/Ada', children: [{ text: 'go' }] },
+        ],
+      },
+    ])
     expect(tree[0]?.children[0]).toEqual({ text: 'Hi {{Name}}', bold: true })
   })
 

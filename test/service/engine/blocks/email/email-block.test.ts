@@ -88,11 +88,21 @@ describe('Email blocks against a real SMTP server', () => {
     expect(received!.mail.text?.trim()).toBe('Hey Ada,\n\nDrink 500 ml per hour.\nAdd salt.\n\nSee you soon.')
     expect(received!.mail.headers.has('bcc')).toBe(false)
     expect(outcome.response.logs).toBeUndefined()
-    expect(outcome.logs).toEqual([expect.objectContaining({ status: 'success', description: 'Email successfully sent', details: expect.objectContaining({ via: 'smtp', to: ['ada@example.com'] }) })])
+    expect(outcome.logs).toEqual([
+      expect.objectContaining({
+        status: 'success',
+        description: 'Email successfully sent',
+        details: expect.objectContaining({ via: 'smtp', to: ['ada@example.com'] }),
+      }),
+    ])
   })
 
   it('sends at most five e-mails per step and never the same one twice in a row', async () => {
-    const blocks = [planEmail, planEmail, ...Array.from({ length: 6 }, (_, i) => email(`m${i}`, { recipients: ['{{Email}}'], subject: `Mail ${i}`, body: 'x' }))]
+    const blocks = [
+      planEmail,
+      planEmail,
+      ...Array.from({ length: 6 }, (_, i) => email(`m${i}`, { recipients: ['{{Email}}'], subject: `Mail ${i}`, body: 'x' })),
+    ]
     const outcome = await run(blocks, mailContext(smtp.url))
     expect(smtp.received.map((r) => r.mail.subject)).toEqual(['Your plan, Ada', 'Mail 0', 'Mail 1', 'Mail 2', 'Mail 3'])
     expect(outcome.response.logs?.map((log) => log.description)).toEqual([
@@ -107,20 +117,27 @@ describe('Email blocks against a real SMTP server', () => {
     await down.close()
     const outcome = await run([planEmail], mailContext(down.url))
     expect(outcome.response.input?.id).toBe('more')
-    expect(outcome.response.logs).toEqual([{ status: 'error', description: 'E-mail not sent', details: { blockId: 'mail', type: 'Email' } }])
+    expect(outcome.response.logs).toEqual([
+      { status: 'error', description: 'E-mail not sent', details: { blockId: 'mail', type: 'Email' } },
+    ])
     expect(outcome.logs[0]).toMatchObject({ description: 'Email not sent', details: { error: expect.stringMatching(/ECONNREFUSED/) } })
   })
 
   it('keeps the e-mail in the outbox when no SMTP server is configured', async () => {
     const outcome = await run([planEmail], mailContext(undefined))
-    expect(outcome.response.logs).toEqual([{ status: 'info', description: 'E-mail kept in the outbox: no SMTP server is configured', details: { blockId: 'mail' } }])
+    expect(outcome.response.logs).toEqual([
+      { status: 'info', description: 'E-mail kept in the outbox: no SMTP server is configured', details: { blockId: 'mail' } },
+    ])
     const [kept] = await store.outbox.list('acme', 1)
     expect(kept!.message).toMatchObject({ to: ['ada@example.com'], subject: 'Your plan, Ada' })
   })
 
   it('names a block whose credentials the workspace does not have', async () => {
     const outcome = await run([email('mail', { credentialsId: 'missing', recipients: ['{{Email}}'], body: 'x' })], mailContext(smtp.url))
-    expect(outcome.logs[0]).toMatchObject({ description: 'Email not sent', details: { error: 'No smtp credentials with id "missing" in this workspace' } })
+    expect(outcome.logs[0]).toMatchObject({
+      description: 'Email not sent',
+      details: { error: 'No smtp credentials with id "missing" in this workspace' },
+    })
     expect(smtp.received).toEqual([])
   })
 })
@@ -133,7 +150,16 @@ describe('Email blocks a visitor cannot turn into a mailing tool', () => {
     const names = Object.keys(answers)
     const flow = buildFlow({
       variables: [...names, 'Boss', 'Team'],
-      groups: [{ id: 'g', blocks: [...names.map((name) => input(`ask-${name}`, 'text input', { variableId: varId(name) })), ...blocks, input('more', 'text input')] }],
+      groups: [
+        {
+          id: 'g',
+          blocks: [
+            ...names.map((name) => input(`ask-${name}`, 'text input', { variableId: varId(name) })),
+            ...blocks,
+            input('more', 'text input'),
+          ],
+        },
+      ],
     })
     const conversation = new Conversation(flow, undefined, { resultId: 'r1', ...mailContext(smtp.url, smtpFrom) })
     let outcome = await conversation.start({ prefilledVariables: prefilled })
@@ -147,7 +173,11 @@ describe('Email blocks a visitor cannot turn into a mailing tool', () => {
     expect(outcome.response.input?.id).toBe('more')
     expect(smtp.received).toEqual([])
     expect(outcome.response.logs).toEqual([
-      { status: 'error', description: 'E-mail not sent: it has 50 recipients, and one e-mail has at most 10', details: { blockId: 'mail', type: 'Email' } },
+      {
+        status: 'error',
+        description: 'E-mail not sent: it has 50 recipients, and one e-mail has at most 10',
+        details: { blockId: 'mail', type: 'Email' },
+      },
     ])
     await answered([mail], { Friends: addresses(10).join(', ') })
     expect(smtp.received.map((r) => r.envelope.to.length)).toEqual([10])
@@ -158,19 +188,34 @@ describe('Email blocks a visitor cannot turn into a mailing tool', () => {
     const outcome = await answered(blocks, { Friends: 'go' })
     expect(smtp.received.map((r) => r.mail.subject)).toEqual(['Mail a', 'Mail b'])
     expect(outcome.response.logs).toEqual([
-      { status: 'error', description: 'E-mail not sent: this step already sent to 16 recipients; one step sends to at most 20', details: { blockId: 'c', type: 'Email' } },
+      {
+        status: 'error',
+        description: 'E-mail not sent: this step already sent to 16 recipients; one step sends to at most 20',
+        details: { blockId: 'c', type: 'Email' },
+      },
     ])
   })
 
   it('leaves out a Cc or Bcc filled from a variable no input asks for (it could be prefilled), and logs it', async () => {
-    const mail = email('mail', { recipients: ['{{Email}}'], cc: ['{{Boss}}', 'fixed@acme.example'], bcc: ['{{Team}}', '{{Email}}'], subject: 'Copy', body: 'x' })
-    const outcome = await answered([mail], { Email: 'ada@example.com' }, { Boss: 'victim@elsewhere.example', Team: 'a@elsewhere.example, b@elsewhere.example' })
+    const mail = email('mail', {
+      recipients: ['{{Email}}'],
+      cc: ['{{Boss}}', 'fixed@acme.example'],
+      bcc: ['{{Team}}', '{{Email}}'],
+      subject: 'Copy',
+      body: 'x',
+    })
+    const outcome = await answered(
+      [mail],
+      { Email: 'ada@example.com' },
+      { Boss: 'victim@elsewhere.example', Team: 'a@elsewhere.example, b@elsewhere.example' },
+    )
     expect(smtp.received).toHaveLength(1)
     expect(smtp.received[0]!.envelope.to.sort()).toEqual(['ada@example.com', 'fixed@acme.example'])
     expect(outcome.response.logs).toEqual([
       {
         status: 'warning',
-        description: 'E-mail Cc and Bcc entries left out: they are filled from variables no input of the flow asks for ({{Boss}}, {{Team}})',
+        description:
+          'E-mail Cc and Bcc entries left out: they are filled from variables no input of the flow asks for ({{Boss}}, {{Team}})',
         details: { blockId: 'mail' },
       },
     ])

@@ -47,11 +47,19 @@ describe('buildEmail', () => {
   })
 
   it('leaves out Cc and Bcc entries filled from variables no input asks for, naming them', () => {
-    const outcome = build({ recipients: ['{{Email}}'], cc: ['{{Boss}}', 'Team lead <lead@example.com>'], bcc: ['{{ Boss }}, {{Team}}', '{{Unknown}}'] })
-    expect(outcome).toMatchObject({ kind: 'email', email: { cc: ['"Team lead" <lead@example.com>'], bcc: [] }, leftOut: ['{{Boss}}', '{{ Boss }}, {{Team}}'] })
+    const outcome = build({
+      recipients: ['{{Email}}'],
+      cc: ['{{Boss}}', 'Team lead <lead@example.com>'],
+      bcc: ['{{ Boss }}, {{Team}}', '{{Unknown}}'],
+    })
+    expect(outcome).toMatchObject({
+      kind: 'email',
+      email: { cc: ['"Team lead" <lead@example.com>'], bcc: [] },
+      leftOut: ['{{Boss}}', '{{ Boss }}, {{Team}}'],
+    })
   })
 
-  it("gives the sender only a name the author wrote in the Reply-To, never one filled in", () => {
+  it('gives the sender only a name the author wrote in the Reply-To, never one filled in', () => {
     const senderOf = (replyTo: string) => {
       const outcome = build({ recipients: ['{{Email}}'], replyTo })
       return outcome.kind === 'email' ? outcome.email.senderName : outcome.kind
@@ -73,8 +81,12 @@ describe('buildEmail', () => {
   })
 
   it('turns a single-variable body into lines', () => {
-    expect(build({ recipients: ['a@example.com'], isCustomBody: true, body: '{{Plan}}' })).toMatchObject({ email: { html: 'Line one<br />Line two' } })
-    expect(build({ recipients: ['a@example.com'], body: '{{Team}}' })).toMatchObject({ email: { html: 'bob@example.com<br />Carol &lt;carol@example.com&gt;' } })
+    expect(build({ recipients: ['a@example.com'], isCustomBody: true, body: '{{Plan}}' })).toMatchObject({
+      email: { html: 'Line one<br />Line two' },
+    })
+    expect(build({ recipients: ['a@example.com'], body: '{{Team}}' })).toMatchObject({
+      email: { html: 'bob@example.com<br />Carol &lt;carol@example.com&gt;' },
+    })
   })
 
   it('lists every answer when the block has no body of its own', () => {

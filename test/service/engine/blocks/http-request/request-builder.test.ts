@@ -8,7 +8,10 @@ import { HOSTILE_HEADER_VALUES } from './fixtures/hostile-header-values'
 
 const flow = buildFlow({
   variables: ['Name', 'Age', 'Topics', 'Token', 'Empty', 'Quote', 'Base', 'Json'],
-  groups: [{ id: 'g', title: 'Welcome', blocks: [] }, { id: 'g2', title: 'Feedback', blocks: [] }],
+  groups: [
+    { id: 'g', title: 'Welcome', blocks: [] },
+    { id: 'g2', title: 'Feedback', blocks: [] },
+  ],
 })
 const index = indexFlow(flow)
 const values: Variables = {
@@ -65,7 +68,11 @@ describe('buildHttpRequest', () => {
 
   it('fills a custom JSON body so it stays JSON', () => {
     const request = build(
-      { url: 'https://x.example', method: 'PUT', body: '{\n "name": "{{Name}}", "age": {{Age}}, "topics": {{Topics}},\n "note": "{{Quote}}", "missing": {{Empty}}, "bare": {{Token}}, "obj": {{Json}} }' },
+      {
+        url: 'https://x.example',
+        method: 'PUT',
+        body: '{\n "name": "{{Name}}", "age": {{Age}}, "topics": {{Topics}},\n "note": "{{Quote}}", "missing": {{Empty}}, "bare": {{Token}}, "obj": {{Json}} }',
+      },
       { isCustomBody: true },
     )
     expect(request.headers['content-type']).toBe('application/json')
@@ -92,17 +99,25 @@ describe('buildHttpRequest', () => {
 
   it('form-encodes a JSON object when the Content-Type says so', () => {
     const request = build(
-      { url: 'https://x.example', body: '{"name": "{{Name}}", "n": 2}', headers: [{ id: 'h', key: 'Content-Type', value: 'application/x-www-form-urlencoded' }] },
+      {
+        url: 'https://x.example',
+        body: '{"name": "{{Name}}", "n": 2}',
+        headers: [{ id: 'h', key: 'Content-Type', value: 'application/x-www-form-urlencoded' }],
+      },
       { isCustomBody: true },
     )
     expect(request.body).toBe('name=Ada+%22the+Countess%22&n=2')
   })
 
   it('encodes Basic credentials written as user:password, and leaves encoded ones', () => {
-    expect(build({ url: 'https://x.example', method: 'GET', headers: [{ id: 'h', key: 'Authorization', value: 'Basic user:{{Token}}' }] }).headers.Authorization).toBe(
-      `Basic ${Buffer.from('user:abc123').toString('base64')}`,
-    )
-    expect(build({ url: 'https://x.example', method: 'GET', headers: [{ id: 'h', key: 'Authorization', value: 'Basic dXNlcjpwdw==' }] }).headers.Authorization).toBe('Basic dXNlcjpwdw==')
+    expect(
+      build({ url: 'https://x.example', method: 'GET', headers: [{ id: 'h', key: 'Authorization', value: 'Basic user:{{Token}}' }] })
+        .headers.Authorization,
+    ).toBe(`Basic ${Buffer.from('user:abc123').toString('base64')}`)
+    expect(
+      build({ url: 'https://x.example', method: 'GET', headers: [{ id: 'h', key: 'Authorization', value: 'Basic dXNlcjpwdw==' }] }).headers
+        .Authorization,
+    ).toBe('Basic dXNlcjpwdw==')
   })
 
   it('sends no body with GET or HEAD, and bounds the timeout to 1–120 s', () => {
@@ -126,26 +141,42 @@ describe('buildHttpRequest', () => {
     expect(request.headers['X-Note']).toBe('line break')
   })
 
-  it.each(HOSTILE_HEADER_VALUES.map((entry) => [entry.tries, entry] as const))('header value with %s: sent as UTF-8 bytes, or refused', (_tries, entry) => {
-    const outcome = buildHttpRequest(
-      { webhook: { url: 'https://x.example', method: 'GET', headers: [{ id: 'a', key: 'Authorization', value: 'Bearer sk-live-SECRET {{Quote}}' }, { id: 'v', key: 'X-Visitor', value: '{{Quote}}' }] } },
-      { ...scope, variables: { ...values, [varId('Quote')]: entry.value } },
-    )
-    if (entry.arrives === undefined) {
-      expect(outcome).toEqual({ ok: false, reason: 'the Authorization header holds a control character no header can carry' })
-      return
-    }
-    if (!outcome.ok) throw new Error(outcome.reason)
-    // What `fetch` writes: one byte per character, which must decode as UTF-8 to what was meant.
-    const decoded = (text: string) => Buffer.from(text, 'latin1').toString('utf8').trim()
-    expect(decoded(outcome.request.headers['X-Visitor']!)).toBe(entry.arrives)
-    expect(outcome.request.headers.Authorization).toBe(`Bearer sk-live-SECRET ${outcome.request.headers['X-Visitor']}`)
-    expect(() => new Headers(outcome.request.headers)).not.toThrow()
-  })
+  it.each(HOSTILE_HEADER_VALUES.map((entry) => [entry.tries, entry] as const))(
+    'header value with %s: sent as UTF-8 bytes, or refused',
+    (_tries, entry) => {
+      const outcome = buildHttpRequest(
+        {
+          webhook: {
+            url: 'https://x.example',
+            method: 'GET',
+            headers: [
+              { id: 'a', key: 'Authorization', value: 'Bearer sk-live-SECRET {{Quote}}' },
+              { id: 'v', key: 'X-Visitor', value: '{{Quote}}' },
+            ],
+          },
+        },
+        { ...scope, variables: { ...values, [varId('Quote')]: entry.value } },
+      )
+      if (entry.arrives === undefined) {
+        expect(outcome).toEqual({ ok: false, reason: 'the Authorization header holds a control character no header can carry' })
+        return
+      }
+      if (!outcome.ok) throw new Error(outcome.reason)
+      // What `fetch` writes: one byte per character, which must decode as UTF-8 to what was meant.
+      const decoded = (text: string) => Buffer.from(text, 'latin1').toString('utf8').trim()
+      expect(decoded(outcome.request.headers['X-Visitor']!)).toBe(entry.arrives)
+      expect(outcome.request.headers.Authorization).toBe(`Bearer sk-live-SECRET ${outcome.request.headers['X-Visitor']}`)
+      expect(() => new Headers(outcome.request.headers)).not.toThrow()
+    },
+  )
 
   it('leaves out the headers the HTTP client writes itself', () => {
-    const headers = ['Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Keep-Alive', 'Upgrade', 'Expect', 'TE'].map((key, i) => ({ id: `h${i}`, key, value: '1' }))
-    expect(build({ url: 'https://x.example', method: 'GET', headers: [...headers, { id: 'x', key: 'X-Kept', value: 'yes' }] }).headers).toEqual({ 'X-Kept': 'yes' })
+    const headers = ['Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Keep-Alive', 'Upgrade', 'Expect', 'TE'].map(
+      (key, i) => ({ id: `h${i}`, key, value: '1' }),
+    )
+    expect(
+      build({ url: 'https://x.example', method: 'GET', headers: [...headers, { id: 'x', key: 'X-Kept', value: 'yes' }] }).headers,
+    ).toEqual({ 'X-Kept': 'yes' })
   })
 })
 

@@ -10,7 +10,11 @@ afterAll(closeSandbox)
 const names = ['Status', 'Title', 'Genres', 'Id', 'Whole', 'Count', 'Broken', 'Missing', 'Key', 'Flag', 'Field']
 const index = indexFlow(buildFlow({ variables: names, groups: [{ id: 'g', blocks: [] }] }))
 
-async function mapped(mappings: Array<[string, string]>, response: { statusCode: number; data: unknown }, initial: Record<string, string> = {}) {
+async function mapped(
+  mappings: Array<[string, string]>,
+  response: { statusCode: number; data: unknown },
+  initial: Record<string, string> = {},
+) {
   const step = new Step(index, { ...initial }, { timeoutMs: 500, memoryBytes: 16 * 1024 * 1024 })
   const options = { responseVariableMapping: mappings.map(([name, bodyPath], i) => ({ id: `m${i}`, variableId: varId(name), bodyPath })) }
   await applyResponseMapping(step, options, response, 'block')
@@ -100,13 +104,21 @@ describe('responseVariableMapping', () => {
     const flow = buildFlow({ groups: [{ id: 'g', blocks: [] }] })
     flow.variables = ['data', 'statusCode', 'Out'].map((name) => ({ id: name, name }))
     const step = new Step(indexFlow(flow), { data: 'not the answer', statusCode: '7' }, { timeoutMs: 500, memoryBytes: 16 * 1024 * 1024 })
-    const options = { responseVariableMapping: [{ id: 'm', variableId: 'Out', bodyPath: 'data.value + {{data}} + {{statusCode}} + statusCode' }] }
+    const options = {
+      responseVariableMapping: [{ id: 'm', variableId: 'Out', bodyPath: 'data.value + {{data}} + {{statusCode}} + statusCode' }],
+    }
     await applyResponseMapping(step, options, { statusCode: 200, data: { value: 'answer ' } }, 'block')
     expect(step.variables.Out).toBe('answer not the answer7200')
   })
 
   it('maps error answers and text answers too', async () => {
-    const error = await mapped([['Status', 'statusCode'], ['Title', 'data.error']], { statusCode: 503, data: { error: 'down' } })
+    const error = await mapped(
+      [
+        ['Status', 'statusCode'],
+        ['Title', 'data.error'],
+      ],
+      { statusCode: 503, data: { error: 'down' } },
+    )
     expect(error.variables).toMatchObject({ [varId('Status')]: 503, [varId('Title')]: 'down' })
     const text = await mapped([['Title', 'data']], { statusCode: 200, data: 'plain text' })
     expect(text.variables[varId('Title')]).toBe('plain text')

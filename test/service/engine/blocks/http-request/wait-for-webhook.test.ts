@@ -13,7 +13,17 @@ const flow = buildFlow({
       id: 'wait',
       blocks: [
         text('before', 'We are checking your payment…'),
-        { id: 'hook', type: 'webhook', outgoingEdgeId: 'after', options: { responseVariableMapping: [{ id: 'm', variableId: varId('Order'), bodyPath: 'data.order.id' }, { id: 's', variableId: varId('Status'), bodyPath: 'statusCode' }] } },
+        {
+          id: 'hook',
+          type: 'webhook',
+          outgoingEdgeId: 'after',
+          options: {
+            responseVariableMapping: [
+              { id: 'm', variableId: varId('Order'), bodyPath: 'data.order.id' },
+              { id: 's', variableId: varId('Status'), bodyPath: 'statusCode' },
+            ],
+          },
+        },
       ],
     },
     { id: 'done', blocks: [text('confirmed', 'Order {{Order}} confirmed ({{Status}})')] },
@@ -28,17 +38,30 @@ describe('wait for webhook', () => {
     const start = await conversation.start()
     expect(texts(start)).toEqual(['We are checking your payment…'])
     const [action] = start.response.clientSideActions ?? []
-    expect(action).toEqual({ type: 'listenForWebhook', listenForWebhook: { waitId: expect.any(String) }, expectsDedicatedReply: true, lastBubbleBlockId: 'before' })
+    expect(action).toEqual({
+      type: 'listenForWebhook',
+      listenForWebhook: { waitId: expect.any(String) },
+      expectsDedicatedReply: true,
+      lastBubbleBlockId: 'before',
+    })
     const waitId = (action!.listenForWebhook as { waitId: string }).waitId
     expect(start.state.awaiting).toEqual({ kind: 'webhook', groupId: 'wait', blockId: 'hook', waitId })
 
     const engine = createEngine()
-    await expect(engine.deliverWebhook(flow, start.state, { waitId: 'another', statusCode: 200, data: {} })).rejects.toMatchObject({ name: 'EngineError', code: 'not_waiting_for_webhook' })
+    await expect(engine.deliverWebhook(flow, start.state, { waitId: 'another', statusCode: 200, data: {} })).rejects.toMatchObject({
+      name: 'EngineError',
+      code: 'not_waiting_for_webhook',
+    })
     const delivered = await engine.deliverWebhook(flow, start.state, { waitId, statusCode: 200, data: { order: { id: 'A-17' } } })
     expect(texts(delivered)).toEqual(['Order A-17 confirmed (200)'])
-    expect(delivered.response.logs).toEqual([{ status: 'success', description: 'Webhook executed successfully!', details: { blockId: 'hook', statusCode: 200 } }])
+    expect(delivered.response.logs).toEqual([
+      { status: 'success', description: 'Webhook executed successfully!', details: { blockId: 'hook', statusCode: 200 } },
+    ])
     expect(delivered.ended).toBe(true)
-    await expect(engine.deliverWebhook(flow, delivered.state, { waitId, statusCode: 200, data: {} })).rejects.toMatchObject({ name: 'EngineError', code: 'not_waiting_for_webhook' })
+    await expect(engine.deliverWebhook(flow, delivered.state, { waitId, statusCode: 200, data: {} })).rejects.toMatchObject({
+      name: 'EngineError',
+      code: 'not_waiting_for_webhook',
+    })
   })
 
   it('takes no typed answer while waiting, but runs commands and comes back to the wait', async () => {

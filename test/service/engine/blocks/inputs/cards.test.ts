@@ -26,7 +26,12 @@ const cityCards = (options: Record<string, unknown> = {}) =>
         id: 'rome',
         title: 'Rome',
         paths: [{ id: 'r-go', text: 'Go' }],
-        options: { displayCondition: { isEnabled: true, condition: { comparisons: [{ variableId: varId('Name'), comparisonOperator: 'Equal to', value: 'Ada' }] } } },
+        options: {
+          displayCondition: {
+            isEnabled: true,
+            condition: { comparisons: [{ variableId: varId('Name'), comparisonOperator: 'Equal to', value: 'Ada' }] },
+          },
+        },
       },
     ],
     options,
@@ -75,7 +80,7 @@ describe('cards', () => {
     ])
   })
 
-  it('branch by the button\'s path and save the mapped fields', async () => {
+  it("branch by the button's path and save the mapped fields", async () => {
     const chat = new Conversation(cityFlow(mapping))
     await chat.start({ prefilledVariables: { Name: 'Grace' } })
     const more = await chat.answer({ type: 'text', text: 'p-more', replyId: 'p-more' })
@@ -90,7 +95,7 @@ describe('cards', () => {
     expect(other.variables[varId('City')]).toBeUndefined()
   })
 
-  it('refuse a hidden card\'s button and unknown ids, and take a card\'s title', async () => {
+  it("refuse a hidden card's button and unknown ids, and take a card's title", async () => {
     const chat = new Conversation(cityFlow())
     await chat.start({ prefilledVariables: { Name: 'Grace' } })
     const hidden = await chat.answer('r-go')
@@ -112,7 +117,18 @@ describe('cards', () => {
           id: 'g',
           blocks: [
             cardsBlock(
-              [{ id: 'tpl', title: '{{Titles}}', imageUrl: '{{Images}}', description: 'Same for all', paths: [{ id: 'x', text: 'Pick', outgoingEdgeId: 'e1' }, { id: 'y', text: 'Skip' }] }],
+              [
+                {
+                  id: 'tpl',
+                  title: '{{Titles}}',
+                  imageUrl: '{{Images}}',
+                  description: 'Same for all',
+                  paths: [
+                    { id: 'x', text: 'Pick', outgoingEdgeId: 'e1' },
+                    { id: 'y', text: 'Skip' },
+                  ],
+                },
+              ],
               { saveResponseMapping: [{ field: 'Image URL', variableId: varId('Picked') }] },
             ),
           ],
@@ -128,10 +144,30 @@ describe('cards', () => {
 
     const listed = new Conversation(flow)
     // Lists come from code or HTTP responses; restored values stand in for them here.
-    const outcome = await listed.start({ restoredVariables: { [varId('Titles')]: ['One', '<Two>'], [varId('Images')]: ['https://i.test/1.png', 'https://i.test/2.png'] } })
+    const outcome = await listed.start({
+      restoredVariables: { [varId('Titles')]: ['One', '<Two>'], [varId('Images')]: ['https://i.test/1.png', 'https://i.test/2.png'] },
+    })
     expect(outcome.response.input?.items).toEqual([
-      { id: 'tpl-0', title: 'One', imageUrl: 'https://i.test/1.png', description: 'Same for all', paths: [{ id: 'dynamic-card-0-path-0', text: 'Pick' }, { id: 'dynamic-card-0-path-1', text: 'Skip' }] },
-      { id: 'tpl-1', title: '<Two>', imageUrl: 'https://i.test/2.png', description: 'Same for all', paths: [{ id: 'dynamic-card-1-path-0', text: 'Pick' }, { id: 'dynamic-card-1-path-1', text: 'Skip' }] },
+      {
+        id: 'tpl-0',
+        title: 'One',
+        imageUrl: 'https://i.test/1.png',
+        description: 'Same for all',
+        paths: [
+          { id: 'dynamic-card-0-path-0', text: 'Pick' },
+          { id: 'dynamic-card-0-path-1', text: 'Skip' },
+        ],
+      },
+      {
+        id: 'tpl-1',
+        title: '<Two>',
+        imageUrl: 'https://i.test/2.png',
+        description: 'Same for all',
+        paths: [
+          { id: 'dynamic-card-1-path-0', text: 'Pick' },
+          { id: 'dynamic-card-1-path-1', text: 'Skip' },
+        ],
+      },
     ])
     expect(texts(await listed.answer('dynamic-card-1-path-0'))).toEqual(['Picked https://i.test/2.png'])
   })

@@ -11,7 +11,12 @@ function dynamicChoice(ownItems = [{ id: 'own', content: 'Own item' }]) {
       {
         id: 'g',
         blocks: [
-          input('pick', 'choice input', { variableId: varId('Picked'), dynamicVariableId: varId('Options') }, { items: ownItems, outgoingEdgeId: 'e-next' }),
+          input(
+            'pick',
+            'choice input',
+            { variableId: varId('Picked'), dynamicVariableId: varId('Options') },
+            { items: ownItems, outgoingEdgeId: 'e-next' },
+          ),
         ],
       },
       { id: 'next', blocks: [text('bye', 'You picked {{Picked}}')] },
@@ -48,7 +53,9 @@ describe('dynamic choice items', () => {
     const { first } = startWith(dynamicChoice([]), { Options: [] })
     const outcome = await first
     expect(texts(outcome)).toEqual(['You picked '])
-    expect(outcome.response.logs).toEqual([expect.objectContaining({ status: 'warning', details: expect.objectContaining({ blockId: 'pick' }) })])
+    expect(outcome.response.logs).toEqual([
+      expect.objectContaining({ status: 'warning', details: expect.objectContaining({ blockId: 'pick' }) }),
+    ])
   })
 
   it('caps the number of items built from a list', async () => {
@@ -64,10 +71,15 @@ describe('dynamic choice items', () => {
         {
           id: 'g',
           blocks: [
-            input('pics', 'picture choice input', {
-              variableId: varId('Picked'),
-              dynamicItems: { isEnabled: true, pictureSrcsVariableId: varId('Pictures'), titlesVariableId: varId('Titles') },
-            }, { items: [{ id: 'own', pictureSrc: 'https://example.com/own.png' }] }),
+            input(
+              'pics',
+              'picture choice input',
+              {
+                variableId: varId('Picked'),
+                dynamicItems: { isEnabled: true, pictureSrcsVariableId: varId('Pictures'), titlesVariableId: varId('Titles') },
+              },
+              { items: [{ id: 'own', pictureSrc: 'https://example.com/own.png' }] },
+            ),
           ],
         },
       ],

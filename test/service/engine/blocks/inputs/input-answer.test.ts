@@ -70,20 +70,24 @@ describe('email input', () => {
   it('asks again with the default message', () =>
     expectRetry({ type: 'email input' }, 'ada@', "This email doesn't seem to be valid. Can you type it again?"))
   it('asks again with the flow’s own message, variables filled in', async () => {
-    const { outcome } = await answer({ type: 'email input', options: { retryMessageContent: 'Hmm {{Max}}, try again' } }, 'nope', { Max: 'Ada' })
+    const { outcome } = await answer({ type: 'email input', options: { retryMessageContent: 'Hmm {{Max}}, try again' } }, 'nope', {
+      Max: 'Ada',
+    })
     expect(texts(outcome)).toEqual(['Hmm Ada, try again'])
   })
 })
 
 describe('url input', () => {
   it('accepts a full url as typed', () => expectAccepted({ type: 'url input' }, 'https://example.com/x', 'https://example.com/x'))
-  it('completes a bare domain and says so', () => expectAccepted({ type: 'url input' }, 'example.com', 'https://example.com', 'https://example.com'))
+  it('completes a bare domain and says so', () =>
+    expectAccepted({ type: 'url input' }, 'example.com', 'https://example.com', 'https://example.com'))
   it('asks again for something else', () =>
     expectRetry({ type: 'url input' }, 'not a site', "This URL doesn't seem to be valid. Can you type it again?"))
 })
 
 describe('phone number input', () => {
-  it('accepts and normalises a number', () => expectAccepted({ type: 'phone number input' }, '+33 6 12 34 56 78', '+33612345678', '+33612345678'))
+  it('accepts and normalises a number', () =>
+    expectAccepted({ type: 'phone number input' }, '+33 6 12 34 56 78', '+33612345678', '+33612345678'))
   it('keeps a number already in its stored form', () => expectAccepted({ type: 'phone number input' }, '+33612345678', '+33612345678'))
   it('asks again for letters', () =>
     expectRetry({ type: 'phone number input' }, 'call me', "This phone number doesn't seem to be valid. Can you type it again?"))
@@ -125,7 +129,9 @@ describe('choice input', () => {
       groups: [
         {
           id: 'g',
-          blocks: [{ id: 'q', type: 'choice input', items: [{ ...items[0]!, outgoingEdgeId: 'e-yes' }, items[1]!], outgoingEdgeId: 'e-default' }],
+          blocks: [
+            { id: 'q', type: 'choice input', items: [{ ...items[0]!, outgoingEdgeId: 'e-yes' }, items[1]!], outgoingEdgeId: 'e-default' },
+          ],
         },
         { id: 'yes-g', blocks: [text('y', 'Chose yes')] },
         { id: 'default-g', blocks: [text('d', 'Default way')] },
@@ -156,7 +162,11 @@ describe('choice input', () => {
       type: 'choice input',
       items: [
         { id: 'a', content: 'Shown' },
-        { id: 'b', content: 'Hidden', displayCondition: { isEnabled: true, condition: { comparisons: [{ variableId: varId('Max'), value: 'x' }] } } },
+        {
+          id: 'b',
+          content: 'Hidden',
+          displayCondition: { isEnabled: true, condition: { comparisons: [{ variableId: varId('Max'), value: 'x' }] } },
+        },
       ],
     }
     await expectRetry(hidden, 'Hidden', 'Please pick one of the options.')

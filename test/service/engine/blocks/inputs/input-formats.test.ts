@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { parseDate, parseEmail, parseNumber, parsePhone, parseRating, parseUrl } from '../../../../../src/service/engine/blocks/inputs/input-formats'
+import {
+  parseDate,
+  parseEmail,
+  parseNumber,
+  parsePhone,
+  parseRating,
+  parseUrl,
+} from '../../../../../src/service/engine/blocks/inputs/input-formats'
 
 describe('parseNumber', () => {
   it('accepts decimal notation and normalises it', () => {
@@ -51,7 +58,8 @@ describe('parsePhone', () => {
     expect(parsePhone('06.12.34.56.78')).toBe('0612345678')
   })
   it('refuses letters, misplaced + and implausible lengths', () => {
-    for (const bad of ['call me', '12345', '+1 (555) 123-4567 ext 2', '1+2345678', '1234567890123456']) expect(parsePhone(bad)).toBeUndefined()
+    for (const bad of ['call me', '12345', '+1 (555) 123-4567 ext 2', '1+2345678', '1234567890123456'])
+      expect(parsePhone(bad)).toBeUndefined()
   })
 })
 

@@ -27,15 +27,15 @@ describe('the input sent to the widget', () => {
   })
 
   it('sends numeric options as numbers, resolving variables and dropping what is not a number', async () => {
-    const view = await inputFor(
-      { id: 'q', type: 'number input', options: { min: '{{Low}}', max: '100', step: 'abc' } },
-      { Low: '5' },
-    )
+    const view = await inputFor({ id: 'q', type: 'number input', options: { min: '{{Low}}', max: '100', step: 'abc' } }, { Low: '5' })
     expect(view?.options).toEqual({ min: 5, max: 100 })
   })
 
   it('fills choice items, leaves out hidden ones and never sends display conditions', async () => {
-    const hideUnlessLime = { isEnabled: true, condition: { comparisons: [{ variableId: varId('Flavour'), comparisonOperator: 'Contains', value: 'Lime' }] } }
+    const hideUnlessLime = {
+      isEnabled: true,
+      condition: { comparisons: [{ variableId: varId('Flavour'), comparisonOperator: 'Contains', value: 'Lime' }] },
+    }
     const view = await inputFor(
       {
         id: 'q',
@@ -71,7 +71,15 @@ describe('the input sent to the widget', () => {
         {
           id: 'g',
           blocks: [
-            { id: 'q1', type: 'choice input', items: [{ id: 'a', content: 'A' }, { id: 'b', content: 'B' }], options: { variableId: varId('Flavour'), isMultipleChoice: true } },
+            {
+              id: 'q1',
+              type: 'choice input',
+              items: [
+                { id: 'a', content: 'A' },
+                { id: 'b', content: 'B' },
+              ],
+              options: { variableId: varId('Flavour'), isMultipleChoice: true },
+            },
             { id: 'q2', type: 'text input', options: { variableId: varId('Flavour') } },
           ],
         },

@@ -13,7 +13,12 @@ const paymentFlow = () =>
         id: 'g',
         blocks: [
           text('ask', 'Pay now'),
-          input('pay', 'payment input', { credentialsId: 'stripe', amount: '10', additionalInformation: { email: '{{Email}}' }, variableId: varId('Paid') }, { outgoingEdgeId: 'e1' }),
+          input(
+            'pay',
+            'payment input',
+            { credentialsId: 'stripe', amount: '10', additionalInformation: { email: '{{Email}}' }, variableId: varId('Paid') },
+            { outgoingEdgeId: 'e1' },
+          ),
           text('never', 'Not next'),
         ],
       },
@@ -28,10 +33,16 @@ describe('payment input', () => {
     const started = await chat.start({ prefilledVariables: { Email: 'ada@example.com' } })
     expect(started.response.input).toEqual({ id: 'pay', type: 'payment input', options: {}, outgoingEdgeId: 'e1' })
     expect(JSON.stringify(started.response)).not.toContain('ada@example.com')
-    expect(started.response.logs).toEqual([expect.objectContaining({ status: 'warning', description: expect.stringMatching(/Payment is not available/), details: { blockId: 'pay' } })])
+    expect(started.response.logs).toEqual([
+      expect.objectContaining({
+        status: 'warning',
+        description: expect.stringMatching(/Payment is not available/),
+        details: { blockId: 'pay' },
+      }),
+    ])
   })
 
-  it('goes on along the block\'s edge with no message, its variable unset and nothing recorded', async () => {
+  it("goes on along the block's edge with no message, its variable unset and nothing recorded", async () => {
     const chat = new Conversation(paymentFlow())
     await chat.start()
     const state = JSON.parse(JSON.stringify(chat.outcome.state))

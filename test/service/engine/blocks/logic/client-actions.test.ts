@@ -32,10 +32,16 @@ describe('Redirect', () => {
   })
 
   it('refuses script urls, even when a visitor supplied them, and logs why', async () => {
-    const outcome = await start([{ id: 'r', type: 'Redirect', options: { url: '{{Site}}' } }], { Site: 'javascript:alert(document.cookie)' })
+    const outcome = await start([{ id: 'r', type: 'Redirect', options: { url: '{{Site}}' } }], {
+      Site: 'javascript:alert(document.cookie)',
+    })
     expect(outcome.response.clientSideActions).toBeUndefined()
     expect(outcome.response.logs).toEqual([
-      { status: 'warning', description: 'Redirect skipped: its URL is missing or not allowed', details: { blockId: 'r', type: 'Redirect' } },
+      {
+        status: 'warning',
+        description: 'Redirect skipped: its URL is missing or not allowed',
+        details: { blockId: 'r', type: 'Redirect' },
+      },
     ])
   })
 })
@@ -135,7 +141,11 @@ describe('lastBubbleBlockId', () => {
         groups: [
           {
             id: 'g',
-            blocks: [text('t1', 'Hi'), input('ask', 'text input', { variableId: varId('Name') }), { id: 'w', type: 'Wait', options: { secondsToWaitFor: 1 } }],
+            blocks: [
+              text('t1', 'Hi'),
+              input('ask', 'text input', { variableId: varId('Name') }),
+              { id: 'w', type: 'Wait', options: { secondsToWaitFor: 1 } },
+            ],
           },
         ],
       }),

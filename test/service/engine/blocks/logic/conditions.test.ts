@@ -80,12 +80,17 @@ describe('compare: every operator, true and false', () => {
   })
 
   it('an unset subject, an empty or an invalid pattern (backreferences, lookaheads) matches neither way', () => {
-    for (const [left, pattern] of [[undefined, '.*'], ['x', ''], ['aa', '(a)\\1'], ['ab', '(?=a)ab'], ['x', '(']] as const) {
+    for (const [left, pattern] of [
+      [undefined, '.*'],
+      ['x', ''],
+      ['aa', '(a)\\1'],
+      ['ab', '(?=a)ab'],
+      ['x', '('],
+    ] as const) {
       expect(compare(left, 'Matches regex', pattern)).toBe(false)
       expect(compare(left, 'Does not match regex', pattern)).toBe(false)
     }
   })
-
 })
 
 describe('evaluateCondition', () => {

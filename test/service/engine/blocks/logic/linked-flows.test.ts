@@ -74,7 +74,12 @@ describe('Typebot link to another flow', () => {
     const childResultId = first.state.links![0]!.resultId!
     expect(second.answers).toEqual([expect.objectContaining({ blockId: 'c-name', value: 'Grace', resultId: childResultId })])
     expect(second.linkedResults).toEqual([
-      { id: childResultId, flowId: child.flowId, variables: expect.objectContaining({ [varId('Name')]: 'Grace', [varId('Plan')]: 'Pro' }), isCompleted: true },
+      {
+        id: childResultId,
+        flowId: child.flowId,
+        variables: expect.objectContaining({ [varId('Name')]: 'Grace', [varId('Plan')]: 'Pro' }),
+        isCompleted: true,
+      },
     ])
     expect(second.state.variables[varId('Name')]).toBe('Ada')
   })
@@ -102,7 +107,9 @@ describe('Typebot link to another flow', () => {
       const conversation = new Conversation(parent, createEngine(), { flows: flowLoader(child) })
       const outcome = await conversation.start({ prefilledVariables: { Name: 'Ada' } })
       expect(texts(outcome)).toEqual(['Parent before', 'Parent after: Ada / '])
-      expect(outcome.response.logs).toEqual([expect.objectContaining({ status: 'error', details: expect.objectContaining({ blockId: 'p-link' }) })])
+      expect(outcome.response.logs).toEqual([
+        expect.objectContaining({ status: 'error', details: expect.objectContaining({ blockId: 'p-link' }) }),
+      ])
     }
     // Without a loader (another workspace's flows are never served), the same.
     const outcome = await new Conversation(parentFlow({ typebotId: 'flow-x' })).start()

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { compare } from '../../../../../src/service/engine/blocks/logic/conditions'
-import { compilePattern, MAX_PATTERN_LENGTH, MAX_SUBJECT_LENGTH, testPattern } from '../../../../../src/service/engine/blocks/logic/regex-match'
+import {
+  compilePattern,
+  MAX_PATTERN_LENGTH,
+  MAX_SUBJECT_LENGTH,
+  testPattern,
+} from '../../../../../src/service/engine/blocks/logic/regex-match'
 import { REDOS_PATTERNS } from '../../fixtures/redos-patterns'
 
 describe('regex comparisons', () => {

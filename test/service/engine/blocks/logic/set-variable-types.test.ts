@@ -78,8 +78,12 @@ describe('Set variable types', () => {
   it('Map item with same index finds the item at the base item’s position in another list', async () => {
     const params = { baseItemVariableId: varId('Name'), baseListVariableId: varId('Names'), targetListVariableId: varId('Emails') }
     const lists = { Names: ['Ada', 'Grace'], Emails: ['ada@example.com', 'grace@example.com'] }
-    expect((await setWith('Map item with same index', { mapListItemParams: params }, { ...lists, Name: 'Grace' })).value).toBe('grace@example.com')
-    expect((await setWith('Map item with same index', { mapListItemParams: params }, { ...lists, Name: 'Linus', Target: 'x' })).value).toBeNull()
+    expect((await setWith('Map item with same index', { mapListItemParams: params }, { ...lists, Name: 'Grace' })).value).toBe(
+      'grace@example.com',
+    )
+    expect(
+      (await setWith('Map item with same index', { mapListItemParams: params }, { ...lists, Name: 'Linus', Target: 'x' })).value,
+    ).toBeNull()
   })
 
   it('Moment of the day is asked from the visitor’s browser (their clock)', async () => {

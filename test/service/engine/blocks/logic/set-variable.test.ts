@@ -86,7 +86,9 @@ describe('Set variable', () => {
     expect(quiet.outcome.response.logs).toBeUndefined()
     const loud = await evaluate(loop, { Result: 'before' }, { isCode: true }, loopLimits)
     expect(loud.value).toBe(loop)
-    expect(loud.outcome.response.logs).toEqual([{ status: 'error', description: 'Code was stopped after 300 ms', details: { blockId: 'set' } }])
+    expect(loud.outcome.response.logs).toEqual([
+      { status: 'error', description: 'Code was stopped after 300 ms', details: { blockId: 'set' } },
+    ])
   })
 
   it('code stopped by the memory cap is logged with isCode', async () => {
@@ -110,7 +112,12 @@ describe('Set variable', () => {
     const conversation = new Conversation(
       buildFlow({
         variables: ['Tags', 'Copy'],
-        groups: [{ id: 'g', blocks: [{ id: 's', type: 'Set variable', options: { variableId: varId('Copy'), expressionToEvaluate: ' {{Tags}} ' } }] }],
+        groups: [
+          {
+            id: 'g',
+            blocks: [{ id: 's', type: 'Set variable', options: { variableId: varId('Copy'), expressionToEvaluate: ' {{Tags}} ' } }],
+          },
+        ],
       }),
     )
     const outcome = await conversation.start({ restoredVariables: { [varId('Tags')]: ['a', 'b'] } })
@@ -125,9 +132,16 @@ describe('Set variable', () => {
     const run = async (expression: string) => {
       const flow = buildFlow({
         variables: ['Topics', 'Score'],
-        groups: [{ id: 'g', blocks: [{ id: 's', type: 'Set variable', options: { variableId: varId('Score'), expressionToEvaluate: expression } }] }],
+        groups: [
+          {
+            id: 'g',
+            blocks: [{ id: 's', type: 'Set variable', options: { variableId: varId('Score'), expressionToEvaluate: expression } }],
+          },
+        ],
       })
-      const outcome = await new Conversation(flow, createEngine(quickLimits)).start({ restoredVariables: { [varId('Topics')]: ['Theming', 'Security'] } })
+      const outcome = await new Conversation(flow, createEngine(quickLimits)).start({
+        restoredVariables: { [varId('Topics')]: ['Theming', 'Security'] },
+      })
       return outcome.state.variables[varId('Score')]
     }
     // The showcase's own rating question.
@@ -145,7 +159,9 @@ describe('Set variable', () => {
   it('logs unknown preset types and leaves the variable alone', async () => {
     const { outcome, value } = await evaluate('', { Result: 'x' }, { type: 'Weather' })
     expect(value).toBe('x')
-    expect(outcome.response.logs).toEqual([{ status: 'info', description: 'Set variable type Weather is not supported', details: { blockId: 'set' } }])
+    expect(outcome.response.logs).toEqual([
+      { status: 'info', description: 'Set variable type Weather is not supported', details: { blockId: 'set' } },
+    ])
   })
 
   it('warns when the block names no variable of the flow', async () => {
