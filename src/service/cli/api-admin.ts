@@ -8,6 +8,7 @@ import {
   flowSummaryResponseSchema,
   tokensListResponseSchema,
 } from '../../protocol/management'
+import { deleteResultsResponseSchema } from '../../protocol/results'
 import { HttpError } from '../http/errors'
 import { UsageError } from './args'
 import type { FlowAdmin } from './flow-admin'
@@ -88,6 +89,9 @@ export function apiAdmin(input: { url: string; token: string; fetch?: typeof fet
       if (filters.text !== undefined) query.set('q', filters.text)
       const response = await call('GET', `/v1/flows/${await flowId(ref)}/results/export?${query}`)
       return response.body ?? new ReadableStream({ start: (controller) => controller.close() })
+    },
+    async deleteResults(ref, target) {
+      return (await json(deleteResultsResponseSchema, 'POST', `/v1/flows/${await flowId(ref)}/results/delete`, target)).deleted
     },
     async listTokens(workspace) {
       noWorkspace(workspace)

@@ -68,14 +68,15 @@ export async function listCommand({ admin, args, rest, out }: CommandRun): Promi
   }
 }
 
-export const RESULTS_OPTIONS = ['csv', 'jsonl', 'completed', 'from', 'to', 'search']
+export const RESULTS_OPTIONS = ['csv', 'jsonl', 'completed', 'from', 'to', 'search', 'delete', 'delete-all']
 
 /** `results FLOW [--csv | --jsonl] [filters]`: the export, streamed to standard output. */
-export async function resultsCommand({ admin, args, rest, write }: CommandRun): Promise<void> {
+export async function resultsCommand({ admin, args, rest, out, write }: CommandRun): Promise<void> {
   assertKnownOptions(args, RESULTS_OPTIONS)
   const [ref] = rest
   if (ref === undefined || rest.length > 1) throw new UsageError('results takes exactly one FLOW (id or publicId)')
   if (args.options.has('csv') && args.options.has('jsonl')) throw new UsageError('Choose one of --csv and --jsonl')
+  if (args.options.has('delete') || args.options.has('delete-all')) return deleteResultsCommand(admin, ref, args, out)
   // The API's filters, checked the same way.
   const query: Record<string, string[]> = { format: [args.options.has('jsonl') ? 'jsonl' : 'csv'] }
   for (const [option, parameter] of [
@@ -90,6 +91,24 @@ export async function resultsCommand({ admin, args, rest, write }: CommandRun): 
   const { format, filters } = readExportQuery(query)
   const reader = (await admin.exportResults(ref, { format, filters })).getReader()
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) await write(chunk.value)
+}
+
+/** `results FLOW --delete ID[,ID…]` or `--delete-all`: results deleted with their answers, logs and files. */
+async function deleteResultsCommand(admin: FlowAdmin, ref: string, args: ParsedArgs, out: CommandRun['out']): Promise<void> {
+  const ids = stringOption(args, 'delete')
+  if ((ids === undefined) === !args.options.has('delete-all')) throw new UsageError('Give either --delete ID[,ID…] or --delete-all')
+  if (args.options.size > 1) throw new UsageError('--delete and --delete-all take no other option')
+  const target =
+    ids === undefined
+      ? { all: true as const }
+      : {
+          resultIds: ids
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+        }
+  const deleted = await admin.deleteResults(ref, target)
+  out(`Deleted ${deleted} result${deleted === 1 ? '' : 's'} of ${ref}`)
 }
 
 export async function tokenCommand({ admin, args, rest, out }: CommandRun): Promise<void> {

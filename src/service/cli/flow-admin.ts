@@ -25,6 +25,8 @@ export interface FlowAdmin {
   changeStanding(ref: string, change: FlowStandingChange): Promise<FlowSummary>
   listFlows(workspace: string | undefined): Promise<FlowSummary[]>
   exportResults(ref: string, request: { format: ExportFormat; filters: ResultFilters }): Promise<ReadableStream<Uint8Array>>
+  /** Deletes the flow's results named (or all of them); answers how many went. */
+  deleteResults(ref: string, target: { resultIds: string[] } | { all: true }): Promise<number>
   listTokens(workspace: string | undefined): Promise<ApiToken[]>
   createToken(
     kind: TokenKind,

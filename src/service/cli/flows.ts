@@ -38,6 +38,8 @@ export const USAGE = `Usage: npm run flows -- <command>
   list [--workspace ID]                       list flows, with their result counts
   results FLOW [--csv | --jsonl] [--completed true|false] [--from DATE] [--to DATE] [--search TEXT]
                                               write the flow's results (CSV by default) to standard output
+  results FLOW --delete ID[,ID…] | --delete-all
+                                              delete results, with their answers, logs and files
   token create --kind secret|publishable [--workspace ID] [--label TEXT]
                                               create an API token; it is printed once, store it now
   token list [--workspace ID]                 list tokens (never their secret)
@@ -74,7 +76,7 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
   const io = options.io ?? { out: (l) => console.log(l), err: (l) => console.error(l), write: writeStdout }
   let admin: FlowAdmin | undefined
   try {
-    const args = parseArgs(argv, ['publish', 'help', 'csv', 'jsonl'])
+    const args = parseArgs(argv, ['publish', 'help', 'csv', 'jsonl', 'delete-all'])
     const [command, ...rest] = args.positionals
     if (command === undefined || command === 'help' || args.options.has('help')) {
       io.out(USAGE)

@@ -9,7 +9,9 @@ import { changeFlowStanding, toFlowSummary } from '../flows/flow-summaries'
 import { parseBody } from '../http/body'
 import { HttpError } from '../http/errors'
 import { MAX_FLOWS_LIST } from '../../protocol/management'
+import { NO_RESULT_FILES } from '../results/result-files'
 import { exportResults } from '../results/results-export'
+import { deleteResults } from '../results/results-service'
 import type { FlowRecord } from '../store/flows-repository'
 import type { Store } from '../store/store'
 import { createToken, listTokens, revokeToken } from '../tokens/tokens-service'
@@ -68,6 +70,11 @@ export function localAdmin(input: {
     },
     async exportResults(ref, request) {
       return exportResults(store, await flowOf(ref), { ...request, visibleOnly: false })
+    },
+    async deleteResults(ref, target) {
+      // Uploaded files of these results are not reachable from here (the storage is the running
+      // service's): with their answers gone, its purge deletes them as files no answer names.
+      return deleteResults(store, NO_RESULT_FILES, await flowOf(ref), target)
     },
     async listTokens(workspace) {
       return listTokens(store, await workspaceOf(workspace))

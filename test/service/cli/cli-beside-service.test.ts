@@ -105,6 +105,24 @@ describe('npm run flows beside a running service (FLOW_SERVICE_URL)', () => {
     expect(csv.stdout.trim().split('\r\n')).toHaveLength(2)
     expect(csv.stdout).toContain(",yes,'=Ada,36")
 
+    // Deleting results: one by its id (the export's first column), then the rest.
+    const completedId = csv.stdout.trim().split('\r\n')[1]!.split(',')[0]!
+    const deletedOne = await cli(['results', publicId, '--delete', completedId])
+    expect(deletedOne.code, deletedOne.stderr).toBe(0)
+    expect(deletedOne.stdout).toContain('Deleted 1 result of')
+    const resultsOf = async () =>
+      (await cli(['list'])).stdout
+        .split('\n')
+        .find((line) => line.startsWith(id))!
+        .split('\t')
+        .slice(6, 8)
+    expect(await resultsOf()).toEqual(['2', '0'])
+    const deletedAll = await cli(['results', publicId, '--delete-all'])
+    expect(deletedAll.code, deletedAll.stderr).toBe(0)
+    expect(deletedAll.stdout).toContain('Deleted 2 results of')
+    expect(await resultsOf()).toEqual(['0', '0'])
+    expect((await cli(['results', publicId, '--delete', completedId, '--delete-all'])).code).toBe(2)
+
     const notAFlow = await cli(['update', id, await writeFile(join(dir, 'bad.json'), '{"name": 5}').then(() => 'bad.json')])
     expect(notAFlow.code).toBe(1)
     expect(notAFlow.stderr).toContain('bad.json is not a flow export')

@@ -222,6 +222,11 @@ describe('flows CLI on the database: managing a flow and its tokens', () => {
       expect(Buffer.concat(written).toString('utf8')).toMatch(/^\uFEFFResult id,Created at,Updated at,Completed/)
       expect(await runWriting('results', flow!.id, '--csv', '--jsonl')).toBe(2)
       expect(await runWriting('results', flow!.id, '--completed', 'maybe')).toBe(1)
+      out = []
+      expect(await runWriting('results', flow!.id, '--delete-all')).toBe(0)
+      expect(out.join('\n')).toContain(`Deleted 0 results of ${flow!.id}`)
+      expect(await runWriting('results', flow!.id, '--delete', 'no-such-result')).toBe(0)
+      expect(await runWriting('results', flow!.id, '--delete-all', '--csv')).toBe(2)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
