@@ -60,7 +60,10 @@ export function pageCases({ service, flow, cdn }: { service: TestService; flow: 
  */
 export async function walkToTheEnd(walk: WalkPage, mode: EmbedMode, service: string, options: { avatar?: boolean } = {}): Promise<void> {
   if (mode === 'bubble') {
-    expect(await walk.style('button[part~="button"][aria-expanded]', undefined, 'background-color')).toBe(THEME.button)
+    // The launcher takes the theme's colours once the published flow has arrived.
+    await expect
+      .poll(() => walk.style('button[part~="button"][aria-expanded]', undefined, 'background-color'), { timeout: 10_000 })
+      .toBe(THEME.button)
     await walk.click('button[part~="button"][aria-expanded]')
   }
   if (mode === 'popup') await walk.waitFor('dialog[open]')
