@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'preact/hooks'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Conversation, Emit } from '../chat/index'
 import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
@@ -89,6 +89,10 @@ function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProp
   const theme = conversation.publishedFlow.value?.theme
   useStickToBottom(scroller, stream)
   usePreloadViews(conversation)
+  // Screen readers announce what is added to a live region already on the page, not what a new
+  // region holds when it appears: the region goes in empty, its announcements a moment later.
+  const [regionPlaced, setRegionPlaced] = useState(false)
+  useEffect(() => setRegionPlaced(true), [])
   return (
     <>
       <themeVars.View widget={widget} target={frame} theme={theme} isValid={isValidCss} scheme={scheme} />
@@ -110,7 +114,7 @@ function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProp
         <FailureNotice widget={widget} />
       </div>
       <div class="sr-only" part="live-region" aria-live="polite" aria-relevant="additions" aria-atomic="false">
-        <announcements.View widget={widget} />
+        {regionPlaced && <announcements.View widget={widget} />}
       </div>
     </>
   )
