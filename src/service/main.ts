@@ -15,7 +15,6 @@ import { loadCredentialsKey } from './credentials/credentials-key'
 import { ensureEnvTokens } from './env-tokens'
 import { createIntegrations, type Integrations } from './integrations'
 import { configureLogging, log } from './observability/log'
-import { collectProcessMetrics } from './observability/metrics'
 import { reportMetricsToPrimary } from './observability/cluster-metrics'
 import { openStore, storeOptionsFrom } from './store/open-store'
 import type { Store } from './store/store'
@@ -45,7 +44,6 @@ const SHUTDOWN_GRACE_MS = 5_000
 
 export async function startServer(config: ServiceConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   configureLogging(config.log, options.logTo)
-  collectProcessMetrics()
   if (isClusterWorker()) reportMetricsToPrimary()
   const store = await openStore(storeOptionsFrom(config))
   const sandbox = new SandboxPool({ size: config.codeWorkers })

@@ -7,7 +7,7 @@ import type { CachedVersion } from '../flows/published-versions'
 import { HttpError } from '../http/errors'
 import { newId, sha256 } from '../ids'
 import { type RequestContext, requestLogger } from '../observability/request-context'
-import { metrics } from '../observability/metrics'
+import { countingMetrics, metrics } from '../observability/metrics'
 import type { StepWrite } from '../store/step-writes'
 import { awaitedInput } from './awaited-input'
 import type { ChatDeps } from './chat-deps'
@@ -78,6 +78,7 @@ export type StepKind = 'start' | 'message' | 'webhook' | 'stream'
 
 /** Runs one step of the engine, counted with its time by kind and outcome (`ok` or the error's code). */
 export async function countedStep(kind: StepKind, run: () => Promise<StepOutcome>): Promise<StepOutcome> {
+  if (!countingMetrics()) return run()
   const started = performance.now()
   let outcome = 'ok'
   try {

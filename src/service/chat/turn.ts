@@ -75,7 +75,8 @@ export class SessionTurn implements ChatGate {
    */
   async advance(request: StepRequest): Promise<ResponseJson> {
     if (!this.lookup.session) throw sessionNotFound(this.input.sessionId)
-    const hash = requestHash(request)
+    // Only an idempotency key is bound to its request.
+    const hash = this.input.idempotencyKey === undefined ? '' : requestHash(request)
     for (let attempt = 0; ; attempt++) {
       const replay = await this.storedResponse(hash)
       if (replay !== undefined) return replay

@@ -1,6 +1,7 @@
 import type { PublishedFlow } from '../../protocol/index'
 import { allowedOriginsOf } from '../http/cors'
 import type { PublishedFlowsRepository, PublishedVersion } from '../store/published-flows-repository'
+import { deepFreeze } from '../engine/core/deep-freeze'
 
 /**
  * A published version never changes once written, so each is read and parsed once per process
@@ -78,15 +79,4 @@ export class PublishedVersions {
       this.bytes -= version.bytes
     }
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value]
-  while (stack.length > 0) {
-    const item = stack.pop()
-    if (typeof item !== 'object' || item === null || Object.isFrozen(item)) continue
-    Object.freeze(item)
-    for (const child of Object.values(item)) stack.push(child)
-  }
-  return value
 }

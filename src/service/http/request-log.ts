@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { matchedRoutes } from 'hono/route'
 import { newId, tokenKindOf } from '../ids'
 import { log } from '../observability/log'
-import { metrics } from '../observability/metrics'
+import { countingMetrics, metrics } from '../observability/metrics'
 import { openRequest, type RequestContext } from '../observability/request-context'
 import { clientAddress } from './client-address'
 
@@ -30,29 +30,33 @@ export function requestLog(options: { trustProxyHops: number }): MiddlewareHandl
     c.header(REQUEST_ID_HEADER, request.requestId)
     openRequest(c, request)
     await next()
+    const headers = c.res.headers
     // A handler that built its Response itself did not get the header set above.
-    if (c.res.headers.get(REQUEST_ID_HEADER) === null) c.header(REQUEST_ID_HEADER, request.requestId)
+    if (!headers.has(REQUEST_ID_HEADER)) c.header(REQUEST_ID_HEADER, request.requestId)
 
     const seconds = (performance.now() - started) / 1000
     const method = METHODS.has(c.req.method) ? c.req.method : 'other'
     const route = routeOf(c)
     const { status } = c.res
-    metrics.requests.inc({ method, route, status })
-    metrics.requestSeconds.observe({ method, route }, seconds)
+    if (countingMetrics()) {
+      metrics.requests.inc({ method, route, status })
+      metrics.requestSeconds.observe({ method, route }, seconds)
+    }
 
-    const bytes = Number(c.res.headers.get('content-length') ?? Number.NaN)
+    const bytes = Number(headers.get('content-length') ?? Number.NaN)
     const level = status < 400 && PROBES.has(route) ? 'debug' : 'info'
+    // One shape for every line (pino leaves out the fields that are undefined).
     log()[level](
       {
         requestId: request.requestId,
-        ...(request.workspace ? { workspace: request.workspace } : {}),
+        workspace: request.workspace,
         method,
         route,
         status,
         durationMs: Math.round(seconds * 10_000) / 10,
-        ...(Number.isFinite(bytes) ? { bytes } : {}),
+        bytes: Number.isFinite(bytes) ? bytes : undefined,
         client: clientAddress(c, options.trustProxyHops),
-        ...(request.errorCode ? { errorCode: request.errorCode } : {}),
+        errorCode: request.errorCode,
       },
       'request',
     )

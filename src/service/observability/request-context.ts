@@ -19,22 +19,24 @@ export interface RequestContext {
   errorCode?: string
 }
 
-const requests = new WeakMap<Context, RequestContext>()
+/** Kept on the request's own context object: a WeakMap of contexts cost the garbage collector more. */
+const REQUEST = Symbol('request context')
+type WithRequest = Context & { [REQUEST]?: RequestContext }
 
 export function openRequest(c: Context, request: RequestContext): void {
-  requests.set(c, request)
+  ;(c as WithRequest)[REQUEST] = request
 }
 
-export const requestOf = (c: Context): RequestContext | undefined => requests.get(c)
+export const requestOf = (c: Context): RequestContext | undefined => (c as WithRequest)[REQUEST]
 
 /** Names the workspace of the request under way. */
 export function noteWorkspace(c: Context, workspaceId: string | undefined): void {
-  const request = requests.get(c)
+  const request = requestOf(c)
   if (request && workspaceId) request.workspace = workspaceId
 }
 
 export function noteErrorCode(c: Context, code: string): void {
-  const request = requests.get(c)
+  const request = requestOf(c)
   if (request) request.errorCode = code
 }
 

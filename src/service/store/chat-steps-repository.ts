@@ -10,6 +10,7 @@ import {
   type AnswerCommit,
   type StartCommit,
 } from './step-writes'
+import { StatementTexts } from './statement-texts'
 import { isoTimestamp, isoTimestampOrNull, type Tables } from './tables'
 
 /**
@@ -63,6 +64,14 @@ export interface TurnLookup {
 }
 
 export class ChatStepsRepository {
+  /** The texts of the statements every chat request runs, built once (statement-texts.ts). */
+  private readonly texts = {
+    flowHead: new StatementTexts(),
+    flowHeadWithName: new StatementTexts(),
+    openTurn: new StatementTexts(),
+    commits: new StatementTexts(),
+  }
+
   constructor(
     private readonly db: Queryable,
     private readonly t: Tables,
@@ -75,8 +84,11 @@ export class ChatStepsRepository {
   async findFlowHead(ref: string, options: { rateLimit?: RateLimitCte; withName?: boolean } = {}): Promise<StartLookup> {
     const params: unknown[] = [ref]
     const rl = options.rateLimit?.('rl', params)
+    const texts = options.withName ? this.texts.flowHeadWithName : this.texts.flowHead
     const rows = await this.db.query<Record<string, unknown>>(
-      `WITH ${rl ? `${rl},` : ''}
+      texts.text(
+        rl ?? '',
+        () => `WITH ${rl ? `${rl},` : ''}
        f AS (
          SELECT f.id, f.workspace_id, f.public_id, f.is_closed, f.is_archived, p.current_version_id${
            options.withName ? ", f.content ->> 'name' AS name" : ''
@@ -86,6 +98,7 @@ export class ChatStepsRepository {
          ORDER BY (f.id = $1) DESC LIMIT 1)
        SELECT f.*${rl ? ', rl.allowed, rl.tokens' : ''}
        FROM (SELECT 1) AS one LEFT JOIN f ON true${rl ? ' LEFT JOIN rl ON true' : ''}`,
+      ),
       params,
     )
     const row = rows[0] ?? {}
@@ -118,7 +131,9 @@ export class ChatStepsRepository {
     const params: unknown[] = [input.sessionId, input.leaseOwner, input.leaseMs / 1000, input.idempotencyKey ?? null]
     const rl = input.rateLimit?.('rl', params)
     const rows = await this.db.query<Record<string, unknown>>(
-      `WITH ${rl ? `${rl},` : ''}
+      this.texts.openTurn.text(
+        rl ?? '',
+        () => `WITH ${rl ? `${rl},` : ''}
        s AS (
          SELECT s.id, s.flow_id, s.result_id, s.published_version_id, s.step AS seen_step,
                 f.workspace_id, f.is_closed, f.is_archived, p.current_version_id
@@ -137,6 +152,7 @@ export class ChatStepsRepository {
        LEFT JOIN s ON true
        LEFT JOIN l ON true
        LEFT JOIN ${this.t.idempotencyKeys} i ON i.session_id = $1 AND i.key = $4${rl ? ' LEFT JOIN rl ON true' : ''}`,
+      ),
       params,
     )
     const row = rows[0] ?? {}
@@ -198,7 +214,9 @@ export class ChatStepsRepository {
   async commitAnswer(commit: AnswerCommit): Promise<boolean> {
     const key = commit.idempotency
     const rows = await this.db.query<{ committed: number }>(
-      `WITH s AS (
+      this.texts.commits.text(
+        'answer',
+        () => `WITH s AS (
          UPDATE ${this.t.sessions}
          SET state = $3::jsonb, step = step + 1, last_activity_at = $4, expires_at = $5,
              completed_at = CASE WHEN $6::boolean THEN $4::timestamptz ELSE NULL END,
@@ -217,6 +235,7 @@ export class ChatStepsRepository {
          INSERT INTO ${this.t.idempotencyKeys} (session_id, key, request_hash, response, created_at)
          SELECT s.id, $8, $9, $10, $4 FROM s WHERE $8::text IS NOT NULL)
        SELECT count(*)::int AS committed FROM s`,
+      ),
       [
         commit.sessionId,
         commit.leaseOwner,
@@ -239,13 +258,32 @@ export class ChatStepsRepository {
   /** Writes a started session, its new (or resumed) result and any answers, in one statement. */
   async commitStart(commit: StartCommit): Promise<void> {
     const { session } = commit
-    const result = commit.newResult
+    const sql = this.texts.commits.text(commit.newResult ? 'start' : 'resumed start', () => this.startText(commit.newResult))
+    await this.db.query(sql, [
+      session.id,
+      session.resultId,
+      session.flowId,
+      session.publishedFlowId,
+      session.publishedVersionId,
+      session.publishedAt,
+      commit.stateJson,
+      answersJson(commit.answers),
+      commit.ended,
+      commit.timestamp,
+      commit.expiresAt,
+      linkedResultsJson(commit.linkedResults ?? []),
+      JSON.stringify(commit.logs ?? []),
+      commit.deliveryId,
+    ])
+  }
+
+  private startText(newResult: boolean): string {
+    const result = newResult
       ? `INSERT INTO ${this.t.results} (id, flow_id, variables, is_completed, created_at, updated_at)
          VALUES ($2, $3, $7::jsonb -> 'variables', $9, $10, $10)`
       : `UPDATE ${this.t.results} SET variables = $7::jsonb -> 'variables', is_completed = is_completed OR $9, updated_at = $10
          WHERE id = $2`
-    await this.db.query(
-      `WITH r AS (${result}),
+    return `WITH r AS (${result}),
        s AS (
          INSERT INTO ${this.t.sessions} (id, flow_id, result_id, published_flow_id, published_version_id, published_at,
            state, step, created_at, last_activity_at, expires_at, completed_at)
@@ -255,24 +293,7 @@ export class ChatStepsRepository {
        ${answersCte(this.t, '$8', '$10')},
        ${logsCte(this.t, '$13', '$10')},
        ${completionWebhookCte(this.t, '$14', '$9', '$10')}
-       SELECT 1`,
-      [
-        session.id,
-        session.resultId,
-        session.flowId,
-        session.publishedFlowId,
-        session.publishedVersionId,
-        session.publishedAt,
-        commit.stateJson,
-        answersJson(commit.answers),
-        commit.ended,
-        commit.timestamp,
-        commit.expiresAt,
-        linkedResultsJson(commit.linkedResults ?? []),
-        JSON.stringify(commit.logs ?? []),
-        commit.deliveryId,
-      ],
-    )
+       SELECT 1`
   }
 }
 

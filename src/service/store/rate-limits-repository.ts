@@ -1,4 +1,5 @@
 import type { Queryable } from './database'
+import { StatementTexts } from './statement-texts'
 import type { Tables } from './tables'
 
 /** A token bucket: `burst` requests at once, refilled at `perMinute` (0: no limit). */
@@ -19,6 +20,8 @@ export interface BucketVerdict {
  * concurrent requests for one key serialise on its row for that statement only.
  */
 export class RateLimitsRepository {
+  private readonly texts = new StatementTexts()
+
   constructor(
     private readonly db: Queryable,
     private readonly t: Tables,
@@ -26,8 +29,9 @@ export class RateLimitsRepository {
 
   async consume(key: string, bucket: BucketConfig, now: Date): Promise<BucketVerdict> {
     const params: unknown[] = []
+    const cte = this.bucketCte('rl', params, key, bucket, now)
     const rows = await this.db.query<VerdictRow>(
-      `WITH ${this.bucketCte('rl', params, key, bucket, now)} SELECT allowed, tokens FROM rl`,
+      this.texts.text('consume', () => `WITH ${cte} SELECT allowed, tokens FROM rl`),
       params,
     )
     return verdictOf(rows[0], bucket)
@@ -49,8 +53,13 @@ export class RateLimitsRepository {
    * parameters to `params`: lets a request take its token in the same round trip as its first read.
    */
   bucketCte(name: string, params: unknown[], key: string, bucket: BucketConfig, now: Date): string {
-    const p = (value: unknown) => `$${params.push(value)}`
-    const [k, burst, perSecond, at] = [p(key), p(bucket.burst), p(bucket.perMinute / 60), p(now.toISOString())]
+    const first = params.length + 1
+    params.push(key, bucket.burst, bucket.perMinute / 60, now.toISOString())
+    return this.texts.text(`${name} ${first}`, () => this.bucketCteText(name, first))
+  }
+
+  private bucketCteText(name: string, first: number): string {
+    const [k, burst, perSecond, at] = [0, 1, 2, 3].map((offset) => `$${first + offset}`)
     const refilled = `LEAST(${burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (${at}::timestamptz - b.updated_at))) * ${perSecond}::float8)`
     return `${name} AS (
       INSERT INTO ${this.t.rateLimits} AS b (key, tokens, allowed, updated_at)

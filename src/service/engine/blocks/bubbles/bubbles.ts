@@ -1,5 +1,6 @@
 import type { Block, ChatMessage } from '../../../../protocol/index'
 import { type Continuation, follow } from '../../core/continuation'
+import { deepFreeze } from '../../core/deep-freeze'
 import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
 import type { Step } from '../../core/step'
 import { escapeHtml, type Substitute } from '../../core/variables'
@@ -20,11 +21,25 @@ export function runBubble(block: Block, step: Step): Continuation {
  * bubble would only look broken to the visitor.
  */
 export function buildBubbleMessage(block: Block, substitute: Substitute): ChatMessage | null {
+  const known = unchanging.get(block)
+  if (known !== undefined && known !== NAMES_VARIABLES) return known
   const content = asFields(block.content)
   const build = BUILDERS[block.type]
   const built = build ? build(content, substitute) : null
-  return built ? { id: block.id, type: block.type, content: built } : null
+  const message = built ? { id: block.id, type: block.type, content: built } : null
+  // Blocks come from a frozen published version (flows/published-versions.ts), kept while it is cached.
+  if (known === undefined && Object.isFrozen(block)) {
+    unchanging.set(block, JSON.stringify(block.content ?? null).includes('{{') ? NAMES_VARIABLES : deepFreeze(message))
+  }
+  return message
 }
+
+/**
+ * A bubble naming no variable reads the same in every conversation: it is built once per block of
+ * a published version (most of a flow's bubbles are such text), the others every time.
+ */
+const unchanging = new WeakMap<Block, ChatMessage | null | typeof NAMES_VARIABLES>()
+const NAMES_VARIABLES = Symbol('names variables')
 
 type Builder = (content: Fields, substitute: Substitute) => Fields | null
 

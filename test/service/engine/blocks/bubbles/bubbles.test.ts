@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { Block } from '../../../../../src/protocol/index'
 import { buildBubbleMessage } from '../../../../../src/service/engine/blocks/bubbles/bubbles'
+import { deepFreeze } from '../../../../../src/service/engine/core/deep-freeze'
 import type { Substitute } from '../../../../../src/service/engine/core/variables'
 
 const values: Record<string, string> = {
@@ -161,5 +163,27 @@ describe('media bubbles', () => {
   it('skips media without an address', () => {
     expect(buildBubbleMessage({ id: 'i2', type: 'image', content: {} }, substitute)).toBeNull()
     expect(buildBubbleMessage({ id: 'a2', type: 'audio', content: { url: '{{Unknown}}' } }, substitute)).toBeNull()
+  })
+})
+
+describe('bubbles of a published version (frozen blocks)', () => {
+  const frozen = <T>(value: T): T => deepFreeze(structuredClone(value))
+  const other: Substitute = (text, encode) => substitute(text.replaceAll('{{Name}}', 'Grace'), encode)
+  const plainText = (block: Block, fill: Substitute) =>
+    (buildBubbleMessage(block, fill)?.content as { plainText?: string } | undefined)?.plainText
+
+  it('read the same in every conversation when they name no variable, built once and frozen', () => {
+    const block = frozen({ id: 's', type: 'text', content: { richText: [{ type: 'p', children: [{ text: 'Welcome!' }] }] } })
+    const first = buildBubbleMessage(block, substitute)
+    expect(first?.content).toEqual({ richText: [{ type: 'p', children: [{ text: 'Welcome!' }] }], plainText: 'Welcome!' })
+    expect(buildBubbleMessage(block, other)).toBe(first)
+    expect(Object.isFrozen(first?.content)).toBe(true)
+  })
+
+  it("are filled anew for each conversation when they name one: one visitor's value never reaches another", () => {
+    const block = frozen({ id: 'v', type: 'text', content: { richText: [{ type: 'p', children: [{ text: 'Hi {{Name}}' }] }] } })
+    expect(plainText(block, substitute)).toBe('Hi Ada')
+    expect(plainText(block, other)).toBe('Hi Grace')
+    expect(plainText(block, substitute)).toBe('Hi Ada')
   })
 })
