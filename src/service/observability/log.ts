@@ -38,10 +38,11 @@ export function createLogger(settings: LogSettings, destination?: DestinationStr
 
 /**
  * Standard output, written in batches: lines wait until 8 KiB are pending or for 50 ms at most,
- * then go out as one synchronous write (pino's own destination, which retries a full pipe), and
- * what is pending is written when the process exits. One write per line cost a chat request a
- * tenth of its time under load (`npm run bench:service`); pino's `minLength` batching measures the
- * whole pending text again for every line it adds, which cost about as much as writing the line.
+ * then go out as one asynchronous write (pino's own destination, which also retries a full pipe),
+ * and what is pending is written when the process exits. One write per line cost a chat request a
+ * tenth of its time under load (`npm run bench:service`), and so did writing synchronously, which
+ * stalls every request while the reader drains the pipe; pino's own `minLength` batching measures
+ * the whole pending text again for every line it adds, which cost about as much as the line.
  */
 const BATCH_BYTES = 8 * 1024
 const BATCH_MS = 50
@@ -49,7 +50,7 @@ let stdout: DestinationStream | undefined
 
 function stdoutLines(): DestinationStream {
   if (stdout) return stdout
-  const out = pino.destination({ dest: 1, sync: true })
+  const out = pino.destination({ dest: 1, sync: false })
   let pending: string[] = []
   let size = 0
   let timer: NodeJS.Timeout | undefined
@@ -62,7 +63,11 @@ function stdoutLines(): DestinationStream {
     size = 0
     out.write(text)
   }
-  process.on('exit', flush)
+  process.on('exit', () => {
+    flush()
+    // At exit nothing asynchronous completes: what the destination still holds goes out now.
+    out.flushSync()
+  })
   stdout = {
     write(line: string) {
       pending.push(line)
