@@ -182,6 +182,7 @@ const SERVICE_PARTS: Record<string, string> = {
   bench: 'entry',
   build: 'entry',
   'config.ts': 'config',
+  'env-reader.ts': 'config',
   routes: 'routes',
   'context.ts': 'routes',
   chat: 'services',

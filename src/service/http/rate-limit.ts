@@ -1,5 +1,7 @@
 import type { RateLimitConfig } from '../config'
 import type { BucketVerdict, RateLimitsRepository } from '../store/rate-limits-repository'
+import type { Context } from 'hono'
+import { clientAddress } from './client-address'
 import { HttpError } from './errors'
 
 /**
@@ -45,3 +47,9 @@ export function rateLimited(verdict: BucketVerdict): HttpError | undefined {
     'Retry-After': String(retryAfter),
   })
 }
+
+/**
+ * The key of a visitor's chat bucket: every request a page's visitor makes without a token (chat
+ * steps, uploads, QR codes) draws from the same one, by network address.
+ */
+export const chatRateKey = (c: Context, trustProxyHops: number): string => `chat:${clientAddress(c, trustProxyHops)}`

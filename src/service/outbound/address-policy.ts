@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js'
+import { OutboundError, refused } from './outbound-errors'
 import { REFUSED_HOST_NAMES, REFUSED_RANGES, type RefusedRange } from './refused-ranges'
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
@@ -99,3 +100,31 @@ export class AllowList {
 }
 
 const HOST_NAME = /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/
+
+/** A URL a flow may call: http or https, with no credentials in it. */
+export function parseUrl(text: string): URL {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new OutboundError('invalid-url', `Not a valid URL: ${text.slice(0, 200)}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OutboundError('invalid-url', `Only http and https addresses can be called (got ${url.protocol})`)
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new OutboundError('invalid-url', 'Credentials in the URL are not sent; use an Authorization header')
+  }
+  return url
+}
+
+/**
+ * Refuses an address outside the allow list in a refused range. The range is named only for an
+ * address the flow wrote itself: what a name resolves to is the operator's to know.
+ */
+export function assertAllowedAddress(host: string, address: string, allow: AllowList): void {
+  if (allow.allowsAddress(address)) return
+  const range = refusedRangeOf(address)
+  if (!range) return
+  throw refused(host, host === address ? `${range.name} (${range.cidr})` : 'it resolves to a private, local or reserved address')
+}

@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
 import { metrics } from '../observability/metrics'
-import { AllowList, bareHost, isRefusedHostName, parseAddress, refusedRangeOf } from './address-policy'
+import { AllowList, assertAllowedAddress, bareHost, isRefusedHostName, parseAddress, parseUrl } from './address-policy'
+import { capped } from './capped-body'
 import { createNameResolver, type DnsOptions, type NameResolver } from './name-resolver'
 import { describeFailure, invalidHeaders, lookupFailed, OutboundError, type OutboundFailure, refused, timedOut } from './outbound-errors'
 import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits, type Release, WorkspaceLimits } from './workspace-limits'
@@ -302,95 +303,4 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
       names.close()
     },
   }
-}
-
-function parseUrl(text: string): URL {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw new OutboundError('invalid-url', `Not a valid URL: ${text.slice(0, 200)}`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new OutboundError('invalid-url', `Only http and https addresses can be called (got ${url.protocol})`)
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new OutboundError('invalid-url', 'Credentials in the URL are not sent; use an Authorization header')
-  }
-  return url
-}
-
-/**
- * Refuses an address outside the allow list in a refused range. The range is named only for an
- * address the flow wrote itself: what a name resolves to is the operator's to know.
- */
-function assertAllowedAddress(host: string, address: string, allow: AllowList): void {
-  if (allow.allowsAddress(address)) return
-  const range = refusedRangeOf(address)
-  if (!range) return
-  throw refused(host, host === address ? `${range.name} (${range.cidr})` : 'it resolves to a private, local or reserved address')
-}
-
-interface BodyScope {
-  host: string
-  deadline: AbortSignal
-  timeoutMs: number
-  /** Called once the body is read or cancelled, or with why it failed. */
-  finish: (failure?: OutboundFailure) => void
-}
-
-/** The response with a body that errors once it passes `maxBytes` or the deadline. */
-function capped(response: Response, maxBytes: number, scope: BodyScope): Response {
-  const declared = Number(response.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    void response.body?.cancel().catch(() => undefined)
-    throw tooLarge(maxBytes)
-  }
-  if (!response.body) {
-    scope.finish()
-    return response
-  }
-  let seen = 0
-  const limit = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      seen += chunk.byteLength
-      if (seen > maxBytes) controller.error(tooLarge(maxBytes))
-      else controller.enqueue(chunk)
-    },
-  })
-  const body = mapErrors(response.body.pipeThrough(limit), scope)
-  const wrapped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
-  Object.defineProperty(wrapped, 'url', { value: response.url })
-  return wrapped
-}
-
-/** A stream whose failures are `OutboundError`s, so callers reading it see why it stopped. */
-function mapErrors(stream: ReadableStream<Uint8Array>, scope: BodyScope): ReadableStream<Uint8Array> {
-  const reader = stream.getReader()
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read()
-        if (done) {
-          controller.close()
-          scope.finish()
-        } else controller.enqueue(value)
-      } catch (error) {
-        const failure =
-          error instanceof OutboundError
-            ? error
-            : describeFailure(error, scope.host, { aborted: scope.deadline.aborted, timeoutMs: scope.timeoutMs })
-        scope.finish(failure.failure)
-        controller.error(failure)
-      }
-    },
-    cancel: (reason) => {
-      scope.finish()
-      return reader.cancel(reason)
-    },
-  })
-}
-
-function tooLarge(maxBytes: number): OutboundError {
-  return new OutboundError('too-large', `The answer is larger than ${maxBytes} bytes`)
 }

@@ -9,10 +9,10 @@ import { type ChatGate, SessionTurn } from '../chat/turn'
 import { listenForWebhook } from '../chat/webhook-service'
 import type { AppContext } from '../context'
 import { parseBody, readJsonBody } from '../http/body'
-import { clientAddress } from '../http/client-address'
 import { applyChatOrigin, CHAT_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
+import { chatRateKey } from '../http/rate-limit'
 import { isResourceRef } from '../ids'
 import { noteWorkspace, requestOf } from '../observability/request-context'
 
@@ -30,7 +30,7 @@ import { noteWorkspace, requestOf } from '../observability/request-context'
 export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   const { config } = ctx
   const deps: ChatDeps = ctx
-  const rateKey = (c: Context) => `chat:${clientAddress(c, config.trustProxyHops)}`
+  const rateKey = (c: Context) => chatRateKey(c, config.trustProxyHops)
   const readBody = (c: Context, optional: boolean) => readJsonBody(c, { limitBytes: config.bodyLimits.chatBytes, optional })
   /** Origin first, then the rate limit, then existence: see the note above. */
   const admit = (c: Context, gate: ChatGate, notFound: () => HttpError) => {

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import { QR_CODE_PATH, qrCodePng } from '../chat/qr-code-image'
 import type { AppContext } from '../context'
-import { clientAddress } from '../http/client-address'
+import { chatRateKey } from '../http/rate-limit'
 
 /**
  * `GET /v1/qr-code?text=…`: the picture of a QR code block's code. No token, like the chat: a page
@@ -10,7 +10,7 @@ import { clientAddress } from '../http/client-address'
  */
 export function registerQrCodeRoutes(app: Hono, ctx: Pick<AppContext, 'limiters' | 'config'>): void {
   app.get(QR_CODE_PATH, async (c) => {
-    await ctx.limiters.chat.consume(`chat:${clientAddress(c, ctx.config.trustProxyHops)}`)
+    await ctx.limiters.chat.consume(chatRateKey(c, ctx.config.trustProxyHops))
     return c.body(await qrCodePng(c.req.query('text') ?? ''), 200, {
       'Content-Type': 'image/png',
       'Cache-Control': 'public, max-age=31536000, immutable',

@@ -9,7 +9,7 @@ import { sessionNotFound } from '../chat/session-check'
 import { openStream } from '../chat/stream-service'
 import type { AppContext } from '../context'
 import { authenticate } from '../http/auth'
-import { clientAddress } from '../http/client-address'
+import { chatRateKey } from '../http/rate-limit'
 import { applyChatOrigin, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { isResourceRef } from '../ids'
@@ -46,7 +46,7 @@ export function registerUploadRoutes(app: Hono, ctx: AppContext): void {
 
   app.post(UPLOADS_ROUTE, async (c) => {
     const sessionId = ref(c.req.param('sessionId') ?? '')
-    const turn = await openStream(ctx, { sessionId, rateKey: `chat:${clientAddress(c, config.trustProxyHops)}` })
+    const turn = await openStream(ctx, { sessionId, rateKey: chatRateKey(c, config.trustProxyHops) })
     applyChatOrigin(c, turn.allowedOrigins)
     if (turn.rateLimited) throw turn.rateLimited
     if (!turn.found) throw sessionNotFound(sessionId || '(invalid id)')
