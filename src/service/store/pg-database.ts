@@ -31,9 +31,8 @@ export function openPgDatabase(connectionString: string, maxConnections = 10): D
 
   const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      const result =
-        params.length > 0 ? await target.query({ name: statementName(sql), text: sql, values: params }) : await target.query(sql)
-      return result.rows as T[]
+      if (params.length === 0) return (await target.query(sql)).rows as T[]
+      return (await named(target, sql, params)).rows as T[]
     },
   })
 
@@ -64,4 +63,17 @@ export function openPgDatabase(connectionString: string, maxConnections = 10): D
       return pool.end()
     },
   }
+}
+
+/**
+ * A named statement, handed to `pg` as a query already made: given a plain `{ name, text, values }`
+ * object, `pg` copies it property by property on every call (1.3 % of a chat request's time).
+ * Pool and client both take it with a callback: the pool's own goes around it and frees the client.
+ */
+function named(target: pg.Pool | pg.PoolClient, sql: string, params: unknown[]): Promise<pg.QueryResult> {
+  const query = Object.assign(new pg.Query(sql, params), { name: statementName(sql) })
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result))
+    ;(target as unknown as { query(query: pg.Query, callback: typeof done): void }).query(query, done)
+  })
 }
