@@ -1,3 +1,4 @@
+import { importOverHttp, publishOverHttp } from './flows'
 import type { TestService } from './service'
 
 /** A visitor's conversation: starts the flow and gives `answers` in turn; returns the result's id. */
@@ -63,4 +64,11 @@ export function surveyFlow(overrides: Record<string, unknown> = {}): Record<stri
     ],
     ...overrides,
   }
+}
+
+/** The survey flow (with `overrides`), imported and published over HTTP. */
+export async function publishedSurvey(svc: TestService, overrides: Record<string, unknown> = {}) {
+  const flow = await importOverHttp(svc, surveyFlow(overrides))
+  await publishOverHttp(svc, flow.id)
+  return flow
 }

@@ -4,8 +4,7 @@ import { resultsPageSchema } from '../../../src/protocol/results'
 import { CSV_CELLS } from '../fixtures/csv-cells'
 import { HOSTILE_EXPORT_QUERIES } from '../fixtures/hostile-result-queries'
 import { useTestDatabase } from '../helpers/database'
-import { importOverHttp, publishOverHttp } from '../helpers/flows'
-import { collectResult, resultsPath, surveyFlow } from '../helpers/results'
+import { collectResult, resultsPath, publishedSurvey as publishSurvey } from '../helpers/results'
 import { createTestService, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()
@@ -15,11 +14,7 @@ beforeEach(async () => {
 })
 afterEach(() => svc.close())
 
-async function publishedSurvey(overrides: Record<string, unknown> = {}) {
-  const flow = await importOverHttp(svc, surveyFlow(overrides))
-  await publishOverHttp(svc, flow.id)
-  return flow
-}
+const publishedSurvey = (overrides: Record<string, unknown> = {}) => publishSurvey(svc, overrides)
 
 /** The export as its bytes say (a byte order mark included: `Response.text()` would drop it). */
 async function exportOf(flowId: string, query: Record<string, string> = {}) {

@@ -3,8 +3,8 @@ import { errorBodySchema } from '../../../src/protocol/index'
 import { deleteResultsResponseSchema, resultDetailSchema, resultsPageSchema } from '../../../src/protocol/results'
 import { HOSTILE_RESULT_QUERIES } from '../fixtures/hostile-result-queries'
 import { useTestDatabase } from '../helpers/database'
-import { importOverHttp, publishOverHttp } from '../helpers/flows'
-import { collectResult, resultsPath, surveyFlow } from '../helpers/results'
+import { publishOverHttp } from '../helpers/flows'
+import { collectResult, resultsPath, surveyFlow, publishedSurvey as publishSurvey } from '../helpers/results'
 import { createTestService, issueToken, OTHER_WORKSPACE, type CallResult, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()
@@ -14,11 +14,7 @@ beforeEach(async () => {
 })
 afterEach(() => svc.close())
 
-async function publishedSurvey(overrides: Record<string, unknown> = {}) {
-  const flow = await importOverHttp(svc, surveyFlow(overrides))
-  await publishOverHttp(svc, flow.id)
-  return flow
-}
+const publishedSurvey = (overrides: Record<string, unknown> = {}) => publishSurvey(svc, overrides)
 
 /** A visitor a minute after the one before, so results are apart in time. */
 async function visit(flowId: string, answers: string[], source?: string): Promise<string> {
