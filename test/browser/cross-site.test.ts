@@ -233,3 +233,31 @@ describe('a part of the widget that cannot load', () => {
     expect(await axeViolations(page)).toEqual([])
   })
 })
+
+describe('a part of the widget that arrives late', () => {
+  it("the theme's look, slower than the views, the flow and startChat: the first bubble still shows in the theme's colours", async () => {
+    const { service } = suite
+    const page = await suite.newPage()
+    const walk = await adaptPlaywright(page)
+    // A phone network's slow request: the look's chunk arrives well after the chat could play.
+    let started = false
+    page.on('response', (response) => {
+      if (response.request().method() === 'POST' && response.url().endsWith('/startChat')) started = true
+    })
+    await page.route(/\/flow-chat-theme-vars-[0-9a-f]{8}\.mjs$/, async (route) => {
+      await expect.poll(() => started, { timeout: 10_000 }).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      await route.continue()
+    })
+    const found = pageCases({ service, flow: flowOf(service), cdn: cdn.origin }).find((entry) => entry.name === 'inline script tag')!
+    await walk.goto(
+      service.host.serve(
+        '/cross-site/late-look',
+        `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1>${found.body}</main></body></html>`,
+      ),
+    )
+    await walkToTheEnd(walk, 'inline', service.origin)
+    expect(await axeViolations(page)).toEqual([])
+    await expectCleanWalk(walk)
+  })
+})

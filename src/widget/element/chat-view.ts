@@ -3,9 +3,14 @@ import { ENGLISH } from '../i18n/strings'
 /**
  * The chat's views (its Preact components and their stylesheet): a chunk of its own, requested as
  * a chat starts, beside the conversation's first requests, so the core script a page loads first
- * holds what starts a chat and nothing it only shows.
+ * holds what starts a chat and nothing it only shows. Ready once the theme's look is in as well
+ * (requested beside it by preloadChatView), so no bubble shows in the default colours first.
  */
-export const loadChatView = () => import('../ui/index')
+export const loadChatView = () =>
+  import('../ui/index').then(async (views) => {
+    await views.loadLook()
+    return views
+  })
 
 /**
  * Chunks every chat shows at once (the theme's look, what the live region says), requested with

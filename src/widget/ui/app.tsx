@@ -77,6 +77,13 @@ interface ShellProps {
  */
 const themeVars = lazyView('theme', () => import('./theme/theme-vars').then((chunk) => chunk.ThemeVarsView))
 
+/**
+ * Settles once the theme's look is here (or could not load). A chat renders after it: its first
+ * bubbles would otherwise flash in the default colours when the look's chunk arrives after the
+ * views, the published flow and startChat (a slow request on a phone network).
+ */
+export const loadLook = (): Promise<void> => themeVars.preload()
+
 /** What the live region says is a chunk of its own (live-region.tsx), requested as a chat mounts. */
 const announcements = lazyView('announcements', () => import('./live-region').then((chunk) => chunk.Announcements))
 

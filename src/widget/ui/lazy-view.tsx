@@ -10,8 +10,8 @@ type ViewProps = WidgetProps & { loading?: ComponentChildren; fallback?: Compone
 export interface LazyView<P> {
   /** Renders the view once its chunk is here, `loading` until then, `fallback` if it cannot load. */
   View: FunctionComponent<P & ViewProps>
-  /** Requests the chunk now, so the view is ready when it is needed. */
-  preload(): void
+  /** Requests the chunk now, so the view is ready when it is needed; settles once it is here or could not load. */
+  preload(): Promise<void>
 }
 
 /**
@@ -28,7 +28,7 @@ export function lazyView<P extends object>(
   const failed = signal<unknown>(null)
   let pending: Promise<void> | undefined
   const preload = () => {
-    if (pending) return
+    if (pending) return pending
     pending = load().then(
       (loaded) => {
         failed.value = null
@@ -39,6 +39,7 @@ export function lazyView<P extends object>(
         failed.value = error
       },
     )
+    return pending
   }
   function View({ loading = null, fallback = null, ...props }: P & ViewProps) {
     const { emit } = props.widget

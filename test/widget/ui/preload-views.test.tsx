@@ -19,7 +19,7 @@ async function requestedFor(flow: ReturnType<typeof publishedFlow>) {
     'answer view': streamedAnswerView,
     'restart notice': restartNoticeView,
   }
-  const spies = Object.entries(views).map(([name, view]) => [name, vi.spyOn(view, 'preload').mockImplementation(() => {})] as const)
+  const spies = Object.entries(views).map(([name, view]) => [name, vi.spyOn(view, 'preload').mockResolvedValue()] as const)
   const setup = renderApp({ published: flow, start: new Promise(() => {}) as never })
   await act(async () => {
     setup.conversation.start()
