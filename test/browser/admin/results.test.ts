@@ -34,7 +34,8 @@ describe('the console’s results', () => {
     await signIn(page, origin, suite.service.secretToken)
     await openFlow(page, NAME)
     const rows = page.locator('table.results tbody tr')
-    await expect(rows.count()).resolves.toBe(25)
+    // The table fills in after the flow's heading shows.
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(25)
     const headers = () => page.locator('table.results thead th[data-column]').allTextContents()
     expect(await headers()).toEqual(['Plan', 'Score'])
 
