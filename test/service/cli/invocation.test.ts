@@ -11,7 +11,11 @@ describe('how the command line was run', () => {
     ['flow-service', {}, '/usr/local/bin/flow-service'],
     ['node build/service/flow-service.mjs', {}, `${project}/build/service/flow-service.mjs`],
     // Run by some other npm command (a test run): its own path still.
-    ['node build/service/flow-service.mjs', { npm_command: 'exec', npm_lifecycle_event: 'test' }, `${project}/build/service/flow-service.mjs`],
+    [
+      'node build/service/flow-service.mjs',
+      { npm_command: 'exec', npm_lifecycle_event: 'test' },
+      `${project}/build/service/flow-service.mjs`,
+    ],
     ['npx tsx src/service/cli/flows.ts', {}, `${project}/src/service/cli/flows.ts`],
     ['node /opt/flow/build/service/flow-service.mjs', {}, '/opt/flow/build/service/flow-service.mjs'],
   ])('%s', (form, env, script) => {
