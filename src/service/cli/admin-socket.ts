@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { z } from 'zod/mini'
 import { createCredentialRequestSchema } from '../../protocol/credentials'
 import { ERROR_CODES, type ErrorCode, readableIssues } from '../../protocol/index'
@@ -117,12 +118,12 @@ function failure(error: unknown): { status: number; body: AdminFailure } {
 async function answer(admin: FlowAdmin, request: IncomingMessage, response: ServerResponse, limitBytes: number): Promise<void> {
   try {
     const { call, args } = await readCall(request, limitBytes)
-    const run = CALLS[call]
+    const run = Object.hasOwn(CALLS, call) ? CALLS[call] : undefined
     if (!run) throw new UsageError(`This service does not answer "${call}": is the command line the same version?`)
     const value = await run(admin, args)
     if (value instanceof ReadableStream) {
       response.writeHead(200, { 'content-type': 'application/octet-stream' })
-      await pipeline(Readable.fromWeb(value as import('node:stream/web').ReadableStream<Uint8Array>), response)
+      await pipeline(Readable.fromWeb(value as WebReadableStream<Uint8Array>), response)
       return
     }
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ value: value ?? null }))
