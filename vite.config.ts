@@ -4,6 +4,7 @@ import { adminConsole } from './src/admin/build/console-build.ts'
 import { SERVICE_BUILD } from './src/service/build/service-build.ts'
 import { cssTemplates } from './src/widget/build/css-templates.ts'
 import { JSX_OPTIONS, SHIPPED_COMMENTS, lazyChunks } from './src/widget/build/lazy-chunks.ts'
+import { packageManifest } from './src/widget/build/package-manifest.ts'
 import { sandboxDocument } from './src/widget/build/sandbox-document.ts'
 import { declarations } from './src/widget/build/declarations.ts'
 import { precompress } from './src/widget/build/precompress.ts'
@@ -70,6 +71,8 @@ const WIDGET_AND_TESTS = {
         secondPass(),
         precompress(resolve(import.meta.dirname, 'dist')),
         declarations(import.meta.dirname),
+        // dist/ is the widget's npm package: its manifest, from this repository's, with no dependencies.
+        packageManifest(import.meta.dirname, resolve(import.meta.dirname, 'dist')),
       ],
     },
   },

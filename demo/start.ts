@@ -1,5 +1,5 @@
 /**
- * `npm start`: builds the widget, starts the reference flow service with the demo pages on one
+ * `npm start`: builds the widget and the command line, starts the reference flow service with the demo pages on one
  * port, imports and publishes the demo flows and the shared real flows, and prints where to go.
  */
 import { existsSync, mkdirSync } from 'node:fs'
@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { build } from 'vite'
 import { forkWorkers, isClusterWorker, onPrimaryMessage } from '../src/service/cluster'
 import { loadConfig, type ServiceConfig } from '../src/service/config'
+import { CLI_COMMAND } from '../src/service/cli/invocation'
 import { newToken } from '../src/service/ids'
 import { serviceUrl, startServer } from '../src/service/main'
 import { mountDemoSite } from './site/routes'
@@ -58,8 +59,10 @@ async function main() {
   const config = { ...base, secretToken: tokens.secret, publishableToken: tokens.publishable }
   if (isClusterWorker()) return void (await serveDemo(config, tokens))
 
-  console.log('Building the widget…')
+  console.log('Building the widget and the command line…')
   await build({ root: repoRoot, configFile: join(repoRoot, 'vite.config.ts'), logLevel: 'warn' })
+  // The service's build holds the command line (`npx flow-service`), which works beside the demo.
+  await build({ root: repoRoot, configFile: join(repoRoot, 'vite.config.ts'), logLevel: 'warn', build: { ssr: true } })
 
   let service: { url: string; setFlows: (flows: SeededFlow[]) => void }
   if (config.workers > 1) {
@@ -94,6 +97,7 @@ Flow Chat is running at ${service.url}${config.workers > 1 ? ` (${config.workers
   Secret token      ${tokens.secret}
   Publishable token ${tokens.publishable}
   Data              ${config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : resolve(config.dataDir)}
+  Command line      ${CLI_COMMAND} list${config.databaseUrl ? '   (with the same DATABASE_URL)' : ''}
 
 Flows (inline demo pages):
 ${flows.map((f) => `  ${service.url}/demo/inline/${f.publicId}  ${f.name}`).join('\n')}

@@ -5,6 +5,9 @@ import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
 import type { DestinationStream } from 'pino'
 import { createApp } from './app'
+import { adminSocketPath, serveAdminSocket } from './cli/admin-socket'
+import { CLI_COMMAND } from './cli/invocation'
+import { localAdmin } from './cli/local-admin'
 import { purgeSettingsFor, schedulePurge } from './chat/session-purge'
 import { forkWorkers, isClusterPrimary, isClusterWorker } from './cluster'
 import { loadConfig, type ServiceConfig } from './config'
@@ -16,6 +19,7 @@ import { ensureEnvTokens } from './env-tokens'
 import { createIntegrations, type Integrations } from './integrations'
 import { configureLogging, log } from './observability/log'
 import { reportMetricsToPrimary } from './observability/cluster-metrics'
+import { uploadedFiles } from './results/result-files'
 import { openStore, storeOptionsFrom } from './store/open-store'
 import type { Store } from './store/store'
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher'
@@ -74,6 +78,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     throw error
   }
   const started = integrations
+  const commandLine = config.databaseUrl ? undefined : await answerCommandLine(config, store, started, options.now ?? (() => new Date()))
   const stopPurge = schedulePurge(store, options.now ?? (() => new Date()), purgeSettingsFor(config), undefined, started.files)
   // Every process sends the completion webhooks that are due, whichever process queued them.
   const webhooks = new WebhookDispatcher({ store, key: started.key, outbound: started.outbound, now: options.now ?? (() => new Date()) })
@@ -96,6 +101,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
     closing ??= (async () => {
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
+      await commandLine?.close()
       stopPurge()
       await webhooks.stop()
       await new Promise<void>((resolve) => {
@@ -131,6 +137,28 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
 export function serviceUrl(host: string, port: number): string {
   const local = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(host)
   return `http://${local ? 'localhost' : isIPv6(host) ? `[${host}]` : host}:${port}`
+}
+
+/**
+ * On the embedded database (one process's at a time), the service answers the command line itself,
+ * on a socket in its data directory (cli/admin-socket.ts): `npx flow-service …` works beside it.
+ */
+async function answerCommandLine(config: ServiceConfig, store: Store, integrations: Integrations, now: () => Date) {
+  const path = adminSocketPath(config.dataDir)
+  const admin = localAdmin({
+    store,
+    now,
+    credentialsKey: async () => integrations.key,
+    files: uploadedFiles(store, integrations.files),
+    close: async () => undefined,
+  })
+  return serveAdminSocket({ path, admin, limitBytes: config.bodyLimits.managementBytes }).catch((error: unknown) => {
+    log().warn(
+      { err: error },
+      `The command line cannot reach this service on ${path}: give it FLOW_SERVICE_URL and FLOW_SECRET_TOKEN instead.`,
+    )
+    return undefined
+  })
 }
 
 /**
@@ -205,7 +233,9 @@ async function main(): Promise<void> {
   if (isClusterWorker()) return
   log().info(`Flow service listening on ${running.url} — data: ${where}`)
   if (!config.secretToken) {
-    log().info('No FLOW_SECRET_TOKEN set: create one with `npm run flows -- token create --kind secret`.')
+    log().info(
+      `No FLOW_SECRET_TOKEN set: create one with \`${CLI_COMMAND} token create --kind secret\` (where the service runs, with its DATA_DIR or DATABASE_URL).`,
+    )
   }
 }
 

@@ -17,16 +17,22 @@ import { adaptPlaywright } from './helpers/walk'
 /**
  * The service as operators deploy it (the Dockerfile's steps, without Docker): the built files and
  * the lock copied to a clean directory, a production install there (`npm ci --omit=dev`: no tsx,
- * no Vite), `npm run serve`, and a flow embedded from another site with the widget that service
- * serves. Nothing of the repository's own node_modules, sources or demo is there.
+ * no Vite), `npm run serve` with no secret token set, the token command it prints run as printed
+ * beside it, and a flow embedded from another site with the widget that service serves. Nothing
+ * of the repository's own node_modules, sources or demo is there.
  */
 let dir: string
 let service: Started
 let origin: string
 let host: HostSite
 let chromium: LaunchedBrowser
-const secret = newToken('secret')
+/** Made by the command the service printed. */
+let secret: string
 const publishable = newToken('publishable')
+/** An operator's shell in the production folder: none of this test run's settings (empty is unset). */
+const SHELL = { DATA_DIR: '', DATABASE_URL: '', FLOW_SERVICE_URL: '', FLOW_SECRET_TOKEN: '', HOST: '' }
+/** What the service prints when no secret token is set: the command to make one. */
+const TOKEN_HINT = /No FLOW_SECRET_TOKEN set: create one with `([^`]+)`/
 
 beforeAll(async () => {
   for (const built of ['dist/flow-chat.js', 'build/service/main.mjs']) {
@@ -39,9 +45,10 @@ beforeAll(async () => {
     cwd: dir,
     timeoutMs: 600_000,
   })
+  // The embedded database in ./.data, as a first `npm run serve` makes it.
   service = await start('npm', ['run', 'serve'], {
     cwd: dir,
-    env: { PORT: '0', DATA_DIR: join(dir, 'data'), FLOW_SECRET_TOKEN: secret, FLOW_PUBLISHABLE_TOKEN: publishable, HOST: '' },
+    env: { ...SHELL, PORT: '0', FLOW_PUBLISHABLE_TOKEN: publishable },
     ready: /listening on (http:\/\/\S+)/,
     timeoutMs: 120_000,
   }).then((started) => {
@@ -60,11 +67,34 @@ afterAll(async () => {
 })
 
 describe('the service from a production install', () => {
-  it('has what it runs and nothing it does not: no tsx, no Vite, no test tools', () => {
+  it('has what it runs and nothing it does not: no tsx, no Vite, no test tools, nothing the widget bundles', () => {
     for (const runtime of ['hono', '@electric-sql/pglite', 'quickjs-emscripten'])
       expect(existsSync(join(dir, 'node_modules', runtime)), runtime).toBe(true)
-    for (const dev of ['tsx', 'vite', 'vitest', 'typescript', 'playwright-core'])
+    for (const dev of ['tsx', 'vite', 'vitest', 'typescript', 'playwright-core', 'preact', '@preact/signals'])
       expect(existsSync(join(dir, 'node_modules', dev)), dev).toBe(false)
+  })
+
+  it('prints a token command that works as printed, beside the service holding its embedded database', async () => {
+    await expect.poll(() => TOKEN_HINT.test(service.output()), { timeout: 10_000 }).toBe(true)
+    const printed = TOKEN_HINT.exec(service.output())![1]!
+    expect(printed).toBe('npx flow-service token create --kind secret')
+    const made = await run('sh', ['-c', printed], { cwd: dir, env: SHELL })
+    secret = /^(fs_sk_\S+)$/m.exec(made)![1]!
+    const flows = await fetch(`${origin}/v1/flows`, { headers: { Authorization: `Bearer ${secret}` } })
+    expect(flows.status).toBe(200)
+    // `npm run flows` is the same command line, from a production install too (no tsx there).
+    const listed = await run('npm', ['run', '--silent', 'flows', '--', 'token', 'list'], { cwd: dir, env: SHELL })
+    expect(listed).toContain(`…${secret.slice(-4)}`)
+  })
+
+  it('names the command line as it was run, in its usage', async () => {
+    for (const [command, args, form] of [
+      ['npx', ['flow-service', 'help'], 'npx flow-service'],
+      ['npm', ['run', '--silent', 'flows', '--', 'help'], 'npm run flows --'],
+      ['node', ['build/service/flow-service.mjs', 'help'], 'node build/service/flow-service.mjs'],
+    ] as const) {
+      expect((await run(command, [...args], { cwd: dir, env: SHELL })).split('\n')[0]).toBe(`Usage: ${form} <command>`)
+    }
   })
 
   it('listens on loopback only unless HOST says otherwise', async () => {

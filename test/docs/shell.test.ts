@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,9 +17,10 @@ import { codeBlocks, documents, REPO_ROOT, type CodeBlock } from './doc-blocks'
  * published by the test). A block must exit 0; when the docs show what it prints (a block marked
  * as its output), the output must match. Only blocks marked `skip` with a reason are left out.
  *
- * Blocks run in a scratch folder inside the project (so `npm run flows` finds it, as from any of
- * its folders), with the files the docs ask readers to save; the command line's database is a
- * scratch one (`DATA_DIR`), never the project's own.
+ * Blocks run in a scratch folder inside the project (so `npx flow-service` finds it, as from any
+ * of its folders: the built one, `npm test` builds first), with the files the docs ask readers to
+ * save; the command line's `DATA_DIR` is the service's, which answers it (as beside `npm start`),
+ * never the project's own.
  */
 
 const PLACEHOLDERS = {
@@ -38,13 +39,14 @@ let server: RunningServer
 let origin: string
 let work: string
 let dataDir: string
-let cliDataDir: string
 const secret = newToken('secret')
 const publishable = newToken('publishable')
 const metricsToken = randomBytes(24).toString('base64url')
 let flowId: string
 
 beforeAll(async () => {
+  const cli = resolve(REPO_ROOT, 'build/service/flow-service.mjs')
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (the docs' command line is the built one)`)
   dataDir = mkdtempSync(join(tmpdir(), 'flow-docs-service-'))
   server = await startServer(
     {
@@ -63,7 +65,6 @@ beforeAll(async () => {
 
   mkdirSync(resolve(REPO_ROOT, '.tmp'), { recursive: true })
   work = mkdtempSync(resolve(REPO_ROOT, '.tmp', 'docs-shell-'))
-  cliDataDir = mkdtempSync(join(tmpdir(), 'flow-docs-cli-'))
   for (const file of files) writeFileSync(join(work, file.name), `${file.code}\n`)
 
   const first = files.find((file) => file.name === 'first-flow.json')
@@ -83,7 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close()
-  for (const directory of [work, dataDir, cliDataDir]) if (directory) rmSync(directory, { recursive: true, force: true })
+  for (const directory of [work, dataDir]) if (directory) rmSync(directory, { recursive: true, force: true })
 })
 
 /** A block as a reader runs it after putting in their own values. */
@@ -98,7 +99,7 @@ const fillIn = (code: string) =>
 function bash(code: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
     // A clean environment: what a reader's shell has, not this test run's settings.
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? work, LANG: 'C.UTF-8', DATA_DIR: cliDataDir }
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? work, LANG: 'C.UTF-8', DATA_DIR: dataDir }
     const child = spawn('bash', ['-euo', 'pipefail', '-c', code], { cwd: work, env })
     let stdout = ''
     let stderr = ''

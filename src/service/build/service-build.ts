@@ -1,6 +1,7 @@
-import { cp } from 'node:fs/promises'
+import { chmod, cp } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Plugin, UserConfig } from 'vite'
+import { CLI_NAME } from '../cli/invocation.ts'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 const OUT_DIR = resolve(ROOT, 'build/service')
@@ -19,6 +20,8 @@ function copyRuntimeFiles(): Plugin {
       for (const path of RUNTIME_FILES) {
         await cp(resolve(ROOT, 'src/service', path), resolve(OUT_DIR, path), { recursive: true })
       }
+      // A command on its own too (`build/service/flow-service.mjs …`), as npm makes it when it links it.
+      await chmod(resolve(OUT_DIR, `${CLI_NAME}.mjs`), 0o755)
     },
   }
 }
@@ -26,7 +29,7 @@ function copyRuntimeFiles(): Plugin {
 /**
  * The production build of the service (`vite build --ssr`, part of `npm run build`): the service
  * and its command line as plain JavaScript in build/service, run by Node without tsx
- * (`npm run serve`). Packages stay external: they come from `dependencies`, so a production
+ * (`npm run serve`, `npx flow-service`). Packages stay external: they come from `dependencies`, so a production
  * install (`npm ci --omit=dev`) has what this needs.
  */
 export const SERVICE_BUILD: UserConfig = {
@@ -39,8 +42,14 @@ export const SERVICE_BUILD: UserConfig = {
     sourcemap: true,
     minify: false,
     rolldownOptions: {
-      input: { main: resolve(ROOT, 'src/service/main.ts'), flows: resolve(ROOT, 'src/service/cli/flows.ts') },
-      output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
+      // The command line's one entry, `npx flow-service` (package.json "bin"), run by Node as it is.
+      input: { main: resolve(ROOT, 'src/service/main.ts'), [CLI_NAME]: resolve(ROOT, 'src/service/cli/flows.ts') },
+      output: {
+        format: 'es',
+        entryFileNames: '[name].mjs',
+        chunkFileNames: '[name]-[hash].mjs',
+        banner: (chunk) => (chunk.isEntry && chunk.name === CLI_NAME ? '#!/usr/bin/env node' : ''),
+      },
       checks: { pluginTimings: false },
       plugins: [copyRuntimeFiles()],
     },

@@ -12,6 +12,7 @@ import { deleteResultsResponseSchema } from '../../protocol/results'
 import { HttpError } from '../http/errors'
 import { UsageError } from './args'
 import type { FlowAdmin } from './flow-admin'
+import { safeJson } from './safe-json'
 
 /**
  * The command line through a running service's API (FLOW_SERVICE_URL and FLOW_SECRET_TOKEN):
@@ -121,11 +122,3 @@ export function apiAdmin(input: { url: string; token: string; fetch?: typeof fet
 
 /** What a publish answers, as far as the command line reads it. */
 const publishAnswer = z.looseObject({ publishedFlow: z.looseObject({ updatedAt: z.string() }) })
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}

@@ -5,7 +5,7 @@ import { assertKnownOptions, type ParsedArgs, stringOption, UsageError, userPath
 import type { FlowAdmin } from './flow-admin'
 
 /**
- * The commands of `npm run flows`: each checks its arguments, asks the admin (the database or the
+ * The commands of the command line (`npx flow-service`): each checks its arguments, asks the admin (the database or the
  * service's API) and prints what happened. Results go to `write` (standard output), as they
  * stream.
  */
@@ -14,11 +14,13 @@ export interface CommandRun {
   admin: FlowAdmin
   args: ParsedArgs
   rest: string[]
+  /** The command line as the user ran it (`npx flow-service`), for the commands a hint names. */
+  cli: string
   out: (line: string) => void
   write: (chunk: Uint8Array) => Promise<void>
 }
 
-export async function importCommand({ admin, args, rest, out }: CommandRun): Promise<void> {
+export async function importCommand({ admin, args, rest, cli, out }: CommandRun): Promise<void> {
   assertKnownOptions(args, ['publish', 'workspace'])
   const [file] = rest
   if (file === undefined || rest.length > 1) throw new UsageError('import takes exactly one FILE')
@@ -27,10 +29,10 @@ export async function importCommand({ admin, args, rest, out }: CommandRun): Pro
   out(`  id:        ${flow.id}`)
   out(`  publicId:  ${flow.publicId}`)
   if (args.options.has('publish')) out(`  published: yes (${(await admin.publish(flow.id)).publishedAt})`)
-  else out(`  published: no (run \`npm run flows -- publish ${flow.id}\`)`)
+  else out(`  published: no (run \`${cli} publish ${flow.id}\`)`)
 }
 
-export async function updateCommand({ admin, args, rest, out }: CommandRun): Promise<void> {
+export async function updateCommand({ admin, args, rest, cli, out }: CommandRun): Promise<void> {
   assertKnownOptions(args, ['publish'])
   const [ref, file] = rest
   if (ref === undefined || file === undefined || rest.length > 2) throw new UsageError('update takes a FLOW (id or publicId) and a FILE')
@@ -39,7 +41,7 @@ export async function updateCommand({ admin, args, rest, out }: CommandRun): Pro
   out(`  id:        ${flow.id}`)
   out(`  publicId:  ${flow.publicId}`)
   if (args.options.has('publish')) out(`  published: yes (${(await admin.publish(flow.id)).publishedAt})`)
-  else out(`  published: not yet; visitors get the previous version until you run \`npm run flows -- publish ${flow.id}\``)
+  else out(`  published: not yet; visitors get the previous version until you run \`${cli} publish ${flow.id}\``)
 }
 
 export async function publishCommand({ admin, args, rest, out }: CommandRun): Promise<void> {

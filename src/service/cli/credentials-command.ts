@@ -20,7 +20,7 @@ export interface CredentialsRun {
   credentials: () => Promise<CredentialsAdmin>
 }
 
-/** `npm run flows -- credentials …`: stored encrypted, shown masked. */
+/** `npx flow-service credentials …`: stored encrypted, shown masked. */
 export async function credentialsCommand(run: CredentialsRun): Promise<void> {
   const [action, ...rest] = run.rest
   if (action === 'list') {

@@ -1,10 +1,13 @@
+import { realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { loadConfig } from '../config'
 import { type CredentialsKey, loadCredentialsKey } from '../credentials/credentials-key'
 import { DEMO_WORKSPACE_ID } from '../env-tokens'
 import { HttpError } from '../http/errors'
-import { openStore, storeOptionsFrom } from '../store/open-store'
+import { embeddedDatabaseExists, openStore, storeOptionsFrom } from '../store/open-store'
 import type { Store } from '../store/store'
+import { adminSocketPath } from './admin-socket'
 import { apiAdmin } from './api-admin'
 import { parseArgs, stringOption, UsageError } from './args'
 import {
@@ -19,15 +22,20 @@ import {
 } from './commands'
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials-command'
 import type { FlowAdmin } from './flow-admin'
+import { cliInvocation } from './invocation'
 import { localAdmin } from './local-admin'
+import { serviceAdmin } from './service-admin'
 
 /**
- * `npm run flows -- <command>`: manage flows, results and tokens, with the service's own
- * configuration. With FLOW_SERVICE_URL (and FLOW_SECRET_TOKEN) every command goes through the
- * running service's API; otherwise the command line opens the service's database itself.
+ * `npx flow-service <command>` (build/service/flow-service.mjs): manage flows, results and tokens,
+ * with the service's own configuration. With FLOW_SERVICE_URL (and FLOW_SECRET_TOKEN) every
+ * command goes through the running service's API. Otherwise on the service's database: a service
+ * running on the embedded database answers itself (admin-socket.ts), else the command line opens
+ * the database, which must exist: it never makes one.
  */
 
-export const USAGE = `Usage: npm run flows -- <command>
+/** The usage text, naming the command as the user ran it (`cli`: see invocation.ts). */
+export const usage = (cli: string) => `Usage: ${cli} <command>
 
   import FILE [--publish] [--workspace ID]   import a flow export (JSON); prints its id and publicId
   update FLOW FILE [--publish]                replace a flow (id or publicId) with a new export of it,
@@ -47,9 +55,9 @@ export const USAGE = `Usage: npm run flows -- <command>
 ${CREDENTIALS_USAGE}
 
 Where: with FLOW_SERVICE_URL and FLOW_SECRET_TOKEN set, through that running service's API (the
-token decides the workspace; --workspace is refused). Otherwise on the database directly:
-DATABASE_URL (PostgreSQL) or DATA_DIR (embedded, default ./.data: stop the service first),
-DATABASE_SCHEMA; the workspace defaults to "${DEMO_WORKSPACE_ID}" and is created when missing.`
+token decides the workspace; --workspace is refused). Otherwise on the service's database:
+DATABASE_URL (PostgreSQL) or DATA_DIR (embedded, default ./.data; a service running on it answers
+itself), DATABASE_SCHEMA; the workspace defaults to "${DEMO_WORKSPACE_ID}" and is created when missing.`
 
 export interface CliIo {
   out: (line: string) => void
@@ -67,6 +75,8 @@ export interface CliOptions {
   credentialsKey?: CredentialsKey
   /** FLOW_SERVICE_URL and FLOW_SECRET_TOKEN come from here (tests); by default the process's. */
   env?: Record<string, string | undefined>
+  /** How the user ran the command line, for usage text and hints; by default as this process was run. */
+  invocation?: string
 }
 
 const COMMANDS = ['import', 'update', 'publish', 'unpublish', 'archive', 'unarchive', 'list', 'results', 'token', 'credentials']
@@ -74,17 +84,18 @@ const COMMANDS = ['import', 'update', 'publish', 'unpublish', 'archive', 'unarch
 /** Runs one command; returns the process exit code. */
 export async function runFlowsCli(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const io = options.io ?? { out: (l) => console.log(l), err: (l) => console.error(l), write: writeStdout }
+  const cli = options.invocation ?? cliInvocation()
   let admin: FlowAdmin | undefined
   try {
     const args = parseArgs(argv, ['publish', 'help', 'csv', 'jsonl', 'delete-all'])
     const [command, ...rest] = args.positionals
     if (command === undefined || command === 'help' || args.options.has('help')) {
-      io.out(USAGE)
+      io.out(usage(cli))
       return command === undefined && !args.options.has('help') ? 2 : 0
     }
     if (!COMMANDS.includes(command)) throw new UsageError(`Unknown command "${command}"`)
     admin = await openAdmin(options)
-    const run: CommandRun = { admin, args, rest, out: io.out, write: io.write ?? writeStdout }
+    const run: CommandRun = { admin, args, rest, cli, out: io.out, write: io.write ?? writeStdout }
     if (command === 'import') await importCommand(run)
     else if (command === 'update') await updateCommand(run)
     else if (command === 'publish') await publishCommand(run)
@@ -99,7 +110,7 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
     return 0
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`${error.message}\n\n${USAGE}`)
+      io.err(`${error.message}\n\n${usage(cli)}`)
       return 2
     }
     io.err(`Error: ${error instanceof Error ? error.message : String(error)}`)
@@ -114,7 +125,10 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
   }
 }
 
-/** The running service's API when FLOW_SERVICE_URL says where it is; else the database. */
+/**
+ * The running service's API when FLOW_SERVICE_URL says where it is; else the database: the one
+ * DATABASE_URL names, or the embedded one in DATA_DIR, through the service running on it if one is.
+ */
 async function openAdmin(options: CliOptions): Promise<FlowAdmin> {
   const env = options.env ?? process.env
   const url = env.FLOW_SERVICE_URL?.trim()
@@ -124,12 +138,20 @@ async function openAdmin(options: CliOptions): Promise<FlowAdmin> {
     if (!/^https?:\/\/[^\s/]+/.test(url)) throw new UsageError(`FLOW_SERVICE_URL must be the service's http(s) address, not "${url}"`)
     return apiAdmin({ url, token })
   }
-  const config = loadConfig()
+  let config = loadConfig()
+  if (options.store === undefined && config.databaseUrl === undefined) {
+    // A relative DATA_DIR is the project's, as for `npm run serve` (npx runs where the user is).
+    const dataDir = resolve(env.npm_config_local_prefix ?? process.cwd(), config.dataDir)
+    const running = await serviceAdmin(adminSocketPath(dataDir))
+    if (running) return running
+    if (!embeddedDatabaseExists(dataDir)) throw new Error(noDatabase(dataDir))
+    config = { ...config, dataDir }
+  }
   const owned = options.store === undefined
   const store =
     options.store ??
     (await openStore(storeOptionsFrom(config)).catch((error: unknown) => {
-      // The embedded database is the running service's alone: say how to work beside it.
+      // The embedded database is one process's: say how to work beside the process holding it.
       if (config.databaseUrl !== undefined || !(error instanceof Error)) throw error
       throw new Error(`${error.message} To work beside the running service, set FLOW_SERVICE_URL (its address) and FLOW_SECRET_TOKEN.`)
     }))
@@ -145,6 +167,14 @@ async function openAdmin(options: CliOptions): Promise<FlowAdmin> {
   })
 }
 
+/** Why the command line will not make an embedded database nobody asked for, and where to point it. */
+const noDatabase = (dataDir: string) => `No flow service database in ${dataDir}, and the command line does not make one.
+Run it where the service runs, or point it at the service's data:
+  DATA_DIR=PATH                   the data directory of a service on the embedded database
+  DATABASE_URL=postgres://…       the PostgreSQL server of a service
+  FLOW_SERVICE_URL=https://… FLOW_SECRET_TOKEN=fs_sk_…   a running service, through its API
+A new embedded database is made by starting the service.`
+
 /** Standard output with its back-pressure: a large export waits for the pipe rather than filling memory. */
 function writeStdout(chunk: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -152,6 +182,7 @@ function writeStdout(chunk: Uint8Array): Promise<void> {
   })
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a command: the script itself, or the `flow-service` link to it npm makes.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   runFlowsCli(process.argv.slice(2)).then((code) => process.exit(code))
 }

@@ -9,7 +9,7 @@ import { changeFlowStanding, toFlowSummary } from '../flows/flow-summaries'
 import { parseBody } from '../http/body'
 import { HttpError } from '../http/errors'
 import { MAX_FLOWS_LIST } from '../../protocol/management'
-import { NO_RESULT_FILES } from '../results/result-files'
+import { NO_RESULT_FILES, type ResultFiles } from '../results/result-files'
 import { exportResults } from '../results/results-export'
 import { deleteResults } from '../results/results-service'
 import type { FlowRecord } from '../store/flows-repository'
@@ -27,6 +27,8 @@ export function localAdmin(input: {
   store: Store
   now: () => Date
   credentialsKey: () => Promise<CredentialsKey>
+  /** The uploaded files of deleted results: the running service's (when it answers), else none reachable. */
+  files?: ResultFiles
   close: () => Promise<void>
 }): FlowAdmin {
   const { store, now } = input
@@ -72,9 +74,10 @@ export function localAdmin(input: {
       return exportResults(store, await flowOf(ref), { ...request, visibleOnly: false })
     },
     async deleteResults(ref, target) {
-      // Uploaded files of these results are not reachable from here (the storage is the running
-      // service's): with their answers gone, its purge deletes them as files no answer names.
-      return deleteResults(store, NO_RESULT_FILES, await flowOf(ref), target)
+      // Without the running service, uploaded files of these results are not reachable from here
+      // (the storage is the service's): with their answers gone, its purge deletes them as files
+      // no answer names.
+      return deleteResults(store, input.files ?? NO_RESULT_FILES, await flowOf(ref), target)
     },
     async listTokens(workspace) {
       return listTokens(store, await workspaceOf(workspace))

@@ -95,7 +95,8 @@ function payloadTooLarge(limitBytes: number): HttpError {
   })
 }
 
-function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<Uint8Array> {
+/** A Node request's body, read up to `limitBytes` (a 413 beyond). */
+export function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<Uint8Array> {
   if (incoming.readableEnded) return Promise.resolve(new Uint8Array(0))
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []

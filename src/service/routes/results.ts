@@ -8,7 +8,7 @@ import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
 import { isResourceRef } from '../ids'
 import { ResultCursors } from '../results/result-cursor'
-import type { ResultFiles } from '../results/result-files'
+import { uploadedFiles } from '../results/result-files'
 import { readExportQuery, readListQuery } from '../results/result-query'
 import { EXPORT_MEDIA_TYPES, exportResults } from '../results/results-export'
 import { deleteResults, listResults, resultDetail, resultNotFound } from '../results/results-service'
@@ -26,12 +26,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   const readBody = (c: Context) => readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes })
 
   const ownedFlow = ownedFlowFinder(ctx)
-  // Deleted results take their uploaded files with them.
-  const resultFiles: ResultFiles = {
-    async removeForResults(flow, resultIds) {
-      for (const resultId of resultIds) await ctx.integrations.files.deleteResult(store, flow.workspaceId, resultId)
-    },
-  }
+  const resultFiles = uploadedFiles(store, ctx.integrations.files)
 
   /** The result the path names, of a flow of the caller's workspace. */
   const ownedResult = async (c: Context) => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ServiceConfig } from '../config'
 import type { Database } from './database'
@@ -33,5 +34,10 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
 export function storeOptionsFrom(config: ServiceConfig): OpenStoreOptions {
   return config.databaseUrl
     ? { databaseUrl: config.databaseUrl, schema: config.databaseSchema }
-    : { dataDir: join(config.dataDir, 'pglite'), schema: config.databaseSchema }
+    : { dataDir: pgliteDir(config.dataDir), schema: config.databaseSchema }
 }
+
+const pgliteDir = (dataDir: string) => join(dataDir, 'pglite')
+
+/** Whether the embedded database of `dataDir` has been made (the service makes it at its first start). */
+export const embeddedDatabaseExists = (dataDir: string): boolean => existsSync(join(pgliteDir(dataDir), 'PG_VERSION'))

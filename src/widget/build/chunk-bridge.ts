@@ -6,9 +6,12 @@
  */
 
 export const BRIDGE_ID = '\0flow-chat-chunk-bridge'
-/** A call the bridge holds and renderChunk replaces: a chunk's URL, per output format. */
-export const URL_MARK = '__fcChunkUrl'
-export const URL_CALL = /__fcChunkUrl\(\s*"\.\/(flow-chat-[\w-]+\.mjs)"\s*\)/g
+/**
+ * A call the bridge holds and renderChunk replaces, per output format: a chunk's import, by its
+ * file name, and the bridge's function importing it beside the classic script.
+ */
+export const IMPORT_MARK = '__fcChunkImport'
+export const IMPORT_CALL = /__fcChunkImport\(\s*"\.\/(flow-chat-[\w-]+\.mjs)"\s*,\s*([\w$]+)\s*\)/g
 /** What a dynamic import of a chunk's module becomes, in the core and in chunks alike: its chunk loaded by name. */
 export const LOAD = '__fcLoadChunk'
 export const CORE_PREFIX = 'fc-core:'
@@ -124,24 +127,22 @@ export function bridgeModule(modules: string[], needed: Map<number, Set<string>>
 // Read when a chunk loads, not when this module runs: some of these modules import this one.
 const core = () => [${slots.join(', ')}]
 const loaded = new Map()
-// Each chunk's address, by name: written per output format when the core is rendered (renderChunk).
-const files = {${[...chunks].map((chunk) => `${JSON.stringify(chunk.name)}: () => ${URL_MARK}(${JSON.stringify(`./${chunk.file}`)})`).join(', ')}}
-// Where the classic script came from: only known while it first runs (null in a module, which
-// passes its chunks' URLs made from import.meta.url instead).
+// Where the classic script came from: only known while it first runs (null in a module).
 const script = typeof document < 'u' ? document.currentScript : null
-/**
- * A chunk's exports, made once per core; a failed load is forgotten, so the next need tries again.
- * The module build finds a chunk from import.meta.url, the classic script beside its own address.
- */
+// The classic script's way to a chunk: beside its own address (its relative import() would
+// resolve against the page, or about:blank when the script is cross-origin).
+const beside = (file) => import(new URL(file, (script && script.src) || document.baseURI).href)
+// Each chunk's import, by name: written per output format when the core is rendered (renderChunk).
+const files = {${[...chunks].map((chunk) => `${JSON.stringify(chunk.name)}: () => ${IMPORT_MARK}(${JSON.stringify(`./${chunk.file}`)}, beside)`).join(', ')}}
+/** A chunk's exports, made once per core; a failed load is forgotten, so the next need tries again. */
 export function loadChunk(name) {
-  const url = new URL(files[name](), (script && script.src) || document.baseURI).href
-  let chunk = loaded.get(url)
+  let chunk = loaded.get(name)
   if (!chunk) {
-    chunk = import(url).then((module) => module.default(core()), (error) => {
-      loaded.delete(url)
+    chunk = files[name]().then((module) => module.default(core()), (error) => {
+      loaded.delete(name)
       throw error
     })
-    loaded.set(url, chunk)
+    loaded.set(name, chunk)
   }
   return chunk
 }

@@ -3,6 +3,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import ts from 'typescript'
 import type { Plugin } from 'vite'
+import { vendorTypes } from './vendored-types.ts'
 
 /**
  * A relative specifier of a declaration file as Node's own resolution needs it (`node16`,
@@ -34,7 +35,8 @@ export async function addDeclarationExtensions(dir: string): Promise<void> {
 /**
  * The package's TypeScript declarations (dist/types, from tsconfig.types.json: the library and the
  * opt-in JSX tags), written during `vite build` so every build ships them, with specifiers that
- * resolve the same under every `moduleResolution` a consumer may use.
+ * resolve the same under every `moduleResolution` a consumer may use, and the declarations of the
+ * bundled packages they name (vendored-types.ts).
  */
 export function declarations(root: string): Plugin {
   return {
@@ -51,6 +53,7 @@ export function declarations(root: string): Plugin {
         throw new Error(`declarations: ${ts.formatDiagnostics(emitted.diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' })}`)
       }
       await addDeclarationExtensions(outDir)
+      await vendorTypes(outDir)
     },
   }
 }

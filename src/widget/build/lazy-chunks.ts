@@ -2,16 +2,17 @@ import { createHash } from 'node:crypto'
 import { basename, dirname, extname, sep } from 'node:path'
 import MagicString from 'magic-string'
 import { build, type Plugin, type Rolldown } from 'vite'
-import { BRIDGE_ID, bridgeModule, type Chunk, CORE_PREFIX, LOAD, type ParsedChunk, parseChunk, URL_CALL, URL_MARK, wrapChunk } from './chunk-bridge.ts'
+import { BRIDGE_ID, bridgeModule, type Chunk, CORE_PREFIX, LOAD, type ParsedChunk, IMPORT_CALL, IMPORT_MARK, parseChunk, wrapChunk } from './chunk-bridge.ts'
 import { compressAgain } from './second-pass.ts'
 
 /**
  * Lazy chunks beside the core script, shared by its classic (IIFE) and module builds.
  *
  * Every `import('./…')` of a widget module (in the core's code or in a chunk's) makes that module a chunk:
- * `flow-chat-<name>-<hash>.mjs`, an ES module the core loads from next to itself, by absolute URL:
- * the module build from `import.meta.url`, the classic script from its own `src` (a cross-origin
- * classic script's relative `import()` would resolve against `about:blank`). The content hash in
+ * `flow-chat-<name>-<hash>.mjs`, an ES module the core loads from next to itself: the module build
+ * by a relative `import('./…')` (which a bundler bundling it splits like any of the app's own), the
+ * classic script by absolute URL from its own `src` (a cross-origin classic script's relative
+ * `import()` would resolve against `about:blank`). The content hash in
  * the name lets servers cache a chunk for good. A chunk must share the core's module instances
  * (Preact, its hooks, signals, the chat's context), and a classic script has no module to import
  * from, so a chunk's imports of core modules become a parameter instead: it is built with those
@@ -234,17 +235,16 @@ export function lazyChunks(options: { entry: string; root: string; plugins: () =
       return rewriteImports(code, id, (specifier, importer) => this.resolve(specifier, importer), (chunk) => chunks.has(chunk))
     },
     renderChunk(code, _chunk, output) {
-      if (!code.includes(URL_MARK)) return null
-      // The bridge's table of chunks. The module build: `new URL('./…', import.meta.url)`, which is
-      // also what bundlers look for to copy a file an app imports (Vite, webpack), so an app
-      // bundling the module build gets every chunk too (chunks load chunks by name, through this
-      // table). The classic script has no import.meta: the bridge resolves the file against the
-      // script's own address.
+      if (!code.includes(IMPORT_MARK)) return null
+      // The bridge's table of chunks. The module build: `import('./flow-chat-….mjs')`, a dynamic
+      // import of a file beside it, which every bundler (Vite, webpack, esbuild, Rollup) splits
+      // into a chunk of the app's own build: an app bundling the module build gets every chunk as
+      // a file (never inlined as a data: URL, which a CSP without data: refuses). The classic
+      // script has no module address: the bridge imports the file beside the script's own.
       const out = new MagicString(code)
-      for (const match of code.matchAll(URL_CALL)) {
-        const file = JSON.stringify(match[1])
-        const url = output.format === 'es' ? `new URL(${JSON.stringify(`./${match[1]}`)}, import.meta.url).href` : file
-        out.overwrite(match.index, match.index + match[0].length, url)
+      for (const match of code.matchAll(IMPORT_CALL)) {
+        const file = JSON.stringify(`./${match[1]}`)
+        out.overwrite(match.index, match.index + match[0].length, output.format === 'es' ? `import(${file})` : `${match[2]}(${file})`)
       }
       return { code: out.toString(), map: out.generateMap({ hires: 'boundary' }) }
     },

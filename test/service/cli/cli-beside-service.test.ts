@@ -10,8 +10,8 @@ import { type ServiceProcess, startServiceProcess } from '../helpers/service-pro
 /**
  * The command line beside a running service that holds its embedded database: the service in a
  * child process of its own, the command line in others, with FLOW_SERVICE_URL and
- * FLOW_SECRET_TOKEN. Without them, the command line is refused by the database's lock and says
- * what to do.
+ * FLOW_SECRET_TOKEN (through the API), or with the same DATA_DIR alone (the service answers it on
+ * its socket, every workspace included).
  */
 
 const CLI = join(import.meta.dirname, '../../../src/service/cli/flows.ts')
@@ -36,7 +36,7 @@ interface Run {
   stderr: string
 }
 
-/** `npm run flows -- …` as a user runs it in another terminal, on the same machine and DATA_DIR. */
+/** The command line as a user runs it in another terminal, on the same machine and DATA_DIR. */
 function cli(args: string[], env: Record<string, string> = { FLOW_SERVICE_URL: service.url, FLOW_SECRET_TOKEN: secret }): Promise<Run> {
   const { DATABASE_URL: _ignored, FLOW_SERVICE_URL: _url, FLOW_SECRET_TOKEN: _token, ...inherited } = process.env
   return new Promise((resolve) => {
@@ -70,7 +70,7 @@ async function api(method: string, path: string, token?: string, body?: unknown)
 }
 const firstMessage = (started: { body: any }) => started.body.messages[0].content.richText[0].children[0].text as string
 
-describe('npm run flows beside a running service (FLOW_SERVICE_URL)', () => {
+describe('the command line beside a running service (FLOW_SERVICE_URL)', () => {
   it('imports, updates keeping the ids, publishes, lists, exports, and unpublishes through the API', async () => {
     const imported = await cli(['import', await flowFile('v1.json', 'Hello from the first file!'), '--publish'])
     expect(imported.code, imported.stderr).toBe(0)
@@ -156,11 +156,34 @@ describe('npm run flows beside a running service (FLOW_SERVICE_URL)', () => {
     expect(refused.stderr).toContain('Unknown or revoked token')
   }, 60_000)
 
-  it('without FLOW_SERVICE_URL, is refused by the embedded database in use, and says how to work beside it', async () => {
-    const run = await cli(['list'], {})
-    expect(run.code).toBe(1)
-    expect(run.stderr).toContain('in use by')
-    expect(run.stderr).toContain('FLOW_SERVICE_URL')
+  it('without FLOW_SERVICE_URL, is answered by the service holding the embedded database, in any workspace', async () => {
+    // The first `docker run`: no token yet, the database the service's. What the service prints works.
+    const created = await cli(['token', 'create', '--kind', 'secret', '--workspace', 'shop', '--label', 'first'], {})
+    expect(created.code, created.stderr).toBe(0)
+    expect(created.stdout).toContain('for workspace shop')
+    const value = created.stdout.split('\n').find((line) => line.startsWith('fs_sk_'))!
+    const flows = await api('GET', '/v1/flows', value)
+    expect(flows.status).toBe(200)
+    expect(flows.body.flows).toEqual([])
+
+    const imported = await cli(['import', await flowFile('shop.json', 'Hello, shop!'), '--publish', '--workspace', 'shop'], {})
+    expect(imported.code, imported.stderr).toBe(0)
+    const publicId = /publicId:\s+(\S+)/.exec(imported.stdout)![1]!
+    expect(firstMessage(await api('POST', `/v1/flows/${publicId}/startChat`, undefined, {}))).toBe('Hello, shop!')
+    const listed = await cli(['list', '--workspace', 'shop'], {})
+    expect(listed.stdout.split('\n')[1]!.split('\t').slice(1, 3)).toEqual([publicId, 'shop'])
+    // A results export streams through the service's socket.
+    const csv = await cli(['results', publicId, '--csv'], {})
+    expect(csv.code, csv.stderr).toBe(0)
+    expect(csv.stdout.startsWith('\uFEFFResult id,Created at')).toBe(true)
+
+    // Its errors read as on the database itself: the API's, and the command line's own.
+    const missing = await cli(['publish', 'no-such-flow'], {})
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('No flow with id or publicId "no-such-flow"')
+    const badWorkspace = await cli(['token', 'list', '--workspace', 'not a workspace'], {})
+    expect(badWorkspace.code).toBe(2)
+    expect(badWorkspace.stderr).toContain('--workspace must be')
     expect((await cli(['list', '--workspace', 'demo'])).stderr).toContain('--workspace does not go with FLOW_SERVICE_URL')
   }, 60_000)
 })

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runFlowsCli } from '../../../src/service/cli/flows'
 import { credentialsKeyFrom } from '../../../src/service/credentials/credentials-key'
 import { hashToken } from '../../../src/service/ids'
+import { DEFAULT_CONFIG } from '../../../src/service/config'
+import { openStore, storeOptionsFrom } from '../../../src/service/store/open-store'
 import { openPgDatabase } from '../../../src/service/store/pg-database'
 import { createStore, type Store } from '../../../src/service/store/store'
 import { databaseUrl, dropSchema, freshSchema, useTestDatabase } from '../helpers/database'
@@ -249,11 +251,14 @@ describe('flows CLI on the database: managing a flow and its tokens', () => {
   })
 })
 
-describe('npm run flows (the real entry point)', () => {
+describe('the command line (the real entry point)', () => {
   it('runs `token create` against the configured database', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'flows-cli-run-'))
     const spawnSchema = freshSchema()
     try {
+      // The database the service made (the command line makes none: cli-database.test.ts).
+      const config = { ...DEFAULT_CONFIG, dataDir, databaseUrl, databaseSchema: spawnSchema }
+      await (await openStore(storeOptionsFrom(config))).close()
       const { stdout } = await promisify(execFile)('npx', ['tsx', 'src/service/cli/flows.ts', 'token', 'create', '--kind', 'secret'], {
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_SCHEMA: spawnSchema },
         cwd: process.cwd(),
@@ -268,5 +273,5 @@ describe('npm run flows (the real entry point)', () => {
       }
       await rm(dataDir, { recursive: true, force: true })
     }
-  })
+  }, 60_000)
 })
