@@ -1,12 +1,13 @@
 import { useSignal, useSignalEffect } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
+import type { FlowSummary } from '../protocol/management'
+import { listFlows, listTokens } from '../protocol/management-api'
 import { api, messageOf } from './api'
 import { FlowList } from './flows/flow-list'
 import { FlowPanel } from './flows/flow-panel'
 import { announce, announcement, signOut, token } from './session'
 import { SignIn } from './sign-in'
 import { TokensPanel } from './tokens-panel'
-import type { FlowSummary } from './types'
 
 /** The console: the sign-in form, or the workspace's flows and the one opened. */
 export function App() {
@@ -38,8 +39,8 @@ function Workspace() {
 
   const reload = async () => {
     try {
-      const [list, tokens] = await Promise.all([api<{ flows: FlowSummary[] }>('/v1/flows'), api<{ workspaceId: string }>('/v1/tokens')])
-      flows.value = list.flows
+      const [list, tokens] = await Promise.all([listFlows(api), listTokens(api)])
+      flows.value = list
       workspace.value = tokens.workspaceId
       error.value = null
     } catch (caught) {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { conversation } from '../../src/admin/results/conversation'
-import type { FlowDocument, ResultDetail } from '../../src/admin/types'
+import type { Group } from '../../src/protocol/flow'
+import type { ResultDetail } from '../../src/protocol/results'
 
 const text = (id: string, plain: string) => ({ id, type: 'text', content: { richText: [{ type: 'p', children: [{ text: plain }] }] } })
-const FLOW: FlowDocument = {
-  id: 'f1',
-  updatedAt: '2026-11-26T10:00:00Z',
+const FLOW: { groups: Group[] } = {
   groups: [
     { id: 'g1', title: 'Name', blocks: [text('t1', 'Hello!'), text('t2', 'What is your name?'), { id: 'ask-name', type: 'text input' }] },
     { id: 'g2', title: 'Topic', blocks: [{ id: 'ask-topic', type: 'choice input' }, text('t3', 'Thanks {{Name}}, {{Unknown}}')] },
@@ -17,14 +16,10 @@ const answer = (blockId: string, groupId: string, value: string) => ({
   groupId,
   columnId: blockId,
   value,
+  sessionId: 's1',
   createdAt: '2026-11-26T10:00:00Z',
 })
-const result = (answers: ResultDetail['answers']): ResultDetail => ({
-  id: 'r1',
-  createdAt: '2026-11-26T10:00:00Z',
-  updatedAt: '2026-11-26T10:00:00Z',
-  isCompleted: true,
-  cells: {},
+const result = (answers: ResultDetail['result']['answers']) => ({
   answers,
   variables: [
     { id: 'v1', name: 'Name', value: 'Ada' },

@@ -1,5 +1,5 @@
 import { announce, publishable } from '../session'
-import type { FlowSummary } from '../types'
+import type { FlowSummary } from '../../protocol/management'
 import { PublishableToken } from './publishable-token'
 import { MODES, snippet } from './snippets'
 

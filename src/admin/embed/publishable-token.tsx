@@ -1,7 +1,8 @@
 import { useSignal, useSignalEffect } from '@preact/signals'
+import type { ApiToken } from '../../protocol/management'
+import { createToken, listTokens } from '../../protocol/management-api'
 import { api, messageOf } from '../api'
 import { announce, publishable, rememberPublishable, token } from '../session'
-import type { TokenInfo } from '../types'
 
 /**
  * The publishable token snippets and the preview carry. The service keeps hashes only, so the
@@ -9,20 +10,20 @@ import type { TokenInfo } from '../types'
  * when the owner asks (a token is a credential in every page that embeds the flow).
  */
 export function PublishableToken() {
-  const existing = useSignal<TokenInfo[] | null>(null)
+  const existing = useSignal<ApiToken[] | null>(null)
   const pasted = useSignal('')
   const error = useSignal<string | null>(null)
 
   useSignalEffect(() => {
     if (!token.value) return
-    api<{ tokens: TokenInfo[] }>('/v1/tokens')
+    listTokens(api)
       .then((answer) => (existing.value = answer.tokens.filter((item) => item.kind === 'publishable')))
       .catch((caught) => (error.value = messageOf(caught)))
   })
 
   const create = async () => {
     try {
-      const made = await api<{ value: string }>('/v1/tokens', 'POST', { kind: 'publishable', label: 'console embeds' })
+      const made = await createToken(api, 'publishable', 'console embeds')
       rememberPublishable(made.value)
       error.value = null
       announce('A publishable token was created; the snippets carry it.')

@@ -1,4 +1,4 @@
-import type { FlowSummary } from '../types'
+import type { FlowSummary } from '../../protocol/management'
 
 const count = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`
 

@@ -1,12 +1,13 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
+import type { FlowStandingChange, FlowSummary } from '../../protocol/management'
+import { changeFlowStanding, publishFlow } from '../../protocol/management-api'
 import { api, messageOf } from '../api'
 import { Deliveries } from './deliveries'
 import { EmbedSnippets } from '../embed/embed-snippets'
 import { Preview } from './preview'
 import { ResultsPanel } from '../results/results-panel'
 import { announce } from '../session'
-import type { FlowSummary } from '../types'
 import { Upload } from './upload'
 
 /** One flow: publishing, a new version, the preview, the snippets, its results and its webhook's deliveries. */
@@ -19,10 +20,10 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
   const version = useSignal(0)
   useEffect(() => heading.current?.focus(), [])
 
-  const act = async (action: 'publish' | 'unpublish' | 'archive' | 'unarchive', done: string) => {
+  const act = async (action: 'publish' | FlowStandingChange, done: string) => {
     busy.value = true
     try {
-      await api(`/v1/flows/${flow.id}/${action}`, 'POST')
+      await (action === 'publish' ? publishFlow(api, flow.id) : changeFlowStanding(api, flow.id, action))
       error.value = null
       await props.onChanged()
       version.value++

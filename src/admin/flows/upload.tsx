@@ -1,7 +1,8 @@
 import { useSignal } from '@preact/signals'
+import type { FlowSummary } from '../../protocol/management'
+import { replaceFlow } from '../../protocol/management-api'
 import { api, messageOf } from '../api'
 import { announce } from '../session'
-import type { FlowSummary } from '../types'
 
 /** Exports larger than this are refused before they are sent (the service's body limit is its own). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -32,7 +33,7 @@ export function Upload(props: { flow: FlowSummary; onUploaded(): Promise<void> }
     }
     busy.value = true
     try {
-      await api(`/v1/flows/${props.flow.id}`, 'PUT', { flow: parsed })
+      await replaceFlow(api, props.flow.id, parsed)
       await props.onUploaded()
       announce(`${file.name} is the new version of ${props.flow.name}. Publish it to show visitors.`)
     } catch (caught) {
