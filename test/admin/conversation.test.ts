@@ -11,11 +11,12 @@ const FLOW: { groups: Group[] } = {
     { id: 'g3', title: 'Plan', blocks: [text('t4', 'Which plan, {{Name}}?'), { id: 'ask-plan', type: 'choice input' }] },
   ],
 }
-const answer = (blockId: string, groupId: string, value: string) => ({
+const answer = (blockId: string, groupId: string, value: string, display = value) => ({
   blockId,
   groupId,
   columnId: blockId,
   value,
+  display,
   sessionId: 's1',
   createdAt: '2026-11-26T10:00:00Z',
 })
@@ -46,5 +47,10 @@ describe('a result read as the conversation the visitor saw', () => {
       { questions: [], answer: 'Returns' },
       { questions: [], answer: 'kept' },
     ])
+  })
+
+  it("shows what the visitor's bubble showed, not the value the flow stored", () => {
+    const turns = conversation(FLOW, result([answer('ask-plan', 'g3', 'plan_team', 'Team (5 seats)')]))
+    expect(turns).toEqual([{ questions: ['Which plan, Ada?'], answer: 'Team (5 seats)' }])
   })
 })

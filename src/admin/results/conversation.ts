@@ -5,6 +5,7 @@ import type { ResultDetail } from '../../protocol/results'
 export interface Turn {
   /** What the flow said before the visitor answered (its text bubbles before the input block). */
   questions: string[]
+  /** The answer as the visitor's bubble showed it. */
   answer: string
 }
 
@@ -39,6 +40,7 @@ export function conversation(flow: { groups: readonly Group[] }, result: Pick<Re
       const text = (typeof content?.plainText === 'string' ? content.plainText : richText(content?.richText)).trim()
       if (text) questions.unshift(fill(text))
     }
-    return { questions, answer: answer.value }
+    // What the visitor's bubble showed (a choice's label), not the value the flow stored.
+    return { questions, answer: answer.display }
   })
 }
