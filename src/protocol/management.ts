@@ -47,6 +47,9 @@ export type TokenKind = (typeof TOKEN_KINDS)[number]
 /** A token's first characters name its kind; 43 URL-safe characters (32 random bytes) follow. */
 export const TOKEN_PREFIXES: Record<TokenKind, string> = { secret: 'fs_sk_', publishable: 'fs_pk_' }
 
+/** How a token is named in lists once made (the service keeps no copy of it): its last four characters. */
+export const tokenHint = (token: string) => `…${token.slice(-4)}`
+
 /** The kind of a well-formed token, else undefined (whether the service knows it is another question). */
 export function tokenKindOf(token: string): TokenKind | undefined {
   if (!/^fs_[a-z]{2}_[A-Za-z0-9_-]{43}$/.test(token)) return undefined

@@ -1,4 +1,5 @@
-import { announce, publishable } from '../session'
+import { announce } from '../session'
+import { publishable } from '../workspace'
 import type { FlowSummary } from '../../protocol/management'
 import { PublishableToken } from './publishable-token'
 import { MODES, snippet } from './snippets'

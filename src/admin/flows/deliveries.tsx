@@ -4,6 +4,7 @@ import type { FlowSummary } from '../../protocol/management'
 import { getWebhook, listWebhookDeliveries } from '../../protocol/management-api'
 import type { WebhookDelivery } from '../../protocol/webhooks'
 import { api, messageOf } from '../api'
+import { When } from '../dates'
 import { announce } from '../session'
 
 /** The completion webhook of the flow and its latest deliveries, each attempt's outcome. */
@@ -55,7 +56,9 @@ export function Deliveries(props: { flow: FlowSummary }) {
             <tbody>
               {deliveries.value.map((delivery) => (
                 <tr key={delivery.id}>
-                  <td>{new Date(delivery.createdAt).toLocaleString('en')}</td>
+                  <td>
+                    <When iso={delivery.createdAt} />
+                  </td>
                   <td>
                     <code>{delivery.resultId}</code>
                   </td>

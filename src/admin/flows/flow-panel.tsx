@@ -7,6 +7,7 @@ import { Deliveries } from './deliveries'
 import { EmbedSnippets } from '../embed/embed-snippets'
 import { Preview } from './preview'
 import { ResultsPanel } from '../results/results-panel'
+import { When } from '../dates'
 import { announce } from '../session'
 import { Upload } from './upload'
 
@@ -38,16 +39,29 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
   return (
     <article class="panel" aria-labelledby="flow-title">
       <header class="panel-head">
-        <h2 id="flow-title" tabIndex={-1} ref={heading}>
-          {flow.name}
-        </h2>
+        <div class="panel-title">
+          <h2 id="flow-title" tabIndex={-1} ref={heading}>
+            {flow.name}
+          </h2>
+          {/* Closing the panel changes nothing of the flow: it stands apart from the flow's actions. */}
+          <button type="button" class="quiet" onClick={props.onClose}>
+            Close panel
+          </button>
+        </div>
         <p>
-          {flow.publishedAt ? `Published ${new Date(flow.publishedAt).toLocaleString('en')}` : 'Not published: visitors cannot start it.'}
+          {flow.publishedAt ? (
+            <>
+              Published <When iso={flow.publishedAt} />.
+            </>
+          ) : (
+            'Not published: visitors cannot start it.'
+          )}
           {flow.publishedAt &&
             Date.parse(flow.updatedAt) > Date.parse(flow.publishedAt) &&
             ' Changed since: publish to show visitors the changes.'}
         </p>
-        <div class="actions">
+        {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons named as one; a <fieldset> brings a box and a <legend> the row does not need */}
+        <div class="actions" role="group" aria-label="Flow actions">
           <button type="button" disabled={busy.value} onClick={() => act('publish', `${flow.name} is published.`)}>
             Publish
           </button>
@@ -64,9 +78,6 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
             }
           >
             {flow.isArchived ? 'Unarchive' : 'Archive'}
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Close
           </button>
         </div>
         {error.value && (

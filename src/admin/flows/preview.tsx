@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
-import { publishable } from '../session'
+import { publishable } from '../workspace'
 import type { FlowSummary } from '../../protocol/management'
 
 const WIDGET_SCRIPT = '/widget/v1/flow-chat.js'

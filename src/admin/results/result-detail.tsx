@@ -5,6 +5,7 @@ import { deleteResult, getFlow, getPublishedFlow, getResult } from '../../protoc
 import type { ResultDetail as Detail } from '../../protocol/results'
 import { ApiError, api, messageOf } from '../api'
 import { Confirm } from '../confirm'
+import { dateTime } from '../dates'
 import { announce } from '../session'
 import { cellText } from './columns'
 import { conversation } from './conversation'
@@ -54,7 +55,7 @@ export function ResultDetail(props: { flowId: string; resultId: string; onClose(
   return (
     <section class="detail" aria-labelledby="detail-title">
       <h4 id="detail-title" tabIndex={-1} ref={heading}>
-        {result ? `Result of ${new Date(result.createdAt).toLocaleString('en')}` : 'Result'}
+        {result ? `Result of ${dateTime(result.createdAt)}` : 'Result'}
       </h4>
       {error.value && (
         <p class="error" role="alert">

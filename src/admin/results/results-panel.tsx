@@ -5,6 +5,7 @@ import { deleteResults, exportResults, listResults, type ResultsFilters } from '
 import type { ResultRow, ResultsPage } from '../../protocol/results'
 import { api, messageOf } from '../api'
 import { Confirm } from '../confirm'
+import { dateTime, When } from '../dates'
 import { download } from '../download'
 import { announce } from '../session'
 import { ColumnSettings } from './column-settings'
@@ -166,7 +167,13 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
             />
           )}
           {page.value.results.length === 0 ? (
-            <p>No results yet.</p>
+            <p>
+              {filters.value.q || filters.value.completed
+                ? 'No result matches this search.'
+                : flow.publishedAt
+                  ? 'No results yet: they appear here as visitors answer (try the flow in the preview).'
+                  : 'No results yet: publish the flow, then visitors’ answers appear here.'}
+            </p>
           ) : (
             // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrollable region takes keyboard focus so that keyboard users can scroll it (WCAG 2.1.1)
             <div class="scroll" tabIndex={0} role="region" aria-label="Results table">
@@ -196,11 +203,11 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
                     <tr key={row.id}>
                       <td>
                         <button type="button" onClick={() => (opened.value = row.id)}>
-                          Open<span class="visually-hidden"> the result of {new Date(row.createdAt).toLocaleString('en')}</span>
+                          Open<span class="visually-hidden"> the result of {dateTime(row.createdAt)}</span>
                         </button>
                       </td>
                       <td>
-                        {new Date(row.createdAt).toLocaleString('en')}
+                        <When iso={row.createdAt} />
                         {!row.isCompleted && <span class="badge"> (not completed)</span>}
                       </td>
                       {columns.map((column) => (

@@ -6,6 +6,7 @@ import {
   type apiOf,
   CONSOLE_FLOW,
   CONSOLE_FLOW_NAME as NAME,
+  consolePage,
   openFlow,
   readConsoleFlow,
   signIn,
@@ -77,6 +78,19 @@ describe('the console’s results', () => {
     await expect(rows.count()).resolves.toBe(total)
     await expect(page.getByRole('button', { name: 'Load more results' }).count()).resolves.toBe(0)
     await owner('PATCH', `/v1/flows/${flowId}`, { flow: { resultsTablePreferences: { columnsVisibility: { b2: true, b4: true } } } })
+  })
+
+  it('writes every date on one line while the columns beside it have room', async () => {
+    const page = await consolePage(context, { flow: NAME, viewport: { width: 1280, height: 800 } })
+    await page.locator('table.results tbody tr').first().waitFor()
+    await page.getByRole('region', { name: 'Webhook deliveries' }).waitFor()
+    // Results (one not completed, its mark under the date) and deliveries: each date a single line box.
+    const dates = await page
+      .locator('table time.date')
+      .evaluateAll((elements) => elements.map((element) => element.getClientRects().length))
+    expect(dates.length).toBeGreaterThan(25)
+    expect(dates.every((lines) => lines === 1)).toBe(true)
+    expect(await page.locator('table.results tbody tr', { hasText: 'not completed' }).count()).toBeGreaterThan(0)
   })
 
   it('finds results by an answer and by completion, and exports what it found', async () => {
