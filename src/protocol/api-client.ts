@@ -89,7 +89,7 @@ export function apiClient(options: ApiClientOptions): ApiClient {
 /** The contract's error body of a refused call; any other body is `unexpected`, quoted briefly. */
 async function errorOf(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '')
-  const parsed = errorBodySchema.safeParse(parseJson(text))
+  const parsed = errorBodySchema.safeParse(safeJson(text))
   if (parsed.success) {
     const { code, message, details } = parsed.data.error
     return new ApiError(response.status, code, message, details ?? undefined)
@@ -97,7 +97,8 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, 'unexpected', `The service answered ${response.status}${text ? `: ${text.slice(0, 200)}` : '.'}`)
 }
 
-function parseJson(text: string): unknown {
+/** A JSON text's value, or undefined when it is not JSON (an answer to check next). */
+export function safeJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
