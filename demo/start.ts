@@ -11,6 +11,7 @@ import { loadConfig, type ServiceConfig } from '../src/service/config'
 import { CLI_COMMAND } from '../src/service/cli/invocation'
 import { newToken } from '../src/service/ids'
 import { serviceUrl, startServer } from '../src/service/main'
+import { startBanner } from './site/banner'
 import { mountDemoSite } from './site/routes'
 import { listFlowFiles, seedFlows, type SeededFlow } from './site/seed'
 
@@ -87,22 +88,18 @@ async function main() {
   })
   service.setFlows(flows)
 
-  console.log(`
-Flow Chat is running at ${service.url}${config.workers > 1 ? ` (${config.workers} processes)` : ''}
-
-  Demo pages        ${service.url}/
-  Outbox            ${service.url}/demo/outbox   ${config.smtpUrl ? '(unused: SMTP_URL is set)' : '(e-mails flows send, kept here: no SMTP_URL set; asks for the secret token)'}
-  Widget script     ${service.url}/widget/v1/flow-chat.js
-  API               ${service.url}/v1/…   (workspace "${WORKSPACE}")
-  Secret token      ${tokens.secret}
-  Publishable token ${tokens.publishable}
-  Data              ${config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : resolve(config.dataDir)}
-  Command line      ${CLI_COMMAND} list${config.databaseUrl ? '   (with the same DATABASE_URL)' : ''}
-
-Flows (inline demo pages):
-${flows.map((f) => `  ${service.url}/demo/inline/${f.publicId}  ${f.name}`).join('\n')}
-
-Press Ctrl+C to stop.`)
+  console.log(
+    startBanner({
+      url: service.url,
+      workers: config.workers,
+      smtpConfigured: Boolean(config.smtpUrl),
+      workspace: WORKSPACE,
+      tokens,
+      data: config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : resolve(config.dataDir),
+      commandLine: `${CLI_COMMAND} list${config.databaseUrl ? '   (with the same DATABASE_URL)' : ''}`,
+      flows,
+    }),
+  )
 }
 
 main().catch((error: unknown) => {

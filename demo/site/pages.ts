@@ -127,6 +127,8 @@ ${page.snippet ? html`<pre aria-label="Embed snippet for ${page.title}"><code>${
     html`<header><h1>Flow Chat demo</h1>
 <p>The flow service, the widget and these pages, served together from one port. Each page embeds a published flow as a site owner would: the snippet beside it is all the page needs, under a strict Content Security Policy.</p></header>
 <main>
+<section aria-labelledby="demo-console"><h2 id="demo-console">Managing the flows</h2>
+<p>The <a href="/admin">console</a> is where a site owner creates flows (from an exported file or a template), publishes and tries them, copies the snippets that embed them, and reads and exports what visitors answered. Sign in with the secret token <code>npm start</code> printed.</p></section>
 <section aria-labelledby="demo-pages"><h2 id="demo-pages">What each page shows</h2>
 <ul class="pages">${demoPages(flows, ctx).map(card)}</ul></section>
 ${aiNote(options.aiConfigured === true)}

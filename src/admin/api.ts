@@ -1,57 +1,38 @@
+import { ApiError, apiClient } from '../protocol/api-client'
 import { signOut, token } from './session'
-
-/** An error the API answered with (its code, words and details), or a failed request. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Array<{ path?: string; message?: string }> = [],
-  ) {
-    super(message)
-  }
-
-  /** The message and, for a refused body, what it names: shown to the owner as is. */
-  describe(): string {
-    const parts = this.details.map((detail) => [detail.path, detail.message].filter(Boolean).join(': ')).filter(Boolean)
-    return parts.length ? `${this.message} (${parts.slice(0, 5).join('; ')})` : this.message
-  }
-}
 
 export const REVOKED_MESSAGE = 'The service no longer accepts this token (revoked or unknown). Sign in again with a valid secret token.'
 
+/** Same origin, the token in a header only: no cookie goes, no answer is cached. */
+const INIT: RequestInit = { credentials: 'omit', cache: 'no-store' }
+
 /**
- * A call to this service's API with the signed-in secret token. A 401 means the token stopped
+ * This service's API with the signed-in secret token, through the contract's client and calls
+ * (protocol/management-api.ts) as the command line makes them. A 401 means the token stopped
  * working (revoked while the console was open): the owner is signed out and told why.
  */
-export async function request(path: string, init: RequestInit = {}, bearer = token.value): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (bearer) headers.set('Authorization', `Bearer ${bearer}`)
-  if (init.body !== undefined) headers.set('Content-Type', 'application/json')
-  let response: Response
-  try {
-    response = await fetch(path, { ...init, headers, credentials: 'omit', cache: 'no-store' })
-  } catch {
-    throw new ApiError(0, 'network', 'The service could not be reached. Check your connection and try again.')
-  }
-  if (response.ok) return response
-  const body = (await response.json().catch(() => null)) as {
-    error?: { code?: string; message?: string; details?: ApiError['details'] }
-  } | null
-  const error = new ApiError(
-    response.status,
-    body?.error?.code ?? 'error',
-    body?.error?.message ?? `The service answered ${response.status}.`,
-    body?.error?.details,
-  )
-  if (response.status === 401 && bearer === token.value) signOut(REVOKED_MESSAGE)
-  throw error
+export const api = apiClient({
+  baseUrl: '',
+  token: () => token.value,
+  init: INIT,
+  onError(error, bearer) {
+    if (error.status === 401 && bearer === token.value) signOut(REVOKED_MESSAGE)
+    return undefined
+  },
+})
+
+/** The API with a token the owner has not signed in with yet (the sign-in form checks it first). */
+export const apiWith = (candidate: string) => apiClient({ baseUrl: '', token: () => candidate, init: INIT })
+
+/** What to tell the owner about a failed call: the API's words and, for a refused body, what it names. */
+export function messageOf(caught: unknown): string {
+  if (!(caught instanceof ApiError)) return String(caught)
+  if (caught.code === 'network') return 'The service could not be reached. Check your connection and try again.'
+  const details = Array.isArray(caught.details) ? (caught.details as Array<{ path?: unknown; message?: unknown }>) : []
+  const parts = details
+    .map((detail) => [detail.path, detail.message].filter((part) => typeof part === 'string' && part).join(': '))
+    .filter(Boolean)
+  return parts.length ? `${caught.message} (${parts.slice(0, 5).join('; ')})` : caught.message
 }
 
-export async function api<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
-  const response = await request(path, { method, body: body === undefined ? undefined : JSON.stringify(body) })
-  return (await response.json()) as T
-}
-
-/** What to tell the owner about a failed call: the API's words, or the error's. */
-export const messageOf = (caught: unknown) => (caught instanceof ApiError ? caught.describe() : String(caught))
+export { ApiError }

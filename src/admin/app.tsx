@@ -1,12 +1,11 @@
-import { useSignal, useSignalEffect } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
-import { api, messageOf } from './api'
 import { FlowList } from './flows/flow-list'
 import { FlowPanel } from './flows/flow-panel'
+import { START_TITLE_ID, StartPanel } from './flows/start-panel'
 import { announce, announcement, signOut, token } from './session'
 import { SignIn } from './sign-in'
 import { TokensPanel } from './tokens-panel'
-import type { FlowSummary } from './types'
+import { flows, loadWorkspace, openFlowId, reloadFlows, workspaceError, workspaceId } from './workspace'
 
 /** The console: the sign-in form, or the workspace's flows and the one opened. */
 export function App() {
@@ -20,44 +19,38 @@ export function App() {
   )
 }
 
-/** Closes the flow's panel, and gives focus back to the list it was opened from. */
-function close(openId: { value: string | null }) {
-  const id = openId.value
-  openId.value = null
-  requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-flow-id="${CSS.escape(id ?? '')}"]`)?.focus())
+/** After the panel it was on is replaced, focus goes to `selector` (a heading, a list entry) instead of being lost. */
+const focusNext = (selector: string) => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus())
+
+/** Closes the flow's panel, and gives focus back to the list entry it was opened from. */
+function closeFlow() {
+  const id = openFlowId.value
+  openFlowId.value = null
+  focusNext(`[data-flow-id="${CSS.escape(id ?? '')}"]`)
+}
+
+/** Closes any flow's panel and brings the owner to creating one. */
+function newFlow() {
+  openFlowId.value = null
+  focusNext(`#${START_TITLE_ID}`)
 }
 
 function Workspace() {
-  const flows = useSignal<FlowSummary[] | null>(null)
-  const workspace = useSignal('')
-  const openId = useSignal<string | null>(null)
-  const error = useSignal<string | null>(null)
   const title = useRef<HTMLHeadingElement>(null)
   // Signing in removes the form that had focus: it goes to the page's heading instead of being lost.
-  useEffect(() => title.current?.focus(), [])
+  useEffect(() => {
+    title.current?.focus()
+    void loadWorkspace()
+  }, [])
 
-  const reload = async () => {
-    try {
-      const [list, tokens] = await Promise.all([api<{ flows: FlowSummary[] }>('/v1/flows'), api<{ workspaceId: string }>('/v1/tokens')])
-      flows.value = list.flows
-      workspace.value = tokens.workspaceId
-      error.value = null
-    } catch (caught) {
-      error.value = messageOf(caught)
-    }
-  }
-  useSignalEffect(() => {
-    if (token.value) void reload()
-  })
-
-  const open = flows.value?.find((flow) => flow.id === openId.value)
+  const open = flows.value?.find((flow) => flow.id === openFlowId.value)
   return (
     <>
       <header class="top">
         <h1 tabIndex={-1} ref={title}>
           Flow console
         </h1>
-        {workspace.value && <p class="workspace">Workspace {workspace.value}</p>}
+        {workspaceId.value && <p class="workspace">Workspace {workspaceId.value}</p>}
         <button
           type="button"
           onClick={() => {
@@ -69,16 +62,16 @@ function Workspace() {
         </button>
       </header>
       <main class="layout">
-        {error.value && (
+        {workspaceError.value && (
           <p class="error" role="alert">
-            {error.value}
+            {workspaceError.value}
           </p>
         )}
         <div class="side">
-          <FlowList flows={flows.value} openId={openId.value} onOpen={(id) => (openId.value = id)} />
+          <FlowList flows={flows.value} openId={openFlowId.value} onOpen={(id) => (openFlowId.value = id)} onNew={newFlow} />
           <TokensPanel />
         </div>
-        {open && <FlowPanel key={open.id} flow={open} onChanged={reload} onClose={() => close(openId)} />}
+        {flows.value && (open ? <FlowPanel key={open.id} flow={open} onChanged={reloadFlows} onClose={closeFlow} /> : <StartPanel />)}
       </main>
     </>
   )

@@ -1,5 +1,3 @@
-import { request } from './api'
-
 /** The file name a response names (`Content-Disposition: attachment; filename="…"`), else `fallback`. */
 function fileName(response: Response, fallback: string): string {
   const match = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') ?? '')
@@ -7,11 +5,10 @@ function fileName(response: Response, fallback: string): string {
 }
 
 /**
- * Downloads an API file with the secret token. The token is not in a cookie, so a plain link
- * cannot carry it: the console fetches the file, then saves it from a Blob.
+ * Saves a file the API answered (fetched with the secret token: the token is not in a cookie, so
+ * a plain link cannot carry it) from a Blob, under the name it gives.
  */
-export async function download(path: string, fallback: string): Promise<string> {
-  const response = await request(path)
+export async function download(response: Response, fallback: string): Promise<string> {
   const name = fileName(response, fallback)
   const url = URL.createObjectURL(await response.blob())
   const link = document.createElement('a')

@@ -6,7 +6,6 @@ import { signal } from '@preact/signals'
  * (another tab or a later visitor of a shared computer does not find it).
  */
 const TOKEN_KEY = 'flow-console:token'
-const PUBLISHABLE_KEY = 'flow-console:publishable'
 
 const read = (key: string) => {
   try {
@@ -27,8 +26,6 @@ const write = (key: string, value: string | null) => {
 export const token = signal<string | null>(read(TOKEN_KEY))
 /** Why the owner was signed out, shown on the sign-in form. */
 export const signOutReason = signal<string | null>(null)
-/** A publishable token of the workspace, for snippets and the preview: created or pasted in this tab. */
-export const publishable = signal<string | null>(read(PUBLISHABLE_KEY))
 
 export function signIn(value: string): void {
   write(TOKEN_KEY, value)
@@ -38,15 +35,8 @@ export function signIn(value: string): void {
 
 export function signOut(reason: string | null = null): void {
   write(TOKEN_KEY, null)
-  write(PUBLISHABLE_KEY, null)
-  publishable.value = null
   signOutReason.value = reason
   token.value = null
-}
-
-export function rememberPublishable(value: string): void {
-  write(PUBLISHABLE_KEY, value)
-  publishable.value = value
 }
 
 /** What the live region says: the last thing that happened. */

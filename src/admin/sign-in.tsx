@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
-import { ApiError, messageOf, request } from './api'
+import { listTokens } from '../protocol/management-api'
+import { ApiError, apiWith, messageOf } from './api'
 import { announce, signIn, signOutReason } from './session'
 
 /**
@@ -24,7 +25,7 @@ export function SignIn() {
     }
     busy.value = true
     try {
-      await request('/v1/tokens', {}, candidate)
+      await listTokens(apiWith(candidate))
       signIn(candidate)
       announce('Signed in.')
     } catch (caught) {

@@ -1,60 +1,45 @@
-import { useSignal, useSignalEffect } from '@preact/signals'
+import { useSignal } from '@preact/signals'
+import type { ApiToken } from '../protocol/management'
+import { createToken, revokeToken } from '../protocol/management-api'
 import { api, messageOf } from './api'
 import { Confirm } from './confirm'
-import { announce, signOut, token } from './session'
-import type { TokenInfo } from './types'
-
-interface Listed extends TokenInfo {
-  createdAt: string
-}
+import { announce, signOut } from './session'
+import { publishable, rememberPublishable, reloadTokens, tokens } from './workspace'
 
 /**
  * The workspace's tokens (never their values: the service keeps hashes), a new one shown once,
  * and revocation after confirming; revoking the token the console runs with signs the owner out.
+ * A publishable token made here serves the snippets and the preview when none does yet.
  */
 export function TokensPanel() {
-  const tokens = useSignal<Listed[] | null>(null)
   const made = useSignal<{ kind: string; value: string } | null>(null)
   const kind = useSignal<'publishable' | 'secret'>('publishable')
   const label = useSignal('')
-  const revoking = useSignal<Listed | null>(null)
+  const revoking = useSignal<ApiToken | null>(null)
   const error = useSignal<string | null>(null)
   const fail = (caught: unknown) => (error.value = messageOf(caught))
-
-  const load = async () => {
-    try {
-      tokens.value = (await api<{ tokens: Listed[] }>('/v1/tokens')).tokens
-    } catch (caught) {
-      fail(caught)
-    }
-  }
-  useSignalEffect(() => {
-    if (token.value) void load()
-  })
 
   const create = async (event: Event) => {
     event.preventDefault()
     try {
-      const answer = await api<{ value: string }>('/v1/tokens', 'POST', {
-        kind: kind.value,
-        ...(label.value.trim() ? { label: label.value.trim() } : {}),
-      })
+      const answer = await createToken(api, kind.value, label.value.trim() || undefined)
       made.value = { kind: kind.value, value: answer.value }
+      if (kind.value === 'publishable' && !publishable.value) rememberPublishable(answer.value, answer.token.id)
       label.value = ''
       error.value = null
       announce(`A ${kind.value} token was created. It is shown once: copy it now.`)
-      await load()
+      await reloadTokens()
     } catch (caught) {
       fail(caught)
     }
   }
-  const revoke = async (item: Listed) => {
+  const revoke = async (item: ApiToken) => {
     revoking.value = null
     try {
-      await api(`/v1/tokens/${item.id}`, 'DELETE')
+      await revokeToken(api, item.id)
       if (item.current) return signOut('You revoked the token this console used. Sign in with another secret token.')
       announce(`The token ${item.label ?? item.hint ?? item.id} is revoked.`)
-      await load()
+      await reloadTokens()
     } catch (caught) {
       fail(caught)
     }

@@ -77,3 +77,5 @@ export const credentialSchema = z.looseObject({
   updatedAt: z.string(),
 })
 export type Credential = z.infer<typeof credentialSchema>
+export const credentialsListResponseSchema = z.looseObject({ credentials: z.array(credentialSchema) })
+export const credentialResponseSchema = z.looseObject({ credential: credentialSchema })

@@ -59,6 +59,7 @@ export const resultsTablePreferencesSchema = z.looseObject({
   columnsVisibility: opt(z.record(z.string(), z.unknown())),
   columnsWidth: opt(z.record(z.string(), z.unknown())),
 })
+export type ResultsTablePreferences = z.infer<typeof resultsTablePreferencesSchema>
 
 /** The runnable content of a flow: what publishing snapshots. */
 const contentShape = {
@@ -142,6 +143,9 @@ export const publishedFlowSchema = z.looseObject({
   flowId: z.string(),
 })
 export type PublishedFlow = z.infer<typeof publishedFlowSchema>
+
+/** What publishing answers: the new live version. */
+export const publishResponseSchema = z.looseObject({ publishedFlow: publishedFlowSchema })
 
 export const publishedFlowResponseSchema = z.looseObject({
   publishedFlow: publishedFlowSchema,

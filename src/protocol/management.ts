@@ -25,6 +25,10 @@ export const flowSummarySchema = z.looseObject({
 export type FlowSummary = z.infer<typeof flowSummarySchema>
 
 export const flowsListResponseSchema = z.looseObject({ flows: z.array(flowSummarySchema) })
+/** Changes of a flow's standing, each its own call (`POST /v1/flows/{id}/archive`…), each answering the flow's summary. */
+export const FLOW_STANDING_CHANGES = ['archive', 'unarchive', 'unpublish'] as const
+export type FlowStandingChange = (typeof FLOW_STANDING_CHANGES)[number]
+
 /** What archive, unarchive and unpublish answer. */
 export const flowSummaryResponseSchema = z.looseObject({ flow: flowSummarySchema })
 
@@ -38,6 +42,19 @@ export const MAX_FLOWS_LIST = 1_000
 export const replaceFlowRequestSchema = z.object({ flow: importFlowSchema, updatedAt: opt(z.string()) })
 
 export const TOKEN_KINDS = ['secret', 'publishable'] as const
+export type TokenKind = (typeof TOKEN_KINDS)[number]
+
+/** A token's first characters name its kind; 43 URL-safe characters (32 random bytes) follow. */
+export const TOKEN_PREFIXES: Record<TokenKind, string> = { secret: 'fs_sk_', publishable: 'fs_pk_' }
+
+/** How a token is named in lists once made (the service keeps no copy of it): its last four characters. */
+export const tokenHint = (token: string) => `…${token.slice(-4)}`
+
+/** The kind of a well-formed token, else undefined (whether the service knows it is another question). */
+export function tokenKindOf(token: string): TokenKind | undefined {
+  if (!/^fs_[a-z]{2}_[A-Za-z0-9_-]{43}$/.test(token)) return undefined
+  return TOKEN_KINDS.find((kind) => token.startsWith(TOKEN_PREFIXES[kind]))
+}
 
 export const apiTokenSchema = z.looseObject({
   id: z.string(),

@@ -86,7 +86,10 @@ export const resultAnswerSchema = z.looseObject({
   variableId: opt(z.string()),
   /** The column showing this block's answers; null for a block no version of the flow has (a linked flow's). */
   columnId: z.nullable(z.string()),
+  /** The answer as stored: what the input's variable received (a choice's value), what the table and exports show. */
   value: z.string(),
+  /** The answer as the visitor's bubble showed it (a choice's label); `value` when they are the same. */
+  display: z.string(),
   sessionId: z.string(),
   createdAt: z.string(),
 })

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomFillSync } from 'node:crypto'
+import { TOKEN_PREFIXES, type TokenKind } from '../protocol/management'
 
 const ID_BYTES = 18
 /** Random bytes drawn from the system a few kilobytes at a time (every chat request needs ids); never reused. */
@@ -25,19 +26,11 @@ export function isResourceRef(value: string): boolean {
   return RESOURCE_REF.test(value)
 }
 
-export type TokenKind = 'secret' | 'publishable'
-
-const TOKEN_PREFIX: Record<TokenKind, string> = { secret: 'fs_sk_', publishable: 'fs_pk_' }
+export { type TokenKind, tokenKindOf } from '../protocol/management'
 
 /** A new API token: the prefix names its kind, 32 random bytes make it unguessable. */
 export function newToken(kind: TokenKind): string {
-  return TOKEN_PREFIX[kind] + randomBytes(32).toString('base64url')
-}
-
-export function tokenKindOf(token: string): TokenKind | undefined {
-  if (/^fs_sk_[A-Za-z0-9_-]{43}$/.test(token)) return 'secret'
-  if (/^fs_pk_[A-Za-z0-9_-]{43}$/.test(token)) return 'publishable'
-  return undefined
+  return TOKEN_PREFIXES[kind] + randomBytes(32).toString('base64url')
 }
 
 /** Only this hash is stored: a database leak does not leak usable tokens. */

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest'
  * engine (it keeps what the engine hands it as plain data). The service imports one way:
  * entries → routes → services → engine → integrations → http → store, each only below itself;
  * its configuration is read as types below the entries; the engine's core imports no block and
- * no block the walker; no two service modules need each other's values.
+ * no block the walker; no two service modules need each other's values. The console imports the
+ * contract only, as every other client of the API does.
  */
 const SRC = resolve(import.meta.dirname, '../../src')
 
@@ -118,11 +119,16 @@ describe('layering', () => {
     expect(crossing.map(describeEdge)).toEqual([])
   })
 
-  it('the console (src/admin) is its own bundle: it imports nothing of the widget or the service, and neither imports it', () => {
+  it('the console (src/admin) is its own bundle: it imports the contract and nothing else of ours, and nothing imports it', () => {
     const crossing = [...edges(join(SRC, 'admin')), ...edges(join(SRC, 'service')), ...edges(join(SRC, 'widget'))].filter(
-      (edge) => (edge.from === 'admin') !== (edge.to === 'admin'),
+      (edge) => (edge.from === 'admin') !== (edge.to === 'admin') && !(edge.from === 'admin' && edge.to === 'protocol'),
     )
     expect(crossing.map(describeEdge)).toEqual([])
+  })
+
+  it("the console takes the contract's modules one by one, as the widget does, never every schema through protocol/index", () => {
+    const barrel = edges(join(SRC, 'admin')).filter((edge) => edge.to === 'protocol' && /protocol(\/index)?$/.test(edge.specifier))
+    expect(barrel.map(describeEdge)).toEqual([])
   })
 
   it("the service's store and engine never import the routes or services above them, nor the store the engine", () => {

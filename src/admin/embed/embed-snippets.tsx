@@ -1,5 +1,6 @@
-import { announce, publishable } from '../session'
-import type { FlowSummary } from '../types'
+import { announce } from '../session'
+import { publishable } from '../workspace'
+import type { FlowSummary } from '../../protocol/management'
 import { PublishableToken } from './publishable-token'
 import { MODES, snippet } from './snippets'
 

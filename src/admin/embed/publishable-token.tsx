@@ -1,65 +1,68 @@
-import { useSignal, useSignalEffect } from '@preact/signals'
+import { useSignal } from '@preact/signals'
+import { tokenKindOf } from '../../protocol/management'
+import { createToken } from '../../protocol/management-api'
 import { api, messageOf } from '../api'
-import { announce, publishable, rememberPublishable, token } from '../session'
-import type { TokenInfo } from '../types'
+import { announce } from '../session'
+import { forgetPublishable, isListedPublishable, publishable, rememberPublishable, reloadTokens, tokens } from '../workspace'
 
 /**
  * The publishable token snippets and the preview carry. The service keeps hashes only, so the
  * console knows a token's value only when it made it or the owner pastes it; it makes one only
- * when the owner asks (a token is a credential in every page that embeds the flow).
+ * when the owner asks (a token is a credential in every page that embeds the flow). The one in
+ * use is remembered in this browser for the workspace (workspace.ts): pasted once, not in every tab.
  */
 export function PublishableToken() {
-  const existing = useSignal<TokenInfo[] | null>(null)
   const pasted = useSignal('')
   const error = useSignal<string | null>(null)
-
-  useSignalEffect(() => {
-    if (!token.value) return
-    api<{ tokens: TokenInfo[] }>('/v1/tokens')
-      .then((answer) => (existing.value = answer.tokens.filter((item) => item.kind === 'publishable')))
-      .catch((caught) => (error.value = messageOf(caught)))
-  })
+  const existing = tokens.value?.filter((item) => item.kind === 'publishable') ?? null
 
   const create = async () => {
     try {
-      const made = await api<{ value: string }>('/v1/tokens', 'POST', { kind: 'publishable', label: 'console embeds' })
-      rememberPublishable(made.value)
+      const made = await createToken(api, 'publishable', 'console embeds')
+      rememberPublishable(made.value, made.token.id)
       error.value = null
-      announce('A publishable token was created; the snippets carry it.')
+      announce('A publishable token was created; the snippets and the preview carry it.')
+      await reloadTokens()
     } catch (caught) {
       error.value = messageOf(caught)
+    }
+  }
+  const paste = (event: Event) => {
+    event.preventDefault()
+    const value = pasted.value.trim()
+    if (tokenKindOf(value) !== 'publishable') error.value = 'A publishable token begins with fs_pk_ and has 43 characters after it.'
+    else if (!isListedPublishable(value)) error.value = 'This is not a publishable token of this workspace (or it was revoked).'
+    else {
+      rememberPublishable(value)
+      error.value = null
+      pasted.value = ''
+      announce('The snippets and the preview carry this publishable token, in every tab of this browser.')
     }
   }
 
   if (publishable.value) {
     return (
       <p class="help">
-        Snippets carry the publishable token …{publishable.value.slice(-4)}.{' '}
-        <button type="button" class="link" onClick={() => rememberPublishable('')}>
+        Snippets and the preview carry the publishable token {publishable.value.slice(0, 6)}…{publishable.value.slice(-4)}, remembered in
+        this browser.{' '}
+        <button type="button" class="link" onClick={forgetPublishable}>
           Use another
         </button>
       </p>
     )
   }
-  const count = existing.value?.length ?? 0
+  const count = existing?.length ?? 0
   return (
     <div class="token-choice">
       <p>
-        {existing.value === null
+        {existing === null
           ? 'Reading the workspace’s tokens…'
           : count === 0
-            ? 'Embeds need a publishable token, and this workspace has none yet. It is public by design: it can only read published flows.'
-            : `This workspace has ${count} publishable token${count === 1 ? '' : 's'} (${existing.value.map((item) => item.hint ?? item.label ?? item.id).join(', ')}). The service keeps no copy of a token's value: paste one, or create one for the snippets.`}
+            ? 'Embeds and the preview need a publishable token, and this workspace has none yet. It is public by design: it can only read published flows.'
+            : `This workspace has ${count} publishable token${count === 1 ? '' : 's'} (${existing.map((item) => item.hint ?? item.label ?? item.id).join(', ')}). The service keeps no copy of a token's value: paste one once (this browser remembers it), or create one.`}
       </p>
       {count > 0 && (
-        <form
-          class="inline-form"
-          onSubmit={(event) => {
-            event.preventDefault()
-            if (/^fs_pk_/.test(pasted.value.trim())) rememberPublishable(pasted.value.trim())
-            else error.value = 'A publishable token begins with fs_pk_.'
-          }}
-        >
+        <form class="inline-form" onSubmit={paste}>
           <label for="publishable-paste">Publishable token</label>
           <input
             id="publishable-paste"

@@ -1,23 +1,23 @@
 import { useSignal } from '@preact/signals'
 import { useEffect } from 'preact/hooks'
+import type { FlowSummary } from '../../protocol/management'
+import { getWebhook, listWebhookDeliveries } from '../../protocol/management-api'
+import type { WebhookDelivery } from '../../protocol/webhooks'
 import { api, messageOf } from '../api'
+import { When } from '../dates'
 import { announce } from '../session'
-import type { Delivery, FlowSummary } from '../types'
 
 /** The completion webhook of the flow and its latest deliveries, each attempt's outcome. */
 export function Deliveries(props: { flow: FlowSummary }) {
   const webhook = useSignal<{ url: string } | null | undefined>(undefined)
-  const deliveries = useSignal<Delivery[]>([])
+  const deliveries = useSignal<WebhookDelivery[]>([])
   const error = useSignal<string | null>(null)
 
   const load = async (said?: string) => {
     try {
-      const [hook, list] = await Promise.all([
-        api<{ webhook: { url: string } | null }>(`/v1/flows/${props.flow.id}/webhook`),
-        api<{ deliveries: Delivery[] }>(`/v1/flows/${props.flow.id}/webhook-deliveries?limit=50`),
-      ])
-      webhook.value = hook.webhook
-      deliveries.value = list.deliveries
+      const [hook, list] = await Promise.all([getWebhook(api, props.flow.id), listWebhookDeliveries(api, props.flow.id, 50)])
+      webhook.value = hook
+      deliveries.value = list
       error.value = null
       if (said) announce(said)
     } catch (caught) {
@@ -56,7 +56,9 @@ export function Deliveries(props: { flow: FlowSummary }) {
             <tbody>
               {deliveries.value.map((delivery) => (
                 <tr key={delivery.id}>
-                  <td>{new Date(delivery.createdAt).toLocaleString('en')}</td>
+                  <td>
+                    <When iso={delivery.createdAt} />
+                  </td>
                   <td>
                     <code>{delivery.resultId}</code>
                   </td>

@@ -1,18 +1,19 @@
-import type { FlowSummary } from '../types'
+import type { FlowSummary } from '../../protocol/management'
 
 const count = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`
 
-/** The workspace's flows with their result counts; opening one shows its panel. */
-export function FlowList(props: { flows: FlowSummary[] | null; openId: string | null; onOpen(id: string): void }) {
+/** The workspace's flows with their result counts; opening one shows its panel, "New flow" the way to create one. */
+export function FlowList(props: { flows: FlowSummary[] | null; openId: string | null; onOpen(id: string): void; onNew(): void }) {
   if (!props.flows) return <p class="loading">Loading flows…</p>
   return (
     <nav class="flows" aria-labelledby="flows-title">
-      <h2 id="flows-title">Flows</h2>
-      {props.flows.length === 0 && (
-        <p>
-          No flows yet: import one with <code>npm run flows -- import</code> or the API.
-        </p>
-      )}
+      <div class="list-head">
+        <h2 id="flows-title">Flows</h2>
+        <button type="button" onClick={props.onNew}>
+          New flow
+        </button>
+      </div>
+      {props.flows.length === 0 && <p class="help">No flows yet.</p>}
       <ul>
         {props.flows.map((flow) => (
           <li key={flow.id}>

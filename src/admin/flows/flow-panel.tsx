@@ -1,12 +1,14 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
+import type { FlowStandingChange, FlowSummary } from '../../protocol/management'
+import { changeFlowStanding, publishFlow } from '../../protocol/management-api'
 import { api, messageOf } from '../api'
 import { Deliveries } from './deliveries'
 import { EmbedSnippets } from '../embed/embed-snippets'
 import { Preview } from './preview'
 import { ResultsPanel } from '../results/results-panel'
+import { When } from '../dates'
 import { announce } from '../session'
-import type { FlowSummary } from '../types'
 import { Upload } from './upload'
 
 /** One flow: publishing, a new version, the preview, the snippets, its results and its webhook's deliveries. */
@@ -19,10 +21,10 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
   const version = useSignal(0)
   useEffect(() => heading.current?.focus(), [])
 
-  const act = async (action: 'publish' | 'unpublish' | 'archive' | 'unarchive', done: string) => {
+  const act = async (action: 'publish' | FlowStandingChange, done: string) => {
     busy.value = true
     try {
-      await api(`/v1/flows/${flow.id}/${action}`, 'POST')
+      await (action === 'publish' ? publishFlow(api, flow.id) : changeFlowStanding(api, flow.id, action))
       error.value = null
       await props.onChanged()
       version.value++
@@ -37,16 +39,29 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
   return (
     <article class="panel" aria-labelledby="flow-title">
       <header class="panel-head">
-        <h2 id="flow-title" tabIndex={-1} ref={heading}>
-          {flow.name}
-        </h2>
+        <div class="panel-title">
+          <h2 id="flow-title" tabIndex={-1} ref={heading}>
+            {flow.name}
+          </h2>
+          {/* Closing the panel changes nothing of the flow: it stands apart from the flow's actions. */}
+          <button type="button" class="quiet" onClick={props.onClose}>
+            Close panel
+          </button>
+        </div>
         <p>
-          {flow.publishedAt ? `Published ${new Date(flow.publishedAt).toLocaleString('en')}` : 'Not published: visitors cannot start it.'}
+          {flow.publishedAt ? (
+            <>
+              Published <When iso={flow.publishedAt} />.
+            </>
+          ) : (
+            'Not published: visitors cannot start it.'
+          )}
           {flow.publishedAt &&
             Date.parse(flow.updatedAt) > Date.parse(flow.publishedAt) &&
             ' Changed since: publish to show visitors the changes.'}
         </p>
-        <div class="actions">
+        {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons named as one; a <fieldset> brings a box and a <legend> the row does not need */}
+        <div class="actions" role="group" aria-label="Flow actions">
           <button type="button" disabled={busy.value} onClick={() => act('publish', `${flow.name} is published.`)}>
             Publish
           </button>
@@ -63,9 +78,6 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
             }
           >
             {flow.isArchived ? 'Unarchive' : 'Archive'}
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Close
           </button>
         </div>
         {error.value && (

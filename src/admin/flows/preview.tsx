@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
-import { publishable } from '../session'
-import type { FlowSummary } from '../types'
+import { publishable } from '../workspace'
+import type { FlowSummary } from '../../protocol/management'
 
 const WIDGET_SCRIPT = '/widget/v1/flow-chat.js'
 

@@ -1,7 +1,8 @@
 import { useSignal } from '@preact/signals'
+import { updateFlow } from '../../protocol/management-api'
+import type { ResultColumn } from '../../protocol/results'
 import { api, messageOf } from '../api'
 import { announce } from '../session'
-import type { Column } from '../types'
 import { clampWidth, MAX_WIDTH, MIN_WIDTH, move, preferencesOf } from './columns'
 
 /**
@@ -9,17 +10,17 @@ import { clampWidth, MAX_WIDTH, MIN_WIDTH, move, preferencesOf } from './columns
  * buttons, the keyboard's way), visibility and width; saved through the flow's update (PATCH), so
  * exports with `columns=visible` and every other reader see the same table.
  */
-export function ColumnSettings(props: { flowId: string; columns: Column[]; onSaved(): void }) {
+export function ColumnSettings(props: { flowId: string; columns: ResultColumn[]; onSaved(): void }) {
   const draft = useSignal(props.columns)
   const error = useSignal<string | null>(null)
-  const update = (index: number, change: Partial<Column>) => {
+  const update = (index: number, change: Partial<ResultColumn>) => {
     draft.value = draft.value.map((column, at) => (at === index ? { ...column, ...change } : column))
   }
 
   const save = async (event: Event) => {
     event.preventDefault()
     try {
-      await api(`/v1/flows/${props.flowId}`, 'PATCH', { flow: { resultsTablePreferences: preferencesOf(draft.value) } })
+      await updateFlow(api, props.flowId, { resultsTablePreferences: preferencesOf(draft.value) })
       error.value = null
       announce('Column settings saved.')
       props.onSaved()

@@ -1,8 +1,11 @@
-import type { Cell, FlowDocument, ResultDetail } from '../types'
+import type { VariableValue } from '../../protocol/common'
+import type { Group } from '../../protocol/flow'
+import type { ResultDetail } from '../../protocol/results'
 
 export interface Turn {
   /** What the flow said before the visitor answered (its text bubbles before the input block). */
   questions: string[]
+  /** The answer as the visitor's bubble showed it. */
   answer: string
 }
 
@@ -16,14 +19,14 @@ function richText(node: unknown): string {
   return type === 'p' || type === 'li' ? `${inner}\n` : inner
 }
 
-const valueText = (value: Cell) => (Array.isArray(value) ? value.join(', ') : value === null ? '' : String(value))
+const valueText = (value: VariableValue) => (Array.isArray(value) ? value.join(', ') : value === null ? '' : String(value))
 
 /**
  * The conversation as the visitor saw it: for each answer, in the order given, the text bubbles the
  * flow showed just before that input (`{{variables}}` filled with the result's values) and the
  * answer. A block the flow no longer has keeps its answer with no question.
  */
-export function conversation(flow: FlowDocument, result: ResultDetail): Turn[] {
+export function conversation(flow: { groups: readonly Group[] }, result: Pick<ResultDetail['result'], 'answers' | 'variables'>): Turn[] {
   const values = new Map(result.variables.flatMap((variable) => (variable.name ? [[variable.name, valueText(variable.value)]] : [])))
   const fill = (text: string) => text.replace(/\{\{([^{}]{1,100})\}\}/g, (whole, name: string) => values.get(name.trim()) ?? whole)
   return result.answers.map((answer) => {
@@ -37,6 +40,7 @@ export function conversation(flow: FlowDocument, result: ResultDetail): Turn[] {
       const text = (typeof content?.plainText === 'string' ? content.plainText : richText(content?.richText)).trim()
       if (text) questions.unshift(fill(text))
     }
-    return { questions, answer: answer.value }
+    // What the visitor's bubble showed (a choice's label), not the value the flow stored.
+    return { questions, answer: answer.display }
   })
 }

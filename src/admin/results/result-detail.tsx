@@ -1,9 +1,12 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
-import { api, ApiError, messageOf } from '../api'
+import type { Group } from '../../protocol/flow'
+import { deleteResult, getFlow, getPublishedFlow, getResult } from '../../protocol/management-api'
+import type { ResultDetail as Detail } from '../../protocol/results'
+import { ApiError, api, messageOf } from '../api'
 import { Confirm } from '../confirm'
+import { dateTime } from '../dates'
 import { announce } from '../session'
-import type { FlowDocument, ResultDetail as Detail } from '../types'
 import { cellText } from './columns'
 import { conversation } from './conversation'
 
@@ -12,27 +15,24 @@ import { conversation } from './conversation'
  * flow as stored. The API does not say which version a result ran on; an edit published since
  * shows its new words.
  */
-async function shownFlow(flowId: string): Promise<FlowDocument> {
+async function shownFlow(flowId: string): Promise<{ groups: Group[] }> {
   try {
-    return (await api<{ publishedFlow: FlowDocument }>(`/v1/flows/${flowId}/publishedFlow`)).publishedFlow
+    return await getPublishedFlow(api, flowId)
   } catch (caught) {
     if (!(caught instanceof ApiError) || caught.status !== 404) throw caught
-    return (await api<{ flow: FlowDocument }>(`/v1/flows/${flowId}`)).flow
+    return await getFlow(api, flowId)
   }
 }
 
 /** One result: the conversation as the visitor saw it, the variables as it left them, and its deletion. */
 export function ResultDetail(props: { flowId: string; resultId: string; onClose(): void; onDeleted(id: string): void }) {
-  const detail = useSignal<{ result: Detail; flow: FlowDocument } | null>(null)
+  const detail = useSignal<{ result: Detail['result']; flow: { groups: Group[] } } | null>(null)
   const error = useSignal<string | null>(null)
   const confirming = useSignal(false)
   const heading = useRef<HTMLHeadingElement>(null)
 
   useEffect(() => {
-    Promise.all([
-      api<{ result: Detail }>(`/v1/flows/${props.flowId}/results/${encodeURIComponent(props.resultId)}`),
-      shownFlow(props.flowId),
-    ])
+    Promise.all([getResult(api, props.flowId, props.resultId), shownFlow(props.flowId)])
       .then(([one, flow]) => {
         detail.value = { result: one.result, flow }
         heading.current?.focus()
@@ -42,7 +42,7 @@ export function ResultDetail(props: { flowId: string; resultId: string; onClose(
 
   const remove = async () => {
     try {
-      await api(`/v1/flows/${props.flowId}/results/${encodeURIComponent(props.resultId)}`, 'DELETE')
+      await deleteResult(api, props.flowId, props.resultId)
       announce('The result is deleted.')
       props.onDeleted(props.resultId)
     } catch (caught) {
@@ -55,7 +55,7 @@ export function ResultDetail(props: { flowId: string; resultId: string; onClose(
   return (
     <section class="detail" aria-labelledby="detail-title">
       <h4 id="detail-title" tabIndex={-1} ref={heading}>
-        {result ? `Result of ${new Date(result.createdAt).toLocaleString('en')}` : 'Result'}
+        {result ? `Result of ${dateTime(result.createdAt)}` : 'Result'}
       </h4>
       {error.value && (
         <p class="error" role="alert">

@@ -1,10 +1,13 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
+import type { FlowSummary } from '../../protocol/management'
+import { deleteResults, exportResults, listResults, type ResultsFilters } from '../../protocol/management-api'
+import type { ResultRow, ResultsPage } from '../../protocol/results'
 import { api, messageOf } from '../api'
 import { Confirm } from '../confirm'
+import { dateTime, When } from '../dates'
 import { download } from '../download'
 import { announce } from '../session'
-import type { FlowSummary, ResultPage, ResultRow } from '../types'
 import { ColumnSettings } from './column-settings'
 import { cellText } from './columns'
 import { ResultDetail } from './result-detail'
@@ -16,13 +19,11 @@ interface Filters {
   completed: '' | 'true' | 'false'
 }
 
-/** The list's query: the filters, and the cursor of the page before (bound to those filters). */
-function query(filters: Filters, extra: Record<string, string>): string {
-  const params = new URLSearchParams(extra)
-  if (filters.q.trim()) params.set('q', filters.q.trim())
-  if (filters.completed) params.set('completed', filters.completed)
-  return params.toString()
-}
+/** The filters as the API names them (a cursor is bound to the filters of its page). */
+const apiFilters = (filters: Filters): ResultsFilters => ({
+  q: filters.q.trim() || undefined,
+  completed: filters.completed ? filters.completed === 'true' : undefined,
+})
 
 /**
  * The flow's results, newest first, a page at a time through the API's cursor ("Load more"), in
@@ -30,7 +31,7 @@ function query(filters: Filters, extra: Record<string, string>): string {
  */
 export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
   const { flow } = props
-  const page = useSignal<ResultPage | null>(null)
+  const page = useSignal<ResultsPage | null>(null)
   const error = useSignal<string | null>(null)
   const opened = useSignal<string | null>(null)
   const editing = useSignal(false)
@@ -38,12 +39,11 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
   const filters = useSignal<Filters>({ q: '', completed: '' })
   const draft = useSignal<Filters>({ q: '', completed: '' })
   const heading = useRef<HTMLHeadingElement>(null)
-  const base = `/v1/flows/${flow.id}/results`
 
   const fail = (caught: unknown) => (error.value = messageOf(caught))
   const load = async (cursor?: string) => {
     try {
-      const next = await api<ResultPage>(`${base}?${query(filters.value, { limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) })}`)
+      const next = await listResults(api, flow.id, apiFilters(filters.value), { limit: PAGE_SIZE, cursor })
       page.value = cursor && page.value ? { ...next, results: [...page.value.results, ...next.results] } : next
       error.value = null
       if (cursor) announce(`${next.results.length} more results shown.`)
@@ -56,7 +56,10 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
 
   const exportAs = async (format: 'csv' | 'jsonl') => {
     try {
-      const name = await download(`${base}/export?${query(filters.value, { format })}`, `${flow.publicId}-results.${format}`)
+      const name = await download(
+        await exportResults(api, flow.id, format, apiFilters(filters.value)),
+        `${flow.publicId}-results.${format}`,
+      )
       announce(`${name} is downloaded.`)
     } catch (caught) {
       fail(caught)
@@ -65,7 +68,7 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
   const deleteAll = async () => {
     confirmingAll.value = false
     try {
-      const { deleted } = await api<{ deleted: number }>(`${base}/delete`, 'POST', { all: true })
+      const deleted = await deleteResults(api, flow.id, { all: true })
       announce(`${deleted} results deleted.`)
       await load()
       heading.current?.focus()
@@ -164,7 +167,13 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
             />
           )}
           {page.value.results.length === 0 ? (
-            <p>No results yet.</p>
+            <p>
+              {filters.value.q || filters.value.completed
+                ? 'No result matches this search.'
+                : flow.publishedAt
+                  ? 'No results yet: they appear here as visitors answer (try the flow in the preview).'
+                  : 'No results yet: publish the flow, then visitors’ answers appear here.'}
+            </p>
           ) : (
             // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrollable region takes keyboard focus so that keyboard users can scroll it (WCAG 2.1.1)
             <div class="scroll" tabIndex={0} role="region" aria-label="Results table">
@@ -194,11 +203,11 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
                     <tr key={row.id}>
                       <td>
                         <button type="button" onClick={() => (opened.value = row.id)}>
-                          Open<span class="visually-hidden"> the result of {new Date(row.createdAt).toLocaleString('en')}</span>
+                          Open<span class="visually-hidden"> the result of {dateTime(row.createdAt)}</span>
                         </button>
                       </td>
                       <td>
-                        {new Date(row.createdAt).toLocaleString('en')}
+                        <When iso={row.createdAt} />
                         {!row.isCompleted && <span class="badge"> (not completed)</span>}
                       </td>
                       {columns.map((column) => (

@@ -15,7 +15,7 @@ import { HttpError } from '../http/errors'
 import { log } from '../observability/log'
 import { UsageError } from './args'
 import type { FlowAdmin } from './flow-admin'
-import { safeJson } from './safe-json'
+import { safeJson } from '../../protocol/api-client'
 
 /**
  * The command line beside a service that holds the embedded database (which is one process's at a

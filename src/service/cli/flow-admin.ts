@@ -1,9 +1,7 @@
 import type { CreateCredentialRequest, Credential } from '../../protocol/credentials'
 import type { Flow } from '../../protocol/index'
-import type { ApiToken, FlowSummary } from '../../protocol/management'
+import type { ApiToken, FlowStandingChange, FlowSummary, TokenKind } from '../../protocol/management'
 import type { ExportFormat } from '../../protocol/results'
-import type { FlowStandingChange } from '../flows/flow-summaries'
-import type { TokenKind } from '../ids'
 import type { ResultFilters } from '../store/results-repository'
 
 /**

@@ -3,7 +3,7 @@ import { type IncomingMessage, request } from 'node:http'
 import { Readable } from 'node:stream'
 import { type AdminCall, type AdminFailure, failureError } from './admin-socket'
 import type { FlowAdmin } from './flow-admin'
-import { safeJson } from './safe-json'
+import { safeJson } from '../../protocol/api-client'
 
 /**
  * The command line through the service running on the embedded database, on its socket

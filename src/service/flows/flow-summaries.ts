@@ -1,4 +1,4 @@
-import { type FlowSummary, MAX_FLOWS_LIST } from '../../protocol/management'
+import { type FlowStandingChange, type FlowSummary, MAX_FLOWS_LIST } from '../../protocol/management'
 import type { FlowRecord, FlowSummaryRecord } from '../store/flows-repository'
 import type { Store } from '../store/store'
 import { DEFAULT_FLOW_NAME } from './flow-document'
@@ -13,8 +13,6 @@ import { findFlowOrThrow } from './flow-service'
 export async function listFlows(store: Store, workspaceId: string): Promise<FlowSummary[]> {
   return (await store.flows.listSummaries({ workspaceId, limit: MAX_FLOWS_LIST })).map(toFlowSummary)
 }
-
-export type FlowStandingChange = 'archive' | 'unarchive' | 'unpublish'
 
 /**
  * Archived, a flow is out of service (no conversations, no share page, no published reads) while

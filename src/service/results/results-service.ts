@@ -58,7 +58,11 @@ export async function resultDetail(store: Store, flow: FlowRecord, resultId: str
     result: {
       ...toResultRow(columns, record, latest),
       flowId: flow.id,
-      answers: answers.map((answer) => ({ ...answer, columnId: columnOf.get(answer.blockId) ?? null })),
+      answers: answers.map((answer) => ({
+        ...answer,
+        display: answer.display ?? answer.value,
+        columnId: columnOf.get(answer.blockId) ?? null,
+      })),
       variables: inFlowOrder(Object.entries(record.variables), [...names.keys()]).map(([id, value]) => ({
         id,
         name: names.get(id) ?? null,

@@ -1,12 +1,12 @@
 import type { Context, Hono } from 'hono'
 import { importFlowRequestSchema, updateFlowRequestSchema, type PublicFlowResponse, type PublishedFlowResponse } from '../../protocol/index'
-import { replaceFlowRequestSchema } from '../../protocol/management'
+import { FLOW_STANDING_CHANGES, replaceFlowRequestSchema } from '../../protocol/management'
 import type { AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
 import { findLiveFlow } from '../flows/live-flow'
 import { flowNotFound, importFlow, publishFlow, replaceFlow, updateFlow } from '../flows/flow-service'
-import { changeFlowStanding, type FlowStandingChange, listFlows } from '../flows/flow-summaries'
+import { changeFlowStanding, listFlows } from '../flows/flow-summaries'
 import { toPublicFlow } from '../flows/public-flow'
 import { authenticate, type Caller } from '../http/auth'
 import { parseBody, readJsonBody } from '../http/body'
@@ -78,7 +78,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     return c.json({ flow: toFlow(flow) })
   })
 
-  for (const change of ['archive', 'unarchive', 'unpublish'] satisfies FlowStandingChange[]) {
+  for (const change of FLOW_STANDING_CHANGES) {
     app.post(`/v1/flows/:flowId/${change}`, async (c) => {
       const caller = await authorizeSecret(c)
       const flowId = requireRef(c.req.param('flowId'))

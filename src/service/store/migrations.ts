@@ -282,6 +282,15 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX ON ${t.uploads} (result_id)`,
     ],
   },
+  {
+    version: 8,
+    name: 'answers as the visitor saw them',
+    statements: (t) => [
+      // What the visitor's bubble showed when it is not the stored value (a choice's label where
+      // `value` is the item's value); null otherwise, and for answers recorded before this version.
+      `ALTER TABLE ${t.answers} ADD COLUMN display text`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -20,6 +20,8 @@ export interface AnswerRecord {
   variableId?: string
   /** The answer as stored (after formatting). */
   value: string
+  /** What the visitor's bubble showed, when it differs from `value` (a choice's label). */
+  display?: string
 }
 
 export interface StoredAnswer extends AnswerRecord {
@@ -85,9 +87,10 @@ export class ResultsRepository {
       group_id: string
       variable_id: string | null
       value: string
+      display: string | null
       created_at: unknown
     }>(
-      `SELECT session_id, block_id, group_id, variable_id, value, created_at
+      `SELECT session_id, block_id, group_id, variable_id, value, display, created_at
        FROM ${this.t.answers} WHERE result_id = $1 ORDER BY id`,
       [resultId],
     )
@@ -97,6 +100,7 @@ export class ResultsRepository {
       groupId: row.group_id,
       ...(row.variable_id === null ? {} : { variableId: row.variable_id }),
       value: row.value,
+      ...(row.display === null ? {} : { display: row.display }),
       createdAt: isoTimestamp(row.created_at),
     }))
   }
@@ -114,8 +118,10 @@ export class ResultsRepository {
     if (filters.from !== undefined) where.push(`r.created_at >= ${param(filters.from)}::timestamptz`)
     if (filters.to !== undefined) where.push(`r.created_at < ${param(filters.to)}::timestamptz`)
     if (filters.text !== undefined) {
+      // What was stored or what the visitor saw: an owner searches for the words they read.
+      const text = param(likePattern(filters.text))
       where.push(
-        `EXISTS (SELECT 1 FROM ${this.t.answers} a WHERE a.result_id = r.id AND a.value ILIKE ${param(likePattern(filters.text))} ESCAPE '\\')`,
+        `EXISTS (SELECT 1 FROM ${this.t.answers} a WHERE a.result_id = r.id AND (a.value ILIKE ${text} ESCAPE '\\' OR a.display ILIKE ${text} ESCAPE '\\'))`,
       )
     }
     if (after) where.push(`(r.created_at, r.id) < (${param(after.createdAt)}::timestamptz, ${param(after.id)})`)

@@ -63,6 +63,7 @@ export function answersJson(answers: readonly AnswerWrite[]): string {
       group_id: a.groupId,
       variable_id: a.variableId ?? null,
       value: a.value,
+      display: a.display ?? null,
     })),
   )
 }
@@ -87,11 +88,11 @@ export function linkedResultsCte(t: Tables, results: string, timestamp: string):
 /** Inserts the answers given as a JSON array, in order, for the session row `s` of the statement. */
 export function answersCte(t: Tables, answers: string, createdAt: string): string {
   return `a AS (
-    INSERT INTO ${t.answers} (result_id, session_id, block_id, group_id, variable_id, value, created_at)
-    SELECT COALESCE(x.result_id, s.result_id), s.id, x.block_id, x.group_id, x.variable_id, x.value, ${createdAt}
+    INSERT INTO ${t.answers} (result_id, session_id, block_id, group_id, variable_id, value, display, created_at)
+    SELECT COALESCE(x.result_id, s.result_id), s.id, x.block_id, x.group_id, x.variable_id, x.value, x.display, ${createdAt}
     FROM s, ROWS FROM (jsonb_to_recordset(${answers}::jsonb)
-      AS (result_id text, block_id text, group_id text, variable_id text, value text))
-      WITH ORDINALITY AS x(result_id, block_id, group_id, variable_id, value, n)
+      AS (result_id text, block_id text, group_id text, variable_id text, value text, display text))
+      WITH ORDINALITY AS x(result_id, block_id, group_id, variable_id, value, display, n)
     ORDER BY x.n)`
 }
 

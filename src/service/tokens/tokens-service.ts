@@ -1,4 +1,4 @@
-import type { ApiToken } from '../../protocol/management'
+import { type ApiToken, tokenHint } from '../../protocol/management'
 import { HttpError } from '../http/errors'
 import { hashToken, newId, newToken, type TokenKind } from '../ids'
 import type { TokenRecord } from '../store/tokens-repository'
@@ -10,11 +10,6 @@ import type { Store } from '../store/store'
  * characters to tell them apart) and revoked (deleted: the next request carrying it, to any
  * process, is 401).
  */
-
-/** `…` and the token's last four characters. */
-export function tokenHint(token: string): string {
-  return `…${token.slice(-4)}`
-}
 
 export async function createToken(
   store: Store,

@@ -19,6 +19,7 @@ const TYPES: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
 }
 
 /** `flow-chat-launchers-1a2b3c4d.mjs`: the build names chunks by their content (lazy-chunks.ts). */

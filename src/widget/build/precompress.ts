@@ -7,8 +7,8 @@ import type { Plugin } from 'vite'
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
 
-/** What a browser downloads from dist/: scripts, their maps and the sandbox document. */
-const COMPRESSIBLE = /\.(?:m?js|html|map)$/
+/** What a browser downloads from dist/: scripts, their maps, the sandbox document, and the console's styles and templates. */
+const COMPRESSIBLE = /\.(?:m?js|html|map|css|json)$/
 
 /**
  * Every file a browser downloads, compressed once at build time with the slowest, smallest

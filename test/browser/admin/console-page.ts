@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
+import { hashToken, newId, newToken } from '../../../src/service/ids'
 import { beforeAll } from 'vitest'
 import { useBrowserSuite, type BrowserSuite } from '../helpers/browser-suite'
 import { trackErrors } from '../helpers/chat-page'
@@ -41,6 +42,15 @@ export function useConsoleSuite(results: number): ConsoleSuite {
       await answerFlow(context.origin, context.flowId, i % 2 ? 'Team' : 'Starter', i < results - 1 ? String((i % 5) + 1) : undefined)
   }, 120_000)
   return context
+}
+
+/** A secret token of another workspace, made as an operator would (stored hash only). */
+export async function secretOf(context: ConsoleSuite, workspaceId: string): Promise<string> {
+  const value = newToken('secret')
+  const store = context.suite.service.store()
+  await store.workspaces.ensure(workspaceId, workspaceId, new Date())
+  await store.tokens.insert({ id: newId(), workspaceId, kind: 'secret', tokenHash: hashToken(value), label: 'test', createdAt: new Date() })
+  return value
 }
 
 /**
@@ -97,10 +107,37 @@ export async function openFlow(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 2, name }).waitFor()
 }
 
-/** Pastes a publishable token the workspace already has (the console cannot read its value). */
+/**
+ * A new page of the console signed in (with the workspace owner's secret token unless another is
+ * given), at `viewport` when given, with `flow`'s panel open when one is named.
+ */
+export async function consolePage(
+  context: ConsoleSuite,
+  options: { token?: string; flow?: string; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const page = await context.suite.newPage()
+  if (options.viewport) await page.setViewportSize(options.viewport)
+  await signIn(page, context.origin, options.token ?? context.suite.service.secretToken)
+  if (options.flow) await openFlow(page, options.flow)
+  return page
+}
+
+/**
+ * Pastes a publishable token the workspace already has (the console cannot read its value),
+ * unless this browser already remembers it for the workspace; one remembered in its place is
+ * set aside first ("Use another").
+ */
 export async function usePublishable(page: Page, value: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Publishable token' }).fill(value)
+  const field = page.getByRole('textbox', { name: 'Publishable token' })
+  const remembered = page.getByText(/carry the publishable token .*, remembered in this browser/)
+  await field.or(remembered).first().waitFor()
+  if (await remembered.count()) {
+    if ((await remembered.textContent())?.includes(`…${value.slice(-4)},`)) return
+    await page.getByRole('button', { name: 'Use another' }).click()
+  }
+  await field.fill(value)
   await page.getByRole('button', { name: 'Use it' }).click()
+  await remembered.waitFor()
 }
 
 /** What the live region last said. */

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { hashToken, newId, newToken } from '../../../src/service/ids'
 import { axeViolations, chat } from '../helpers/chat-page'
 import {
   announced,
@@ -9,6 +8,7 @@ import {
   consoleErrors,
   openFlow,
   readConsoleFlow,
+  secretOf,
   signIn,
   useConsoleSuite,
   usePublishable,
@@ -22,16 +22,6 @@ import {
  */
 const RESULTS = 3
 const context = useConsoleSuite(RESULTS)
-
-/** A secret token of a workspace, made as an operator would (stored hash only). */
-async function secretOf(workspaceId: string): Promise<string> {
-  const value = newToken('secret')
-  await context.suite.service.store().workspaces.ensure(workspaceId, workspaceId, new Date())
-  await context.suite.service
-    .store()
-    .tokens.insert({ id: newId(), workspaceId, kind: 'secret', tokenHash: hashToken(value), label: 'test', createdAt: new Date() })
-  return value
-}
 
 describe('the console at /admin', () => {
   const { suite } = context
@@ -63,9 +53,9 @@ describe('the console at /admin', () => {
     await expect(page.getByRole('button', { name: new RegExp(`^${NAME}`) }).textContent()).resolves.toContain(
       `${RESULTS} results (${RESULTS - 1} completed)`,
     )
-    const stored = await page.evaluate(() => ({ session: { ...sessionStorage }, local: localStorage.length, cookie: document.cookie }))
+    const stored = await page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie }))
     expect(Object.values(stored.session)).toContain(suite.service.secretToken)
-    expect(stored.local).toBe(0)
+    expect(JSON.stringify(stored.local)).not.toContain(suite.service.secretToken)
     expect(stored.cookie).toBe('')
     expect(await suite.chromium.context.cookies(origin)).toEqual([])
 
@@ -150,7 +140,7 @@ describe('the console at /admin', () => {
   })
 
   it("never shows one workspace's flows to another's token; offers to create a publishable token where there is none", async () => {
-    const other = await secretOf('other-workspace')
+    const other = await secretOf(context, 'other-workspace')
     const theirs = apiOf(origin, other)
     const flow = readConsoleFlow()
     flow.name = 'Their survey'
@@ -246,7 +236,7 @@ describe('the console at /admin', () => {
     expect((await tabTo('Publish')).outline).toBe(true)
     expect((await tabTo('Choose a file')).outline).toBe(true)
     expect((await tabTo('Copy inline snippet')).outline).toBe(true)
-    await tabTo('Close', 'Shift+Tab')
+    await tabTo('Close panel', 'Shift+Tab')
     await page.keyboard.press('Enter')
     await expect.poll(async () => (await focused()).text).toMatch(new RegExp(`^${NAME}`))
   })

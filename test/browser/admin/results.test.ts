@@ -6,12 +6,14 @@ import {
   type apiOf,
   CONSOLE_FLOW,
   CONSOLE_FLOW_NAME as NAME,
+  consolePage,
   openFlow,
-  type readConsoleFlow,
+  readConsoleFlow,
   signIn,
   useConsoleSuite,
+  usePublishable,
 } from './console-page'
-import { trackErrors } from '../helpers/chat-page'
+import { axeViolations, chat, trackErrors } from '../helpers/chat-page'
 
 /**
  * The console's results views in Chromium: the table in the flow's resultsTablePreferences (saved
@@ -76,6 +78,19 @@ describe('the console’s results', () => {
     await expect(rows.count()).resolves.toBe(total)
     await expect(page.getByRole('button', { name: 'Load more results' }).count()).resolves.toBe(0)
     await owner('PATCH', `/v1/flows/${flowId}`, { flow: { resultsTablePreferences: { columnsVisibility: { b2: true, b4: true } } } })
+  })
+
+  it('writes every date on one line while the columns beside it have room', async () => {
+    const page = await consolePage(context, { flow: NAME, viewport: { width: 1280, height: 800 } })
+    await page.locator('table.results tbody tr').first().waitFor()
+    await page.getByRole('region', { name: 'Webhook deliveries' }).waitFor()
+    // Results (one not completed, its mark under the date) and deliveries: each date a single line box.
+    const dates = await page
+      .locator('table time.date')
+      .evaluateAll((elements) => elements.map((element) => element.getClientRects().length))
+    expect(dates.length).toBeGreaterThan(25)
+    expect(dates.every((lines) => lines === 1)).toBe(true)
+    expect(await page.locator('table.results tbody tr', { hasText: 'not completed' }).count()).toBeGreaterThan(0)
   })
 
   it('finds results by an answer and by completion, and exports what it found', async () => {
@@ -144,6 +159,38 @@ describe('the console’s results', () => {
     await page.getByRole('button', { name: 'Delete the result' }).click()
     await announced(page).filter({ hasText: 'The result is deleted.' }).waitFor()
     expect((await owner('GET', `/v1/flows/${flowId}/results/${resultId}`)).status).toBe(404)
+    expect(errors).toEqual([])
+  })
+
+  it('shows the label the visitor clicked, not the value the flow stores for it', async () => {
+    // A copy of the console flow whose "Team" choice stores another value than its label.
+    const flow = readConsoleFlow()
+    flow.name = 'Valued plans'
+    const choice = flow.groups[0]!.blocks[1] as unknown as { items: Array<{ content: string; value?: string }> }
+    choice.items[1]!.value = 'plan_team'
+    const imported = await owner<{ flow: { id: string } }>('POST', '/v1/flows/import', { workspaceId: 'demo', flow })
+    expect((await owner('POST', `/v1/flows/${imported.json.flow.id}/publish`)).status).toBe(200)
+
+    // The visitor clicks "Team" in the widget (the console's preview), then rates.
+    const page = await suite.newPage()
+    const errors = trackErrors(page)
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, 'Valued plans')
+    await usePublishable(page, suite.service.publishableToken)
+    await page.getByRole('button', { name: 'Show the preview' }).click()
+    await chat(page).choose('Team')
+    await chat(page).host('How likely are you to recommend us?').waitFor()
+    await chat(page).choose('5')
+    await chat(page).host(/thank/i).waitFor()
+
+    await page.reload()
+    await openFlow(page, 'Valued plans')
+    await page.locator('table.results tbody tr').first().getByRole('button', { name: /^Open/ }).click()
+    const conversation = page.getByRole('list', { name: 'Conversation' })
+    await conversation.waitFor()
+    const bubbles = await conversation.locator('.bubble.guest').allTextContents()
+    expect(bubbles).toEqual(['Visitor: Team', 'Visitor: 5'])
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   })
 

@@ -44,6 +44,13 @@ describe('the demo index', () => {
     expect(bubble).toContain('data-mode=&#34;bubble&#34;')
   })
 
+  it('sends the site owner to the console, saying how to sign in', () => {
+    const page = indexPage(DEMO_FLOWS, ctx)
+    const section = /<section aria-labelledby="demo-console">[\s\S]*?<\/section>/.exec(page)?.[0] ?? ''
+    expect(section).toContain('<a href="/admin">console</a>')
+    expect(section).toContain('secret token <code>npm start</code> printed')
+  })
+
   it('features the first demo flow when there is no showcase, and offers no share link a flow does not allow', () => {
     const found = cards(indexPage([flow('mine.json', 'Mine', 'mine-1', false)], ctx))
     expect(found.map((card) => card.href)).toEqual(['/demo/inline/mine-1', '/demo/bubble/mine-1', '/demo/popup/mine-1', '/demo/several'])

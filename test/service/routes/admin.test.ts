@@ -9,6 +9,7 @@ import { ADMIN_PATH, registerAdminRoutes } from '../../../src/service/routes/adm
 
 const SCRIPT = 'document.body.dataset.console="1";\n'.repeat(40)
 const STYLES = 'body{margin:0}\n'
+const TEMPLATES = '{"templates":[]}'
 let dir: string
 let empty: string
 
@@ -26,6 +27,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'console.js'), SCRIPT)
   writeFileSync(join(dir, 'console.js.gz'), gzipSync(SCRIPT))
   writeFileSync(join(dir, 'console.css'), STYLES)
+  writeFileSync(join(dir, 'templates.json'), TEMPLATES)
 })
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
@@ -59,6 +61,14 @@ describe('GET /admin', () => {
     const css = await appOf(dir).request(stylesheet)
     expect(css.headers.get('Content-Type')).toBe('text/css; charset=utf-8')
     expect(await css.text()).toBe(STYLES)
+  })
+
+  it("serves the console's templates as JSON beside its script", async () => {
+    const response = await appOf(dir).request('/admin/assets/templates.json')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toBe('application/json; charset=utf-8')
+    expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
+    expect(await response.json()).toEqual({ templates: [] })
   })
 
   it('answers 404 with the error body for an unknown file, and says so when the console is not built', async () => {

@@ -3,7 +3,7 @@ import { errorBodySchema } from '../../../src/protocol/index'
 import { deleteResultsResponseSchema, resultDetailSchema, resultsPageSchema } from '../../../src/protocol/results'
 import { HOSTILE_RESULT_QUERIES } from '../fixtures/hostile-result-queries'
 import { useTestDatabase } from '../helpers/database'
-import { publishOverHttp } from '../helpers/flows'
+import { importOverHttp, publishOverHttp } from '../helpers/flows'
 import { collectResult, resultsPath, surveyFlow, publishedSurvey as publishSurvey } from '../helpers/results'
 import { createTestService, issueToken, OTHER_WORKSPACE, type CallResult, type TestService } from '../helpers/service'
 
@@ -15,6 +15,11 @@ beforeEach(async () => {
 afterEach(() => svc.close())
 
 const publishedSurvey = (overrides: Record<string, unknown> = {}) => publishSurvey(svc, overrides)
+const importAndPublish = async (flow: Record<string, unknown>) => {
+  const imported = await importOverHttp(svc, flow)
+  await publishOverHttp(svc, imported.id)
+  return imported
+}
 
 /** A visitor a minute after the one before, so results are apart in time. */
 async function visit(flowId: string, answers: string[], source?: string): Promise<string> {
@@ -218,6 +223,35 @@ describe('GET /v1/flows/{flowId}/results/{resultId}', () => {
       { id: 'v-source', name: 'Source', value: 'ad' },
     ])
     expect(result.logs).toEqual([])
+  })
+
+  it('gives each answer as the visitor saw it beside the value stored, and finds results by either', async () => {
+    // The survey's e-mail question becomes a choice whose items store values other than their labels.
+    const flow = surveyFlow()
+    flow.groups[1].blocks[0] = {
+      id: 'b-topic',
+      type: 'choice input',
+      outgoingEdgeId: 'e2',
+      items: [
+        { id: 'i-return', content: 'A return', value: 'your return' },
+        { id: 'i-other', content: 'Something else' },
+      ],
+    }
+    flow.edges[2].from = { blockId: 'b-topic' }
+    const published = await importAndPublish(flow)
+    const resultId = await visit(published.id, ['Ada', 'A return', '36'])
+
+    const { result } = resultDetailSchema.parse((await get(resultsPath(published.id, {}, `/${resultId}`))).body)
+    expect(result.answers.map(({ blockId, value, display }) => ({ blockId, value, display }))).toEqual([
+      { blockId: 'b-name', value: 'Ada', display: 'Ada' },
+      { blockId: 'b-topic', value: 'your return', display: 'A return' },
+      { blockId: 'b-age', value: '36', display: '36' },
+    ])
+    // The table and the exports show what the flow stored; a search finds the words the visitor read too.
+    expect(result.cells['b-topic']).toBe('your return')
+    for (const q of ['your return', 'a RETURN']) {
+      expect((await page(resultsPath(published.id, { q }))).results.map((row) => row.id)).toEqual([resultId])
+    }
   })
 
   it("finds a result only under its own flow, and only for its workspace's secret token", async () => {

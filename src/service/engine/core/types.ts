@@ -89,6 +89,8 @@ export interface Answer {
   variableId?: string
   /** The answer as stored (after formatting). */
   value: string
+  /** What the visitor's bubble showed, when it is not `value` (a choice's label where `value` is the item's value). */
+  display?: string
   /** The result it belongs to when not the session's own (an unmerged linked flow's). */
   resultId?: string
 }

@@ -51,6 +51,7 @@ export function keepAnswer(step: Step, location: BlockLocation, message: string,
     groupId: location.group.id,
     ...(known ? { variableId: known } : {}),
     value: outcome.answer,
+    ...(outcome.display === outcome.answer ? {} : { display: outcome.display }),
   }
   const resultId = step.resultId
   if (resultId !== step.context.resultId && resultId !== undefined) answer.resultId = resultId

@@ -24,11 +24,19 @@ async function answer(block: Question, message: string, prefilledVariables?: Rec
   return { first, outcome: await conversation.answer(message), conversation }
 }
 
-async function expectAccepted(block: Question, message: string, stored: unknown, lastMessageNewFormat?: string) {
+/**
+ * `lastMessageNewFormat`: how the widget should show the visitor's bubble when not as typed;
+ * `shown`: what the bubble shows, when neither the message nor that (the answer records it
+ * beside the stored value when the two differ).
+ */
+async function expectAccepted(block: Question, message: string, stored: unknown, lastMessageNewFormat?: string, shown?: string) {
   const { outcome } = await answer(block, message)
   expect(outcome.state.variables[varId('Answer')]).toEqual(stored)
   const recorded = Array.isArray(stored) ? stored.join(', ') : String(stored)
-  expect(outcome.answers).toEqual([{ blockId: 'q', groupId: 'g', variableId: varId('Answer'), value: recorded }])
+  const display = shown ?? lastMessageNewFormat ?? recorded
+  expect(outcome.answers).toEqual([
+    { blockId: 'q', groupId: 'g', variableId: varId('Answer'), value: recorded, ...(display === recorded ? {} : { display }) },
+  ])
   expect(outcome.response.lastMessageNewFormat).toBe(lastMessageNewFormat)
   expect(texts(outcome)).toEqual([`Got ${recorded}`])
   expect(outcome.ended).toBe(true)
@@ -184,7 +192,7 @@ describe('picture choice input', () => {
   it('stores value ?? title ?? id and accepts the title', async () => {
     await expectAccepted(pictures, 'Energy', 'Energy')
     await expectAccepted(pictures, 'hydr', 'hydr', 'Hydration')
-    await expectAccepted(pictures, 'Hydration', 'hydr')
+    await expectAccepted(pictures, 'Hydration', 'hydr', undefined, 'Hydration')
   })
   it('asks again for an unknown picture', () => expectRetry(pictures, 'Sleep', 'Please pick one of the options.'))
 })
