@@ -88,13 +88,14 @@ describe('GET /{publicId}: the share page', () => {
     expect(read.body.publishedFlow.flowId).toBe(flow.id)
   })
 
-  it('tells the page script to hide query parameters unless the flow says not to', async () => {
+  it('tells the page script to hide query parameters only when the flow says so', async () => {
     const hiding = await sharedFlow(shareOn({ general: { isHideQueryParamsEnabled: true } }))
     const byDefault = await sharedFlow(shareOn())
     const keeping = await sharedFlow(shareOn({ general: { isHideQueryParamsEnabled: false } }))
     const pageScript = async (ref: string) => (await page(`/${ref}`)).doc.querySelector('script[src="/share/v1/share.js"]')!
     expect((await pageScript(hiding.publicId)).hasAttribute('data-hide-query-params')).toBe(true)
-    expect((await pageScript(byDefault.publicId)).hasAttribute('data-hide-query-params')).toBe(true)
+    // By default the address keeps what filled the page: a link's words are not the flow's.
+    expect((await pageScript(byDefault.publicId)).hasAttribute('data-hide-query-params')).toBe(false)
     expect((await pageScript(keeping.publicId)).hasAttribute('data-hide-query-params')).toBe(false)
   })
 })
