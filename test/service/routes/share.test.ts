@@ -88,6 +88,22 @@ describe('GET /{publicId}: the share page', () => {
     expect(read.body.publishedFlow.flowId).toBe(flow.id)
   })
 
+  it("says the chat is not available once the workspace revoked its share pages' token, and mints none", async () => {
+    const flow = await sharedFlow(shareOn())
+    await page(`/${flow.publicId}`)
+    const secret = { token: state.svc.tokens.secret }
+    const shareTokens = async () =>
+      ((await state.svc.call('GET', '/v1/tokens', secret)).body.tokens as { id: string; label: string }[]).filter(
+        (token) => token.label === 'share-page',
+      )
+    const [minted] = await shareTokens()
+    expect((await state.svc.call('DELETE', `/v1/tokens/${minted!.id}`, secret)).status).toBe(200)
+    const res = await get(`/${flow.publicId}`)
+    expect(res.status).toBe(403)
+    expect(await res.text()).toContain('This chat is not available')
+    expect(await shareTokens()).toEqual([])
+  })
+
   it('tells the page script to hide query parameters only when the flow says so', async () => {
     const hiding = await sharedFlow(shareOn({ general: { isHideQueryParamsEnabled: true } }))
     const byDefault = await sharedFlow(shareOn())
