@@ -17,7 +17,7 @@ export interface ShareTokenSource {
 export { SHARE_TOKEN_LABEL }
 
 export interface ShareTokenDeps {
-  tokens: Pick<TokensRepository, 'findByHash' | 'insert'>
+  tokens: Pick<TokensRepository, 'findByHash' | 'insert' | 'revoke'>
   workspaces: Pick<WorkspacesRepository, 'shareTokensRevoked'>
   /** A publishable token the operator configured (FLOW_PUBLISHABLE_TOKEN), used for its workspace. */
   configuredToken?: string
@@ -45,14 +45,20 @@ export function createShareTokens(deps: ShareTokenDeps): ShareTokenSource {
     if (deps.configuredToken && (await isUsable(deps.configuredToken, workspaceId))) return deps.configuredToken
     if (await deps.workspaces.shareTokensRevoked(workspaceId)) return undefined
     const token = newToken('publishable')
+    const id = newId()
     await deps.tokens.insert({
-      id: newId(),
+      id,
       workspaceId,
       kind: 'publishable',
       tokenHash: hashToken(token),
       label: SHARE_TOKEN_LABEL,
       createdAt: deps.now(),
     })
+    // A revocation that marked the workspace meanwhile may have swept before this insert: look again.
+    if (await deps.workspaces.shareTokensRevoked(workspaceId)) {
+      await deps.tokens.revoke(workspaceId, id)
+      return undefined
+    }
     return token
   }
 
