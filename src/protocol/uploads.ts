@@ -15,6 +15,9 @@ export { uploadPath } from './upload-path'
 /** Where an uploaded file is served: `/v1/files/{id}/{name}`. */
 export const FILE_PATH_PREFIX = '/v1/files/'
 
+/** An uploaded file's URL, as the service hands it out: its address, then `/v1/files/{id}/{name}`. */
+export const fileUrl = (base: string, id: string, name: string) => `${base}${FILE_PATH_PREFIX}${id}/${encodeURIComponent(name)}`
+
 /** The file id in an uploaded file's URL (`…/v1/files/{id}/{name}`), if it is one. */
 export function fileIdOfUrl(url: string): string | undefined {
   try {

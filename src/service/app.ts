@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   app.onError(handleError)
   app.notFound(handleNotFound)
-  app.use(requestLog({ trustProxyHops: config.trustProxyHops }))
+  app.use(requestLog({ trustProxyHops: config.trustProxyHops, publicUrl: config.publicUrl }))
 
   app.use('/v1/*', async (c, next) => {
     // API answers are per caller and per moment: never cache them, never sniff them as HTML.

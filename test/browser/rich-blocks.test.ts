@@ -5,7 +5,7 @@ import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
 
-// Cards, the payment notice, a QR code and a script reading the page's address, in Chromium, on a
+// Cards, a QR code, the payment notice and a script reading the page's address, in Chromium, on a
 // host page of another site than the service (rich-blocks.json).
 
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'rich-blocks.json')])
@@ -35,7 +35,7 @@ async function scriptSaw(c: ReturnType<typeof chat>) {
 }
 
 describe('rich blocks in the widget', () => {
-  it('gives scripts the page address; shows cards, the payment notice and a QR code; by mouse; axe clean', async () => {
+  it('gives scripts the page address; shows cards, a QR code and the payment notice, which ends the chat; by mouse; axe clean', async () => {
     const page = await suite.newPage()
     const errors = trackErrors(page)
     const address = await open(page)
@@ -73,18 +73,21 @@ describe('rich blocks in the widget', () => {
     await c.guestBubbles.filter({ hasText: 'More info' }).waitFor()
     await c.host('More about Paris').waitFor()
 
-    // Payment: said plainly, announced, and Continue goes on along the block's edge.
-    const notice = c.root.getByRole('status').filter({ hasText: 'Payment is not available in this chat.' })
-    await notice.waitFor()
-    expect(await axeViolations(page)).toEqual([])
-    await c.button('Continue').click()
-
     // The QR code: a picture the service draws, its text as the alternative.
     const qr = c.root.getByRole('img', { name: 'TICKET Paris <FC-42>' })
     await qr.waitFor()
     await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true)
     expect(new URL((await qr.getAttribute('src')) ?? '').origin).toBe(suite.service.origin)
-    await c.input.waitFor()
+
+    // Payment: said plainly, announced; Continue ends the chat there, the paid branch never opens.
+    const notice = c.root.getByRole('status').filter({ hasText: 'Payment is not available in this chat.' })
+    await notice.waitFor()
+    expect(await axeViolations(page)).toEqual([])
+    await c.button('Continue').click()
+    await notice.waitFor({ state: 'detached' })
+    await c.guestBubbles.filter({ hasText: 'Continue' }).waitFor()
+    expect(await c.host('Your download link').count()).toBe(0)
+    expect(await c.input.count()).toBe(0)
     expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   })
@@ -116,9 +119,10 @@ describe('rich blocks in the widget', () => {
     await page.keyboard.press('Enter')
     await c.host('Visiting Rome').waitFor()
     expect(await c.guestBubbles.last().textContent()).toContain('Visit')
+    await c.root.getByRole('img', { name: 'TICKET Rome <FC-42>' }).waitFor()
     await c.button('Continue').focus()
     await page.keyboard.press('Enter')
-    await c.root.getByRole('img', { name: 'TICKET Rome <FC-42>' }).waitFor()
+    await c.guestBubbles.filter({ hasText: 'Continue' }).waitFor()
     expect(errors).toEqual([])
   })
 

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { chat, trackErrors } from './helpers/chat-page'
 import { DIST_DIR, REPO_ROOT } from './helpers/test-service'
+import { HOSTILE_MARKDOWN_VALUES } from '../service/fixtures/hostile-markdown-values'
 
 /**
  * The full-page share link in a real browser: the service's own page, its metadata, and query
@@ -54,15 +55,13 @@ function shareFlow(name: string, settings: Record<string, unknown>) {
 }
 
 const FLOWS = {
-  // Hidden by default: the flow says nothing about it.
   'share-hidden.json': shareFlow('Share: hides parameters', {
     publicShare: { isEnabled: true },
+    general: { isHideQueryParamsEnabled: true },
     metadata: METADATA,
   }),
-  'share-visible.json': shareFlow('Share: keeps parameters', {
-    publicShare: { isEnabled: true },
-    general: { isHideQueryParamsEnabled: false },
-  }),
+  // Kept by default: the flow says nothing about it.
+  'share-visible.json': shareFlow('Share: keeps parameters', { publicShare: { isEnabled: true } }),
   'share-off.json': shareFlow('Share: not shared', { publicShare: { isEnabled: false }, metadata: METADATA }),
 }
 
@@ -130,7 +129,7 @@ describe('the share page in a browser', () => {
     expect(errors).toEqual([])
   })
 
-  it('keeps the query parameters in the address bar when the flow says not to hide them', async () => {
+  it('keeps the query parameters in the address bar unless the flow says to hide them', async () => {
     await newPage()
     const url = shareUrl('share-visible.json', '?Name=Grace&Plan=team')
     await page.goto(url)
@@ -139,6 +138,21 @@ describe('the share page in a browser', () => {
     await c.host('Your plan: team').waitFor()
     expect(page.url()).toBe(url)
     expect(await page.title()).toBe('Share: keeps parameters')
+  })
+
+  it("shows a link's Markdown as the text it is, and keeps it in the address bar (issue 32, finding 5)", async () => {
+    await newPage()
+    const value = HOSTILE_MARKDOWN_VALUES.find((entry) => entry.tries.startsWith('a heading and'))!.value
+    const url = shareUrl('share-visible.json', `?Name=${encodeURIComponent(value)}&Plan=pro`)
+    await page.goto(url)
+    const c = chat(page)
+    const bubble = c.host('Hello # Session expired')
+    await bubble.waitFor()
+    expect(((await bubble.textContent()) ?? '').replace(/\s+/g, ' ').trim()).toBe(
+      'Hello # Session expired [Sign in again](https://evil.test/login)',
+    )
+    expect(await bubble.locator('a, h1, h2, [href]').count()).toBe(0)
+    expect(page.url()).toBe(url)
   })
 
   it('answers 404 with a readable page when public sharing is off or the flow is unknown', async () => {

@@ -38,6 +38,8 @@ export function Preview(props: { flow: FlowSummary; version: number }) {
         chat.setAttribute('flow', props.flow.publicId)
         chat.setAttribute('token', publishable.value!)
         chat.setAttribute('label', `Preview of ${props.flow.name}`)
+        // A Redirect block opens its page in a new tab: the flow never takes the console away.
+        chat.setAttribute('redirects', 'new-tab')
         target.replaceChildren(chat)
       })
       .catch((caught: Error) => (error.value = caught.message))

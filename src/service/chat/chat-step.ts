@@ -1,4 +1,5 @@
 import type { ChatReplyMessage } from '../../protocol/index'
+import { fileUrl } from '../../protocol/uploads'
 import type { ChatCompletion, CompletionUsage } from '../ai/chat-completion'
 import { EngineError } from '../engine/core/engine-error'
 import { createStepContext } from '../engine/core/step-context'
@@ -39,6 +40,8 @@ export interface LeasedSession {
   version: CachedVersion
   state: SessionState
   context: StepContext
+  /** Where the request reached the service (http/service-base.ts): the start of its file URLs. */
+  base?: string
 }
 
 /** The engine's outcome for `request`; its refusals as the contract's HTTP errors. */
@@ -50,7 +53,11 @@ export async function runChatStep(deps: ChatDeps, leased: LeasedSession, request
   }
 }
 
-async function ask(deps: ChatDeps, { sessionId, version, state, context }: LeasedSession, request: StepRequest): Promise<StepOutcome> {
+async function ask(
+  deps: ChatDeps,
+  { sessionId, version, state, context, base }: LeasedSession,
+  request: StepRequest,
+): Promise<StepOutcome> {
   if (request.kind === 'webhook') {
     const delivery = { waitId: request.waitId, statusCode: 200, data: request.body ?? null }
     return countedStep('webhook', () => deps.engine.deliverWebhook(version.snapshot, state, delivery, context))
@@ -65,11 +72,13 @@ async function ask(deps: ChatDeps, { sessionId, version, state, context }: Lease
   }
   const fileInput = awaiting?.kind === 'input' ? await awaitedInput(deps, state, version.snapshot) : undefined
   if (fileInput?.type === 'file input') {
-    // A file input's answer names only files this session uploaded to it; no message skips it.
-    const uploadedFiles = new Set(await deps.store.uploads.idsFor(sessionId, fileInput.id))
+    // A file input's answer names only files this session uploaded to it, each by the very URL the
+    // upload answered (under this service's address); no message skips it.
+    const files = base === undefined ? [] : await deps.store.uploads.filesFor(sessionId, fileInput.id)
+    const uploadedFiles = new Set(files.map((file) => fileUrl(base!, file.id, file.name)))
     return deps.engine.continue(version.snapshot, state, message ?? { type: 'text', text: '' }, { ...context, uploadedFiles })
   }
-  // Without a message only a payment the chat cannot take goes on; the engine says (message_required).
+  // Without a message only a payment the chat cannot take is answered; the engine says (message_required).
   return countedStep('message', () => deps.engine.continue(version.snapshot, state, message, context))
 }
 

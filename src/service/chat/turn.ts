@@ -132,7 +132,13 @@ export class SessionTurn implements ChatGate {
     try {
       outcome = await runChatStep(
         deps,
-        { sessionId: session.id, version, state: leased.state as SessionState, context: stepContext(deps, ids, this.input.request) },
+        {
+          sessionId: session.id,
+          version,
+          state: leased.state as SessionState,
+          context: stepContext(deps, ids, this.input.request),
+          base: this.input.request?.base,
+        },
         request,
       )
     } finally {

@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises'
 import type { Block, PublishedFlow } from '../../protocol/index'
 import {
   allowedTypes,
-  FILE_PATH_PREFIX,
   fileInputOptionsSchema,
+  fileUrl,
   MAX_FILES_PER_INPUT,
   uploadLimitBytes,
   type FileInputOptions,
@@ -110,7 +110,7 @@ export async function receiveUpload(
       await files.storage.delete(key)
       throw tooMany()
     }
-    return { url: `${request.base}${FILE_PATH_PREFIX}${ids.fileId}/${encodeURIComponent(name)}`, name, size, type }
+    return { url: fileUrl(request.base, ids.fileId, name), name, size, type }
   } finally {
     await rm(temporary, { force: true })
   }

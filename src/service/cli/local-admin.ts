@@ -87,7 +87,7 @@ export function localAdmin(input: {
       return { ...(await createToken(store, { workspaceId, kind, label, now: now() })), workspaceId }
     },
     async revokeToken(id, workspace) {
-      await revokeToken(store, await workspaceOf(workspace), id)
+      await revokeToken(store, await workspaceOf(workspace), id, now())
     },
     async credentials(workspace) {
       const workspaceId = await workspaceOf(workspace)

@@ -17,14 +17,10 @@ export function createFlowEngine(limits: StepLimits): Engine {
   const engine: Engine = {
     async start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome> {
       const index = indexFlow(flow)
-      const { admitted, refused } = admitPrefilled(index, options?.prefilledVariables)
+      const { admitted, refused } = await admitPrefilled(index, options?.prefilledVariables, context?.flows)
       const step = new Step(index, initialVariables(index, { ...options, prefilledVariables: admitted }), limits, context)
-      if (refused.length > 0) {
-        step.log(
-          'warning',
-          'Prefilled variables not set: they configure an integration of this flow (a variable with isPrefillable: true may be prefilled)',
-          { variables: refused },
-        )
+      if (Object.keys(refused).length > 0) {
+        step.log('warning', PREFILL_REFUSED, { variables: Object.keys(refused), reaches: refused })
       }
       step.streamEnabled = options?.isStreamEnabled === true
       if (index.usesTranscript) step.transcript = []
@@ -80,6 +76,9 @@ export function createFlowEngine(limits: StepLimits): Engine {
       withinBudget(() => engine.resumeStream(flow, state, completion, context), state.visitedBlockCount),
   }
 }
+
+const PREFILL_REFUSED =
+  'Prefilled variables not set: their values would decide where this flow calls, whom it mails, what it opens or what it shows as Markdown (a variable with isPrefillable: true may be prefilled)'
 
 /** A bare string is a text answer. */
 const asReply = (message: ChatReplyMessage) => (typeof message === 'string' ? { type: 'text' as const, text: message } : message)

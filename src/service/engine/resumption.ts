@@ -42,8 +42,8 @@ function waitedOn(step: Step, awaiting: Awaiting): BlockLocation | undefined {
 }
 
 /**
- * No message: only a payment input takes none (the visitor went on without paying); the answer
- * goes through `answer` so the walk is the same as for a typed one.
+ * No message: only a payment input takes none (the visitor could not pay: the conversation ends
+ * there); the answer goes through `answer` so the walk is the same as for a typed one.
  */
 export function answerWithoutMessage(step: Step, awaiting: Awaiting): Promise<WalkResult> {
   const location = awaiting.kind === 'input' ? step.index.blocks.get(awaiting.blockId) : undefined
@@ -95,7 +95,7 @@ async function submitAnswer(step: Step, awaiting: Awaiting, message: string, wit
     }
     return walkOnAfter(step, location)
   }
-  if (isPayment(location)) return passPayment(step, location, (edgeId) => walkOnAfter(step, location, edgeId))
+  if (isPayment(location)) return passPayment(step, location)
   const outcome = acceptAnswer(location.block, message, step)
   const detour = withEvents ? startReplyEvent(step, location, message, outcome.ok) : undefined
   if (detour) return walkFrom(step, detour)

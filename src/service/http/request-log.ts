@@ -5,6 +5,7 @@ import { log } from '../observability/log'
 import { countingMetrics, metrics } from '../observability/metrics'
 import { openRequest, type RequestContext } from '../observability/request-context'
 import { clientAddress } from './client-address'
+import { serviceBase } from './service-base'
 
 /**
  * The first middleware of every request: gives it an id (the `X-Request-Id` a proxy or client
@@ -22,11 +23,14 @@ export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/
 const PROBES = new Set(['/v1/health', '/v1/health/live', '/v1/health/ready', '/metrics'])
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
-export function requestLog(options: { trustProxyHops: number }): MiddlewareHandler {
+export function requestLog(options: { trustProxyHops: number; publicUrl?: string }): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now()
     const sent = c.req.header(REQUEST_ID_HEADER)
-    const request: RequestContext = { requestId: sent !== undefined && isRequestId(sent) ? sent : newId() }
+    const request: RequestContext = {
+      requestId: sent !== undefined && isRequestId(sent) ? sent : newId(),
+      base: serviceBase(c, options.publicUrl),
+    }
     c.header(REQUEST_ID_HEADER, request.requestId)
     openRequest(c, request)
     await next()

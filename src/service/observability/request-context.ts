@@ -17,6 +17,8 @@ export interface RequestContext {
   workspace?: string
   /** The contract's code of the error the request was answered with. */
   errorCode?: string
+  /** Where the service was reached (http/service-base.ts): a file answer must be a URL under it. */
+  readonly base?: string
 }
 
 /** Kept on the request's own context object: a WeakMap of contexts cost the garbage collector more. */

@@ -3,6 +3,7 @@ import type { ExportFormat, ResultColumn, ResultRow } from '../../protocol/resul
 import type { FlowRecord } from '../store/flows-repository'
 import type { ResultFilters, ResultPosition } from '../store/results-repository'
 import type { Store } from '../store/store'
+import { isPlainNegative, neutraliseInnerFormulas, OTHER_SEPARATORS } from './csv-formulas'
 import { cellText, resultColumns, toResultRow } from './result-columns'
 
 /**
@@ -13,9 +14,12 @@ import { cellText, resultColumns, toResultRow } from './result-columns'
  * the number of results.
  *
  * CSV is UTF-8 with a byte order mark (so spreadsheet programs read accents), CRLF line ends and
- * a header row; csv-stringify quotes, and neutralises every cell a spreadsheet would run as a
- * formula (`=`, `+`, `-`, `@`, tab, carriage return first) with a leading `'`. JSON Lines is one
- * object per result.
+ * a header row. No cell a spreadsheet makes of it runs as a formula (OWASP's CSV injection
+ * advice): a field beginning with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading
+ * `'` (csv-stringify), and so does every such character that begins a cell a spreadsheet may cut
+ * the field into, after a `,`, a `;` (the separator where the decimal mark is a comma), a tab or
+ * a line break (csv-formulas.ts); fields holding a `;` or a tab are quoted as well. JSON Lines is
+ * one object per result.
  */
 
 export const EXPORT_BATCH = 500
@@ -67,15 +71,23 @@ export async function exportResults(store: Store, flow: FlowRecord, request: Exp
 
 // A line break of any kind inside a cell is quoted: csv-stringify quotes only the record
 // delimiter itself once one is chosen, unless told.
-const CSV_OPTIONS = { escape_formulas: true, record_delimiter: 'windows', quote_record_delimiter: true } as const
+const CSV_OPTIONS = {
+  escape_formulas: true,
+  record_delimiter: 'windows',
+  quote_record_delimiter: true,
+  quoted_match: OTHER_SEPARATORS,
+} as const
 
 function csvWriter(columns: readonly ResultColumn[]): Writer {
   return {
     head: () =>
-      stringify([['Result id', 'Created at', 'Updated at', 'Completed', ...columns.map((column) => column.name)]], {
-        ...CSV_OPTIONS,
-        bom: true,
-      }),
+      stringify(
+        [['Result id', 'Created at', 'Updated at', 'Completed', ...columns.map((column) => neutraliseInnerFormulas(column.name))]],
+        {
+          ...CSV_OPTIONS,
+          bom: true,
+        },
+      ),
     rows: (rows) =>
       stringify(
         rows.map((row) => [
@@ -95,7 +107,7 @@ function csvWriter(columns: readonly ResultColumn[]): Writer {
  * only text that reads back as the very same number is (`-5`, not `-05` or `-1+1`).
  */
 function csvField(text: string): string | number {
-  return /^-\d{1,15}(?:\.\d{1,15})?$/.test(text) && String(Number(text)) === text ? Number(text) : text
+  return isPlainNegative(text) ? Number(text) : neutraliseInnerFormulas(text)
 }
 
 function jsonLinesWriter(columns: readonly ResultColumn[]): Writer {

@@ -19,7 +19,15 @@ import { sharePage } from '../share/share-page'
 import { readShareSettings, type ShareSettings } from '../share/share-settings'
 import { createShareTokens, type ShareTokenSource } from '../share/share-token'
 import { loadAsset, sendAsset } from '../share/static-asset'
-import { CLOSED_PAGE, NOT_FOUND_PAGE, ORIGIN_REFUSED_PAGE, rateLimitedPage, statusPageHtml, type StatusPage } from '../share/status-page'
+import {
+  CLOSED_PAGE,
+  NOT_FOUND_PAGE,
+  ORIGIN_REFUSED_PAGE,
+  rateLimitedPage,
+  statusPageHtml,
+  type StatusPage,
+  TOKEN_REVOKED_PAGE,
+} from '../share/status-page'
 import { tagManagerId } from '../share/tag-manager'
 import type { FlowHead } from '../store/chat-steps-repository'
 import type { Store } from '../store/store'
@@ -32,7 +40,7 @@ const DEFAULT_ASSETS_DIR = serviceFile('share/assets')
 
 /** An `AppContext` fits as it is; tests and other hosts pass just these parts. */
 export interface ShareRouteOptions {
-  store: Pick<Store, 'chatSteps' | 'publishedFlows' | 'tokens'>
+  store: Pick<Store, 'chatSteps' | 'publishedFlows' | 'tokens' | 'workspaces'>
   config: Pick<ServiceConfig, 'publishableToken' | 'trustProxyHops' | 'publicUrl'>
   now?: () => Date
   /** Page views count against the chat limit, per visitor address, when given. */
@@ -67,7 +75,9 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
   }
   const widgetOrigin = absoluteOrigin(assets.widgetScript)
   const versions = options.versions ?? new PublishedVersions(store.publishedFlows)
-  const tokens = options.shareTokens ?? createShareTokens({ tokens: store.tokens, configuredToken: config.publishableToken, now })
+  const tokens =
+    options.shareTokens ??
+    createShareTokens({ tokens: store.tokens, workspaces: store.workspaces, configuredToken: config.publishableToken, now })
 
   app.get(assets.script, (c) => sendAsset(c, script))
   app.get(assets.stylesheet, (c) => sendAsset(c, stylesheet))
@@ -133,10 +143,12 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
     c.header('X-Content-Type-Options', 'nosniff')
     // Query parameters may carry personal data (prefilled variables): other origins see ours only.
     c.header('Referrer-Policy', 'strict-origin-when-cross-origin')
+    const token = await tokens.tokenFor(flow.workspaceId)
+    if (token === undefined) return status(c, TOKEN_REVOKED_PAGE)
     return c.html(
       sharePage({
         flow: flow.publicId,
-        token: await tokens.tokenFor(flow.workspaceId),
+        token,
         meta: pageMetadata(settings, config.publicUrl && `${config.publicUrl}/${encodeURIComponent(flow.publicId)}`),
         headFrameUrl: needsHeadFrame(headFrame) ? headFramePath(SHARE_ASSETS_PATH, flow.publicId) : undefined,
         hideQueryParams: settings.isHideQueryParamsEnabled,

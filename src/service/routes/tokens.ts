@@ -27,7 +27,7 @@ export function registerTokenRoutes(app: Hono, ctx: AppContext): void {
     const { workspaceId } = await caller(c)
     const id = c.req.param('tokenId')
     if (!isResourceRef(id)) throw new HttpError('not_found', 'This workspace has no token with this id.')
-    await revokeToken(ctx.store, workspaceId, id)
+    await revokeToken(ctx.store, workspaceId, id, ctx.now())
     return c.json({ id, revoked: true })
   })
 }

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
 import { stream } from 'hono/streaming'
-import { FILE_PATH_PREFIX, uploadPath } from '../../protocol/uploads'
+import { FILE_PATH_PREFIX, fileUrl, uploadPath } from '../../protocol/uploads'
 
 /** `uploadPath` with its parameter named for the router. */
 const UPLOADS_ROUTE = uploadPath('{sessionId}').replace('%7BsessionId%7D', ':sessionId')
@@ -12,6 +12,7 @@ import { authenticate } from '../http/auth'
 import { chatRateKey } from '../http/rate-limit'
 import { applyChatOrigin, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
+import { serviceBase } from '../http/service-base'
 import { isResourceRef } from '../ids'
 import { declaredType } from '../uploads/content-check'
 import { contentDisposition } from '../uploads/file-names'
@@ -35,7 +36,7 @@ export function registerUploadRoutes(app: Hono, ctx: AppContext): void {
   const { config } = ctx
   const files = ctx.integrations.files
   const ref = (value: string) => (isResourceRef(value) ? value : '')
-  const base = (c: Context) => config.publicUrl ?? new URL(c.req.url).origin
+  const base = (c: Context) => serviceBase(c, config.publicUrl)
 
   app.options(UPLOADS_ROUTE, async (c) => {
     const sessionId = ref(c.req.param('sessionId') ?? '')
@@ -73,7 +74,7 @@ export function registerUploadRoutes(app: Hono, ctx: AppContext): void {
     const record = await ctx.store.uploads.findById(ref(c.req.param('fileId')))
     if (!record || record.workspaceId !== caller.workspaceId) throw notFound()
     const { expires, signature } = files.signedQuery(record.id, ctx.now())
-    const url = `${base(c)}${FILE_PATH_PREFIX}${record.id}/${encodeURIComponent(record.name)}?expires=${expires}&signature=${signature}`
+    const url = `${fileUrl(base(c), record.id, record.name)}?expires=${expires}&signature=${signature}`
     return c.json({ url, expiresAt: new Date(expires * 1000).toISOString() })
   })
 

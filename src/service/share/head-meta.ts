@@ -2,13 +2,16 @@ import { Parser } from 'htmlparser2'
 import { html, type Html } from '../http/html'
 
 /**
- * The `<meta name|property content>` tags of the owner's head code, for the share page's own
- * `<head>`: link previews and search engines read only the page, never its head frame, where the
- * rest of that code runs (head-frame.ts). Only what describes the page crosses: never
- * `http-equiv` (a policy, a refresh, cookies), never `charset`, never a name that changes how the
- * page behaves (`referrer`, `viewport`), nor one the page writes itself from the flow's metadata.
- * The tags are rebuilt from their name and content, both escaped; nothing else of the code, and
- * nothing inside its scripts, styles or comments, is read as a tag.
+ * The `<meta name|property content>` tags of the owner's head code that describe the page, for
+ * the share page's own `<head>`: link previews and search engines read only the page, never its
+ * head frame, where the rest of that code runs (head-frame.ts). Every workspace's share pages
+ * are on the service's one origin, so only tags that describe this one page cross, by an
+ * allow-list: Open Graph and its object types, Twitter cards, `author`, `keywords`, `robots`,
+ * `theme-color`. Never a tag that claims the site (search console and domain verification, ad
+ * or payment accounts: they would hand the service's origin to a tenant), never `http-equiv`,
+ * `charset` or a name that changes how the page behaves, nor one the page writes itself from the
+ * flow's metadata. The tags are rebuilt from their name and content, both escaped; nothing else
+ * of the code, and nothing inside its scripts, styles or comments, is read as a tag.
  */
 export interface HeadMeta {
   attribute: 'name' | 'property'
@@ -22,12 +25,11 @@ export const MAX_HEAD_META_CONTENT = 2_000
 const MAX_HEAD_CODE_READ = 200_000
 
 const KEY = /^[A-Za-z][\w:.-]{0,99}$/
-/** Names that change the page's behaviour, and those the page writes from the flow's metadata. */
+/** What describes a page: these names, and keys with these prefixes (Open Graph, its object types, Twitter cards). */
+const DESCRIBING_NAMES = new Set(['author', 'keywords', 'robots', 'theme-color'])
+const DESCRIBING_PREFIXES = /^(og|article|book|profile|music|video|twitter):[\w:.-]+$/
+/** The tags the page writes from the flow's metadata. */
 const REFUSED = new Set([
-  'referrer',
-  'viewport',
-  'color-scheme',
-  'description',
   'og:type',
   'og:url',
   'og:title',
@@ -62,8 +64,12 @@ function harmless(attributes: Record<string, string>): HeadMeta | undefined {
   if (content === undefined || content.length > MAX_HEAD_META_CONTENT) return undefined
   const attribute = 'property' in attributes ? 'property' : 'name' in attributes ? 'name' : undefined
   const key = attribute && attributes[attribute]?.trim()
-  if (!attribute || !key || !KEY.test(key) || REFUSED.has(key.toLowerCase())) return undefined
+  if (!attribute || !key || !KEY.test(key) || REFUSED.has(key.toLowerCase()) || !describesPage(key.toLowerCase())) return undefined
   return { attribute, key, content }
+}
+
+function describesPage(key: string): boolean {
+  return DESCRIBING_NAMES.has(key) || DESCRIBING_PREFIXES.test(key)
 }
 
 export function headMetaHtml(tags: readonly HeadMeta[]): Html {

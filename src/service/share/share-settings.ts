@@ -4,7 +4,7 @@ import { allowedOriginsOf } from '../http/cors'
 /** What the share page reads from a published flow, every field already type-checked. */
 export interface ShareSettings {
   isEnabled: boolean
-  /** Query parameters leave the address bar once read, unless the flow sets it to false. */
+  /** Query parameters leave the address bar once read, only when the flow sets it to true. */
   isHideQueryParamsEnabled: boolean
   /** The flow's name (the published snapshot has none: it is the flow's own), trimmed; may be empty. */
   flowName: string
@@ -41,7 +41,7 @@ export function readShareSettings(snapshot: PublishedFlow, flowName: unknown): S
   const publicShare = settings?.publicShare as Loose
   return {
     isEnabled: publicShare?.isEnabled === true,
-    isHideQueryParamsEnabled: general?.isHideQueryParamsEnabled !== false,
+    isHideQueryParamsEnabled: general?.isHideQueryParamsEnabled === true,
     flowName: text(flowName) ?? '',
     metadata: {
       lang: text(metadata?.lang),

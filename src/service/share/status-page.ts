@@ -25,6 +25,13 @@ export const ORIGIN_REFUSED_PAGE: StatusPage = {
   message: "Its owner allows it only on their own websites. If this is your chat, add this site's address to its allowed origins.",
 }
 
+/** The workspace revoked its share pages' token (share-token.ts). */
+export const TOKEN_REVOKED_PAGE: StatusPage = {
+  status: 403,
+  title: 'This chat is not available',
+  message: 'Its owner has turned off its page for now.',
+}
+
 export function rateLimitedPage(retryAfterSeconds: number): StatusPage {
   const wait = retryAfterSeconds === 1 ? 'a second' : `${retryAfterSeconds} seconds`
   return { status: 429, title: 'Too many requests', message: `Please wait ${wait} and reload the page.` }

@@ -291,6 +291,15 @@ const MIGRATIONS: Migration[] = [
       `ALTER TABLE ${t.answers} ADD COLUMN display text`,
     ],
   },
+  {
+    version: 9,
+    name: 'share page tokens stay revoked',
+    statements: (t) => [
+      // Set when the workspace revoked its share pages' token: none is minted again until the
+      // owner creates a `share-page` token (share/share-token.ts).
+      `ALTER TABLE ${t.workspaces} ADD COLUMN share_tokens_revoked_at timestamptz`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -78,7 +78,23 @@ export class TokensRepository {
    * token with this id.
    */
   async revoke(workspaceId: string, id: string): Promise<boolean> {
-    const rows = await this.db.query(`DELETE FROM ${this.t.apiTokens} WHERE id = $1 AND workspace_id = $2 RETURNING id`, [id, workspaceId])
-    return rows.length > 0
+    return (await this.revokeReturning(workspaceId, id)) !== undefined
+  }
+
+  /** `revoke`, answering what the token was (its kind and label). */
+  async revokeReturning(workspaceId: string, id: string): Promise<TokenRecord | undefined> {
+    const rows = await this.db.query<TokenRow>(`DELETE FROM ${this.t.apiTokens} WHERE id = $1 AND workspace_id = $2 RETURNING ${COLUMNS}`, [
+      id,
+      workspaceId,
+    ])
+    return rows[0] && toRecord(rows[0])
+  }
+
+  /** Deletes the workspace's publishable tokens with this label (every process's share page token). */
+  async revokeLabelled(workspaceId: string, label: string): Promise<void> {
+    await this.db.query(`DELETE FROM ${this.t.apiTokens} WHERE workspace_id = $1 AND kind = 'publishable' AND label = $2`, [
+      workspaceId,
+      label,
+    ])
   }
 }

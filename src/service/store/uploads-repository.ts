@@ -86,6 +86,14 @@ export class UploadsRepository {
   }
 
   /** The ids of the files one session uploaded to one block. */
+  /** The session's files for this input, with the names their URLs end with. */
+  async filesFor(sessionId: string, blockId: string): Promise<{ id: string; name: string }[]> {
+    return this.db.query<{ id: string; name: string }>(`SELECT id, name FROM ${this.t.uploads} WHERE session_id = $1 AND block_id = $2`, [
+      sessionId,
+      blockId,
+    ])
+  }
+
   async idsFor(sessionId: string, blockId: string): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(`SELECT id FROM ${this.t.uploads} WHERE session_id = $1 AND block_id = $2`, [
       sessionId,

@@ -42,6 +42,20 @@ export class WorkspacesRepository {
     return rows[0] && toRecord(rows[0])
   }
 
+  /** Whether the workspace revoked its share pages' token (and has not turned them back on). */
+  async shareTokensRevoked(id: string): Promise<boolean> {
+    const rows = await this.db.query<{ revoked: boolean }>(
+      `SELECT share_tokens_revoked_at IS NOT NULL AS revoked FROM ${this.t.workspaces} WHERE id = $1`,
+      [id],
+    )
+    return rows[0]?.revoked === true
+  }
+
+  /** Marks the share pages' token revoked (`at`), or turns them back on (`null`). */
+  async setShareTokensRevoked(id: string, at: Date | null): Promise<void> {
+    await this.db.query(`UPDATE ${this.t.workspaces} SET share_tokens_revoked_at = $2 WHERE id = $1`, [id, at])
+  }
+
   async list(): Promise<WorkspaceRecord[]> {
     const rows = await this.db.query<WorkspaceRow>(`SELECT id, name, created_at FROM ${this.t.workspaces} ORDER BY id`)
     return rows.map(toRecord)

@@ -11,6 +11,13 @@ import type { Store } from '../store/store'
  * process, is 401).
  */
 
+/**
+ * The label of the publishable tokens the service mints for a workspace's share pages
+ * (share/share-token.ts). Revoking one revokes them all and keeps the service from minting
+ * another; creating a token with this label turns share pages' tokens back on.
+ */
+export const SHARE_TOKEN_LABEL = 'share-page'
+
 export async function createToken(
   store: Store,
   input: { workspaceId: string; kind: TokenKind; label?: string | null; now: Date },
@@ -25,6 +32,8 @@ export async function createToken(
     hint: tokenHint(value),
     createdAt: input.now,
   })
+  if (input.kind === 'publishable' && input.label === SHARE_TOKEN_LABEL)
+    await store.workspaces.setShareTokensRevoked(input.workspaceId, null)
   return { token: toApiToken(record), value }
 }
 
@@ -33,8 +42,14 @@ export async function listTokens(store: Store, workspaceId: string, currentToken
   return (await store.tokens.listByWorkspace(workspaceId)).map((record) => toApiToken(record, currentTokenId))
 }
 
-export async function revokeToken(store: Store, workspaceId: string, tokenId: string): Promise<void> {
-  if (!(await store.tokens.revoke(workspaceId, tokenId))) throw new HttpError('not_found', 'This workspace has no token with this id.')
+export async function revokeToken(store: Store, workspaceId: string, tokenId: string, now: Date): Promise<void> {
+  const revoked = await store.tokens.revokeReturning(workspaceId, tokenId)
+  if (!revoked) throw new HttpError('not_found', 'This workspace has no token with this id.')
+  if (revoked.kind === 'publishable' && revoked.label === SHARE_TOKEN_LABEL) {
+    // Marked first: a share page asking meanwhile finds the mark, never a token to mint again.
+    await store.workspaces.setShareTokensRevoked(workspaceId, now)
+    await store.tokens.revokeLabelled(workspaceId, SHARE_TOKEN_LABEL)
+  }
 }
 
 function toApiToken(record: TokenRecord, currentTokenId?: string): ApiToken {

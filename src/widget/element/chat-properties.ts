@@ -38,6 +38,11 @@ export const CHAT_PROPERTIES = {
    */
   pageAddress: { attribute: 'page-address', kind: 'choice', choices: ['shared', 'hidden'], fallback: () => 'shared', roles: ['scripts'] },
   /**
+   * Where a flow's redirect to a web page opens: `page` (default: this tab, or a new one when the
+   * flow says so) or `new-tab` (always a new tab: the flow never sends this page away).
+   */
+  redirects: { attribute: 'redirects', kind: 'choice', choices: ['page', 'new-tab'], fallback: () => 'page' },
+  /**
    * Where the theme's web font comes from: empty, Google Fonts (or a custom font's own address);
    * `none`, no web font (the visitor's fonts); else a Google Fonts compatible CSS API URL of your own.
    */

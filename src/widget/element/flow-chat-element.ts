@@ -154,7 +154,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         emit,
         prefilledVariables: own.prefilledVariables,
         actions: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scripts, ...extraActions },
-        navigate: browserNavigate,
+        navigate: (url, newTab) => browserNavigate(url, newTab, own.redirects),
         memory: (this.#memory = createConversationStorage(claim.key, emit)),
       })
       this.#conversation = conversation

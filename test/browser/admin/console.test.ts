@@ -112,6 +112,8 @@ describe('the console at /admin', () => {
     await usePublishable(page, suite.service.publishableToken)
     await page.getByRole('button', { name: 'Show the preview' }).click()
     await chat(page).host('Which plan suits you best?').waitFor()
+    // A Redirect block in the flow opens its page in a new tab, never this one (issue 32, finding 12).
+    expect(await page.locator('flow-chat').getAttribute('redirects')).toBe('new-tab')
     expect(errors()).toEqual([])
   })
 

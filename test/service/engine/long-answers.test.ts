@@ -31,7 +31,7 @@ const QUESTIONS: Record<(typeof INPUT_TYPES)[number], Record<string, unknown>[]>
   'picture choice input': [{}, { isMultipleChoice: true }],
   'file input': [{}, { isMultipleAllowed: true }],
   cards: [{}],
-  // Never stored: payment is not available, any message goes on past it.
+  // Never stored: payment is not available, any message ends the conversation at it.
   'payment input': [{}],
 }
 

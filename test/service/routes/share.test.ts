@@ -88,13 +88,30 @@ describe('GET /{publicId}: the share page', () => {
     expect(read.body.publishedFlow.flowId).toBe(flow.id)
   })
 
-  it('tells the page script to hide query parameters unless the flow says not to', async () => {
+  it("says the chat is not available once the workspace revoked its share pages' token, and mints none", async () => {
+    const flow = await sharedFlow(shareOn())
+    await page(`/${flow.publicId}`)
+    const secret = { token: state.svc.tokens.secret }
+    const shareTokens = async () =>
+      ((await state.svc.call('GET', '/v1/tokens', secret)).body.tokens as { id: string; label: string }[]).filter(
+        (token) => token.label === 'share-page',
+      )
+    const [minted] = await shareTokens()
+    expect((await state.svc.call('DELETE', `/v1/tokens/${minted!.id}`, secret)).status).toBe(200)
+    const res = await get(`/${flow.publicId}`)
+    expect(res.status).toBe(403)
+    expect(await res.text()).toContain('This chat is not available')
+    expect(await shareTokens()).toEqual([])
+  })
+
+  it('tells the page script to hide query parameters only when the flow says so', async () => {
     const hiding = await sharedFlow(shareOn({ general: { isHideQueryParamsEnabled: true } }))
     const byDefault = await sharedFlow(shareOn())
     const keeping = await sharedFlow(shareOn({ general: { isHideQueryParamsEnabled: false } }))
     const pageScript = async (ref: string) => (await page(`/${ref}`)).doc.querySelector('script[src="/share/v1/share.js"]')!
     expect((await pageScript(hiding.publicId)).hasAttribute('data-hide-query-params')).toBe(true)
-    expect((await pageScript(byDefault.publicId)).hasAttribute('data-hide-query-params')).toBe(true)
+    // By default the address keeps what filled the page: a link's words are not the flow's.
+    expect((await pageScript(byDefault.publicId)).hasAttribute('data-hide-query-params')).toBe(false)
     expect((await pageScript(keeping.publicId)).hasAttribute('data-hide-query-params')).toBe(false)
   })
 })

@@ -41,14 +41,17 @@ async function headFrame(doc: Document) {
 const sandboxTokens = (value: string | null | undefined) => (value ?? '').trim().split(/\s+/)
 
 describe('code set by the flow owner (head code, tag manager)', () => {
-  const code = '<meta name="owner-verification" content="abc123"><script>window.ownerSnippet = 1</script>'
+  const code =
+    '<meta name="owner-verification" content="abc123"><meta name="author" content="Acme"><script>window.ownerSnippet = 1</script>'
 
   it('never runs in the page: it is served raw in a frame sandboxed to an opaque origin', async () => {
     const flow = await sharedFlow(shareOn({ metadata: { customHeadCode: code } }))
     const { html, doc, csp } = await page(`/${flow.publicId}`)
     expect(html).not.toContain('ownerSnippet')
-    // Its meta tags are copied into the page's head (see below); its script is not.
-    expect(metaContent(doc, 'name="owner-verification"')).toBe('abc123')
+    // Its meta tags that describe the page are copied into the page's head (see below); a
+    // verification tag and its script are not.
+    expect(metaContent(doc, 'name="author"')).toBe('Acme')
+    expect(metaContent(doc, 'name="owner-verification"')).toBeUndefined()
     expect(scriptSources(doc)).toEqual(['/share/v1/share.js', '/widget/v1/flow-chat.js'])
     expect(directive(csp, 'script-src')).toBe("script-src 'self'")
     expect(directive(csp, 'style-src')).toBe("style-src 'self'")

@@ -44,14 +44,14 @@ export interface UploadOptions {
   stream?: boolean
 }
 
-/** POSTs `body` as one upload, in process. */
+/** POSTs `body` as one upload, in process, at the address `svc.call` reaches too (file answers must name it). */
 export async function upload(svc: TestService, sessionId: string, body: Buffer, options: UploadOptions = {}) {
   const query = options.name === undefined ? '' : `?name=${encodeURIComponent(options.name)}`
   const headers: Record<string, string> = { 'content-type': options.type ?? 'application/octet-stream', ...options.headers }
   if (options.length !== undefined) headers['content-length'] = String(options.length)
   const init: RequestInit & { duplex?: 'half' } = { method: 'POST', headers, duplex: 'half' }
   init.body = options.stream ? chunked(body) : new Uint8Array(body)
-  const response = await svc.app.request(new Request(`http://service.test${uploadPath(sessionId)}${query}`, init))
+  const response = await svc.app.request(new Request(`http://localhost${uploadPath(sessionId)}${query}`, init))
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined }
 }

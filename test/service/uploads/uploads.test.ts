@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SESSION_PURGE_GRACE_MS, purgeExpired } from '../../../src/service/chat/session-purge'
+import { BAD_FILE_ANSWERS } from '../fixtures/upload-bad-answers'
 import { BAD_UPLOADS } from '../fixtures/upload-bad-input'
 import { HTML, JSON_TEXT, PDF, PNG, SVG } from '../fixtures/upload-files'
 import { useTestDatabase } from '../helpers/database'
@@ -32,7 +33,7 @@ describe('uploading to a pending file input', () => {
     const uploaded = await upload(svc, sessionId, PNG, { name: 'receipt.png', type: 'image/png', length: PNG.length })
     expect(uploaded.status).toBe(201)
     expect(uploaded.body).toEqual({
-      url: expect.stringMatching(/^http:\/\/service\.test\/v1\/files\/[\w-]{32}\/receipt\.png$/),
+      url: expect.stringMatching(/^http:\/\/localhost\/v1\/files\/[\w-]{32}\/receipt\.png$/),
       name: 'receipt.png',
       size: PNG.length,
       type: 'image/png',
@@ -105,6 +106,20 @@ describe('what the answer may name', () => {
       expect(refused.status).toBe(200)
       expect(refused.body.input).toMatchObject({ type: 'file input' })
     }
+  })
+
+  it.each(BAD_FILE_ANSWERS)('refuses $tries: it asks again and stores nothing', async ({ answer: spelled }) => {
+    const { sessionId } = await sessionAtFileInput(svc)
+    const own = new URL((await upload(svc, sessionId, PNG, { name: 'a.png' })).body.url as string)
+    const url = spelled(own)
+    expect(url).not.toBe(own.href)
+    const refused = await answer(sessionId, { type: 'text', text: url, attachedFileUrls: [url] })
+    expect(refused.status).toBe(200)
+    expect(refused.body.input).toMatchObject({ type: 'file input' })
+    expect(await svc.store.results.listAnswers((await svc.store.sessions.findById(sessionId))!.resultId)).toEqual([])
+    // The very URL the upload answered still goes.
+    const taken = await answer(sessionId, { type: 'text', text: own.href, attachedFileUrls: [own.href] })
+    expect(taken.body.input).toMatchObject({ type: 'text input' })
   })
 })
 

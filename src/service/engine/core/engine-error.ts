@@ -17,7 +17,7 @@ export type EngineErrorCode =
   | 'waiting_for_stream'
   /** A recorded AI answer for a session that does not wait for one. */
   | 'not_waiting_for_stream'
-  /** No message, where only a streamed answer or a payment the chat cannot take goes on without one. */
+  /** No message, where only a streamed answer or a payment the chat cannot take is answered without one. */
   | 'message_required'
 
 const MESSAGES: Record<EngineErrorCode, string> = {
@@ -28,7 +28,7 @@ const MESSAGES: Record<EngineErrorCode, string> = {
   not_waiting_for_webhook: 'No conversation of this result is waiting for a webhook',
   waiting_for_stream: 'The reply is still streaming; the conversation goes on once it has finished',
   not_waiting_for_stream: 'This conversation is not waiting for a streamed answer',
-  message_required: 'The body needs a message: only a streamed answer or a payment this chat cannot take goes on without one.',
+  message_required: 'The body needs a message: only a streamed answer or a payment this chat cannot take is answered without one.',
 }
 
 export class EngineError extends Error {

@@ -34,8 +34,8 @@ export interface StepContext {
   /** AI providers with this workspace's credentials; without it AI blocks are skipped with a log. */
   readonly ai?: AiCaller
   /**
-   * The ids of the files this session uploaded to the file input it waits on: a file input's
-   * answer may name only these (read before the step, uploads/upload-receive.ts).
+   * The URLs of the files this session uploaded to the file input it waits on, exactly as the
+   * upload answered them: a file input's answer may name only these (read before the step).
    */
   readonly uploadedFiles?: ReadonlySet<string>
 }

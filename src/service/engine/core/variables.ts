@@ -77,6 +77,14 @@ export function replacePlaceholders(text: string, replacer: (name: string) => st
   return text.replace(PLACEHOLDER, (_match, name: string) => replacer(name.trim()))
 }
 
+/**
+ * A variable its author marked as Markdown (`isMarkdown: true`): text bubbles show its value with
+ * its formatting, and no page may prefill it (prefill-policy.ts). Other values show as text.
+ */
+export function isMarkdownVariable(variable: unknown): boolean {
+  return typeof variable === 'object' && variable !== null && (variable as { isMarkdown?: unknown }).isMarkdown === true
+}
+
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char)
 }

@@ -10,8 +10,9 @@ const PAYMENT_CSS = css`
 
 /**
  * A payment input: this chat takes no payments (the provider's script would come from its own
- * servers), so it says so, as a status screen readers announce, and Continue goes on with the
- * flow without a message (the service follows the block's edge).
+ * servers), so it says so, as a status screen readers announce, and Continue answers without a
+ * message: the service ends the conversation there (the paid branch opens only on a payment it
+ * confirmed, and it takes none).
  */
 export function PaymentInput({ widget }: InputProps) {
   const button = useRef<HTMLButtonElement>(null)

@@ -2,15 +2,16 @@ import type { Block, ChatMessage } from '../../../../protocol/index'
 import { type Continuation, follow } from '../../core/continuation'
 import { deepFreeze } from '../../core/deep-freeze'
 import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
+import type { FlowIndex } from '../../core/flow-index'
 import type { Step } from '../../core/step'
-import { escapeHtml, type Substitute } from '../../core/variables'
+import { escapeHtml, isMarkdownVariable, type Substitute } from '../../core/variables'
 import { richTextToMarkdown } from './markdown-text'
 import { mapRichText, richTextToPlainText } from './rich-text'
 import { parseVideoUrl } from './video-url'
 
 /** A bubble block: its message joins the response (unless it has nothing to show); the walk goes on. */
 export function runBubble(block: Block, step: Step): Continuation {
-  const message = buildBubbleMessage(block, step.substitute)
+  const message = buildBubbleMessage(block, step.substitute, markdownNames(step.index))
   if (message) step.addMessage(message)
   return follow(block.outgoingEdgeId)
 }
@@ -20,12 +21,12 @@ export function runBubble(block: Block, step: Step): Continuation {
  * to show (a text that is blank once filled, a media block without an address): an empty
  * bubble would only look broken to the visitor.
  */
-export function buildBubbleMessage(block: Block, substitute: Substitute): ChatMessage | null {
+export function buildBubbleMessage(block: Block, substitute: Substitute, isMarkdown: IsMarkdown = () => false): ChatMessage | null {
   const known = unchanging.get(block)
   if (known !== undefined && known !== NAMES_VARIABLES) return known
   const content = asFields(block.content)
   const build = BUILDERS[block.type]
-  const built = build ? build(content, substitute) : null
+  const built = build ? build(content, substitute, isMarkdown) : null
   const message = built ? { id: block.id, type: block.type, content: built } : null
   // Blocks come from a frozen published version (flows/published-versions.ts), kept while it is cached.
   if (known === undefined && Object.isFrozen(block)) {
@@ -41,7 +42,23 @@ export function buildBubbleMessage(block: Block, substitute: Substitute): ChatMe
 const unchanging = new WeakMap<Block, ChatMessage | null | typeof NAMES_VARIABLES>()
 const NAMES_VARIABLES = Symbol('names variables')
 
-type Builder = (content: Fields, substitute: Substitute) => Fields | null
+/** Whether the variable of this name is one its author marked as Markdown. */
+type IsMarkdown = (name: string) => boolean
+
+const markdownByIndex = new WeakMap<FlowIndex, IsMarkdown>()
+
+/** The flow's variables marked `isMarkdown: true`, by name (the prefill rule reads the same mark). */
+function markdownNames(index: FlowIndex): IsMarkdown {
+  let known = markdownByIndex.get(index)
+  if (!known) {
+    const names = new Set([...index.variablesById.values()].filter(isMarkdownVariable).map((variable) => variable.name.trim()))
+    known = (name) => names.has(name.trim())
+    markdownByIndex.set(index, known)
+  }
+  return known
+}
+
+type Builder = (content: Fields, substitute: Substitute, isMarkdown: IsMarkdown) => Fields | null
 
 const BUILDERS: Record<string, Builder> = {
   text: buildText,
@@ -85,7 +102,7 @@ const BUILDERS: Record<string, Builder> = {
   },
 }
 
-function buildText(content: Fields, substitute: Substitute): Fields | null {
+function buildText(content: Fields, substitute: Substitute, isMarkdown: IsMarkdown): Fields | null {
   const html = readString(content, 'html')
   const plain = readString(content, 'plainText')
   let richText = Array.isArray(content.richText) ? mapRichText(content.richText, (t) => substitute(t)) : undefined
@@ -99,7 +116,9 @@ function buildText(content: Fields, substitute: Substitute): Fields | null {
           ? htmlToPlainText(filledHtml)
           : ''
   if (plainText.trim() === '') return null
-  const markdown = Array.isArray(content.richText) ? richTextToMarkdown(content.richText, (name) => substitute(`{{${name}}}`)) : undefined
+  const markdown = Array.isArray(content.richText)
+    ? richTextToMarkdown(content.richText, (name) => substitute(`{{${name}}}`), isMarkdown)
+    : undefined
   // The widget renders rich text; give it a paragraph when the export only had plain text.
   richText ??= plainText.split('\n').map((line) => ({ type: 'p', children: [{ text: line }] }))
   return { richText, ...(filledHtml !== undefined ? { html: filledHtml } : {}), plainText, ...(markdown !== undefined ? { markdown } : {}) }

@@ -2,14 +2,20 @@ import { isRichElement, isRichLeaf, MAX_RICH_TEXT_DEPTH, type RichLeaf } from '.
 import { replacePlaceholders } from '../../core/variables'
 
 /**
- * A text bubble as Markdown, when variables are inserted into it: the flow's own words and
- * formatting written as Markdown (its words escaped, so they read as they were typed), each
- * variable's value inserted as it is, so a value holding Markdown (an AI answer saved in a
- * variable, say) shows bold, lists and links. The widget renders it with the sanitiser of AI
- * answers. Undefined when no value inserted reads differently as Markdown: the rich text, with
- * the values as plain text, then says it all.
+ * A text bubble as Markdown, when a variable its author marked as Markdown (`isMarkdown: true`,
+ * say the variable an AI answer is saved in) is inserted into it: the flow's own words and
+ * formatting written as Markdown (its words escaped, so they read as they were typed), that
+ * variable's value inserted as it is, so its bold, lists and links show. Every other value is
+ * escaped too: what a visitor or a page put in a variable (an answer, a share link's query) reads
+ * as the text it is, never as a heading or a link. The widget renders it with the sanitiser of AI
+ * answers. Undefined when no Markdown value inserted reads differently as Markdown: the rich text,
+ * with the values as plain text, then says it all.
  */
-export function richTextToMarkdown(nodes: readonly unknown[], valueNamed: (name: string) => string): string | undefined {
+export function richTextToMarkdown(
+  nodes: readonly unknown[],
+  valueNamed: (name: string) => string,
+  isMarkdown: (name: string) => boolean,
+): string | undefined {
   let used = false
   let marked = false
   // Literal text between placeholders is escaped; values go in as written.
@@ -18,8 +24,9 @@ export function richTextToMarkdown(nodes: readonly unknown[], valueNamed: (name:
       .split('\u0000')
       .map((part, i) => {
         if (i % 2 === 0) return escapeMarkdown(part)
-        used = true
         const value = valueNamed(part)
+        if (!isMarkdown(part)) return escapeValue(value)
+        used = true
         marked ||= MARKDOWN_SYNTAX.test(value)
         return value
       })
@@ -40,6 +47,14 @@ const SPECIAL = /[\\`*_{}[\]()<>#+\-.!|~]/g
 export function escapeMarkdown(text: string): string {
   return text.replace(SPECIAL, (char) => `\\${char}`)
 }
+
+/**
+ * A value shown as text: Markdown's punctuation escaped, and `:`, `@`, `=` and `&` too (so that
+ * no address turns into a link by itself, no line underlines the one before into a heading, no
+ * entity turns into another character), and each line's leading spaces dropped (four would start
+ * a code block; HTML collapses them anyway).
+ */
+const escapeValue = (value: string) => escapeMarkdown(value.replace(/^[ \t]+/gm, '')).replace(/[:@=&]/g, (char) => `\\${char}`)
 
 function blocks(nodes: readonly unknown[], fill: Fill, depth: number): string {
   if (depth > MAX_RICH_TEXT_DEPTH) return ''

@@ -31,12 +31,6 @@ export async function runEmailBlock(block: Block, step: Step): Promise<Continuat
     step.skip(block, 'warning', 'E-mail not sent: this service sends no e-mail here')
     return next
   }
-  if (built.leftOut) {
-    const entries = built.leftOut.join(', ')
-    step.log('warning', `E-mail Cc and Bcc entries left out: they are filled from variables no input of the flow asks for (${entries})`, {
-      blockId: block.id,
-    })
-  }
   if (step.emailsSent >= MAX_EMAILS_PER_STEP) {
     step.skip(block, 'error', `E-mail not sent: one step sends at most ${MAX_EMAILS_PER_STEP} e-mails`)
     return next

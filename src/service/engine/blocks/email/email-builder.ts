@@ -1,24 +1,12 @@
 import addressparser from 'nodemailer/lib/addressparser'
 import type { OutgoingEmail } from '../../../mail/mailer'
-import { isInputType } from '../block-kinds'
 import { asFields, readArray, readBoolean, readString } from '../../core/field-readers'
 import type { FlowIndex } from '../../core/flow-index'
-import {
-  escapeHtml,
-  formatValue,
-  isSet,
-  replacePlaceholders,
-  singleVariableName,
-  substitute,
-  type Variables,
-  valueByName,
-  variableIdByName,
-} from '../../core/variables'
+import { escapeHtml, formatValue, isSet, singleVariableName, substitute, type Variables, valueByName } from '../../core/variables'
 
 /** An `Email` block's message (integrations.md 3.2), before a sender is chosen. Pure. */
 export type EmailOutcome =
-  /** `leftOut`: Cc and Bcc entries not used (filled from variables no input asks for). */
-  | { kind: 'email'; credentialsId?: string; email: OutgoingEmail; leftOut?: string[] }
+  | { kind: 'email'; credentialsId?: string; email: OutgoingEmail }
   /** Nothing to send and nothing to say (no recipient once filled in). */
   | { kind: 'none' }
   | { kind: 'invalid'; reason: string }
@@ -42,9 +30,8 @@ export function buildEmail(options: unknown, scope: EmailScope): EmailOutcome {
   const fill = (text: string) => substitute(text, scope.index, scope.variables)
   const to = addresses(readArray(fields, 'recipients'), fill)
   if (to.length === 0) return { kind: 'none' }
-  const copies = copyEntries([...readArray(fields, 'cc'), ...readArray(fields, 'bcc')], scope.index)
-  const cc = addresses(readArray(fields, 'cc').filter(copies.allowed), fill)
-  const bcc = addresses(readArray(fields, 'bcc').filter(copies.allowed), fill)
+  const cc = addresses(readArray(fields, 'cc'), fill)
+  const bcc = addresses(readArray(fields, 'bcc'), fill)
   const count = to.length + cc.length + bcc.length
   if (count > MAX_RECIPIENTS) {
     return { kind: 'invalid', reason: `it has ${count} recipients, and one e-mail has at most ${MAX_RECIPIENTS}` }
@@ -72,54 +59,7 @@ export function buildEmail(options: unknown, scope: EmailScope): EmailOutcome {
     ...(replyTo ? { replyTo } : {}),
     ...(replyTo && senderName ? { senderName } : {}),
   }
-  return {
-    kind: 'email',
-    ...(credentialsId ? { credentialsId } : {}),
-    email,
-    ...(copies.leftOut.length > 0 ? { leftOut: copies.leftOut } : {}),
-  }
-}
-
-/**
- * Cc and Bcc are the author's, not the visitor's: an entry filled from a variable is used only
- * when an input of the flow asks for that variable (then the visitor could type it anyway).
- * Any other variable may hold what a visitor prefilled (a URL parameter, startChat's
- * `prefilledVariables`), which would copy the e-mail to an address of their choosing.
- */
-function copyEntries(entries: unknown[], index: FlowIndex): { allowed: (entry: unknown) => boolean; leftOut: string[] } {
-  const asked = askedVariables(index)
-  const leftOut: string[] = []
-  const refused = new Set<unknown>()
-  for (const entry of entries) {
-    if (typeof entry !== 'string') continue
-    let fromElsewhere = false
-    replacePlaceholders(entry, (name) => {
-      const id = variableIdByName(index, name)
-      if (id !== undefined && !asked.has(id)) fromElsewhere = true
-      return ''
-    })
-    if (fromElsewhere) {
-      refused.add(entry)
-      leftOut.push(entry)
-    }
-  }
-  return { allowed: (entry) => !refused.has(entry), leftOut }
-}
-
-const askedByIndex = new WeakMap<FlowIndex, ReadonlySet<string>>()
-
-/** Variables an input block of the flow stores the visitor's answer in. */
-function askedVariables(index: FlowIndex): ReadonlySet<string> {
-  let asked = askedByIndex.get(index)
-  if (!asked) {
-    const ids = new Set<string>()
-    for (const { block } of index.blocks.values()) {
-      const variableId = isInputType(block.type) ? readString(asFields(block.options), 'variableId') : undefined
-      if (variableId) ids.add(variableId)
-    }
-    askedByIndex.set(index, (asked = ids))
-  }
-  return asked
+  return { kind: 'email', ...(credentialsId ? { credentialsId } : {}), email }
 }
 
 /** The display name the author wrote in a Reply-To template, never one a variable fills in. */

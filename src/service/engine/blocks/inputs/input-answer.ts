@@ -1,4 +1,4 @@
-import { type Block, fileIdOfUrl, type VariableValue } from '../../../../protocol/index'
+import type { Block, VariableValue } from '../../../../protocol/index'
 import { asFields, type Fields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
 import type { BlockLocation } from '../../core/flow-index'
 import type { Step } from '../../core/step'
@@ -112,7 +112,8 @@ function parseFiles(options: Fields, message: string, step: Step): Accepted | un
   const uploaded = step.context.uploadedFiles ?? new Set<string>()
   const urls = message.split(', ').map((url) => url.trim())
   const kept = readBoolean(options, 'isMultipleAllowed') === true ? urls : urls.slice(0, 1)
-  if (!kept.every((url) => uploaded.has(fileIdOfUrl(url) ?? ''))) return undefined
+  // The very URLs the service gave: another host, scheme or spelling naming the same id is not one of them.
+  if (!kept.every((url) => uploaded.has(url))) return undefined
   const text = kept.join(', ')
   return { stored: text, answer: text, display: text }
 }

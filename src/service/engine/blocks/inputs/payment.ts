@@ -7,11 +7,12 @@ import type { Step } from '../../core/step'
  * A payment input (`payment input`). Taking a payment needs the provider's script from its own
  * servers, which this product neither loads nor can test, so the block is shown as "payment is
  * not available in this chat": the input goes out with none of its options (no amount, no
- * customer details, no credentials, no runtime options), a log says why, and whatever the
- * visitor sends next, or no message at all, goes on along the block's edge with its variable
- * left as it was. Nothing is recorded as paid.
+ * customer details, no credentials, no runtime options) and a log says why. The block's edge is
+ * the branch a flow takes once paid (a download, a booking), and only the service's own
+ * confirmation of a payment may open it: this service has none, so whatever the visitor sends
+ * next (no message, "Success", anything) ends the conversation there. Nothing is recorded.
  */
-export const PAYMENT_UNAVAILABLE = 'Payment is not available in this chat: the flow goes on without it'
+export const PAYMENT_UNAVAILABLE = 'Payment is not available in this chat: the conversation ends at it'
 
 export function paymentView(view: ChatInput, step: Step): ChatInput {
   // Not a skipped block (the visitor sees it, and goes on from it): the log names it by id.
@@ -21,8 +22,10 @@ export function paymentView(view: ChatInput, step: Step): ChatInput {
 
 export const isPayment = (location: BlockLocation) => location.block.type === 'payment input'
 
-/** The visitor went on past a payment input: its edge, nothing stored. */
-export function passPayment(step: Step, location: BlockLocation, walkOn: (edgeId?: string) => Promise<WalkResult>): Promise<WalkResult> {
-  step.log('info', 'The visitor went on without paying: payment is not available in this chat', { blockId: location.block.id })
-  return walkOn(location.block.outgoingEdgeId ?? undefined)
+/** The visitor answered a payment input: the paid branch stays closed and the conversation ends. */
+export function passPayment(step: Step, location: BlockLocation): WalkResult {
+  step.log('info', 'The conversation ended at a payment input: no payment was confirmed, so its paid branch stays closed', {
+    blockId: location.block.id,
+  })
+  return { awaiting: null }
 }

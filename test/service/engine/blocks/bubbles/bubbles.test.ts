@@ -30,7 +30,7 @@ describe('text bubbles', () => {
     })
   })
 
-  it("adds the text as Markdown when a value holds Markdown: the flow's words escaped, the value as written", () => {
+  it("adds the text as Markdown when a Markdown variable's value holds Markdown: the flow's words escaped, the value as written", () => {
     const message = buildBubbleMessage(
       {
         id: 'b1',
@@ -51,6 +51,7 @@ describe('text bubbles', () => {
         },
       },
       substitute,
+      (name) => name === 'Answer',
     )
     const content = message?.content as Record<string, unknown>
     expect(content.markdown).toBe(

@@ -1,15 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Block } from '../../../../../src/protocol/index'
-import { credentialsKeyFrom } from '../../../../../src/service/credentials/credentials-key'
-import { CredentialsVault } from '../../../../../src/service/credentials/credentials-vault'
 import type { StepContext } from '../../../../../src/service/engine/index'
 import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
-import { Mailer } from '../../../../../src/service/mail/mailer'
 import { createOutboundHttp } from '../../../../../src/service/outbound/outbound-http'
 import { createStore, type Store } from '../../../../../src/service/store/store'
 import { dropSchema, freshSchema, useTestDatabase } from '../../../helpers/database'
 import { startSmtpTestServer, type SmtpTestServer } from '../../../helpers/smtp-test-server'
 import { buildFlow, Conversation, input, varId } from '../../support/flow-builder'
+import { mailContext as mailContextOf } from '../../support/mail-context'
 
 const db = useTestDatabase()
 let smtp: SmtpTestServer
@@ -32,19 +30,7 @@ afterEach(() => {
   smtp.received.length = 0
 })
 
-function mailContext(smtpUrl: string | undefined, smtpFrom?: string): Pick<StepContext, 'mail'> {
-  const vault = new CredentialsVault(store.credentials, credentialsKeyFrom('ab'.repeat(32)), () => new Date())
-  const mailer = new Mailer({
-    vault,
-    outbound,
-    outbox: store.outbox,
-    now: () => new Date(),
-    timeoutMs: 2_000,
-    ...(smtpUrl ? { smtpUrl } : {}),
-    ...(smtpFrom ? { smtpFrom } : {}),
-  })
-  return { mail: (request) => mailer.send({ workspaceId: 'acme', flowId: 'f', resultId: 'r1', ...request }) }
-}
+const mailContext = (smtpUrl: string | undefined, smtpFrom?: string) => mailContextOf(store, outbound, smtpUrl, smtpFrom)
 
 const email = (id: string, options: Record<string, unknown>): Block => ({ id, type: 'Email', options })
 
@@ -196,7 +182,7 @@ describe('Email blocks a visitor cannot turn into a mailing tool', () => {
     ])
   })
 
-  it('leaves out a Cc or Bcc filled from a variable no input asks for (it could be prefilled), and logs it', async () => {
+  it("never mails a Cc or Bcc a page prefilled: the chat starts without the value; answers and the author's addresses still go", async () => {
     const mail = email('mail', {
       recipients: ['{{Email}}'],
       cc: ['{{Boss}}', 'fixed@acme.example'],
@@ -206,19 +192,12 @@ describe('Email blocks a visitor cannot turn into a mailing tool', () => {
     })
     const outcome = await answered(
       [mail],
-      { Email: 'ada@example.com' },
-      { Boss: 'victim@elsewhere.example', Team: 'a@elsewhere.example, b@elsewhere.example' },
+      { Email: 'ada@example.com', Boss: 'boss@acme.example' },
+      { Team: 'a@elsewhere.example, b@elsewhere.example' },
     )
     expect(smtp.received).toHaveLength(1)
-    expect(smtp.received[0]!.envelope.to.sort()).toEqual(['ada@example.com', 'fixed@acme.example'])
-    expect(outcome.response.logs).toEqual([
-      {
-        status: 'warning',
-        description:
-          'E-mail Cc and Bcc entries left out: they are filled from variables no input of the flow asks for ({{Boss}}, {{Team}})',
-        details: { blockId: 'mail' },
-      },
-    ])
+    expect(smtp.received[0]!.envelope.to.sort()).toEqual(['ada@example.com', 'boss@acme.example', 'fixed@acme.example'])
+    expect(outcome.response.logs).toBeUndefined()
   })
 
   it("never lets a visitor's Reply-To name pose as the sender: the configured From name wins, and without one no visitor's name is used", async () => {

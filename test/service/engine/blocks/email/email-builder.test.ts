@@ -3,7 +3,7 @@ import { buildEmail } from '../../../../../src/service/engine/blocks/email/email
 import { indexFlow } from '../../../../../src/service/engine/core/flow-index'
 import { buildFlow, input, varId } from '../../support/flow-builder'
 
-// The visitor is asked for `Team` (so it may fill a Cc); `Boss` is asked of nobody.
+// The visitor is asked for `Team`; `Boss` is asked of nobody (the flow sets it).
 const index = indexFlow(
   buildFlow({
     variables: ['Email', 'Name', 'Plan', 'Team', 'Files', 'Comment', 'Boss'],
@@ -46,16 +46,15 @@ describe('buildEmail', () => {
     })
   })
 
-  it('leaves out Cc and Bcc entries filled from variables no input asks for, naming them', () => {
+  it("fills Cc and Bcc from any variable: pages cannot prefill one (prefill-policy.ts), so its value is the flow's or the visitor's", () => {
     const outcome = build({
       recipients: ['{{Email}}'],
       cc: ['{{Boss}}', 'Team lead <lead@example.com>'],
-      bcc: ['{{ Boss }}, {{Team}}', '{{Unknown}}'],
+      bcc: ['{{Unknown}}'],
     })
     expect(outcome).toMatchObject({
       kind: 'email',
-      email: { cc: ['"Team lead" <lead@example.com>'], bcc: [] },
-      leftOut: ['{{Boss}}', '{{ Boss }}, {{Team}}'],
+      email: { cc: ['boss@elsewhere.example', '"Team lead" <lead@example.com>'], bcc: [] },
     })
   })
 

@@ -1,9 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
+import type { ChatReplyMessage } from '../../../../../src/protocol/index'
 import { EngineError } from '../../../../../src/service/engine/index'
 import { buildFlow, Conversation, edge, input, text, texts, varId } from '../../support/flow-builder'
 
 afterAll(closeSandbox)
+
+/** Replies that try to pass a payment input as paid, without the service confirming any payment. */
+const PAID_CLAIMS: { tries: string; message: ChatReplyMessage | undefined }[] = [
+  { tries: "no message at all (the widget's Continue)", message: undefined },
+  { tries: 'an empty reply', message: '' },
+  { tries: 'an empty text message', message: { type: 'text', text: '' } },
+  { tries: 'a client saying it succeeded', message: 'Success' },
+  { tries: "a provider's success payload", message: '{"status":"succeeded","paymentIntent":"pi_123"}' },
+]
 
 const paymentFlow = () =>
   buildFlow({
@@ -22,7 +32,8 @@ const paymentFlow = () =>
           text('never', 'Not next'),
         ],
       },
-      { id: 'after', blocks: [text('thanks', 'Thanks anyway')] },
+      // The paid branch: what a flow hands out once paid.
+      { id: 'after', blocks: [text('thanks', 'Here is your download link')] },
     ],
     edges: [edge('e1', 'pay', 'after')],
   })
@@ -42,24 +53,22 @@ describe('payment input', () => {
     ])
   })
 
-  it("goes on along the block's edge with no message, its variable unset and nothing recorded", async () => {
-    const chat = new Conversation(paymentFlow())
-    await chat.start()
-    const state = JSON.parse(JSON.stringify(chat.outcome.state))
-    const after = await chat.engine.continue(chat.flow, state, undefined, chat.context)
-    expect(texts(after)).toEqual(['Thanks anyway'])
-    expect(after.answers).toEqual([])
-    expect(after.state.variables[varId('Paid')]).toBeUndefined()
-  })
-
-  it('takes no paid answer from the client either: any text goes on the same way', async () => {
-    const chat = new Conversation(paymentFlow())
-    await chat.start()
-    const after = await chat.answer('Success')
-    expect(texts(after)).toEqual(['Thanks anyway'])
-    expect(after.state.variables[varId('Paid')]).toBeUndefined()
-    expect(after.answers).toEqual([])
-  })
+  it.each(PAID_CLAIMS.map((claim) => [claim.tries, claim.message] as const))(
+    'never opens the paid branch on %s: the conversation ends there, nothing stored',
+    async (_, message) => {
+      const chat = new Conversation(paymentFlow())
+      await chat.start()
+      const state = JSON.parse(JSON.stringify(chat.outcome.state))
+      const after = await chat.engine.continue(chat.flow, state, message, chat.context)
+      expect(texts(after)).toEqual([])
+      expect(after.ended).toBe(true)
+      expect(after.state.variables[varId('Paid')]).toBeUndefined()
+      expect(after.answers).toEqual([])
+      expect(after.logs).toContainEqual(
+        expect.objectContaining({ description: expect.stringMatching(/no payment was confirmed/), details: { blockId: 'pay' } }),
+      )
+    },
+  )
 
   it('leaves other inputs needing a message', async () => {
     const chat = new Conversation(buildFlow({ groups: [{ id: 'g', blocks: [input('q', 'text input')] }] }))

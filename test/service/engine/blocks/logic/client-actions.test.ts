@@ -5,10 +5,12 @@ import { buildFlow, Conversation, input, text, varId } from '../../support/flow-
 
 afterAll(closeSandbox)
 
-const start = (blocks: Parameters<typeof buildFlow>[0]['groups'][0]['blocks'], prefilledVariables?: Record<string, string>) =>
-  new Conversation(buildFlow({ variables: ['Name', 'Site', 'Delay'], groups: [{ id: 'g', blocks }] })).start({
-    prefilledVariables,
-  })
+/** `Site` decides where a redirect leads: this flow's author lets pages prefill it all the same. */
+function start(blocks: Parameters<typeof buildFlow>[0]['groups'][0]['blocks'], prefilledVariables?: Record<string, string>) {
+  const flow = buildFlow({ variables: ['Name', 'Site', 'Delay'], groups: [{ id: 'g', blocks }] })
+  flow.variables = flow.variables?.map((variable) => (variable.name === 'Site' ? { ...variable, isPrefillable: true } : variable))
+  return new Conversation(flow).start({ prefilledVariables })
+}
 
 describe('Redirect', () => {
   it('sends the filled-in url and whether to open a new tab, then goes on', async () => {
