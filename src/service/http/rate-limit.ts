@@ -1,7 +1,7 @@
 import type { RateLimitConfig } from '../config'
 import type { BucketVerdict, RateLimitsRepository } from '../store/rate-limits-repository'
 import type { Context } from 'hono'
-import { clientAddress } from './client-address'
+import { clientKey } from './client-address'
 import { HttpError } from './errors'
 
 /**
@@ -50,6 +50,6 @@ export function rateLimited(verdict: BucketVerdict): HttpError | undefined {
 
 /**
  * The key of a visitor's chat bucket: every request a page's visitor makes without a token (chat
- * steps, uploads, QR codes) draws from the same one, by network address.
+ * steps, uploads, QR codes) draws from the same one, by network (an IPv6 client's /64, clientKey).
  */
-export const chatRateKey = (c: Context, trustProxyHops: number): string => `chat:${clientAddress(c, trustProxyHops)}`
+export const chatRateKey = (c: Context, trustProxyHops: number): string => `chat:${clientKey(c, trustProxyHops)}`

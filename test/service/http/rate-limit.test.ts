@@ -6,6 +6,7 @@ import { TestClock } from '../helpers/clock'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
 import { snapshotTables } from '../helpers/snapshot'
+import { SAME_CLIENT } from './fixtures/client-networks'
 import { createTestService, TEST_CONFIG, type TestService } from '../helpers/service'
 
 async function refusal(attempt: Promise<void>): Promise<HttpError | undefined> {
@@ -89,6 +90,26 @@ describe('429 over HTTP', () => {
     expect((await startFrom('203.0.113.2')).status).toBe(200)
     svc.clock.advance(10_000)
     expect((await startFrom('203.0.113.1')).status).toBe(200)
+  })
+
+  it.each(SAME_CLIENT)('counts one client once: $tries', async ({ addresses, apart }) => {
+    svc = await limited({ perMinute: 1, burst: addresses.length - 1 })
+    const flow = await importOverHttp(svc, greetingFlow())
+    await publishOverHttp(svc, flow.id)
+    const startFrom = (ip: string) => svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': ip } })
+    const statuses = []
+    for (const address of addresses) statuses.push((await startFrom(address)).status)
+    expect(statuses).toEqual([...addresses.slice(1).map(() => 200), 429])
+    expect((await startFrom(apart)).status).toBe(200)
+  })
+
+  it('refuses failed authentications from one IPv6 /64 together, whichever of its addresses sends them', async () => {
+    svc = await createTestService(db, { config: { authFailureLimit: { perMinute: 1, burst: 3 } } })
+    const guess = (ip: string) => svc.call('GET', '/v1/flows', { token: 'fs_sk_guess', headers: { 'x-forwarded-for': ip } })
+    const statuses = []
+    for (let n = 1; n <= 5; n++) statuses.push((await guess(`2001:db8:9:9::${n.toString(16)}`)).status)
+    expect(statuses).toEqual([401, 401, 401, 429, 429])
+    expect((await guess('2001:db8:9:a::1')).status).toBe(401)
   })
 
   it('never believes the entries a client writes into X-Forwarded-For', async () => {
