@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps): Hono {
     await next()
   })
 
-  registerHealthRoutes(app, { database: store.database })
+  registerHealthRoutes(app, { database: store.database, uploads: ctx.integrations.files })
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerUploadRoutes(app, ctx)

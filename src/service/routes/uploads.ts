@@ -10,6 +10,7 @@ import { openStream } from '../chat/stream-service'
 import type { AppContext } from '../context'
 import { authenticate } from '../http/auth'
 import { chatRateKey } from '../http/rate-limit'
+import { clientKey } from '../http/client-address'
 import { applyChatOrigin, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { isResourceRef } from '../ids'
@@ -61,6 +62,7 @@ export function registerUploadRoutes(app: Hono, ctx: AppContext): void {
         contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
         body: c.req.raw.body,
         base: base(c),
+        client: clientKey(c, config.trustProxyHops),
       },
       c.req.raw.signal,
     )

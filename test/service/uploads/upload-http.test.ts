@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { uploadPath } from '../../../src/protocol/uploads'
+import { DEFAULT_CONFIG } from '../../../src/service/config'
 import { useTestDatabase } from '../helpers/database'
 import type { TestService } from '../helpers/service'
 import { filesUnder, sessionAtFileInput, uploadService } from './upload-helpers'
@@ -20,7 +21,9 @@ const MB = 1024 * 1024
 const LARGE = 200 * MB
 
 beforeEach(async () => {
-  svc = await uploadService(db, { uploads: { maxBytes: LARGE, s3: undefined } })
+  svc = await uploadService(db, {
+    uploads: { ...DEFAULT_CONFIG.uploads, maxBytes: LARGE, quotas: { ...DEFAULT_CONFIG.uploads.quotas, sessionBytes: LARGE } },
+  })
   server = await new Promise<Server>((resolve) => {
     const started = serve({ fetch: svc.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started as Server)) as Server
   })
