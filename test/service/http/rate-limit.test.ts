@@ -58,6 +58,22 @@ describe('RateLimiter', () => {
     expect(verdicts.filter((v) => v === undefined)).toHaveLength(3)
   })
 
+  it('refuses a key out of tokens again from memory until its token is due, without the database', async () => {
+    svc = await createTestService(db)
+    const clock = new TestClock()
+    const limiter = limiterOf({ perMinute: 6, burst: 1 }, clock)
+    await limiter.consume('flood')
+    expect((await refusal(limiter.consume('flood')))?.headers['Retry-After']).toBe('10')
+    // Its bucket gone from the database: still refused, for what is left of the wait.
+    await svc.store.database.query(`DELETE FROM ${svc.store.tables.rateLimits}`)
+    clock.advance(4_000)
+    expect((await refusal(limiter.consume('flood')))?.headers['Retry-After']).toBe('6')
+    expect((await limiter.refusal('flood'))?.headers['Retry-After']).toBe('6')
+    expect(await svc.store.database.query(`SELECT * FROM ${svc.store.tables.rateLimits}`)).toEqual([])
+    clock.advance(6_000)
+    expect(await refusal(limiter.consume('flood'))).toBeUndefined()
+  })
+
   it('never refuses when the limit is 0 (off), and stores nothing then', async () => {
     svc = await createTestService(db)
     const limiter = limiterOf({ perMinute: 0, burst: 1 })
