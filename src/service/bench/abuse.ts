@@ -7,8 +7,9 @@
  *
  * The attacks: QR codes of distinct 1,000-character texts (each a slow picture to draw), and
  * uploads of 10 MB files to conversations the client never finishes; each from one address, then
- * from many addresses of one IPv6 /64. Quiet and attacked samples alternate over three rounds.
- * Asserts nothing: it prints.
+ * from many addresses of one IPv6 /64; and, as a floor, the same flood of requests refused at once
+ * (what any flood costs, whatever it asks for). Quiet and attacked samples alternate over six
+ * rounds. Asserts nothing: it prints.
  */
 import { randomBytes } from 'node:crypto'
 import { readdir, stat } from 'node:fs/promises'
@@ -18,13 +19,16 @@ import { benchFlow, uploadFlow } from './bench-flow'
 import { percentiles, sequentialLatencies } from './load'
 import { type DatabaseKind, databaseUrl, withService } from './service-process'
 
-const ROUNDS = 3
-const SAMPLES_PER_ROUND = 40
+/** Quiet and attacked samples alternate in short rounds, so changes in the machine's load weigh on both alike. */
+const ROUNDS = 6
+const SAMPLES_PER_ROUND = 25
 /** How long an attack runs before the quiet tenant is measured under it. */
-const RAMP_MS = 2_000
+const RAMP_MS = 1_500
 const ATTACK_CONNECTIONS = 8
 const UPLOAD_BYTES = 10_000_000
-const QUIET_ADDRESS = '192.0.2.10'
+/** The quiet tenant's visitors: each startChat from a visitor of its own, as on a real site. */
+let quietVisitors = 0
+const quietVisitor = () => `192.0.2.${(quietVisitors++ % 250) + 1}`
 
 interface Tally {
   statuses: Map<number, number>
@@ -44,10 +48,10 @@ const oneAddress = () => '198.51.100.66'
 const oneNetwork = (connection: number, n: number) => `2001:db8:66:1:${(connection + 1).toString(16)}::${(n + 1).toString(16)}`
 
 let texts = 0
-const qrAttack = (name: string, address: (connection: number, n: number) => string): Attack => ({
+const qrAttack = (name: string, address: (connection: number, n: number) => string, length = 1_000): Attack => ({
   name,
   async request(url, connection, n) {
-    const text = `${++texts}:${'x'.repeat(1_000)}`.slice(0, 1_000)
+    const text = `${++texts}:${'x'.repeat(1_000)}`.slice(0, length)
     const response = await fetch(`${url}/v1/qr-code?text=${encodeURIComponent(text)}`, {
       headers: { 'x-forwarded-for': address(connection, n) },
     })
@@ -88,6 +92,8 @@ const uploadAttack = (name: string, address: (connection: number, n: number) => 
 })
 
 const ATTACKS: Attack[] = [
+  // The floor: the same flood, every request refused (past its rate limit, or an empty text), nothing drawn.
+  qrAttack('floor: the same flood refused without drawing (QR codes of an empty text), one address', oneAddress, 0),
   qrAttack('QR codes of distinct 1,000-character texts, one address', oneAddress),
   qrAttack('QR codes of distinct 1,000-character texts, a new address of one /64 each', oneNetwork),
   uploadAttack('10 MB uploads never sent, one address', oneAddress),
@@ -147,7 +153,7 @@ export async function benchAbuse(kind: DatabaseKind, label: string): Promise<str
           try {
             const response = await fetch(`${url}/v1/flows/${flows.quiet}/startChat`, {
               method: 'POST',
-              headers: { 'content-type': 'application/json', 'x-forwarded-for': QUIET_ADDRESS },
+              headers: { 'content-type': 'application/json', 'x-forwarded-for': quietVisitor() },
               body: '{}',
             })
             await response.arrayBuffer()
