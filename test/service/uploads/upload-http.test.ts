@@ -59,6 +59,36 @@ describe('an upload over HTTP', () => {
     expect(await rows()).toEqual([])
   })
 
+  it('refused before its bytes are read, is answered and its connection closed: the rest is not read to be thrown away', async () => {
+    await new Promise((resolve) => server.close(resolve))
+    await svc.close()
+    // No room beyond the disk reserve: every upload is refused before it is read.
+    svc = await uploadService(db, {
+      uploads: { ...DEFAULT_CONFIG.uploads, quotas: { ...DEFAULT_CONFIG.uploads.quotas, reserveBytes: 2 ** 50 } },
+    })
+    server = await new Promise<Server>((resolve) => {
+      const started = serve({ fetch: svc.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started as Server)) as Server
+    })
+    const { sessionId } = await sessionAtFileInput(svc)
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    let answer = ''
+    socket.on('data', (data: Buffer) => (answer += data.toString()))
+    socket.on('error', () => undefined)
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.write(
+      `POST ${uploadPath(sessionId)}?name=big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${9 * MB}\r\n\r\n`,
+    )
+    // The client goes on sending as fast as it can, as a flood would.
+    const chunk = Buffer.alloc(MB, 7)
+    for (let sent = 0; sent < 9 && !socket.destroyed && answer === ''; sent++) {
+      if (!socket.write(chunk)) await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    await closed
+    expect(answer).toMatch(/^HTTP\/1\.1 429 /)
+    expect(answer.toLowerCase()).toContain('connection: close')
+  })
+
   it(`streams a ${LARGE / MB} MB file to storage without holding it in memory`, async () => {
     const { sessionId } = await sessionAtFileInput(svc, { sizeLimit: LARGE / MB })
     // The client is curl, another process: only the service's memory is measured here.
