@@ -48,6 +48,21 @@ export class RateLimiter {
     return this.remembered(key, now) ?? rateLimited(await this.buckets.peek(key, this.config, now))
   }
 
+  /**
+   * The refusal `key` got a moment ago and still has, from memory only: lets a route refuse a
+   * client past its limit before any statement (the token is otherwise taken within one).
+   */
+  refusedNow(key: string): HttpError | undefined {
+    return this.enabled ? this.remembered(key, this.now()) : undefined
+  }
+
+  /** Remembers a refusal `key` got within a statement (`cte`), and returns it. */
+  note<E extends HttpError | undefined>(key: string, refusal: E): E {
+    const retryAfter = Number(refusal?.headers['Retry-After'])
+    if (refusal && retryAfter > 0) this.remember(key, this.now(), retryAfter)
+    return refusal
+  }
+
   private remembered(key: string, now: Date): HttpError | undefined {
     const until = this.refusedUntil.get(key)
     if (until === undefined) return undefined

@@ -47,9 +47,13 @@ export function registerUploadRoutes(app: Hono, ctx: AppContext): void {
 
   app.post(UPLOADS_ROUTE, async (c) => {
     const sessionId = ref(c.req.param('sessionId') ?? '')
-    const turn = await openStream(ctx, { sessionId, rateKey: chatRateKey(c, config.trustProxyHops) })
+    const rateKey = chatRateKey(c, config.trustProxyHops)
+    // A client that ignored the Retry-After its 429 gave is refused again before any statement (http/rate-limit.ts).
+    const refused = ctx.limiter.refusedNow(rateKey)
+    if (refused) throw refused
+    const turn = await openStream(ctx, { sessionId, rateKey })
     applyChatOrigin(c, turn.allowedOrigins)
-    if (turn.rateLimited) throw turn.rateLimited
+    if (turn.rateLimited) throw ctx.limiter.note(rateKey, turn.rateLimited)
     if (!turn.found) throw sessionNotFound(sessionId || '(invalid id)')
     const length = c.req.header('content-length')
     const uploaded = await receiveUpload(

@@ -3,9 +3,11 @@ import { errorBodySchema } from '../../../src/protocol/index'
 import { HttpError } from '../../../src/service/http/errors'
 import { RateLimiter } from '../../../src/service/http/rate-limit'
 import { TestClock } from '../helpers/clock'
-import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
+import { uploadPath } from '../../../src/protocol/uploads'
+import { fileInputFlow, greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
 import { snapshotTables } from '../helpers/snapshot'
+import { uploadService } from '../uploads/upload-helpers'
 import { SAME_CLIENT } from './fixtures/client-networks'
 import { createTestService, TEST_CONFIG, type TestService } from '../helpers/service'
 
@@ -126,6 +128,33 @@ describe('429 over HTTP', () => {
     for (let n = 1; n <= 5; n++) statuses.push((await guess(`2001:db8:9:9::${n.toString(16)}`)).status)
     expect(statuses).toEqual([401, 401, 401, 429, 429])
     expect((await guess('2001:db8:9:a::1')).status).toBe(401)
+  })
+
+  it('refuses a client that ignores its Retry-After again before any statement, on chat steps and uploads', async () => {
+    const uploads = await uploadService(db, { rateLimits: { chat: { perMinute: 6, burst: 2 }, management: { perMinute: 0, burst: 1 } } })
+    svc = uploads
+    const flow = await importOverHttp(svc, fileInputFlow())
+    await publishOverHttp(svc, flow.id)
+    const from = { 'x-forwarded-for': '203.0.113.77' }
+    const started = await svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: from })
+    const upload = () =>
+      svc.call('POST', `${uploadPath(started.body.sessionId)}?name=a.txt`, {
+        raw: 'hello',
+        headers: { ...from, 'content-type': 'text/plain' },
+      })
+    expect((await upload()).status).toBe(201)
+    expect((await upload()).headers.get('retry-after')).toBe('10')
+    // The bucket gone from the database, a client asking again at once is still refused: from memory.
+    await svc.store.database.query(`DELETE FROM ${svc.store.tables.rateLimits}`)
+    svc.clock.advance(4_000)
+    for (const refused of [await upload(), await svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: from })]) {
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('retry-after')).toBe('6')
+    }
+    expect(await svc.store.database.query(`SELECT * FROM ${svc.store.tables.rateLimits}`)).toEqual([])
+    // Asking when told, it is answered from the database again.
+    svc.clock.advance(6_000)
+    expect((await svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: from })).status).toBe(200)
   })
 
   it('never believes the entries a client writes into X-Forwarded-For', async () => {
