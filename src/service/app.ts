@@ -15,6 +15,7 @@ import { registerCredentialRoutes } from './routes/credentials'
 import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
 import { registerQrCodeRoutes } from './routes/qr-code'
+import { type QrCodeImages, sharedQrCodeImages } from './qr-codes/qr-code-images'
 import { registerFlowRoutes } from './routes/flows'
 import { registerHealthRoutes } from './routes/health'
 import { registerMetricsRoute } from './routes/metrics'
@@ -44,6 +45,8 @@ export interface AppDeps {
   sandbox?: SandboxPool
   /** How long a step's session lease lasts, and how long an answer waits for one (tests shorten them). */
   leaseTiming?: LeaseTiming
+  /** QR code pictures and their drawing thread; one for the process when left out. */
+  qrCodes?: QrCodeImages
 }
 
 /** The service as a Hono app: mount it in a server, or call `app.request()` in process. */
@@ -73,6 +76,7 @@ export function createApp(deps: AppDeps): Hono {
     sandbox: deps.sandbox,
     integrations: deps.integrations ?? createIntegrations({ config, store, now }),
     webhookWaits: new WebhookWaits(),
+    qrCodes: deps.qrCodes ?? sharedQrCodeImages(),
     streams: {
       answerBytes: config.stepBudgets.responseBytes,
       perWorkspace: config.aiStreams.perWorkspace,
@@ -93,7 +97,7 @@ export function createApp(deps: AppDeps): Hono {
     await next()
   })
 
-  registerHealthRoutes(app, { database: store.database })
+  registerHealthRoutes(app, { database: store.database, uploads: ctx.integrations.files })
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerUploadRoutes(app, ctx)

@@ -13,6 +13,7 @@ import { LOG_LEVELS, type LogSettings } from './observability/log'
 import { AllowList } from './outbound/address-policy'
 import type { UploadSettings } from './uploads/files'
 import type { S3Settings } from './uploads/s3-storage'
+import { DEFAULT_UPLOAD_QUOTAS } from './uploads/upload-quotas'
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../protocol/uploads'
 import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './outbound/workspace-limits'
 import { SCHEMA_NAME_PATTERN } from './store/tables'
@@ -80,7 +81,7 @@ export interface ServiceConfig {
   credentialsKey: string | undefined
   /** AI blocks: the service-wide provider keys and the timeouts of a provider's answer. */
   ai: AiConfig
-  /** File uploads: the most bytes per file (UPLOAD_MAX_BYTES) and an S3-compatible store (S3_*). */
+  /** File uploads: the most bytes per file (UPLOAD_MAX_BYTES), quotas (UPLOAD_*) and an S3-compatible store (S3_*). */
   uploads: UploadSettings
   /** LOG_LEVEL, LOG_FORMAT; errors' stacks only when NODE_ENV=development. */
   log: LogSettings
@@ -131,7 +132,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   smtpFrom: undefined,
   credentialsKey: undefined,
   ai: { defaults: {}, timeouts: { ...DEFAULT_AI_TIMEOUTS } },
-  uploads: { maxBytes: DEFAULT_UPLOAD_LIMIT_BYTES, s3: undefined },
+  uploads: { maxBytes: DEFAULT_UPLOAD_LIMIT_BYTES, s3: undefined, quotas: { ...DEFAULT_UPLOAD_QUOTAS } },
   log: { level: 'info', format: 'auto', stacks: false },
   metricsToken: undefined,
 }
@@ -214,6 +215,13 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     uploads: {
       maxBytes: read.integer('UPLOAD_MAX_BYTES', d.uploads.maxBytes, 1, 2 ** 40),
       s3: readS3(read),
+      quotas: {
+        sessionBytes: read.integer('UPLOAD_SESSION_QUOTA_BYTES', d.uploads.quotas.sessionBytes, 1, 2 ** 50),
+        clientUnsentBytes: read.integer('UPLOAD_CLIENT_UNSENT_BYTES', d.uploads.quotas.clientUnsentBytes, 1, 2 ** 50),
+        workspaceUnsentBytes: read.integer('UPLOAD_WORKSPACE_UNSENT_BYTES', d.uploads.quotas.workspaceUnsentBytes, 1, 2 ** 50),
+        unsentSeconds: read.integer('UPLOAD_UNSENT_SECONDS', d.uploads.quotas.unsentSeconds, 60, 31_536_000),
+        reserveBytes: read.integer('UPLOAD_DISK_RESERVE_BYTES', d.uploads.quotas.reserveBytes, 0, 2 ** 50),
+      },
     },
     log: {
       level: read.choice('LOG_LEVEL', LOG_LEVELS, d.log.level),

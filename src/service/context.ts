@@ -2,6 +2,7 @@ import type { ChatDeps } from './chat/chat-deps'
 import type { ServiceConfig } from './config'
 import type { TokenAuth } from './http/auth'
 import type { RateLimiter } from './http/rate-limit'
+import type { QrCodeImages } from './qr-codes/qr-code-images'
 
 /**
  * What every route handler needs, built once per app: what the chat services run with (the
@@ -14,4 +15,6 @@ export interface AppContext extends ChatDeps {
   limiters: { chat: RateLimiter; management: RateLimiter }
   /** Bearer tokens and the failed-authentication limit per client address. */
   auth: TokenAuth
+  /** QR code pictures, drawn off the event loop. */
+  qrCodes: QrCodeImages
 }

@@ -23,6 +23,7 @@ import { uploadedFiles } from './results/result-files'
 import { openStore, storeOptionsFrom } from './store/open-store'
 import type { Store } from './store/store'
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher'
+import { QrCodeImages } from './qr-codes/qr-code-images'
 
 export interface StartServerOptions {
   /** Extra routes or middleware (the demo adds the widget bundle and pages). Runs before listening. */
@@ -51,6 +52,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
   if (isClusterWorker()) reportMetricsToPrimary()
   const store = await openStore(storeOptionsFrom(config))
   const sandbox = new SandboxPool({ size: config.codeWorkers })
+  const qrCodes = new QrCodeImages()
   const inFlight = new InFlight()
   let server: Server | undefined
   let integrations: Integrations | undefined
@@ -67,12 +69,14 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
       config,
       now,
       sandbox,
+      qrCodes,
       integrations,
       mount: mount && ((app) => mount(app, store)),
     })
     server = await listen(app, config.port, options.hostname ?? config.host, inFlight)
   } catch (error) {
     await integrations?.close()
+    await qrCodes.close()
     await sandbox.close()
     await store.close()
     throw error
@@ -116,6 +120,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
       // A handler may still be running for a client that went away: let it finish its writes.
       await inFlight.settled(SHUTDOWN_GRACE_MS)
       await started.close()
+      await qrCodes.close()
       await sandbox.close()
       await store.close()
     })()

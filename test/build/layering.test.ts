@@ -198,6 +198,7 @@ const SERVICE_PARTS: Record<string, string> = {
   results: 'services',
   tokens: 'services',
   webhooks: 'services',
+  'qr-codes': 'services',
   engine: 'engine',
   'integrations.ts': 'integrations',
   ai: 'integrations',

@@ -71,3 +71,31 @@ export const noisyFlow = {
   theme: {},
   settings: {},
 }
+
+/**
+ * A file question taking up to 20 files of any type, then a text question: what an anonymous
+ * client uploads to without ever answering.
+ */
+export const uploadFlow = {
+  version: '6.1',
+  name: 'Benchmark files',
+  events: [{ id: 'start', type: 'start', outgoingEdgeId: 'e-start' }],
+  edges: [
+    { id: 'e-start', from: { eventId: 'start' }, to: { groupId: 'ask' } },
+    { id: 'e-files', from: { blockId: 'files' }, to: { groupId: 'name' } },
+  ],
+  variables: [
+    { id: 'vfiles', name: 'Files' },
+    { id: 'vname', name: 'Name' },
+  ],
+  groups: [
+    {
+      id: 'ask',
+      title: 'Files',
+      blocks: [{ id: 'files', type: 'file input', outgoingEdgeId: 'e-files', options: { variableId: 'vfiles', isMultipleAllowed: true } }],
+    },
+    { id: 'name', title: 'Name', blocks: [{ id: 'name-input', type: 'text input', options: { variableId: 'vname' } }] },
+  ],
+  theme: {},
+  settings: {},
+}

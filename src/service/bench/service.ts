@@ -7,19 +7,16 @@
  * durable work (one transaction: lock the session row, update it, insert the answer); (c) the
  * service with WORKERS=1 and, on PostgreSQL, WORKERS=2: each connection starts a chat and answers
  * it, over and over, as its own visitor. Then another tenant's startChat latency, quiet and while
- * one tenant's ten visitors answer a flow whose code never ends.
+ * one tenant's ten visitors answer a flow whose code never ends, and while an anonymous client
+ * draws QR codes or uploads files it never sends (abuse.ts).
  *
  * Options (environment): BENCH_SECONDS (default 10), DATABASE_URL. Asserts nothing: it prints.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
-import { importFlowSchema } from '../../protocol/index'
-import { importFlow, publishFlow } from '../flows/flow-service'
-import { openStore, type OpenStoreOptions } from '../store/open-store'
+import { ABUSE_TABLE_HEAD, benchAbuse } from './abuse'
 import { benchFlow, noisyFlow } from './bench-flow'
 import {
   bareRequests,
@@ -31,6 +28,7 @@ import {
   percentiles,
   sequentialLatencies,
 } from './load'
+import { type DatabaseKind, databaseUrl, freshDatabase, spawnTarget, withService } from './service-process'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = [10, 64]
@@ -38,9 +36,7 @@ const NOISY_CONNECTIONS = 10
 /** Quiet and noisy samples alternate, so load elsewhere on the machine weighs on both alike. */
 const LATENCY_ROUNDS = 3
 const LATENCY_SAMPLES_PER_ROUND = 50
-const databaseUrl = process.env.DATABASE_URL || undefined
 const TARGETS = join(import.meta.dirname, 'targets.ts')
-const MAIN = join(import.meta.dirname, '../main.ts')
 
 interface Row {
   database: string
@@ -50,71 +46,9 @@ interface Row {
   note?: string
 }
 
-interface Target {
-  url: string
-  stop(): Promise<void>
-}
-
-/** Starts `file` with tsx in a process of its own; resolves once it says where it listens. */
-function spawnTarget(file: string, args: string[], env: Record<string, string>): Promise<Target> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve()
-      child.once('exit', () => resolve())
-      child.kill('SIGTERM')
-    })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    const listening = (chunk: Buffer) => {
-      out += chunk.toString()
-      const port = /listening (?:on http:\/\/localhost:)?(\d+)/.exec(out)?.[1]
-      if (!port) return
-      // From here on its log (an access line per request) is read and dropped, as a collector would.
-      child.stdout!.off('data', listening).resume()
-      resolve({ url: `http://127.0.0.1:${port}`, stop })
-    }
-    child.stdout!.on('data', listening)
-    child.once('exit', (code) => reject(new Error(`${file} ${args.join(' ')} exited with ${code}: ${out}`)))
-  })
-}
-
-/** A database for one target: a fresh data directory, or a fresh schema on the server. */
-async function freshDatabase(
-  kind: 'embedded' | 'postgres',
-  name: string,
-): Promise<{ env: Record<string, string>; store: OpenStoreOptions; cleanup: () => Promise<void> }> {
-  if (kind === 'postgres') {
-    const schema = `bench_${name}_${process.pid}`
-    return { env: { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema }, store: { databaseUrl, schema }, cleanup: async () => undefined }
-  }
-  const dataDir = await mkdtemp(join(tmpdir(), `flow-bench-${name}-`))
-  return {
-    // Blank, not inherited: the embedded run must not pick up the server the bench was given.
-    env: { DATA_DIR: dataDir, DATABASE_URL: '' },
-    store: { dataDir: join(dataDir, 'pglite') },
-    cleanup: () => rm(dataDir, { recursive: true, force: true }),
-  }
-}
-
-/** Imports and publishes the quiet tenant's flow and the noisy tenant's, straight into the store. */
-async function seed(options: OpenStoreOptions): Promise<{ quiet: string; noisy: string }> {
-  const store = await openStore(options)
-  try {
-    const now = new Date()
-    const publish = async (workspaceId: string, flow: unknown) => {
-      await store.workspaces.ensure(workspaceId, workspaceId, now)
-      const record = await importFlow(store, { workspaceId, flow: importFlowSchema.parse(flow), now })
-      await publishFlow(store, { flowId: record.id, now, authorize: () => undefined })
-      return record.id
-    }
-    return { quiet: await publish('quiet', benchFlow), noisy: await publish('noisy', noisyFlow) }
-  } finally {
-    await store.close()
-  }
+const TENANTS = {
+  quiet: { workspace: 'quiet', flow: benchFlow },
+  noisy: { workspace: 'noisy', flow: noisyFlow },
 }
 
 const serviceEnv = (workers: number) => ({
@@ -126,33 +60,9 @@ const serviceEnv = (workers: number) => ({
   RATE_LIMIT_CHAT_BURST: '10000000',
 })
 
-async function withService<T>(
-  kind: 'embedded' | 'postgres',
-  workers: number,
-  run: (url: string, flows: { quiet: string; noisy: string }) => Promise<T>,
-) {
-  const database = await freshDatabase(kind, `service${workers}`)
-  try {
-    const flows = await seed(database.store)
-    const service = await spawnTarget(MAIN, [], { ...database.env, ...serviceEnv(workers) })
-    try {
-      return await run(service.url, flows)
-    } finally {
-      await service.stop()
-    }
-  } finally {
-    if (kind === 'postgres') await dropSchema(database.store.schema!)
-    await database.cleanup()
-  }
-}
+const serviceOf = (workers: number) => ({ name: `service${workers}`, env: serviceEnv(workers), flows: TENANTS })
 
-async function dropSchema(schema: string): Promise<void> {
-  const store = await openStore({ databaseUrl, schema })
-  await store.database.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await store.close()
-}
-
-async function benchDatabase(kind: 'embedded' | 'postgres'): Promise<{ rows: Row[]; noisy: string }> {
+async function benchDatabase(kind: DatabaseKind): Promise<{ rows: Row[]; noisy: string }> {
   const label = kind === 'embedded' ? 'embedded PGlite' : 'PostgreSQL server'
   const rows: Row[] = []
 
@@ -181,7 +91,7 @@ async function benchDatabase(kind: 'embedded' | 'postgres'): Promise<{ rows: Row
       })
       continue
     }
-    await withService(kind, workers, async (url, flows) => {
+    await withService(kind, serviceOf(workers), async (url, flows) => {
       for (const connections of CONNECTIONS) {
         const figures = await measure(url, chatRequests(flows.quiet), connections, seconds)
         rows.push({ database: label, target: `(c) reference service, WORKERS=${workers}`, connections, figures })
@@ -192,8 +102,8 @@ async function benchDatabase(kind: 'embedded' | 'postgres'): Promise<{ rows: Row
 }
 
 /** Another tenant's startChat, one after the other: quiet, then while one tenant's code loops. */
-export async function benchNoisyNeighbour(kind: 'embedded' | 'postgres', label: string): Promise<string> {
-  return withService(kind, 1, async (url, flows) => {
+export async function benchNoisyNeighbour(kind: DatabaseKind, label: string): Promise<string> {
+  return withService(kind, serviceOf(1), async (url, flows) => {
     const startQuiet = async () => {
       const response = await fetch(`${url}/v1/flows/${flows.quiet}/startChat`, {
         method: 'POST',
@@ -244,6 +154,7 @@ function table(rows: Row[]): string {
 async function main(): Promise<void> {
   const rows: Row[] = []
   const noisy: string[] = []
+  const abuse: string[] = [...ABUSE_TABLE_HEAD]
   const bare = await spawnTarget(TARGETS, ['bare'], {})
   for (const connections of CONNECTIONS) {
     rows.push({
@@ -258,12 +169,14 @@ async function main(): Promise<void> {
     const result = await benchDatabase(kind)
     rows.push(...result.rows)
     noisy.push(result.noisy)
+    abuse.push(...(await benchAbuse(kind, kind === 'embedded' ? 'embedded PGlite' : 'PostgreSQL server')))
   }
   console.log(
     `\n${seconds}s per run, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
   )
   console.log(table(rows))
   console.log(`\n${noisy.join('\n')}`)
+  console.log(`\nAnother tenant's startChat, quiet and under an anonymous attack:\n\n${abuse.join('\n')}`)
   if (!databaseUrl) console.log('\nSet DATABASE_URL to bench a PostgreSQL server as well (WORKERS=2 needs it).')
 }
 

@@ -10,7 +10,7 @@ const OUT_DIR = resolve(ROOT, 'build/service')
  * The files the service reads at run time, copied below build/service where the sources keep
  * them below src/service (see service-files.ts).
  */
-const RUNTIME_FILES = ['engine/sandbox/sandbox-worker.mjs', 'share/assets']
+const RUNTIME_FILES = ['engine/sandbox/sandbox-worker.mjs', 'qr-codes/qr-code-worker.mjs', 'thread-priority.mjs', 'share/assets']
 
 function copyRuntimeFiles(): Plugin {
   return {

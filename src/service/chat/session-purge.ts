@@ -29,8 +29,8 @@ export function purgeSettingsFor(config: Pick<ServiceConfig, 'rateLimits'>): Pur
 }
 
 /**
- * `files`: the uploads purged sessions leave that no answer names go too (uploaded and never
- * sent); files their results' answers name live as long as their results.
+ * `files`: uploads never sent as their question's answer go too, once they are done waiting
+ * (uploads/files.ts); files sent live as long as their results.
  */
 export async function purgeExpired(
   store: Store,
@@ -47,7 +47,7 @@ export async function purgeExpired(
   for (let n = settings.batch; n === settings.batch; totals.buckets += n) {
     n = await store.rateLimits.purgeIdle(bucketsBefore, settings.batch)
   }
-  if (files) totals.files = await files.purgeOrphans(store, settings.batch)
+  if (files) totals.files = await files.purgeUnsent(store, now, settings.batch)
   return totals
 }
 

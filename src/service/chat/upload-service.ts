@@ -23,6 +23,7 @@ import { checkContent, checkDeclared, SNIFF_BYTES } from '../uploads/content-che
 import { storageKey } from '../uploads/file-storage'
 import { type Files, newFileId } from '../uploads/files'
 import { safeFileName } from '../uploads/file-names'
+import { type Allowance, recordWithinQuotas, uploadAllowance } from '../uploads/upload-quotas'
 
 export interface UploadRequest {
   /** The `name` query parameter, unchecked. */
@@ -32,6 +33,8 @@ export interface UploadRequest {
   body: ReadableStream<Uint8Array> | null
   /** Where the service is reached: the file's URL starts with it. */
   base: string
+  /** The client's network (http/client-address.ts): its uploads not yet sent are counted together. */
+  client: string
 }
 
 const tooBig = (limit: number) =>
@@ -52,9 +55,9 @@ async function pendingFileInput(
 
 /**
  * One file for the session's pending file input, streamed from the request to a temporary file
- * (counted as it comes: past the block's limit the request is cut and refused), checked by name
- * before and by content after, then handed to the storage and recorded. Whatever fails, nothing
- * is left behind.
+ * (counted as it comes: past the block's limit or the room the quotas leave, the request is cut
+ * and refused), checked by name before and by content after, then handed to the storage and
+ * recorded within the quotas (uploads/upload-quotas.ts). Whatever fails, nothing is left behind.
  */
 export async function receiveUpload(
   deps: ChatDeps,
@@ -82,18 +85,25 @@ export async function receiveUpload(
   if ((await deps.store.uploads.idsFor(session.id, block.id)).length >= MAX_FILES_PER_INPUT) throw tooMany()
 
   await files.ready()
+  const quotas = files.settings.quotas
+  const workspaceId = live.flow.workspaceId
+  const scope = { sessionId: session.id, workspaceId, clientKey: request.client, now: deps.now() }
+  const allowance = await uploadAllowance(deps.store, files.incoming, quotas, scope)
+  const cap: Allowance = allowance.bytes < limit ? allowance : { bytes: limit, refusal: () => tooBig(limit) }
+  if (cap.bytes <= 0 || (request.contentLength !== undefined && request.contentLength > cap.bytes)) throw cap.refusal()
   const temporary = join(files.incoming, newFileId())
   try {
-    const { size, head } = await receive(request.body, temporary, limit, signal)
+    const { size, head } = await receive(request.body, temporary, cap, signal)
     if (size === 0) throw new HttpError('invalid_body', 'The body is the file: it is empty.')
     const type = await checkContent(head, types, { name, type: request.contentType })
-    const ids = { workspaceId: live.flow.workspaceId, resultId: session.resultId, fileId: newFileId() }
+    const ids = { workspaceId, resultId: session.resultId, fileId: newFileId() }
     const key = storageKey(ids)
     await files.storage.put(key, temporary, { size, type })
-    const recorded = await deps.store.uploads.insert(
+    const refused = await recordWithinQuotas(
+      deps.store,
       {
         id: ids.fileId,
-        workspaceId: ids.workspaceId,
+        workspaceId,
         resultId: session.resultId,
         sessionId: session.id,
         blockId: block.id,
@@ -102,13 +112,16 @@ export async function receiveUpload(
         type,
         size,
         private: options.visibility === 'Private',
-        createdAt: deps.now().toISOString(),
+        createdAt: scope.now.toISOString(),
+        clientKey: request.client,
       },
+      quotas,
       MAX_FILES_PER_INPUT,
+      scope.now,
     )
-    if (!recorded) {
+    if (refused) {
       await files.storage.delete(key)
-      throw tooMany()
+      throw refused === 'full' ? tooMany() : refused
     }
     return { url: fileUrl(request.base, ids.fileId, name), name, size, type }
   } finally {
@@ -118,11 +131,11 @@ export async function receiveUpload(
 
 const tooMany = () => new HttpError('conflict', `This input already has its most files (${MAX_FILES_PER_INPUT}).`)
 
-/** Writes `body` to `path`, counting bytes against `limit` and keeping the first SNIFF_BYTES. */
+/** Writes `body` to `path`, counting bytes against `cap` and keeping the first SNIFF_BYTES. */
 async function receive(
   body: ReadableStream<Uint8Array>,
   path: string,
-  limit: number,
+  cap: Allowance,
   signal: AbortSignal,
 ): Promise<{ size: number; head: Uint8Array }> {
   let size = 0
@@ -131,7 +144,7 @@ async function receive(
   const count = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length
-      if (size > limit) return done(tooBig(limit))
+      if (size > cap.bytes) return done(cap.refusal())
       if (headBytes < SNIFF_BYTES) {
         head.push(chunk.subarray(0, SNIFF_BYTES - headBytes))
         headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes)

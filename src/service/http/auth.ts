@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { hashToken, tokenKindOf, type TokenKind } from '../ids'
 import { noteWorkspace } from '../observability/request-context'
 import type { TokensRepository } from '../store/tokens-repository'
-import { clientAddress } from './client-address'
+import { clientKey } from './client-address'
 import { HttpError } from './errors'
 import type { RateLimiter } from './rate-limit'
 
@@ -71,4 +71,4 @@ export async function refuseAuthentication(c: Context, auth: TokenAuth, message:
 /** The token of an `Authorization: Bearer <token>` header. */
 export const bearerToken = (header: string | undefined) => (header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1])
 
-const failureKeyOf = (c: Context, auth: TokenAuth) => `auth-failure:${clientAddress(c, auth.trustProxyHops)}`
+const failureKeyOf = (c: Context, auth: TokenAuth) => `auth-failure:${clientKey(c, auth.trustProxyHops)}`

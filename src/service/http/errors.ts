@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../../protocol/index'
@@ -29,7 +30,19 @@ export function errorBody(code: ErrorCode, message: string, details?: unknown): 
 export function errorResponse(c: Context, error: HttpError): Response {
   noteErrorCode(c, error.code)
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value)
+  if (bodyStillArriving(c)) c.header('Connection', 'close')
   return c.json(errorBody(error.code, error.message, error.details), error.status)
+}
+
+/**
+ * Whether the request refused is still sending its body (an upload refused before or while it
+ * arrives). Its connection is then closed after the answer: kept open, the rest of the body
+ * (up to 64 MiB) would be read only to be thrown away, and a client flooding refused uploads
+ * would cost the service every byte it sends.
+ */
+function bodyStillArriving(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  return incoming !== undefined && incoming.method !== 'GET' && incoming.method !== 'HEAD' && !incoming.readableEnded
 }
 
 /** The app's `onError`: client errors as they are, everything else logged and hidden. */

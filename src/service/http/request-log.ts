@@ -8,11 +8,14 @@ import { clientAddress } from './client-address'
 import { serviceBase } from './service-base'
 
 /**
- * The first middleware of every request: gives it an id (the `X-Request-Id` a proxy or client
- * sent when it looks like one, else a new one), returns the id on the response, handles the
- * request with its log context open (request-context.ts: every line it causes carries the id), then writes its access
- * line and counts it. Routes are named by their pattern (`/v1/sessions/:sessionId/continueChat`),
- * never by their path: paths hold session ids, which are a visitor's key to a conversation.
+ * The first middleware of every request: gives it an id of the service's own, returns it in
+ * `X-Request-Id`, handles the request with its log context open (request-context.ts: every line
+ * it causes carries the id), then writes its access line and counts it. An `X-Request-Id` the
+ * request came with (a proxy's or a client's) is kept beside ours as `clientRequestId` when it
+ * looks like an id, never as the request's id: a client sending an earlier request's id again,
+ * ours or its own, cannot make two requests' lines one. Routes are named by their pattern
+ * (`/v1/sessions/:sessionId/continueChat`), never by their path: paths hold session ids, which
+ * are a visitor's key to a conversation.
  */
 export const REQUEST_ID_HEADER = 'X-Request-Id'
 
@@ -28,8 +31,9 @@ export function requestLog(options: { trustProxyHops: number; publicUrl?: string
     const started = performance.now()
     const sent = c.req.header(REQUEST_ID_HEADER)
     const request: RequestContext = {
-      requestId: sent !== undefined && isRequestId(sent) ? sent : newId(),
+      requestId: newId(),
       base: serviceBase(c, options.publicUrl),
+      ...(sent !== undefined && isRequestId(sent) ? { clientRequestId: sent } : {}),
     }
     c.header(REQUEST_ID_HEADER, request.requestId)
     openRequest(c, request)
@@ -53,6 +57,7 @@ export function requestLog(options: { trustProxyHops: number; publicUrl?: string
     log()[level](
       {
         requestId: request.requestId,
+        clientRequestId: request.clientRequestId,
         workspace: request.workspace,
         method,
         route,
@@ -67,7 +72,7 @@ export function requestLog(options: { trustProxyHops: number; publicUrl?: string
   }
 }
 
-/** Whether an id sent with a request may name it: one of the service's tokens sent by mistake may not. */
+/** Whether an id sent with a request may be kept beside ours: one of the service's tokens sent by mistake may not. */
 export const isRequestId = (id: string) => REQUEST_ID_PATTERN.test(id) && tokenKindOf(id) === undefined
 
 /** The pattern of the route answering for this method and path; `unmatched` when none did. */

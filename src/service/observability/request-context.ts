@@ -12,7 +12,10 @@ import { log } from './log'
  * promise, and measured it cost a chat request more CPU than the logging and metrics together.
  */
 export interface RequestContext {
+  /** The service's own id for the request: unique, never taken from the request. */
   readonly requestId: string
+  /** The well-formed `X-Request-Id` the request came with (a proxy's, a client's), kept beside it. */
+  readonly clientRequestId?: string
   /** The workspace the request turned out to act for, once known (a token, a flow, a session). */
   workspace?: string
   /** The contract's code of the error the request was answered with. */
@@ -45,7 +48,9 @@ export function noteErrorCode(c: Context, code: string): void {
 /** The log, its lines carrying the request's id and, once known, its workspace (none outside a request). */
 export function requestLogger(request: RequestContext | undefined): Logger {
   if (!request) return log()
-  return log().child(request.workspace ? { requestId: request.requestId, workspace: request.workspace } : { requestId: request.requestId })
+  const { requestId, clientRequestId, workspace } = request
+  // pino leaves out the fields that are undefined.
+  return log().child({ requestId, clientRequestId, workspace })
 }
 
 export const logFor = (c: Context): Logger => requestLogger(requestOf(c))

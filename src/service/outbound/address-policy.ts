@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js'
-import { OutboundError, refused } from './outbound-errors'
+import { noCallableAddress, OutboundError, refused } from './outbound-errors'
 import { REFUSED_HOST_NAMES, REFUSED_RANGES, type RefusedRange } from './refused-ranges'
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
@@ -120,11 +120,12 @@ export function parseUrl(text: string): URL {
 
 /**
  * Refuses an address outside the allow list in a refused range. The range is named only for an
- * address the flow wrote itself: what a name resolves to is the operator's to know.
+ * address the flow wrote itself: what a name resolves to is the operator's to know, and a name
+ * resolving to a refused address is told like one resolving to none (noCallableAddress).
  */
 export function assertAllowedAddress(host: string, address: string, allow: AllowList): void {
   if (allow.allowsAddress(address)) return
   const range = refusedRangeOf(address)
   if (!range) return
-  throw refused(host, host === address ? `${range.name} (${range.cidr})` : 'it resolves to a private, local or reserved address')
+  throw host === address ? refused(host, `${range.name} (${range.cidr})`) : noCallableAddress(host)
 }

@@ -29,14 +29,22 @@ export function refused(host: string, why: string): OutboundError {
   return new OutboundError('refused', `Refused to connect to ${host}: ${why}`)
 }
 
+/**
+ * A name the service will not call, whether it resolves to a refused address or to none at all:
+ * told alike, failing alike, so no flow can learn which internal names exist by calling them. The
+ * operator's log says which (outbound-http.ts).
+ */
+export const noCallableAddress = (host: string): OutboundError => refused(host, 'it has no address this service may call')
+
+/** Lookup failures that are answers (the name, or its address, does not exist), not faults. */
+const NO_ADDRESS = new Set(['ENOTFOUND', 'ENODATA'])
+
 export function timedOut(timeoutMs: number): OutboundError {
   return new OutboundError('timeout', `No complete answer within ${Math.round(timeoutMs / 100) / 10} s`)
 }
 
 /** A resolver's error code in words (node:dns codes). */
 const LOOKUP_FAILURES: Record<string, string> = {
-  ENOTFOUND: 'no such name',
-  ENODATA: 'the name has no address',
   ETIMEOUT: 'no answer from the name servers in time',
   ESERVFAIL: 'the name servers failed to answer',
   EREFUSED: 'the name servers refused the query',
@@ -45,6 +53,7 @@ const LOOKUP_FAILURES: Record<string, string> = {
 
 export function lookupFailed(host: string, error: unknown): OutboundError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
+  if (code && NO_ADDRESS.has(code)) return noCallableAddress(host)
   const why = (code && LOOKUP_FAILURES[code]) ?? 'the name could not be resolved'
   return new OutboundError('network', `Could not resolve ${host}: ${why}${code ? ` (${code})` : ''}`)
 }

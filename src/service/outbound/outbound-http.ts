@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
+import { log } from '../observability/log'
 import { metrics } from '../observability/metrics'
-import { AllowList, assertAllowedAddress, bareHost, isRefusedHostName, parseAddress, parseUrl } from './address-policy'
+import { AllowList, assertAllowedAddress, bareHost, isRefusedHostName, parseAddress, parseUrl, refusedRangeOf } from './address-policy'
 import { capped } from './capped-body'
 import { createNameResolver, type DnsOptions, type NameResolver } from './name-resolver'
 import { describeFailure, invalidHeaders, lookupFailed, OutboundError, type OutboundFailure, refused, timedOut } from './outbound-errors'
@@ -85,6 +86,10 @@ interface Scope {
   countCall?: () => void
 }
 
+/** What the flow is not told of a name it may not call (noCallableAddress): the operator's log has it. */
+const refusedName = (host: string, why: { code?: string | undefined; address?: string; range?: string | undefined }) =>
+  log().info({ host, ...why }, 'outbound call refused: the name has no address flows may call')
+
 export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp {
   const allow = options.allow ?? new AllowList()
   const names: NameResolver = options.resolve ? { lookup: options.resolve, close: () => undefined } : createNameResolver(options.dns)
@@ -112,13 +117,27 @@ export function createOutboundHttp(options: OutboundOptions = {}): OutboundHttp 
     try {
       addresses = await names.lookup(host, stop)
     } catch (error) {
-      throw lookupFailed(host, error)
+      const failure = lookupFailed(host, error)
+      if (failure.failure === 'refused') refusedName(host, { code: (error as NodeJS.ErrnoException).code })
+      throw failure
     } finally {
       release()
     }
-    if (addresses.length === 0) throw lookupFailed(host, { code: 'ENODATA' })
+    if (addresses.length === 0) {
+      refusedName(host, { code: 'ENODATA' })
+      throw lookupFailed(host, { code: 'ENODATA' })
+    }
     // Every address is checked: a name with one private address among public ones is refused.
-    if (!allowed) for (const address of addresses) assertAllowedAddress(host, address, allow)
+    if (!allowed) {
+      for (const address of addresses) {
+        try {
+          assertAllowedAddress(host, address, allow)
+        } catch (error) {
+          refusedName(host, { address, range: refusedRangeOf(address)?.name })
+          throw error
+        }
+      }
+    }
     return addresses[0]!
   }
 

@@ -36,8 +36,16 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   const admit = (c: Context, gate: ChatGate, notFound: () => HttpError) => {
     applyChatOrigin(c, gate.allowedOrigins)
     noteWorkspace(c, gate.workspaceId)
-    if (gate.rateLimited) throw gate.rateLimited
+    if (gate.rateLimited) throw ctx.limiter.note(rateKey(c), gate.rateLimited)
     if (!gate.found) throw notFound()
+  }
+  /**
+   * A client that ignored the Retry-After its 429 gave is refused again from memory, before any
+   * statement (http/rate-limit.ts): only a flood gets there, so its answer needs no origin settled.
+   */
+  const refuseAgain = (c: Context) => {
+    const refused = ctx.limiter.refusedNow(rateKey(c))
+    if (refused) throw refused
   }
   // Paths that cannot name anything are looked up as a name nothing has.
   const ref = (value: string) => (isResourceRef(value) ? value : '')
@@ -49,6 +57,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   })
 
   app.post('/v1/flows/:flowId/startChat', async (c) => {
+    refuseAgain(c)
     const turn = await openStart(deps, { ref: ref(c.req.param('flowId')), rateKey: rateKey(c), request: requestOf(c) })
     admit(c, turn, unknownFlow)
     const raw = await readBody(c, true)
@@ -73,6 +82,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   // The answer of the AI block the session waits on, as lines (src/protocol/stream.ts).
   app.post('/v1/sessions/:sessionId/streamMessage', async (c) => {
     const sessionId = ref(c.req.param('sessionId'))
+    refuseAgain(c)
     const turn = await openStream(deps, { sessionId, rateKey: rateKey(c), request: requestOf(c) })
     admit(c, turn, noSession(sessionId))
     // The service builds the prompt itself: a client sends nothing but `{}`.
@@ -84,6 +94,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   app.post('/v1/sessions/:sessionId/continueChat', async (c) => {
     const sessionId = ref(c.req.param('sessionId'))
     const key = readIdempotencyKey(c)
+    refuseAgain(c)
     const turn = await SessionTurn.open(deps, {
       sessionId,
       rateKey: rateKey(c),

@@ -10,7 +10,7 @@ import { changeFlowStanding, listFlows } from '../flows/flow-summaries'
 import { toPublicFlow } from '../flows/public-flow'
 import { authenticate, type Caller } from '../http/auth'
 import { parseBody, readJsonBody } from '../http/body'
-import { clientAddress } from '../http/client-address'
+import { clientKey } from '../http/client-address'
 import { PUBLISHED_FLOW_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { booleanQuery } from '../http/query'
@@ -102,7 +102,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const caller = await authenticate(c, ctx.auth, ['secret', 'publishable'])
     // A publishable token is shared by every visitor of the pages embedding it: limit those
     // reads per visitor like chats, or one busy site would exhaust its own token.
-    if (caller.kind === 'publishable') await limiters.chat.consume(`published:${clientAddress(c, config.trustProxyHops)}`)
+    if (caller.kind === 'publishable') await limiters.chat.consume(`published:${clientKey(c, config.trustProxyHops)}`)
     else await limiters.management.consume(`token:${caller.tokenId}`)
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
     const ref = c.req.param('flowId')

@@ -4,7 +4,7 @@ import { serviceFile } from '../service-files'
 import { WIDGET_BASE_PATH } from './widget'
 import { findLiveFlow } from '../flows/live-flow'
 import { PublishedVersions } from '../flows/published-versions'
-import { clientAddress } from '../http/client-address'
+import { clientKey } from '../http/client-address'
 import { isOriginAllowed } from '../http/cors'
 import { HttpError } from '../http/errors'
 import type { RateLimiter } from '../http/rate-limit'
@@ -168,7 +168,7 @@ async function throttle(
   scope: string,
 ): Promise<HttpError | undefined> {
   try {
-    await limiter?.consume(`${scope}:${clientAddress(c, trustProxyHops)}`)
+    await limiter?.consume(`${scope}:${clientKey(c, trustProxyHops)}`)
     return undefined
   } catch (error) {
     if (error instanceof HttpError && error.code === 'rate_limited') return error

@@ -10,6 +10,7 @@ import { openStream } from '../chat/stream-service'
 import type { AppContext } from '../context'
 import { authenticate } from '../http/auth'
 import { chatRateKey } from '../http/rate-limit'
+import { clientKey } from '../http/client-address'
 import { applyChatOrigin, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { serviceBase } from '../http/service-base'
@@ -47,9 +48,13 @@ export function registerUploadRoutes(app: Hono, ctx: AppContext): void {
 
   app.post(UPLOADS_ROUTE, async (c) => {
     const sessionId = ref(c.req.param('sessionId') ?? '')
-    const turn = await openStream(ctx, { sessionId, rateKey: chatRateKey(c, config.trustProxyHops) })
+    const rateKey = chatRateKey(c, config.trustProxyHops)
+    // A client that ignored the Retry-After its 429 gave is refused again before any statement (http/rate-limit.ts).
+    const refused = ctx.limiter.refusedNow(rateKey)
+    if (refused) throw refused
+    const turn = await openStream(ctx, { sessionId, rateKey })
     applyChatOrigin(c, turn.allowedOrigins)
-    if (turn.rateLimited) throw turn.rateLimited
+    if (turn.rateLimited) throw ctx.limiter.note(rateKey, turn.rateLimited)
     if (!turn.found) throw sessionNotFound(sessionId || '(invalid id)')
     const length = c.req.header('content-length')
     const uploaded = await receiveUpload(
@@ -62,6 +67,7 @@ export function registerUploadRoutes(app: Hono, ctx: AppContext): void {
         contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
         body: c.req.raw.body,
         base: base(c),
+        client: clientKey(c, config.trustProxyHops),
       },
       c.req.raw.signal,
     )

@@ -300,6 +300,20 @@ const MIGRATIONS: Migration[] = [
       `ALTER TABLE ${t.workspaces} ADD COLUMN share_tokens_revoked_at timestamptz`,
     ],
   },
+  {
+    version: 10,
+    name: 'upload quotas',
+    statements: (t) => [
+      // Quotas count a client's and a workspace's recent uploads not yet sent (uploads/upload-quotas.ts):
+      // `client_key` is the network it came from (an IPv6 /64). `sent` is set once the purge finds the
+      // upload sent as its own question's answer, so the purge looks at each upload once, and the
+      // partial index keeps what it still has to look at small.
+      `ALTER TABLE ${t.uploads} ADD COLUMN client_key text NOT NULL DEFAULT '', ADD COLUMN sent boolean NOT NULL DEFAULT false`,
+      `CREATE INDEX ON ${t.uploads} (workspace_id, created_at)`,
+      `CREATE INDEX ON ${t.uploads} (client_key, created_at)`,
+      `CREATE INDEX ON ${t.uploads} (created_at) WHERE NOT sent`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -37,6 +37,11 @@ export interface DeliveryRecord {
   updatedAt: string
 }
 
+/** A delivery claimed for sending, with the workspace whose slots it takes. */
+export interface ClaimedDelivery extends DeliveryRecord {
+  workspaceId: string
+}
+
 const DELIVERY_COLUMNS = 'id, flow_id, result_id, event, status, payload, attempt_log, next_attempt_at, created_at, updated_at'
 
 const toDelivery = (row: Record<string, unknown>): DeliveryRecord => ({
@@ -116,23 +121,55 @@ export class WebhooksRepository {
   }
 
   /**
-   * Takes up to `limit` deliveries due at `now` for `owner`, holding each until `now + leaseMs`;
-   * rows another process is claiming are skipped, never waited for.
+   * Takes deliveries due at `now` for `owner`, holding each until `now + leaseMs`, fairly between
+   * workspaces: at most `perWorkspace` of a workspace's in flight (counting the `busy` ones this
+   * process already sends), each workspace's first before any workspace's second, `limit` in all.
+   * So a workspace whose receiver never answers fills its own slots, never another's. Rows
+   * another process is claiming are skipped, never waited for.
    */
-  async claimDue(owner: string, now: Date, leaseMs: number, limit: number): Promise<DeliveryRecord[]> {
+  async claimDue(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    limit: number,
+    fairness: { perWorkspace: number; busy?: ReadonlyMap<string, number> } = { perWorkspace: limit },
+  ): Promise<ClaimedDelivery[]> {
+    const busy = [...(fairness.busy ?? new Map<string, number>())]
+    const due = `d.status IN ('pending', 'sending') AND d.next_attempt_at <= $2`
     const rows = await this.db.query<Record<string, unknown>>(
-      `UPDATE ${this.t.webhookDeliveries} d
+      `WITH busy AS (SELECT * FROM unnest($5::text[], $6::int[]) AS b(workspace_id, n)),
+       workspaces AS (
+         SELECT DISTINCT f.workspace_id FROM ${this.t.webhookDeliveries} d JOIN ${this.t.flows} f ON f.id = d.flow_id WHERE ${due}),
+       taken AS (
+         SELECT w.workspace_id, x.id, x.next_attempt_at FROM workspaces w
+         LEFT JOIN busy b ON b.workspace_id = w.workspace_id
+         CROSS JOIN LATERAL (
+           SELECT d.id, d.next_attempt_at FROM ${this.t.webhookDeliveries} d JOIN ${this.t.flows} f ON f.id = d.flow_id
+           WHERE f.workspace_id = w.workspace_id AND ${due}
+           ORDER BY d.next_attempt_at, d.id
+           LIMIT greatest(0, $7::int - coalesce(b.n, 0))
+           FOR UPDATE OF d SKIP LOCKED) x),
+       chosen AS (
+         SELECT id, workspace_id FROM (
+           SELECT id, workspace_id, next_attempt_at, row_number() OVER (PARTITION BY workspace_id ORDER BY next_attempt_at, id) AS turn FROM taken
+         ) ranked ORDER BY turn, next_attempt_at, id LIMIT $4)
+       UPDATE ${this.t.webhookDeliveries} d
        SET status = 'sending', lease_owner = $1, next_attempt_at = $2::timestamptz + make_interval(secs => $3::float8)
-       WHERE d.id IN (
-         SELECT id FROM ${this.t.webhookDeliveries}
-         WHERE status IN ('pending', 'sending') AND next_attempt_at <= $2
-         ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+       FROM chosen WHERE d.id = chosen.id
        RETURNING ${DELIVERY_COLUMNS.split(', ')
          .map((column) => `d.${column}`)
-         .join(', ')}`,
-      [owner, now.toISOString(), leaseMs / 1000, limit],
+         .join(', ')}, chosen.workspace_id`,
+      [
+        owner,
+        now.toISOString(),
+        leaseMs / 1000,
+        limit,
+        busy.map(([workspace]) => workspace),
+        busy.map(([, n]) => n),
+        fairness.perWorkspace,
+      ],
     )
-    return rows.map(toDelivery)
+    return rows.map((row) => ({ ...toDelivery(row), workspaceId: String(row.workspace_id) }))
   }
 
   /** Fixes the body at the first attempt; returns the body every attempt sends. */

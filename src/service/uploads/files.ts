@@ -1,11 +1,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { mkdir } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../../protocol/uploads'
 import type { Store } from '../store/store'
 import { DiskStorage } from './disk-storage'
 import type { FileStorage } from './file-storage'
 import { S3Storage, type S3Settings } from './s3-storage'
+import { DEFAULT_UPLOAD_QUOTAS, diskRoom, type UploadQuotas } from './upload-quotas'
 
 /** The operator's upload settings (UPLOAD_MAX_BYTES, S3_*; docs/operators). */
 export interface UploadSettings {
@@ -13,9 +15,15 @@ export interface UploadSettings {
   maxBytes: number
   /** An S3-compatible store; local disk under DATA_DIR/uploads when unset. */
   s3: S3Settings | undefined
+  /** What conversations, clients and workspaces may store (UPLOAD_*_BYTES, UPLOAD_UNSENT_SECONDS). */
+  quotas: UploadQuotas
 }
 
-export const DEFAULT_UPLOAD_SETTINGS: UploadSettings = { maxBytes: DEFAULT_UPLOAD_LIMIT_BYTES, s3: undefined }
+export const DEFAULT_UPLOAD_SETTINGS: UploadSettings = {
+  maxBytes: DEFAULT_UPLOAD_LIMIT_BYTES,
+  s3: undefined,
+  quotas: DEFAULT_UPLOAD_QUOTAS,
+}
 
 /** How long a signed URL to a private file works. */
 export const SIGNED_URL_SECONDS = 10 * 60
@@ -40,6 +48,28 @@ export class Files {
 
   async ready(): Promise<void> {
     await mkdir(this.incoming, { recursive: true })
+  }
+
+  /**
+   * Whether files can be taken now, for readiness: `ok`, or why not in words anyone may read (the
+   * figures go to `log`). Every upload arrives on local disk, whatever the storage.
+   */
+  async check(log: { warn(fields: object, message: string): void }): Promise<string> {
+    const reserve = this.settings.quotas.reserveBytes
+    try {
+      await this.ready()
+      await access(this.incoming, constants.W_OK)
+      const room = await diskRoom(this.incoming, reserve)
+      if (room > 0) return 'ok'
+      log.warn(
+        { freeBytes: room + reserve, reserveBytes: reserve },
+        'readiness: uploads are refused, the disk has no room beyond its reserve',
+      )
+      return 'refusing files: no room beyond the disk reserve'
+    } catch (error) {
+      log.warn({ err: error }, 'readiness: the folder uploads arrive in cannot be written')
+      return 'refusing files: cannot write'
+    }
   }
 
   /** `?expires=…&signature=…` for a private file, valid SIGNED_URL_SECONDS from `now`. */
@@ -68,16 +98,19 @@ export class Files {
     return keys.length
   }
 
-  /** Deletes the files of purged sessions that no answer names (see UploadsRepository.takeOrphans). */
-  async purgeOrphans(store: Store, batch: number): Promise<number> {
+  /**
+   * Deletes the uploads never sent as their question's answer once they are done waiting
+   * (`quotas.unsentSeconds` old, or their conversation gone), having first set aside those sent,
+   * which live as long as their results. Returns how many were deleted.
+   */
+  async purgeUnsent(store: Store, now: Date, batch: number): Promise<number> {
+    const before = new Date(now.getTime() - this.settings.quotas.unsentSeconds * 1000)
+    while ((await store.uploads.markSent(before, batch)) === batch);
     let total = 0
-    for (
-      let keys = await store.uploads.takeOrphans(batch);
-      keys.length > 0;
-      keys = keys.length === batch ? await store.uploads.takeOrphans(batch) : []
-    ) {
+    for (let keys = await store.uploads.takeUnsent(before, batch); keys.length > 0; ) {
       for (const key of keys) await this.storage.delete(key)
       total += keys.length
+      keys = keys.length === batch ? await store.uploads.takeUnsent(before, batch) : []
     }
     return total
   }

@@ -1,9 +1,9 @@
 import { WEBHOOK_HEADERS } from '../../protocol/webhooks'
 import type { CredentialsKey } from '../credentials/credentials-key'
 import { newId } from '../ids'
-import type { OutboundHttp } from '../outbound/outbound-http'
+import { OutboundError, type OutboundHttp } from '../outbound/outbound-http'
 import type { Store } from '../store/store'
-import type { DeliveryAttempt, DeliveryRecord } from '../store/webhooks-repository'
+import type { ClaimedDelivery, DeliveryAttempt } from '../store/webhooks-repository'
 import { completionEvent } from './completion-event'
 import { webhookSecret } from './webhook-settings'
 import { signWebhook } from './webhook-signature'
@@ -13,8 +13,14 @@ import { log } from '../observability/log'
  * Sends the completion webhooks the chat steps queued (webhook_deliveries), from every process
  * of the service: each claims the deliveries that are due, under a lease, so one attempt goes out
  * once whichever process takes it, and a process that stops mid-call leaves its deliveries due
- * again when their lease ends. A receiver answering 2xx has it; any other answer, a refused
- * address or a timeout is retried after the next delay of `retryDelaysMs`, then `failed`.
+ * again when their lease ends. A receiver answering 2xx has it; any other answer or a timeout is
+ * retried after the next delay of `retryDelaysMs`, then `failed`; an address the outbound guard
+ * refuses fails at once (it would be refused again).
+ *
+ * Fair between workspaces: a process sends at most `perWorkspace` deliveries of one workspace at
+ * once and `maxInFlight` in all, and claims again as soon as any attempt ends, never waiting for a
+ * batch. A workspace whose receiver never answers holds its own slots, each for one timeout;
+ * another workspace's deliveries go out meanwhile.
  */
 
 export interface DispatcherOptions {
@@ -27,8 +33,9 @@ export interface DispatcherOptions {
   /** How long a claimed delivery is held: longer than one call can take. */
   leaseMs?: number
   timeoutMs?: number
-  /** Deliveries claimed per round. */
-  batch?: number
+  /** Deliveries one process sends at once, in all and of one workspace. */
+  maxInFlight?: number
+  perWorkspace?: number
 }
 
 /** About a day and a half of retries: minutes, then hours. */
@@ -46,61 +53,107 @@ const DEFAULT_TIMEOUT_MS = 10_000
 /** What is read of a receiver's answer: its status matters, not its body. */
 const MAX_RESPONSE_BYTES = 16 * 1024
 const POLL_MS = 2_000
+const DEFAULT_MAX_IN_FLIGHT = 32
+const DEFAULT_PER_WORKSPACE = 4
 
 export class WebhookDispatcher {
   private readonly owner = `webhooks-${newId()}`
   private readonly retryDelaysMs: readonly number[]
   private readonly timeoutMs: number
   private readonly leaseMs: number
+  private readonly maxInFlight: number
+  private readonly perWorkspace: number
+  /** Attempts under way, and how many of each workspace. */
+  private readonly attempts = new Set<Promise<void>>()
+  private readonly busy = new Map<string, number>()
+  /** Claims run one after another, so the counts they read are the ones they fill. */
+  private claiming: Promise<number> = Promise.resolve(0)
+  private started = 0
   private timer: NodeJS.Timeout | undefined
-  private running: Promise<number> | undefined
+  private polling = false
   private stopped = false
 
   constructor(private readonly options: DispatcherOptions) {
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     this.leaseMs = options.leaseMs ?? this.timeoutMs * 3
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT
+    this.perWorkspace = options.perWorkspace ?? DEFAULT_PER_WORKSPACE
   }
 
-  /** Sends what is due now, a batch at a time, until nothing is; returns how many attempts were made. */
+  /** Sends what is due now until nothing is and every attempt has ended; returns how many attempts were made. */
   async runDue(): Promise<number> {
-    let made = 0
+    const before = this.started
     for (;;) {
-      const claimed = await this.options.store.webhooks.claimDue(this.owner, this.options.now(), this.leaseMs, this.options.batch ?? 20)
-      await Promise.all(claimed.map((delivery) => this.attempt(delivery)))
-      made += claimed.length
-      if (claimed.length === 0 || this.stopped) return made
+      const claimed = await this.claim()
+      if (claimed === 0 && this.attempts.size === 0) return this.started - before
+      if (this.stopped) {
+        await Promise.all(this.attempts)
+        return this.started - before
+      }
+      if (this.attempts.size > 0) await Promise.race(this.attempts)
     }
   }
 
-  /** Polls every `pollMs` (and at once), in the background, until `stop`. */
+  /** Claims every `pollMs` (and at once, and whenever an attempt ends), in the background, until `stop`. */
   start(pollMs = POLL_MS): void {
-    const round = () => {
+    this.polling = true
+    const poll = () => {
       if (this.stopped) return
-      this.running = this.runDue()
-        .catch((error: unknown) => {
-          log().error({ err: error }, 'sending completion webhooks failed')
-          return 0
-        })
-        .finally(() => {
-          this.running = undefined
-          if (!this.stopped) {
-            this.timer = setTimeout(round, pollMs)
-            this.timer.unref()
-          }
-        })
+      void this.claim()
+      this.timer = setTimeout(poll, pollMs)
+      this.timer.unref()
     }
-    round()
+    poll()
   }
 
-  /** Stops polling and waits for the round under way. */
+  /** Stops claiming and waits for the attempts under way. */
   async stop(): Promise<void> {
     this.stopped = true
     clearTimeout(this.timer)
-    await this.running
+    await this.claiming
+    await Promise.all(this.attempts)
   }
 
-  private async attempt(delivery: DeliveryRecord): Promise<void> {
+  /** Claims what is due within the free slots and starts it; resolves with how many it started. */
+  private claim(): Promise<number> {
+    this.claiming = this.claiming.then(async () => {
+      const free = this.maxInFlight - this.attempts.size
+      if (this.stopped || free <= 0) return 0
+      try {
+        const { store, now } = this.options
+        const claimed = await store.webhooks.claimDue(this.owner, now(), this.leaseMs, free, {
+          perWorkspace: this.perWorkspace,
+          busy: this.busy,
+        })
+        for (const delivery of claimed) this.begin(delivery)
+        return claimed.length
+      } catch (error) {
+        log().error({ err: error }, 'claiming completion webhooks failed')
+        return 0
+      }
+    })
+    return this.claiming
+  }
+
+  private begin(delivery: ClaimedDelivery): void {
+    const workspace = delivery.workspaceId
+    this.busy.set(workspace, (this.busy.get(workspace) ?? 0) + 1)
+    this.started++
+    const attempt: Promise<void> = this.attempt(delivery)
+      .catch((error: unknown) => log().error({ err: error, delivery: delivery.id }, 'sending a completion webhook failed'))
+      .finally(() => {
+        this.attempts.delete(attempt)
+        const left = (this.busy.get(workspace) ?? 1) - 1
+        if (left > 0) this.busy.set(workspace, left)
+        else this.busy.delete(workspace)
+        // A slot is free: fill it now, not at the next poll (runDue claims in its own loop).
+        if (this.polling && !this.stopped) void this.claim()
+      })
+    this.attempts.add(attempt)
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const { store, key, outbound } = this.options
     const now = this.options.now()
     const finish = (status: 'delivered' | 'failed' | 'cancelled' | 'pending', attempt?: DeliveryAttempt) => {
@@ -149,7 +202,9 @@ export class WebhookDispatcher {
       await finish(response.status >= 200 && response.status < 300 ? 'delivered' : 'pending', attempt)
     } catch (error) {
       attempt.error = error instanceof Error ? error.message : String(error)
-      await finish('pending', attempt)
+      // Refused by the guard (a refused address, a name with none it may call, a bad URL): it would be again.
+      const permanent = error instanceof OutboundError && (error.failure === 'refused' || error.failure === 'invalid-url')
+      await finish(permanent ? 'failed' : 'pending', attempt)
     }
   }
 }

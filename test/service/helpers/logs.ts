@@ -10,6 +10,7 @@ export interface LogLine {
   time: string
   msg: string
   requestId?: string
+  clientRequestId?: string
   workspace?: string
   err?: { type: string; code?: string; message: string; digest: string; stack?: string }
   [field: string]: unknown

@@ -61,7 +61,7 @@ export async function createTestService(
     engine?: Engine
     schema?: string
     /** More of the app's dependencies (a sandbox pool, lease timing). */
-    app?: Pick<AppDeps, 'sandbox' | 'leaseTiming'>
+    app?: Pick<AppDeps, 'sandbox' | 'leaseTiming' | 'qrCodes'>
     /** DNS for outgoing calls (names of the test's own). */
     resolve?: IntegrationsInput['resolve']
   } = {},

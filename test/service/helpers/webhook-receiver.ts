@@ -15,8 +15,12 @@ export interface WebhookReceiver {
   close(): Promise<void>
 }
 
-/** A real HTTP server on loopback receiving webhook calls, answering as the test says. */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/**
+ * A real HTTP server on loopback receiving webhook calls, answering as the test says; with
+ * `neverAnswers`, a receiver that reads each call and never answers it (its connections are cut
+ * when it closes).
+ */
+export async function startWebhookReceiver(options: { neverAnswers?: boolean } = {}): Promise<WebhookReceiver> {
   const calls: ReceivedCall[] = []
   const answers: number[] = []
   const server = createServer((req, res) => {
@@ -24,6 +28,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       calls.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      if (options.neverAnswers) return
       const status = answers.shift() ?? 204
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? '' : 'not now')
     })

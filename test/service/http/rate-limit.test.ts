@@ -3,9 +3,12 @@ import { errorBodySchema } from '../../../src/protocol/index'
 import { HttpError } from '../../../src/service/http/errors'
 import { RateLimiter } from '../../../src/service/http/rate-limit'
 import { TestClock } from '../helpers/clock'
-import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
+import { uploadPath } from '../../../src/protocol/uploads'
+import { fileInputFlow, greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
 import { snapshotTables } from '../helpers/snapshot'
+import { uploadService } from '../uploads/upload-helpers'
+import { SAME_CLIENT } from './fixtures/client-networks'
 import { createTestService, TEST_CONFIG, type TestService } from '../helpers/service'
 
 async function refusal(attempt: Promise<void>): Promise<HttpError | undefined> {
@@ -57,6 +60,22 @@ describe('RateLimiter', () => {
     expect(verdicts.filter((v) => v === undefined)).toHaveLength(3)
   })
 
+  it('refuses a key out of tokens again from memory until its token is due, without the database', async () => {
+    svc = await createTestService(db)
+    const clock = new TestClock()
+    const limiter = limiterOf({ perMinute: 6, burst: 1 }, clock)
+    await limiter.consume('flood')
+    expect((await refusal(limiter.consume('flood')))?.headers['Retry-After']).toBe('10')
+    // Its bucket gone from the database: still refused, for what is left of the wait.
+    await svc.store.database.query(`DELETE FROM ${svc.store.tables.rateLimits}`)
+    clock.advance(4_000)
+    expect((await refusal(limiter.consume('flood')))?.headers['Retry-After']).toBe('6')
+    expect((await limiter.refusal('flood'))?.headers['Retry-After']).toBe('6')
+    expect(await svc.store.database.query(`SELECT * FROM ${svc.store.tables.rateLimits}`)).toEqual([])
+    clock.advance(6_000)
+    expect(await refusal(limiter.consume('flood'))).toBeUndefined()
+  })
+
   it('never refuses when the limit is 0 (off), and stores nothing then', async () => {
     svc = await createTestService(db)
     const limiter = limiterOf({ perMinute: 0, burst: 1 })
@@ -89,6 +108,53 @@ describe('429 over HTTP', () => {
     expect((await startFrom('203.0.113.2')).status).toBe(200)
     svc.clock.advance(10_000)
     expect((await startFrom('203.0.113.1')).status).toBe(200)
+  })
+
+  it.each(SAME_CLIENT)('counts one client once: $tries', async ({ addresses, apart }) => {
+    svc = await limited({ perMinute: 1, burst: addresses.length - 1 })
+    const flow = await importOverHttp(svc, greetingFlow())
+    await publishOverHttp(svc, flow.id)
+    const startFrom = (ip: string) => svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: { 'x-forwarded-for': ip } })
+    const statuses = []
+    for (const address of addresses) statuses.push((await startFrom(address)).status)
+    expect(statuses).toEqual([...addresses.slice(1).map(() => 200), 429])
+    expect((await startFrom(apart)).status).toBe(200)
+  })
+
+  it('refuses failed authentications from one IPv6 /64 together, whichever of its addresses sends them', async () => {
+    svc = await createTestService(db, { config: { authFailureLimit: { perMinute: 1, burst: 3 } } })
+    const guess = (ip: string) => svc.call('GET', '/v1/flows', { token: 'fs_sk_guess', headers: { 'x-forwarded-for': ip } })
+    const statuses = []
+    for (let n = 1; n <= 5; n++) statuses.push((await guess(`2001:db8:9:9::${n.toString(16)}`)).status)
+    expect(statuses).toEqual([401, 401, 401, 429, 429])
+    expect((await guess('2001:db8:9:a::1')).status).toBe(401)
+  })
+
+  it('refuses a client that ignores its Retry-After again before any statement, on chat steps and uploads', async () => {
+    const uploads = await uploadService(db, { rateLimits: { chat: { perMinute: 6, burst: 2 }, management: { perMinute: 0, burst: 1 } } })
+    svc = uploads
+    const flow = await importOverHttp(svc, fileInputFlow())
+    await publishOverHttp(svc, flow.id)
+    const from = { 'x-forwarded-for': '203.0.113.77' }
+    const started = await svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: from })
+    const upload = () =>
+      svc.call('POST', `${uploadPath(started.body.sessionId)}?name=a.txt`, {
+        raw: 'hello',
+        headers: { ...from, 'content-type': 'text/plain' },
+      })
+    expect((await upload()).status).toBe(201)
+    expect((await upload()).headers.get('retry-after')).toBe('10')
+    // The bucket gone from the database, a client asking again at once is still refused: from memory.
+    await svc.store.database.query(`DELETE FROM ${svc.store.tables.rateLimits}`)
+    svc.clock.advance(4_000)
+    for (const refused of [await upload(), await svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: from })]) {
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('retry-after')).toBe('6')
+    }
+    expect(await svc.store.database.query(`SELECT * FROM ${svc.store.tables.rateLimits}`)).toEqual([])
+    // Asking when told, it is answered from the database again.
+    svc.clock.advance(6_000)
+    expect((await svc.call('POST', `/v1/flows/${flow.id}/startChat`, { headers: from })).status).toBe(200)
   })
 
   it('never believes the entries a client writes into X-Forwarded-For', async () => {

@@ -8,7 +8,7 @@ import { HOSTILE_REQUEST_IDS, REQUEST_IDS_KEPT } from './fixtures/request-ids'
 /**
  * What an operator reads of a request: JSON lines, one access line per request (method, route
  * pattern, status, duration, client address, error code), and the request's id, returned in
- * `X-Request-Id` and written on every line the request causes.
+ * `X-Request-Id` and written on every line the request causes, with the id the client sent beside it.
  */
 const db = useTestDatabase()
 let svc: TestService
@@ -24,7 +24,8 @@ afterEach(async () => {
 
 const SERVICE_ID = /^[A-Za-z0-9_-]{24}$/
 const accessLines = () => logs.lines.filter((line) => line.msg === 'request')
-const linesOf = (requestId: string) => logs.lines.filter((line) => line.requestId === requestId)
+/** The lines of the request that was sent with `X-Request-Id: clientRequestId`. */
+const linesOf = (clientRequestId: string) => logs.lines.filter((line) => line.clientRequestId === clientRequestId)
 const accessLineOf = (requestId: string): LogLine => {
   const found = accessLines().filter((line) => line.requestId === requestId)
   expect(found).toHaveLength(1)
@@ -41,21 +42,39 @@ describe('request ids', () => {
     for (const id of ids) expect(accessLineOf(id)).toMatchObject({ route: '/v1/health/live', status: 200 })
   })
 
-  it.each(REQUEST_IDS_KEPT.map((entry) => [entry.kind, entry.value]))('keeps %s sent in X-Request-Id', async (_kind, value) => {
-    const res = await svc.call('GET', `/v1/flows/${'unknown'}`, { token: svc.tokens.secret, headers: { 'x-request-id': value } })
-    expect(res.status).toBe(404)
-    expect(res.headers.get('x-request-id')).toBe(value)
-    expect(accessLineOf(value)).toMatchObject({ status: 404, errorCode: 'flow_not_found', workspace: WORKSPACE })
+  it.each(REQUEST_IDS_KEPT.map((entry) => [entry.kind, entry.value]))(
+    'keeps %s sent in X-Request-Id beside its own',
+    async (_kind, value) => {
+      const res = await svc.call('GET', `/v1/flows/${'unknown'}`, { token: svc.tokens.secret, headers: { 'x-request-id': value } })
+      expect(res.status).toBe(404)
+      const id = res.headers.get('x-request-id')!
+      expect(id).toMatch(SERVICE_ID)
+      expect(id).not.toBe(value)
+      expect(accessLineOf(id)).toMatchObject({ clientRequestId: value, status: 404, errorCode: 'flow_not_found', workspace: WORKSPACE })
+    },
+  )
+
+  it("never lets a request pass as another: an earlier request's id sent again names a request of its own", async () => {
+    const first = await svc.call('GET', '/v1/health/live')
+    const earlier = first.headers.get('x-request-id')!
+    const again = await svc.call('GET', '/v1/health/ready', { headers: { 'x-request-id': earlier } })
+    const replayed = await svc.call('GET', '/v1/health/ready', { headers: { 'x-request-id': earlier } })
+    const ids = [again, replayed].map((res) => res.headers.get('x-request-id')!)
+    expect(new Set([earlier, ...ids]).size).toBe(3)
+    // The earlier id still names one request, the first; the two that sent it again are told apart.
+    expect(accessLineOf(earlier)).toMatchObject({ route: '/v1/health/live' })
+    expect(accessLineOf(earlier).clientRequestId).toBeUndefined()
+    for (const id of ids) expect(accessLineOf(id)).toMatchObject({ route: '/v1/health/ready', clientRequestId: earlier })
   })
 
   it.each(HOSTILE_REQUEST_IDS.map((entry) => [entry.tries, entry.value]))(
-    'replaces an id sent %s, and writes it nowhere',
+    'keeps no id sent %s, and writes it nowhere',
     async (_tries, value) => {
       const res = await svc.call('GET', '/v1/health/ready', { headers: { 'x-request-id': value } })
       expect(res.status).toBe(200)
       const id = res.headers.get('x-request-id')!
       expect(id).toMatch(SERVICE_ID)
-      accessLineOf(id)
+      expect(accessLineOf(id).clientRequestId).toBeUndefined()
       if (value !== '') expect(logs.text()).not.toContain(value)
     },
   )

@@ -3,7 +3,8 @@ import { AllowList, refusedRangeOf } from '../../../src/service/outbound/address
 import { createOutboundHttp, type OutboundHttp, OutboundError, type OutboundOptions } from '../../../src/service/outbound/outbound-http'
 import { REFUSED_RANGES } from '../../../src/service/outbound/refused-ranges'
 import { startHttpTestServer, type HttpTestServer } from '../helpers/http-test-server'
-import { PUBLIC_ADDRESSES, REFUSED_TARGETS } from './fixtures/refused-targets'
+import { captureLogs } from '../helpers/logs'
+import { NAME_PROBES, PUBLIC_ADDRESSES, REFUSED_TARGETS } from './fixtures/refused-targets'
 
 let server: HttpTestServer
 const clients: OutboundHttp[] = []
@@ -246,11 +247,25 @@ describe('what failures say', () => {
       (await failure(call(http, `http://open.test:${closed.port}/echo`))).message,
     ]
     expect(messages).toEqual([
-      'Refused to connect to db.internal.test: it resolves to a private, local or reserved address',
-      'Refused to connect to metadata.test: it resolves to a private, local or reserved address',
+      'Refused to connect to db.internal.test: it has no address this service may call',
+      'Refused to connect to metadata.test: it has no address this service may call',
       `open.test:${closed.port} refused the connection (ECONNREFUSED)`,
     ])
     for (const message of messages) expect(message).not.toMatch(/10\.20\.30\.40|169\.254|127\.0\.0\.1/)
+  })
+
+  it.each(NAME_PROBES)('tells $probes like any name it may not call; the operator log says which', async ({ host, resolvesTo }) => {
+    const names = resolvesTo === 'no such name' ? {} : { [host]: resolvesTo }
+    const logs = captureLogs()
+    try {
+      const error = await failure(call(client({ names }), `http://${host}/`))
+      expect([error.failure, error.message]).toEqual(['refused', `Refused to connect to ${host}: it has no address this service may call`])
+      const line = logs.lines.find((entry) => entry.msg === 'outbound call refused: the name has no address flows may call')
+      expect(line).toMatchObject({ host, ...(resolvesTo === 'no such name' ? { code: 'ENOTFOUND' } : {}) })
+      if (Array.isArray(resolvesTo) && resolvesTo.length > 0) expect(resolvesTo).toContain(line!.address)
+    } finally {
+      logs.restore()
+    }
   })
 
   it('names the range of an address the flow wrote itself', async () => {
@@ -272,6 +287,6 @@ describe('resolveHost (for SMTP and other non-HTTP connections)', () => {
     expect(await http.resolveHost('mail.test')).toBe('127.0.0.1')
     expect((await failure(http.resolveHost('intranet.test'))).failure).toBe('refused')
     expect((await failure(http.resolveHost('127.0.0.1'))).failure).toBe('refused')
-    expect((await failure(http.resolveHost('nowhere.test'))).failure).toBe('network')
+    expect((await failure(http.resolveHost('nowhere.test'))).failure).toBe('refused')
   })
 })

@@ -112,19 +112,19 @@ describe.skipIf(!databaseUrl)('health of a service process whose PostgreSQL serv
     await postgres.start()
     expect(await probe('/v1/health/ready', 'after-000000001')).toEqual(['/v1/health/ready', 200, ok])
 
-    // The cause is in the log, on the probe's own line: JSON, the request's id, no stack.
+    // The cause is in the log, on the probe's own line: JSON, the id the probe sent, no stack.
     const lines = service
       .stdout()
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as LogLine)
-    const cause = lines.filter((line) => line.requestId === 'stopped-00000001' && line.level === 'warn')
+    const cause = lines.filter((line) => line.clientRequestId === 'stopped-00000001' && line.level === 'warn')
     expect(cause).toEqual([
       expect.objectContaining({ msg: 'readiness: the database cannot be reached', err: expect.objectContaining({ code: 'ECONNREFUSED' }) }),
     ])
     expect(cause[0]!.err).not.toHaveProperty('stack')
-    expect(lines.filter((line) => line.msg === 'request' && line.requestId?.startsWith('stopped-')).map((line) => line.status)).toEqual([
-      503, 503, 200,
-    ])
+    expect(
+      lines.filter((line) => line.msg === 'request' && line.clientRequestId?.startsWith('stopped-')).map((line) => line.status),
+    ).toEqual([503, 503, 200])
   }, 60_000)
 })

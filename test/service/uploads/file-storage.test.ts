@@ -7,6 +7,7 @@ import { DiskStorage } from '../../../src/service/uploads/disk-storage'
 import { type FileStorage, storageKey } from '../../../src/service/uploads/file-storage'
 import { S3Storage } from '../../../src/service/uploads/s3-storage'
 import { PNG } from '../fixtures/upload-files'
+import { DEFAULT_CONFIG } from '../../../src/service/config'
 import { useTestDatabase } from '../helpers/database'
 import { startS3TestServer } from '../helpers/s3-test-server'
 import { fetchFile, sessionAtFileInput, upload, uploadService } from './upload-helpers'
@@ -70,7 +71,7 @@ describe('the service on an S3-compatible store', () => {
   const db = useTestDatabase()
 
   it('uploads go to the bucket, are served from it, and leave nothing on local disk', async () => {
-    const svc = await uploadService(db, { uploads: { maxBytes: 10 * 1024 * 1024, s3: s3.settings } })
+    const svc = await uploadService(db, { uploads: { ...DEFAULT_CONFIG.uploads, maxBytes: 10 * 1024 * 1024, s3: s3.settings } })
     try {
       const { sessionId } = await sessionAtFileInput(svc)
       const uploaded = await upload(svc, sessionId, PNG, { name: 'a.png', type: 'image/png' })

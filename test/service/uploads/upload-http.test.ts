@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { uploadPath } from '../../../src/protocol/uploads'
+import { DEFAULT_CONFIG } from '../../../src/service/config'
 import { useTestDatabase } from '../helpers/database'
 import type { TestService } from '../helpers/service'
 import { filesUnder, sessionAtFileInput, uploadService } from './upload-helpers'
@@ -20,7 +21,9 @@ const MB = 1024 * 1024
 const LARGE = 200 * MB
 
 beforeEach(async () => {
-  svc = await uploadService(db, { uploads: { maxBytes: LARGE, s3: undefined } })
+  svc = await uploadService(db, {
+    uploads: { ...DEFAULT_CONFIG.uploads, maxBytes: LARGE, quotas: { ...DEFAULT_CONFIG.uploads.quotas, sessionBytes: LARGE } },
+  })
   server = await new Promise<Server>((resolve) => {
     const started = serve({ fetch: svc.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started as Server)) as Server
   })
@@ -54,6 +57,36 @@ describe('an upload over HTTP', () => {
     // …and is gone once the connection is.
     await until(async () => (await filesUnder(svc.dataDir)).length === 0)
     expect(await rows()).toEqual([])
+  })
+
+  it('refused before its bytes are read, is answered and its connection closed: the rest is not read to be thrown away', async () => {
+    await new Promise((resolve) => server.close(resolve))
+    await svc.close()
+    // No room beyond the disk reserve: every upload is refused before it is read.
+    svc = await uploadService(db, {
+      uploads: { ...DEFAULT_CONFIG.uploads, quotas: { ...DEFAULT_CONFIG.uploads.quotas, reserveBytes: 2 ** 50 } },
+    })
+    server = await new Promise<Server>((resolve) => {
+      const started = serve({ fetch: svc.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started as Server)) as Server
+    })
+    const { sessionId } = await sessionAtFileInput(svc)
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    let answer = ''
+    socket.on('data', (data: Buffer) => (answer += data.toString()))
+    socket.on('error', () => undefined)
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.write(
+      `POST ${uploadPath(sessionId)}?name=big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${9 * MB}\r\n\r\n`,
+    )
+    // The client goes on sending as fast as it can, as a flood would.
+    const chunk = Buffer.alloc(MB, 7)
+    for (let sent = 0; sent < 9 && !socket.destroyed && answer === ''; sent++) {
+      if (!socket.write(chunk)) await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    await closed
+    expect(answer).toMatch(/^HTTP\/1\.1 429 /)
+    expect(answer.toLowerCase()).toContain('connection: close')
   })
 
   it(`streams a ${LARGE / MB} MB file to storage without holding it in memory`, async () => {

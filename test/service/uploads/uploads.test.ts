@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SESSION_PURGE_GRACE_MS, purgeExpired } from '../../../src/service/chat/session-purge'
 import { BAD_FILE_ANSWERS } from '../fixtures/upload-bad-answers'
 import { BAD_UPLOADS } from '../fixtures/upload-bad-input'
+import { NAMED_NOT_SENT } from '../fixtures/upload-floods'
 import { HTML, JSON_TEXT, PDF, PNG, SVG } from '../fixtures/upload-files'
+import { DEFAULT_CONFIG } from '../../../src/service/config'
 import { useTestDatabase } from '../helpers/database'
 import type { TestService } from '../helpers/service'
 import { fetchFile, filesUnder, sessionAtFileInput, upload, uploadService } from './upload-helpers'
@@ -152,7 +154,7 @@ describe('bad uploads', () => {
   })
 
   it('enforces the service cap (UPLOAD_MAX_BYTES) over a larger block limit', async () => {
-    const small = await uploadService(db, { uploads: { maxBytes: 1000, s3: undefined } })
+    const small = await uploadService(db, { uploads: { ...DEFAULT_CONFIG.uploads, maxBytes: 1000 } })
     try {
       const { sessionId } = await sessionAtFileInput(small, { sizeLimit: 50 })
       const refused = await upload(small, sessionId, Buffer.alloc(1001, 65), { name: 'a.txt', stream: true })
@@ -253,6 +255,27 @@ describe('clean-up', () => {
     expect(rows).toMatchObject([{ name: 'kept.png' }])
     expect(files).toHaveLength(1)
     expect((await fetchFile(svc, sentUrl)).status).toBe(200)
+  })
+
+  it.each(NAMED_NOT_SENT)('deletes a file never sent whatever names it: $tries', async ({ answeredIn }) => {
+    const owner = await sessionAtFileInput(svc, { isRequired: false })
+    const { url } = (await upload(svc, owner.sessionId, PNG, { name: 'never-sent.png' })).body
+    const answering = answeredIn === 'its own conversation' ? owner : await sessionAtFileInput(svc, { isRequired: false })
+    expect((await answer(answering.sessionId, undefined)).body.input).toMatchObject({ type: 'text input' })
+    expect((await answer(answering.sessionId, `see ${url}`)).status).toBe(200)
+    const answers = await svc.store.results.listAnswers(answering.resultId)
+    expect(answers.map((a) => a.value)).toContain(`see ${url}`)
+
+    svc.clock.advance(svc.config.sessionTtlSeconds * 1000 + 2 * SESSION_PURGE_GRACE_MS)
+    const totals = await purgeExpired(
+      svc.store,
+      svc.clock.now(),
+      { graceMs: SESSION_PURGE_GRACE_MS, idleBucketMs: 3_600_000, batch: 10 },
+      svc.integrations.files,
+    )
+    expect(totals.files).toBe(1)
+    expect(await stored()).toEqual({ rows: [], files: [] })
+    expect((await fetchFile(svc, url)).status).toBe(404)
   })
 
   it("deletes a result's files with the result, through the results API, and no other result's", async () => {

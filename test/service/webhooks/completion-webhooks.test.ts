@@ -7,12 +7,13 @@ import {
   webhookDeliveriesResponseSchema,
   webhookResponseSchema,
 } from '../../../src/protocol/webhooks'
-import { WebhookDispatcher } from '../../../src/service/webhooks/webhook-dispatcher'
+import { type DispatcherOptions, WebhookDispatcher } from '../../../src/service/webhooks/webhook-dispatcher'
 import { verifyWebhook } from '../../../src/service/webhooks/webhook-signature'
 import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { collectResult, surveyFlow } from '../helpers/results'
 import { createTestService, type CallResult, type TestService } from '../helpers/service'
+import { until } from '../helpers/until'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 
 /**
@@ -39,18 +40,20 @@ beforeEach(async () => {
 afterEach(() => svc.close())
 
 /** A process's dispatcher; every process of a service has the same CREDENTIALS_KEY (svc's). */
-const dispatcher = (service: TestService = svc) =>
+const dispatcher = (service: TestService = svc, options: Partial<DispatcherOptions> = {}) =>
   new WebhookDispatcher({
     store: service.store,
     key: svc.integrations.key,
     outbound: service.integrations.outbound,
     now: service.clock.now,
     retryDelaysMs: RETRY_DELAYS_MS,
+    ...options,
   })
 const secret = (method: string, path: string, json?: unknown) =>
   svc.call(method, path, { token: svc.tokens.secret, ...(json === undefined ? {} : { json }) })
-const deliveries = async (flowId: string) =>
-  webhookDeliveriesResponseSchema.parse((await secret('GET', `/v1/flows/${flowId}/webhook-deliveries`)).body).deliveries
+const deliveries = async (flowId: string, token = svc.tokens.secret) =>
+  webhookDeliveriesResponseSchema.parse((await svc.call('GET', `/v1/flows/${flowId}/webhook-deliveries?limit=200`, { token })).body)
+    .deliveries
 function expectError(res: CallResult, status: number, code: string) {
   expect(res.status, res.text).toBe(status)
   expect(errorBodySchema.parse(res.body).error.code).toBe(code)
@@ -63,6 +66,25 @@ async function surveyWithWebhook(url = receiver.url) {
   const set = await secret('PUT', `/v1/flows/${flow.id}/webhook`, { url })
   expect(set.status, set.text).toBe(200)
   return { flow, secret: setWebhookResponseSchema.parse(set.body).secret! }
+}
+
+/** Resolves once `count` deliveries of the other workspace's flow have their first attempt recorded. */
+async function settled(flowId: string, count: number): Promise<void> {
+  while ((await deliveries(flowId, svc.tokens.otherSecret)).filter((delivery) => delivery.attempts.length > 0).length < count) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** A published survey of the other workspace with a webhook to `url`. */
+async function otherSurveyWithWebhook(url: string) {
+  const other = (method: string, path: string, json?: unknown) =>
+    svc.call(method, path, { token: svc.tokens.otherSecret, ...(json === undefined ? {} : { json }) })
+  const imported = await other('POST', '/v1/flows/import', { workspaceId: 'other', flow: surveyFlow({ name: 'Other survey' }) })
+  expect(imported.status, imported.text).toBe(200)
+  const flow = imported.body.flow
+  expect((await other('POST', `/v1/flows/${flow.id}/publish`)).status).toBe(200)
+  expect((await other('PUT', `/v1/flows/${flow.id}/webhook`, { url })).status).toBe(200)
+  return flow
 }
 
 /** What a receiver does with the Standard Webhooks headers, written here with node:crypto alone. */
@@ -176,7 +198,7 @@ describe('completion webhooks', () => {
     expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null, attempts: [{ status: 503 }, { status: 500 }, { status: 502 }] })
   })
 
-  it('go through the outbound guard: a private address not allowed is refused, and nothing reaches it', async () => {
+  it('go through the outbound guard: a private address not allowed is refused, nothing reaches it, and it fails at once', async () => {
     await svc.close()
     svc = await createTestService(db)
     const { flow } = await surveyWithWebhook()
@@ -184,8 +206,12 @@ describe('completion webhooks', () => {
     expect(await dispatcher().runDue()).toBe(1)
     expect(receiver.calls).toHaveLength(0)
     const [delivery] = await deliveries(flow.id)
-    expect(delivery!.status).toBe('pending')
-    expect(delivery!.attempts[0]!.error).toMatch(/refused|loopback|private/i)
+    // Refused, it would be refused again: failed at once rather than retried for a day and a half.
+    expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null })
+    expect(delivery!.attempts).toHaveLength(1)
+    expect(delivery!.attempts[0]!.error).toBe('Refused to connect to 127.0.0.1: loopback (127.0.0.0/8)')
+    svc.clock.advance(RETRY_DELAYS_MS[0]!)
+    expect(await dispatcher().runDue()).toBe(0)
   })
 
   it('are sent once by one of several processes, and after a process stopped mid-call, by another', async () => {
@@ -210,6 +236,60 @@ describe('completion webhooks', () => {
       expect(receiver.calls).toHaveLength(5)
       expect((await deliveries(flow.id)).every((delivery) => delivery.status === 'delivered')).toBe(true)
     } finally {
+      await other.integrations.close()
+      await other.store.close()
+    }
+  })
+
+  it("keep a tenant whose receiver never answers from holding another tenant's webhooks", async () => {
+    const silent = await startWebhookReceiver({ neverAnswers: true })
+    const sender = dispatcher(svc, { timeoutMs: 5_000, perWorkspace: 4 })
+    try {
+      // One tenant completes 25 results (more than any batch) to a receiver that never answers…
+      const { flow: stuck } = await surveyWithWebhook(silent.url)
+      for (let n = 0; n < 25; n++) await collectResult(svc, stuck.id, [`Visitor ${n}`, `v${n}@example.com`, '30'])
+      // …then another tenant completes one.
+      const quick = await otherSurveyWithWebhook(receiver.url)
+      await collectResult(svc, quick.id, ['Ada', 'ada@example.com', '36'])
+
+      sender.start(50)
+      await until(() => receiver.calls.length === 1)
+      // Sent while the stuck tenant's first calls are still unanswered, which hold its own four slots only.
+      const held = await deliveries(stuck.id)
+      expect(held.filter((delivery) => delivery.attempts.length > 0)).toEqual([])
+      expect(held.filter((delivery) => delivery.status === 'sending')).toHaveLength(4)
+      await until(() => silent.calls.length === 4)
+      expect(silent.calls).toHaveLength(4)
+      await settled(quick.id, 1)
+      expect((await deliveries(quick.id, svc.tokens.otherSecret))[0]).toMatchObject({ status: 'delivered', attempts: [{ status: 204 }] })
+    } finally {
+      await silent.close()
+      await sender.stop()
+    }
+  })
+
+  it('keep to their share on every process, and send each delivery once', async () => {
+    const silent = await startWebhookReceiver({ neverAnswers: true })
+    const other = await createTestService(db, { schema: svc.schema, config: { outboundAllowHosts: ['127.0.0.1'] } })
+    other.clock.advance(svc.clock.now().getTime() - other.clock.now().getTime())
+    const senders = [dispatcher(svc, { timeoutMs: 5_000, perWorkspace: 2 }), dispatcher(other, { timeoutMs: 5_000, perWorkspace: 2 })]
+    try {
+      const { flow: stuck } = await surveyWithWebhook(silent.url)
+      for (let n = 0; n < 8; n++) await collectResult(svc, stuck.id, [`Visitor ${n}`, `v${n}@example.com`, '30'])
+      const quick = await otherSurveyWithWebhook(receiver.url)
+      for (let n = 0; n < 6; n++) await collectResult(svc, quick.id, [`Quick ${n}`, `q${n}@example.com`, '30'])
+
+      for (const sender of senders) sender.start(20)
+      await until(() => receiver.calls.length === 6)
+      expect(new Set(receiver.calls.map((call) => call.headers['webhook-id'])).size).toBe(6)
+      // Two processes, two slots each: four of the stuck tenant's calls under way, no more.
+      await until(() => silent.calls.length === 4)
+      expect((await deliveries(stuck.id)).filter((delivery) => delivery.status === 'sending')).toHaveLength(4)
+      await settled(quick.id, 6)
+      expect((await deliveries(quick.id, svc.tokens.otherSecret)).map((delivery) => delivery.status)).toEqual(Array(6).fill('delivered'))
+    } finally {
+      await silent.close()
+      await Promise.all(senders.map((sender) => sender.stop()))
       await other.integrations.close()
       await other.store.close()
     }

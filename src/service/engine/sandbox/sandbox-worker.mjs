@@ -12,23 +12,15 @@
  *   WebAssembly heap itself is capped: growing it past the job's allowance fails, malloc returns
  *   null and QuickJS throws "out of memory".
  */
-import { readlinkSync } from 'node:fs'
-import { setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { newQuickJSWASMModule, shouldInterruptAfterDeadline } from 'quickjs-emscripten'
+import { lowerThreadPriority } from '../../thread-priority.mjs'
 
 if (!parentPort) throw new Error('sandbox-worker.mjs must run as a worker thread')
 const port = parentPort
 
-// Flow code yields the CPU to the service's own threads: on a busy machine an endless loop slows
-// its own tenant, not every request. Linux schedules threads by their own id (/proc/thread-self);
-// elsewhere the worker simply keeps the normal priority.
-try {
-  const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop())
-  if (threadId > 0) setPriority(threadId, 10)
-} catch {
-  // Not Linux, or not allowed: nothing to do.
-}
+// Flow code yields the CPU to the service's own threads: an endless loop slows its own tenant.
+lowerThreadPriority()
 
 /** QuickJS checks this stack limit itself, which keeps deep recursion off the host's stack. */
 const MAX_STACK_BYTES = 256 * 1024
