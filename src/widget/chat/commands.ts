@@ -88,11 +88,17 @@ export function createCommands(host: CommandHost): Commands {
         answered: null,
         failed(error) {
           // A command the service refused (no event has that name) changes nothing in the chat.
-          const rejected = isRejection(error)
-          const detail = describeFailure(error)
-          if (rejected) Object.assign(detail, { code: 'command-rejected', message: (error as Error).message })
+          if (!isRejection(error)) {
+            const failure = describeFailure(error)
+            settle(failure.detail)
+            return turnFailed(state, context, reply, error, failure)
+          }
+          const detail: FlowChatErrorDetail = {
+            ...describeFailure(error).detail,
+            code: 'command-rejected',
+            message: (error as Error).message,
+          }
           settle(detail)
-          if (!rejected) return turnFailed(state, context, reply, error, detail)
           context.emit('flowchat:error', detail)
           return refused()
         },

@@ -2,7 +2,7 @@ import { batch, signal, type Signal } from '@preact/signals-core'
 import type { ChatInput } from '../../protocol/index'
 import type { PublishedFlow } from '../transport/index'
 import type { ConversationMemory, RestartReason } from './conversation-types'
-import type { FlowChatErrorDetail } from './events'
+import type { Told } from './failures'
 import type * as Remembered from './remembered'
 import type { Failure, Pending, Stage } from './stage'
 import { createTranscript, type Transcript } from './transcript'
@@ -38,7 +38,7 @@ export interface ConversationState {
    * same input again), else the flow's prefill; `restored` is what a reload found typed.
    */
   showInput(input: ChatInput, restored?: string): void
-  fail(detail: FlowChatErrorDetail, recovery: Failure['recovery'], reply?: Pending): void
+  fail(failure: Told, recovery: Failure['recovery'], reply?: Pending): void
   /** Back to an empty conversation, keeping the published flow (its theme does not flash). */
   clear(): void
 }
@@ -68,8 +68,8 @@ export function createState(memory: ConversationMemory | undefined): Conversatio
       const draft = restored ?? retried ?? (prefill ? input.prefilledValue : undefined) ?? ''
       state.enter({ tag: 'waiting-input', input: { input, key: ++inputs, draft: signal(draft) } })
     },
-    fail(detail, recovery, reply) {
-      state.enter({ tag: 'failed', failure: { detail, recovery }, reply })
+    fail(failure, recovery, reply) {
+      state.enter({ tag: 'failed', failure: { ...failure, recovery }, reply })
     },
     clear() {
       state.session = emptySession()

@@ -1,5 +1,4 @@
 import { computed } from '@preact/signals-core'
-import { ENGLISH } from '../i18n/strings'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
 import { uploadPath } from '../../protocol/upload-path'
 import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
@@ -9,8 +8,8 @@ import type { Commands } from './commands'
 import type { Conversation, ConversationOptions, RestartReason, TextAnswer } from './conversation-types'
 import type { RememberHost } from './remembered'
 import { guestEntry } from './entries'
-import { widgetWarning, type FlowChatErrorDetail } from './events'
-import { describeFailure, isAborted, refuseCommand } from './failures'
+import { widgetWarning } from './events'
+import { describeFailure, isAborted, refuseCommand, told } from './failures'
 import { deliverTurn, playTurn, type TurnContext } from './turns'
 import type { Next } from './stage'
 import { startRequest } from './variables'
@@ -52,9 +51,9 @@ export function createConversation(options: ConversationOptions): Conversation {
 
   /** What the visitor sees when the conversation cannot go on: the failure, and starting over. */
   const fail = (error: unknown) => {
-    const detail = describeFailure(error)
-    emit('flowchat:error', detail)
-    state.fail(detail, 'restart')
+    const failure = describeFailure(error)
+    emit('flowchat:error', failure.detail)
+    state.fail(failure, 'restart')
   }
 
   /** Runs an async task of the current conversation; cancellation is silent, anything else shown. */
@@ -99,9 +98,9 @@ export function createConversation(options: ConversationOptions): Conversation {
   async function opening(signal: AbortSignal): Promise<Next> {
     const flow = options.flow.trim()
     if (!flow) {
-      const detail: FlowChatErrorDetail = { code: 'missing-flow', message: ENGLISH.failNotSetUp, retryable: false }
-      emit('flowchat:error', detail)
-      state.fail(detail, 'none')
+      const failure = told('failNotSetUp', { code: 'missing-flow', retryable: false })
+      emit('flowchat:error', failure.detail)
+      state.fail(failure, 'none')
       return null
     }
     const data = memory?.load()

@@ -1,5 +1,6 @@
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals-core'
 import type { ChatMessage } from '../../protocol/index'
+import type { Words } from '../i18n/strings'
 
 /**
  * An AI answer streaming into a host bubble. Its text arrives in pieces that views append as
@@ -11,7 +12,7 @@ import type { ChatMessage } from '../../protocol/index'
  */
 export interface StreamedAnswer {
   readonly status: ReadonlySignal<'streaming' | 'done' | 'failed'>
-  readonly error: ReadonlySignal<{ message: string; retryable: boolean } | null>
+  readonly error: ReadonlySignal<{ words: Words; retryable: boolean } | null>
   /** The text so far. */
   readonly text: string
   /** Hears every change: a piece appended, or (`reset`) the whole text replaced. Returns the unsubscribe. */
@@ -47,7 +48,8 @@ export interface GuestEntry {
   key: string
   text: Signal<string>
   status: Signal<ReplyStatus>
-  error: Signal<string | null>
+  /** Why it was not sent or was refused. */
+  error: Signal<Words | null>
   avatarUrl: string | undefined
 }
 
@@ -70,6 +72,6 @@ export const guestEntry = (text: string, avatarUrl: string | undefined): GuestEn
   key: nextKey(),
   text: signal(text),
   status: signal<ReplyStatus>('sending'),
-  error: signal<string | null>(null),
+  error: signal<Words | null>(null),
   avatarUrl,
 })

@@ -1,4 +1,4 @@
-import { ENGLISH } from '../i18n/strings'
+import { ENGLISH, type StringId, type Words } from '../i18n/strings'
 import { isTransportError, type TransportError } from '../transport/index'
 import type { DiagnosticCode, Emit, FlowChatErrorDetail } from './events'
 
@@ -16,14 +16,29 @@ export const isAborted = (error: unknown, signal: AbortSignal): boolean =>
 export const isRejection = (error: unknown): boolean =>
   isTransportError(error) && error.kind === 'http' && !error.retryable && !isSessionGone(error)
 
-/** In English for the page (the chat shows them in its own language: ui/i18n localize). */
-const TEXT: Partial<Record<DiagnosticCode, string>> = {
-  'network-error': ENGLISH.failNetwork,
-  timeout: ENGLISH.failTimeout,
-  'invalid-response': ENGLISH.failInvalid,
-  'session-expired': ENGLISH.failExpired,
-  'service-error': ENGLISH.failService,
-  'not-set-up': ENGLISH.failNotSetUp,
+/**
+ * One failure as the widget tells it: to the page (`detail`, in English, with its stable code)
+ * and to the visitor (`words`, shown in the chat's language when they are one of its strings).
+ */
+export interface Told {
+  detail: FlowChatErrorDetail
+  words: Words
+}
+
+/** A failure the visitor reads as the widget's string `id` (the page's message is its English). */
+export function told(id: StringId, detail: Omit<FlowChatErrorDetail, 'message'>): Told {
+  const text = ENGLISH[id] as string
+  return { detail: { ...detail, message: text }, words: { text, id } }
+}
+
+/** The visitor's words for each failure code that has them. */
+const WORDS: Partial<Record<DiagnosticCode, StringId>> = {
+  'network-error': 'failNetwork',
+  timeout: 'failTimeout',
+  'invalid-response': 'failInvalid',
+  'session-expired': 'failExpired',
+  'service-error': 'failService',
+  'not-set-up': 'failNotSetUp',
 }
 
 function codeOf(error: TransportError): DiagnosticCode {
@@ -39,21 +54,20 @@ function codeOf(error: TransportError): DiagnosticCode {
  * Plain words for the visitor plus a typed event detail for the page. A 4xx message from the
  * service is shown (it explains what was refused); 5xx text may be internal, so it is replaced.
  */
-export function describeFailure(error: unknown): FlowChatErrorDetail {
-  if (!isTransportError(error)) {
-    return { code: 'service-error', message: ENGLISH.failUnknown, retryable: true, details: String(error) }
-  }
+export function describeFailure(error: unknown): Told {
+  if (!isTransportError(error)) return told('failUnknown', { code: 'service-error', retryable: true, details: String(error) })
   const code = codeOf(error)
-  return {
+  const detail = {
     code,
-    // A refusal (a 4xx other than a busy service's) says what was refused: shown as the service words it.
-    message: code === 'service-error' && !error.retryable ? error.message : (TEXT[code] ?? error.message),
     status: error.status,
     serviceCode: error.code,
     retryable: error.retryable,
     // The service's own words (which token, which origin) are for the owner, not on screen.
     details: code === 'not-set-up' ? error.message : error.details,
   }
+  // A refusal (a 4xx other than a busy service's) says what was refused: shown as the service words it.
+  if (code === 'service-error' && !error.retryable) return { detail: { ...detail, message: error.message }, words: { text: error.message } }
+  return told(WORDS[code]!, detail)
 }
 
 /** What a `sendCommand` promise rejects with: an Error carrying the `flowchat:error` detail the page also got. */

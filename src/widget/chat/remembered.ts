@@ -39,7 +39,7 @@ function saveEntry(entry: Entry): SavedConversation['entries'][number] {
     kind: 'guest',
     text: entry.text.peek(),
     status: entry.status.peek(),
-    error: entry.error.peek() ?? undefined,
+    error: entry.error.peek()?.text,
     avatarUrl: entry.avatarUrl,
   }
 }
@@ -226,7 +226,7 @@ function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest
     if (item.kind === 'host') return hostEntry(item.message, item.avatarUrl, true)
     const entry = guestEntry(item.text, item.avatarUrl)
     entry.status.value = item.status
-    entry.error.value = item.error ?? null
+    entry.error.value = item.error === undefined ? null : { text: item.error }
     lastGuest = entry
     return entry
   })

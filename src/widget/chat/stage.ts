@@ -2,7 +2,7 @@ import type { Signal } from '@preact/signals-core'
 import type { ChatInput, ChatReplyMessage, ChatStepResult, ClientAction } from '../../protocol/index'
 import type { GuestEntry } from './entries'
 import type { RestartReason } from './conversation-types'
-import type { FlowChatErrorDetail } from './events'
+import type { Told } from './failures'
 
 /** The input the visitor can answer now; `key` changes each time one is shown, resetting its view. */
 export interface ActiveInput {
@@ -35,8 +35,7 @@ export interface Pending {
 }
 
 /** `restart`: begin a new conversation; `resend`: send the pending answer again; `none`: nothing helps. */
-export interface Failure {
-  detail: FlowChatErrorDetail
+export interface Failure extends Told {
   recovery: 'restart' | 'resend' | 'none'
 }
 

@@ -1,11 +1,10 @@
 import { batch, signal } from '@preact/signals-core'
-import { ENGLISH } from '../i18n/strings'
+import type { Words } from '../i18n/strings'
 import { TransportError, isTransportError } from '../transport/index'
 import { streamMessage } from '../transport/stream'
 import type { ActionRunner } from './actions'
 import type { StreamedAnswer } from './entries'
-import type { FlowChatErrorDetail } from './events'
-import { describeFailure } from './failures'
+import { describeFailure, told, type Told } from './failures'
 
 /**
  * The `stream` action: an AI answer streams into a host bubble, then the conversation goes on
@@ -16,7 +15,7 @@ import { describeFailure } from './failures'
 /** A streamed answer and the controls the runner drives it with. */
 function createAnswer() {
   const status = signal<'streaming' | 'done' | 'failed'>('streaming')
-  const error = signal<{ message: string; retryable: boolean } | null>(null)
+  const error = signal<{ words: Words; retryable: boolean } | null>(null)
   const listeners = new Set<(text: string, reset: boolean) => void>()
   let text = ''
   let retried: (() => void) | undefined
@@ -45,9 +44,9 @@ function createAnswer() {
       text = whole
       tell(whole, true)
     },
-    fail(message: string, retryable: boolean) {
+    fail(words: Words, retryable: boolean) {
       batch(() => {
-        error.value = { message, retryable }
+        error.value = { words, retryable }
         status.value = 'failed'
       })
     },
@@ -116,7 +115,7 @@ export const streamAnswer: ActionRunner = async (action, context) => {
   for (let attempt = 0; ; attempt++) {
     const reconcile = follow(driver)
     let opened = false
-    let failure: FlowChatErrorDetail
+    let failure: Told
     try {
       const end = await streamMessage(target, {
         signal: cancel,
@@ -143,20 +142,20 @@ export const streamAnswer: ActionRunner = async (action, context) => {
         source: 'service',
         code: 'stream-failed',
       })
-      failure = { code: 'stream-failed', message: ENGLISH.answerFailed, retryable: true, details: end.log }
+      failure = told('answerFailed', { code: 'stream-failed', retryable: true, details: end.log })
     } catch (error) {
       if (cancel.aborted || (isTransportError(error) && error.kind === 'aborted')) throw error
       if (isTransportError(error) && error.kind === 'http' && !error.retryable) {
         // The session is gone or not waiting for this answer: asking again cannot help. The
         // continueChat that follows meets the same state and ends in its ordinary failure.
-        driver.fail(describeFailure(error).message, false)
+        driver.fail(describeFailure(error).words, false)
         return { reply: null }
       }
-      const detail = describeFailure(error)
-      failure = opened ? { ...detail, code: 'stream-interrupted', message: ENGLISH.answerInterrupted } : detail
+      failure = describeFailure(error)
+      if (opened) failure = told('answerInterrupted', { ...failure.detail, code: 'stream-interrupted' })
     }
-    emit('flowchat:error', failure)
-    driver.fail(failure.message, true)
+    emit('flowchat:error', failure.detail)
+    driver.fail(failure.words, true)
     await driver.retried(cancel)
   }
 }

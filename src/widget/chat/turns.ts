@@ -105,27 +105,27 @@ export function turnFailed(
   context: TurnContext,
   reply: Pending,
   error: unknown,
-  detail = describeFailure(error),
+  failure = describeFailure(error),
 ): Next {
   const { entry } = reply
   if (state.session.resumed && isSessionGone(error)) return { startOver: 'expired' }
-  context.emit('flowchat:error', detail)
+  context.emit('flowchat:error', failure.detail)
   batch(() => {
     if (isTransportError(error) && error.retryable) {
       // Still owed: retry() sends it again, with the same idempotency key.
       if (entry) {
         entry.status.value = 'failed'
-        entry.error.value = detail.message
+        entry.error.value = failure.words
       }
-      return state.fail(detail, 'resend', reply)
+      return state.fail(failure, 'resend', reply)
     }
     if (entry) entry.status.value = 'rejected'
     if (isRejection(error) && reply.answered) {
       // Refused (too long, invalid): say why under the answer and give the input back.
-      if (entry) entry.error.value = detail.message
+      if (entry) entry.error.value = failure.words
       return state.showInput(reply.answered)
     }
-    state.fail(detail, 'restart')
+    state.fail(failure, 'restart')
   })
   return null
 }

@@ -25,7 +25,7 @@ export const listenForWebhook: ActionRunner = async (action, { client, sessionId
     } catch (error) {
       if (signal.aborted || !(error instanceof TransportError) || !error.retryable) throw error
       if (failures === 0) {
-        const { code, message } = describeFailure(error)
+        const { code, message } = describeFailure(error).detail
         emit('flowchat:log', {
           status: 'warning',
           description: `Waiting for the flow to go on: ${message} Trying again.`,

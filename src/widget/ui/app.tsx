@@ -8,7 +8,7 @@ import { lazyView } from './lazy-view'
 import type { CssValidator } from '../content/css'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
-import { translate, type Locale } from '../i18n/locale'
+import { say, translate, type Locale } from '../i18n/locale'
 import type { Widget } from './widget'
 
 export interface AppProps {
@@ -37,6 +37,7 @@ export function App({ conversation, emit, label, isValidCss, base, locale, color
       base,
       locale,
       t: (id, values) => translate(locale, id, values),
+      say: (words) => say(locale, words),
       focusTranscript: () => scroller.current?.focus({ preventScroll: true }),
       hasFocus: () => {
         // From the page's focus down through the shadow roots on its way (a launcher's, ours).

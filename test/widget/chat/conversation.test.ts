@@ -111,7 +111,7 @@ describe('answers', () => {
     await settle()
     const [answer] = guests(conversation)
     expect(answer?.status.value).toBe('failed')
-    expect(answer?.error.value).toMatch(/reach the chat service/)
+    expect(answer?.error.value).toMatchObject({ text: expect.stringMatching(/reach the chat service/), id: 'failNetwork' })
     expect(events.of('flowchat:error')[0]?.code).toBe('network-error')
     conversation.retry()
     await settle()
@@ -133,7 +133,7 @@ describe('answers', () => {
     await settle()
     const [answer] = guests(conversation)
     expect(answer?.status.value).toBe('rejected')
-    expect(answer?.error.value).toBe('Message too long')
+    expect(answer?.error.value).toEqual({ text: 'Message too long' })
     expect(conversation.input.value?.draft.value).toBe('x')
   })
 

@@ -79,7 +79,10 @@ describe('a streamed answer', () => {
     const entry = streamed(conversation)
     expect(entry.stream!.status.value).toBe('failed')
     expect(entry.stream!.text).toBe('The answer is')
-    expect(entry.stream!.error.value).toEqual({ message: 'The answer could not be completed.', retryable: true })
+    expect(entry.stream!.error.value).toEqual({
+      words: { text: 'The answer could not be completed.', id: 'answerFailed' },
+      retryable: true,
+    })
     expect(events.of('flowchat:error').map((error) => error.code)).toEqual(['stream-failed'])
     expect(events.of('flowchat:log').at(-1)).toMatchObject({ code: 'stream-failed', description: 'The provider stopped' })
     expect(calls.continue).toEqual([])
