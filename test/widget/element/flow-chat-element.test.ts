@@ -294,6 +294,19 @@ describe('<flow-chat>', () => {
     expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
   })
 
+  it('keeps its language through a new label: the locale is made once per start, not again for each render', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    Object.assign(element, { flow: 'f1', lang: 'de' })
+    document.body.append(element)
+    const send = () => element.shadowRoot?.querySelector('[part~="send-button"]')?.textContent
+    await vi.waitFor(() => expect(send()).toBe('Senden'))
+    element.label = 'Verkauf'
+    // Rendered again at once: a locale made anew would speak English until its translation came back.
+    expect(element.shadowRoot?.querySelector('[part="transcript"]')?.getAttribute('aria-label')).toBe('Verkauf')
+    expect(send()).toBe('Senden')
+  })
+
   it('upgrades properties set before the element was defined', async () => {
     const api = service()
     const tagName = `flow-chat-late-${++tagCount}`

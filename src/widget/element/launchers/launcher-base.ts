@@ -88,10 +88,13 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
     return translate(this.locale, id, values)
   }
 
-  /** Reads the launcher's language again, and shows its words in it now and when its translation arrives. */
-  protected localize(): void {
+  /**
+   * Shows the launcher's words in its language now and when its translation arrives; `language`:
+   * its language is read again first (its `lang` or `dir` changed).
+   */
+  protected localize(language = true): void {
     this.#stopLabels?.()
-    this.#locale = undefined
+    if (language) this.#locale = undefined
     this.#stopLabels = effect(() => this.showTitle())
   }
 
@@ -113,7 +116,7 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
     const roles = propertyOf(this.table, name)?.roles ?? []
     if (CHAT_ATTRIBUTES.has(name) && this.#chat) this.#forward(this.#chat)
     if (roles.includes('launcher-theme')) this.#loadTheme()
-    if (roles.includes('renders')) this.localize()
+    if (roles.includes('renders')) this.localize(roles.includes('language'))
     this.applyStyles()
     this.optionChanged(roles)
   }
