@@ -1,6 +1,6 @@
 import type { ReadonlySignal } from '@preact/signals-core'
 import type { ChatReplyMessage, CommandReply } from '../../protocol/index'
-import type { FlowClient, PublishedFlow, Sleep } from '../transport/index'
+import type { ChatEndpoint, FlowClient, PublishedFlow, Sleep } from '../transport/index'
 import type { ActionRunners, Navigate } from './actions'
 import type { Emit } from './events'
 import type { SavedConversation } from './saved-schema'
@@ -58,10 +58,10 @@ export interface Conversation {
    */
   send(message: string | TextAnswer | null, label?: string): boolean
   /**
-   * Where the waiting file input's files go (`POST`, one file each; protocol/uploads.ts), or
-   * undefined when no session runs.
+   * The session running now and the chat API it is on (the conversation's client's), for what
+   * only chunks send there: a file input's uploads (transport/upload.ts). Undefined when none runs.
    */
-  uploadUrl(): string | undefined
+  session(): { chat: ChatEndpoint; id: string } | undefined
   /** Saves where the chat stands now, when the flow remembers it (files uploaded to the waiting input). */
   keep(): void
   /** Replaces what is typed for the waiting input; false when no input is waiting. */

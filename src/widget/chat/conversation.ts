@@ -1,6 +1,5 @@
 import { computed } from '@preact/signals-core'
 import { MAX_MESSAGE_LENGTH } from '../../protocol/chat'
-import { uploadPath } from '../../protocol/upload-path'
 import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../transport/index'
 import { DEFAULT_ACTION_RUNNERS, SCRIPTS_NOT_SUPPORTED } from './actions'
 import { createState } from './conversation-state'
@@ -186,7 +185,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     notice: state.notice,
     start,
     send,
-    uploadUrl: () => (state.session.id ? client.chat.chatApi + uploadPath(state.session.id) : undefined),
+    session: () => (state.session.id ? { chat: client.chat, id: state.session.id } : undefined),
     keep() {
       if (memory) state.remembered?.save(state, memory)
     },

@@ -87,7 +87,7 @@ async function open(target: StreamTarget, options: StreamOptions): Promise<Opene
       signal: controller.signal,
       credentials: 'omit',
     })
-    if (!response.ok) throw httpError(response, await response.text())
+    if (!response.ok) throw httpError(response.status, await response.text(), response.headers.get('Retry-After'))
   } catch (cause) {
     release()
     throw failure(cause, signal, timedOut)
