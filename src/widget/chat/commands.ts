@@ -114,7 +114,7 @@ export function createCommands(host: CommandHost): Commands {
     if (stage.tag === 'waiting-input') {
       // What the visitor typed comes back if the command's path returns to this input.
       const draft = stage.input.draft.peek()
-      if (draft) state.lastAnswer = { inputId: stage.input.input.id, message: draft }
+      if (draft) state.noteAnswer(stage.input.input.id, draft)
       const reply = pending(() => {
         state.enter(stage)
         return null
@@ -142,7 +142,7 @@ export function createCommands(host: CommandHost): Commands {
     const waitId = listenForWebhookSchema.safeParse(action.listenForWebhook).data?.waitId
     if (!waitId) return undefined
     try {
-      const answer = await listenForWebhook(context.client.chat, state.session.id, waitId, signal, 0)
+      const answer = await listenForWebhook(context.client.chat, state.session.peek().id, waitId, signal, 0)
       return answer.status === 'continued' && answer.step ? answer.step : undefined
     } catch (error) {
       if (signal.aborted) throw error

@@ -87,7 +87,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   const fetchPublished = async (flow: string, signal: AbortSignal, fresh = false) => {
     const { publishedFlow: version } = await client.getPublishedFlow(flow, signal, { fresh })
     // The themed shell paints as soon as the theme is in, whether or not startChat is.
-    publishedFlow.value = version
+    state.receivePublished(version)
     // A flow that remembers users: its saving code is requested now, beside startChat.
     if (memory && rememberStorage(version.settings)) void loadRemembered().catch(() => {})
     emit('flowchat:ready', { flowId: version.flowId, publishedFlowId: version.id, updatedAt: version.updatedAt })
@@ -105,7 +105,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     const data = memory?.load()
     if (!memory || data === undefined || data === null) return begin(signal)
     const [remembered, published] = await Promise.all([loadRemembered(), fetchPublished(flow, signal)])
-    state.remembered = remembered
+    state.saveWith(remembered)
     return remembered.reopen(host, data, published, rememberStorage(published.settings), signal)
   }
 
@@ -122,8 +122,8 @@ export function createConversation(options: ConversationOptions): Conversation {
     ])
     const storage = rememberStorage(published.settings)
     if (!storage) memory?.clear()
-    else state.remembered ??= await loadRemembered()
-    state.session = { id: started.sessionId, resultId: started.resultId, publishedAt: started.publishedAt, storage, resumed: false }
+    else state.saveWith(await loadRemembered())
+    state.open({ id: started.sessionId, resultId: started.resultId, publishedAt: started.publishedAt, storage, resumed: false })
     emit('flowchat:start', {
       sessionId: started.sessionId,
       resultId: started.resultId,
@@ -160,8 +160,8 @@ export function createConversation(options: ConversationOptions): Conversation {
     const active = input.peek()
     const text = typeof message === 'string' ? message : (message?.text ?? '')
     if (disposed || !active || text.length > MAX_MESSAGE_LENGTH) return false
-    const entry = guestEntry(label?.trim() ? label : text, state.avatars.guest)
-    if (typeof message === 'string') state.lastAnswer = { inputId: active.input.id, message }
+    const entry = guestEntry(label?.trim() ? label : text, state.avatars.peek().guest)
+    if (typeof message === 'string') state.noteAnswer(active.input.id, message)
     state.transcript.append(entry)
     run((signal) => deliverTurn(state, context, { message, key: newKey(), entry, answered: active.input }, signal))
     return true
@@ -185,10 +185,11 @@ export function createConversation(options: ConversationOptions): Conversation {
     notice: state.notice,
     start,
     send,
-    session: () => (state.session.id ? { chat: client.chat, id: state.session.id } : undefined),
-    keep() {
-      if (memory) state.remembered?.save(state, memory)
+    session: () => {
+      const { id } = state.session.peek()
+      return id ? { chat: client.chat, id } : undefined
     },
+    keep: state.keep,
     setDraft(text) {
       const active = input.peek()
       if (disposed || !active) return false

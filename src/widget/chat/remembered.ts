@@ -4,7 +4,6 @@
  * was republished or its session expired. A chunk of its own: only the chats of flows that
  * remember users, or whose storage holds a record, load it.
  */
-import { batch } from '@preact/signals-core'
 import type { ChatStepResult } from '../../protocol/index'
 import type { PublishedFlow } from '../transport/index'
 import type { ConversationState } from './conversation-state'
@@ -131,7 +130,7 @@ function comeBack(state: ConversationState, stage: SavedStage, lastGuest: GuestE
   switch (stage.tag) {
     case 'sending': {
       const { message, key, shown, input } = stage.reply
-      if (input && typeof message === 'string') state.lastAnswer = { inputId: input.id, message }
+      if (input && typeof message === 'string') state.noteAnswer(input.id, message)
       return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
     }
     case 'playing':
@@ -159,7 +158,7 @@ const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'running-action',
 /** Saves the conversation when it just entered a checkpoint (from `previous`) of a session the flow remembers. */
 export function checkpoint(state: ConversationState, memory: ConversationMemory, previous: Stage): void {
   const stage = state.stage.peek()
-  const { storage, id } = state.session
+  const { storage, id } = state.session.peek()
   if (!storage || !id || previous.tag === stage.tag || !CHECKPOINTS.has(stage.tag)) return
   recordStart(stage)
   save(state, memory)
@@ -167,8 +166,10 @@ export function checkpoint(state: ConversationState, memory: ConversationMemory,
 
 /** Saves the conversation as it stands now (a checkpoint, or files uploaded to the waiting input). */
 export function save(state: ConversationState, memory: ConversationMemory): void {
-  const { storage, id } = state.session
-  if (storage && id) memory.save(storage, snapshot({ ...state, stage: state.stage.peek(), progress: state.progress.peek() }))
+  const session = state.session.peek()
+  if (!session.storage || !session.id) return
+  const { stage, transcript, avatars, progress } = state
+  memory.save(session.storage, snapshot({ stage: stage.peek(), session, transcript, avatars: avatars.peek(), progress: progress.peek() }))
 }
 
 /** The saved conversation `data` (what storage held), if readable; an unreadable one is dropped with a log. */
@@ -207,15 +208,11 @@ export function startOver(
   { state, memory, begin }: RememberHost,
   reason: RestartReason | null,
   signal: AbortSignal,
-  resultId = state.session.resultId,
+  resultId = state.session.peek().resultId,
   published?: PublishedFlow,
 ): Promise<Next> {
   memory?.clear()
-  state.clear()
-  batch(() => {
-    state.notice.value = reason
-    state.enter({ tag: 'loading' })
-  })
+  state.startOver(reason)
   return begin(signal, { published, resultId, reason: reason ?? undefined })
 }
 
@@ -244,12 +241,12 @@ function replay(step: ChatStepResult, started: number[] = []): ChatStepResult {
 
 /** Shows the remembered conversation again and says how it goes on from where it stood. */
 export function resume(state: ConversationState, saved: SavedConversation, storage: 'session' | 'local', emit: Emit): Next {
-  state.session = { id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, storage, resumed: true }
-  state.avatars = { ...saved.avatars }
   const { entries, lastGuest } = restoreEntries(saved)
-  batch(() => {
-    for (const entry of entries) state.transcript.append(entry)
-    state.progress.value = saved.progress
+  state.restore({
+    session: { id: saved.sessionId, resultId: saved.resultId, publishedAt: saved.publishedAt, storage, resumed: true },
+    avatars: saved.avatars,
+    entries,
+    progress: saved.progress,
   })
   emit('flowchat:start', { sessionId: saved.sessionId, resultId: saved.resultId, resumed: true })
   return comeBack(state, saved.stage, lastGuest)

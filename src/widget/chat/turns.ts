@@ -27,13 +27,11 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
   for (const log of step.logs ?? []) {
     emit('flowchat:log', { status: log.status, description: log.description, details: log.details, source: 'service', code: 'service-log' })
   }
-  const { dynamicTheme: theme, progress } = step
-  if (theme) state.avatars = { host: theme.hostAvatarUrl ?? state.avatars.host, guest: theme.guestAvatarUrl ?? state.avatars.guest }
-  if (typeof progress === 'number' && Number.isFinite(progress)) state.progress.value = Math.min(100, Math.max(0, progress))
+  state.applyStep(step)
   // Actions whose code loads lazily are requested now, while the bubbles before them play.
   for (const action of step.clientSideActions ?? []) runnerFor(runners, action.type)?.preload?.()
   const showHost = (message: ChatMessage, stream?: StreamedAnswer) => {
-    const entry = hostEntry(message, state.avatars.host, false, stream)
+    const entry = hostEntry(message, state.avatars.peek().host, false, stream)
     state.transcript.append(entry)
     return entry
   }
@@ -49,7 +47,7 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
     runAction: async (action) => {
       state.enter({ tag: runnerFor(runners, action.type)?.stage ?? 'running-action', step, action })
       // The turn's context (client, emit, sleep, navigate) and this step's.
-      const actionContext: ActionContext = { ...context, signal, sessionId: state.session.id, showStream: showHost }
+      const actionContext: ActionContext = { ...context, signal, sessionId: state.session.peek().id, showStream: showHost }
       const result = await runClientAction(action, runners, actionContext)
       playing()
       return result
@@ -82,12 +80,12 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
   })
   let step: ChatStepResult
   try {
-    step = await context.client.continueChat(state.session.id, reply.message, reply.key, signal)
+    step = await context.client.continueChat(state.session.peek().id, reply.message, reply.key, signal)
   } catch (error) {
     if (isAborted(error, signal)) throw error
     return reply.failed ? reply.failed(error) : turnFailed(state, context, reply, error)
   }
-  state.session.resumed = false
+  state.confirm()
   if (entry) {
     batch(() => {
       entry.status.value = 'sent'
@@ -108,7 +106,7 @@ export function turnFailed(
   failure = describeFailure(error),
 ): Next {
   const { entry } = reply
-  if (state.session.resumed && isSessionGone(error)) return { startOver: 'expired' }
+  if (state.session.peek().resumed && isSessionGone(error)) return { startOver: 'expired' }
   context.emit('flowchat:error', failure.detail)
   batch(() => {
     if (isTransportError(error) && error.retryable) {
