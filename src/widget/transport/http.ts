@@ -67,6 +67,15 @@ export async function requestJson<S extends z.ZodMiniType>(url: string, schema: 
   }
 }
 
+/** `text` as JSON, or undefined when it is none. */
+export function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * What the flow service answered (`status`, the body's `text`), read with `schema`: the parsed
  * value, or a `TransportError` (`http` with the error body's code and words, or `invalid-response`).
@@ -74,32 +83,21 @@ export async function requestJson<S extends z.ZodMiniType>(url: string, schema: 
  * upload's progress).
  */
 export function readAnswer<S extends z.ZodMiniType>(schema: S, status: number, text: string, retryAfter: string | null): z.output<S> {
-  if (status < 200 || status > 299) throw httpError(status, text, retryAfter)
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (cause) {
-    throw new TransportError('invalid-response', 'The flow service sent a response that is not JSON', { status, cause })
-  }
+  const json = jsonOf(text)
+  if (status < 200 || status > 299) throw httpError(status, json, retryAfter)
   const parsed = schema.safeParse(json)
   if (!parsed.success) {
     throw new TransportError('invalid-response', 'The flow service sent a response this widget cannot read', {
       status,
-      details: readableIssues(parsed.error),
+      details: json === undefined ? 'not JSON' : readableIssues(parsed.error),
     })
   }
   return parsed.data
 }
 
-/** A refusal (`status`, the error body's `text`) as a TransportError with the service's code and words. */
-export function httpError(status: number, text: string, retryAfter: string | null): TransportError {
+/** A refusal (`status`, with its error body as JSON) as a TransportError with the service's code and words. */
+export function httpError(status: number, json: unknown, retryAfter: string | null): TransportError {
   const retryAfterMs = parseRetryAfter(retryAfter)
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    json = undefined
-  }
   const body = errorBodySchema.safeParse(json)
   if (body.success) {
     const { code, message, details } = body.data.error

@@ -1,4 +1,4 @@
-import { action, signal, type ReadonlySignal } from '@preact/signals-core'
+import { batch, signal, type ReadonlySignal } from '@preact/signals-core'
 import type { ChatInput, ChatStepResult } from '../../../protocol/index'
 import type { PublishedFlow } from '../../transport/index'
 import type { Entry } from './entries'
@@ -92,7 +92,8 @@ export interface ConversationState {
   keep(): void
 }
 
-const emptySession = (): Session => ({ id: '', resultId: '', publishedAt: '', storage: undefined, resumed: false })
+/** No session yet (sessions are replaced whole, never changed in place). */
+const NO_SESSION: Session = { id: '', resultId: '', publishedAt: '', storage: undefined, resumed: false }
 
 export function createState(): ConversationState {
   let inputs = 0
@@ -101,7 +102,7 @@ export function createState(): ConversationState {
   const publishedFlow = signal<PublishedFlow | null>(null)
   const progress = signal<number | null>(null)
   const notice = signal<RestartReason | null>(null)
-  const session = signal(emptySession())
+  const session = signal(NO_SESSION)
   const avatars = signal<Avatars>({})
   const lastAnswer = signal<LastAnswer | null>(null)
   const transcript = createTranscript()
@@ -111,14 +112,15 @@ export function createState(): ConversationState {
     stage.value = next
     saver?.checkpoint(state, previous)
   }
-  const clear = action(() => {
-    session.value = emptySession()
-    avatars.value = {}
-    lastAnswer.value = null
-    transcript.clear()
-    progress.value = null
-    notice.value = null
-  })
+  const clear = () =>
+    batch(() => {
+      session.value = NO_SESSION
+      avatars.value = {}
+      lastAnswer.value = null
+      transcript.clear()
+      progress.value = null
+      notice.value = null
+    })
 
   const state: ConversationState = {
     stage,
@@ -131,7 +133,8 @@ export function createState(): ConversationState {
     lastAnswer,
     enter,
     showInput(input, restored) {
-      const retried = lastAnswer.peek()?.inputId === input.id ? lastAnswer.peek()!.message : undefined
+      const last = lastAnswer.peek()
+      const retried = last?.inputId === input.id ? last.message : undefined
       const prefill = publishedFlow.peek()?.settings?.general?.isInputPrefillEnabled !== false
       const draft = restored ?? retried ?? (prefill ? input.prefilledValue : undefined) ?? ''
       enter({ tag: 'waiting-input', input: { input, key: ++inputs, draft: signal(draft) } })
@@ -148,26 +151,32 @@ export function createState(): ConversationState {
     confirm() {
       if (session.peek().resumed) session.value = { ...session.peek(), resumed: false }
     },
-    applyStep: action(({ dynamicTheme: theme, progress: value }: ChatStepResult) => {
+    applyStep({ dynamicTheme: theme, progress: value }) {
       const shown = avatars.peek()
-      if (theme) avatars.value = { host: theme.hostAvatarUrl ?? shown.host, guest: theme.guestAvatarUrl ?? shown.guest }
-      if (typeof value === 'number' && Number.isFinite(value)) progress.value = Math.min(100, Math.max(0, value))
-    }),
+      batch(() => {
+        if (theme) avatars.value = { host: theme.hostAvatarUrl ?? shown.host, guest: theme.guestAvatarUrl ?? shown.guest }
+        if (typeof value === 'number' && Number.isFinite(value)) progress.value = Math.min(100, Math.max(0, value))
+      })
+    },
     noteAnswer(inputId, message) {
       lastAnswer.value = { inputId, message }
     },
-    restore: action((restored: Restored) => {
-      session.value = restored.session
-      avatars.value = { ...restored.avatars }
-      for (const entry of restored.entries) transcript.append(entry)
-      progress.value = restored.progress
-    }),
+    restore(restored) {
+      batch(() => {
+        session.value = restored.session
+        avatars.value = restored.avatars
+        for (const entry of restored.entries) transcript.append(entry)
+        progress.value = restored.progress
+      })
+    },
     clear,
-    startOver: action((reason: RestartReason | null) => {
-      clear()
-      notice.value = reason
-      enter({ tag: 'loading' })
-    }),
+    startOver(reason) {
+      batch(() => {
+        clear()
+        notice.value = reason
+        enter({ tag: 'loading' })
+      })
+    },
     saveWith(chunk) {
       saver = chunk
     },
