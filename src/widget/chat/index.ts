@@ -22,7 +22,7 @@ export type {
   FlowChatLogDetail,
   FlowChatScriptEventDetail,
 } from './events/events'
-export { chunkFailure, widgetWarning } from './events/events'
+export { chunkFailure, isSetUpMistake, widgetWarning } from './events/events'
 export { refuseCommand, type CommandError } from './events/failures'
 export { isWaitingForWebhook } from './state/stage'
 export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './state/transcript'

@@ -62,6 +62,8 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     #mount: HTMLElement | undefined
     #conversation: Conversation | undefined
     #scripts: ScriptHost | undefined
+    /** Its custom states (`:state(unavailable)`), where the browser has them. */
+    #internals = this.attachInternals?.()
     #scheduled = false
     #memory: ConversationMemory | undefined
     /** Renders the chat again; `language`: with its language read again first. */
@@ -189,7 +191,10 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
           styles.setViews(BASE_CSS)
           this.#render = (language) => {
             if (language) locale = createLocale(this, own.dir, own.strings)
-            render(h(App, { conversation, emit, label: own.label, base, locale, colorScheme: own.colorScheme }), mount)
+            render(
+              h(App, { conversation, emit, label: own.label, base, locale, colorScheme: own.colorScheme, states: this.#internals?.states }),
+              mount,
+            )
           }
           this.#render()
         },

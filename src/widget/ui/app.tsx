@@ -24,10 +24,12 @@ export interface AppProps {
   isValidCss?: CssValidator | undefined
   /** See Widget.base. */
   base?: string | undefined
+  /** The element's custom states: `unavailable` while the chat cannot run as the page set it up (`:state(unavailable)`). */
+  states?: CustomStateSet | undefined
 }
 
 /** The whole chat UI for one conversation. */
-export function App({ conversation, emit, label, isValidCss, base, locale, colorScheme }: AppProps) {
+export function App({ conversation, emit, label, isValidCss, base, locale, colorScheme, states }: AppProps) {
   const frame = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
   const widget = useMemo<Widget>(
@@ -49,6 +51,20 @@ export function App({ conversation, emit, label, isValidCss, base, locale, color
     }),
     [conversation, emit, base, locale],
   )
+  // Nothing can help a set-up mistake: the chat is only its notice, and the element's box shrinks to it.
+  const unavailable = conversation.failure.value?.recovery === 'none'
+  useEffect(() => {
+    if (!unavailable) return
+    states?.add('unavailable')
+    return () => states?.delete('unavailable')
+  }, [unavailable])
+  if (unavailable) {
+    return (
+      <div class="frame" part="frame" lang={locale.lang} dir={locale.dir} data-scheme={colorScheme}>
+        <FailureNotice widget={widget} />
+      </div>
+    )
+  }
   return (
     <div class="frame" part="frame" ref={frame} lang={locale.lang} dir={locale.dir} data-scheme={colorScheme}>
       <Shell

@@ -2,14 +2,17 @@ import { isWaitingForWebhook } from '../chat/index'
 import { lazyView } from './lazy-view'
 import type { WidgetProps } from './widget'
 
-/** A failure the visitor must see, with the one control that can get the chat going again. */
+/**
+ * A failure the visitor must see, with the one control that can get the chat going again; one
+ * nothing can help (the page's set-up) is said calmly, without a control.
+ */
 export function FailureNotice({ widget: { conversation, focusTranscript, say, t } }: WidgetProps) {
   const failure = conversation.failure.value
   if (!failure) return null
   const { detail, words, recovery } = failure
   const label = t(detail.code === 'session-expired' ? 'newConversation' : recovery === 'resend' ? 'retry' : 'tryAgain')
   return (
-    <div class="notice" part="notice" role="alert">
+    <div class={recovery === 'none' ? 'notice calm' : 'notice'} part="notice" role={recovery === 'none' ? 'status' : 'alert'}>
       <p>{say(words)}</p>
       {recovery !== 'none' && (
         <button

@@ -7,8 +7,8 @@ import type { Commands } from './commands'
 import type { Conversation, ConversationOptions, TextAnswer } from './conversation-types'
 import type { RememberHost } from '../memory/remembered'
 import { guestEntry } from '../state/entries'
-import { widgetWarning } from '../events/events'
-import { describeFailure, isAborted, refuseCommand, told } from '../events/failures'
+import { isSetUpMistake, widgetWarning } from '../events/events'
+import { describeFailure, isAborted, noFlowNamed, refuseCommand } from '../events/failures'
 import { deliverTurn, playTurn, type TurnContext } from './turns'
 import type { Next, RestartReason } from '../state/stage'
 import { startRequest } from './variables'
@@ -48,11 +48,13 @@ export function createConversation(options: ConversationOptions): Conversation {
   /** What the remembered-conversations chunk needs to go on from storage or start over. */
   const host: RememberHost = { state, emit, memory, begin }
 
-  /** What the visitor sees when the conversation cannot go on: the failure, and starting over. */
-  const fail = (error: unknown) => {
-    const failure = describeFailure(error)
+  /**
+   * What the visitor sees when the conversation cannot go on: the failure, and starting over; a
+   * set-up mistake only says the chat is not set up (starting over would meet it again).
+   */
+  const fail = (error: unknown, failure = describeFailure(error)) => {
     emit('flowchat:error', failure.detail)
-    state.fail(failure, 'restart')
+    state.fail(failure, isSetUpMistake(failure.detail.code) ? 'none' : 'restart')
   }
 
   /** Runs an async task of the current conversation; cancellation is silent, anything else shown. */
@@ -97,11 +99,12 @@ export function createConversation(options: ConversationOptions): Conversation {
   async function opening(signal: AbortSignal): Promise<Next> {
     const flow = options.flow.trim()
     if (!flow) {
-      const failure = told('failNotSetUp', { code: 'missing-flow', retryable: false })
-      emit('flowchat:error', failure.detail)
-      state.fail(failure, 'none')
+      fail(null, noFlowNamed())
       return null
     }
+    // This page already met a set-up mistake reading the flow (a launcher did): no session starts on it.
+    const refused = client.refusal(flow)
+    if (refused) throw refused
     const data = memory?.load()
     if (!memory || data === undefined || data === null) return begin(signal)
     const [remembered, published] = await Promise.all([loadRemembered(), fetchPublished(flow, signal)])

@@ -11,6 +11,8 @@ export type DiagnosticCode =
   | 'invalid-response'
   | 'session-expired'
   | 'not-set-up'
+  | 'flow-not-found'
+  | 'flow-not-published'
   | 'answer-rejected'
   | 'stream-failed'
   | 'stream-interrupted'
@@ -98,6 +100,14 @@ export interface FlowChatEventMap {
 export type FlowChatEventType = keyof FlowChatEventMap
 
 export type Emit = <K extends FlowChatEventType>(type: K, detail: FlowChatEventMap[K]) => void
+
+/**
+ * Mistakes in how the page embeds the chat (no flow named; its token or origin refused; no such
+ * flow for the token; a flow not published): the site owner's to fix, said in the console in every
+ * build; the visitor is told the chat is not set up, with nothing to try.
+ */
+const SET_UP_CODES: ReadonlySet<DiagnosticCode> = new Set(['missing-flow', 'not-set-up', 'flow-not-found', 'flow-not-published'])
+export const isSetUpMistake = (code: DiagnosticCode): boolean => SET_UP_CODES.has(code)
 
 /** A warning from the widget itself, as a log event. */
 export const widgetWarning = (code: DiagnosticCode, description: string, details?: unknown): FlowChatLogDetail => ({

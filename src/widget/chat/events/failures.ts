@@ -1,6 +1,6 @@
 import { ENGLISH, type StringId, type Words } from '../../i18n/strings'
-import { isTransportError, type TransportError } from '../../transport/index'
-import type { DiagnosticCode, Emit, FlowChatErrorDetail } from './events'
+import { isSetUpRefusal, isTransportError, type TransportError } from '../../transport/index'
+import { isSetUpMistake, type DiagnosticCode, type Emit, type FlowChatErrorDetail } from './events'
 
 const SESSION_GONE = new Set(['session_not_found', 'session_expired'])
 
@@ -38,32 +38,58 @@ const WORDS: Partial<Record<DiagnosticCode, StringId>> = {
   'invalid-response': 'failInvalid',
   'session-expired': 'failExpired',
   'service-error': 'failService',
-  'not-set-up': 'failNotSetUp',
 }
+
+/**
+ * What the site owner does about a set-up refusal, by the service's code or status (its own words
+ * say what is wrong); docs/site-owners/troubleshooting.md says more under each diagnostic code.
+ */
+const FIXES: Record<string, string> = {
+  401: "Check the chat's token: a publishable token (fs_pk_…) of the flow's workspace.",
+  403: "Add this page's origin to the flow's allowed origins, and publish it again.",
+  flow_not_found: "Check the chat's flow: the id or public id of a flow of the token's workspace.",
+  not_published: 'Publish the flow.',
+}
+
+/** A set-up mistake: the owner reads what is wrong and what to do (`message`), the visitor only that the chat is not set up. */
+const setUpMistake = (message: string, detail: Omit<FlowChatErrorDetail, 'message'>): Told => ({
+  detail: { ...detail, message: `This chat is not set up: ${message}` },
+  words: { text: ENGLISH.failNotSetUp, id: 'failNotSetUp' },
+})
+
+/** The chat names no flow. */
+export const noFlowNamed = (): Told =>
+  setUpMistake("it names no flow. Set the chat's flow to the id or public id of a published flow.", {
+    code: 'missing-flow',
+    retryable: false,
+  })
 
 function codeOf(error: TransportError): DiagnosticCode {
   if (error.kind === 'network') return 'network-error'
   if (error.kind === 'timeout') return 'timeout'
   if (error.kind === 'invalid-response') return 'invalid-response'
-  // The service refuses this page's token or origin: the site owner's set-up, not the visitor's to fix.
-  if (error.status === 401 || error.status === 403) return 'not-set-up'
+  // The service refuses the page's set-up: the site owner's to fix, not the visitor's.
+  if (isSetUpRefusal(error)) {
+    return error.code === 'not_published' ? 'flow-not-published' : error.status === 404 ? 'flow-not-found' : 'not-set-up'
+  }
   return isSessionGone(error) ? 'session-expired' : 'service-error'
 }
 
 /**
  * Plain words for the visitor plus a typed event detail for the page. A 4xx message from the
- * service is shown (it explains what was refused); 5xx text may be internal, so it is replaced.
+ * service is shown (it explains what was refused); 5xx text may be internal, so it is replaced. A
+ * set-up mistake tells the owner what to fix, and the visitor only that the chat is not set up.
  */
 export function describeFailure(error: unknown): Told {
   if (!isTransportError(error)) return told('failUnknown', { code: 'service-error', retryable: true, details: String(error) })
   const code = codeOf(error)
-  const detail = {
-    code,
-    status: error.status,
-    serviceCode: error.code,
-    retryable: error.retryable,
-    // The service's own words (which token, which origin) are for the owner, not on screen.
-    details: code === 'not-set-up' ? error.message : error.details,
+  const detail = { code, status: error.status, serviceCode: error.code, retryable: error.retryable, details: error.details }
+  // The service's own words (which token, which origin, which flow) are for the owner, not on screen.
+  if (isSetUpMistake(code)) {
+    return setUpMistake(`${error.message} ${FIXES[error.code!] ?? FIXES[error.status!] ?? ''}`.trim(), {
+      ...detail,
+      details: error.message,
+    })
   }
   // A refusal (a 4xx other than a busy service's) says what was refused: shown as the service words it.
   if (code === 'service-error' && !error.retryable) return { detail: { ...detail, message: error.message }, words: { text: error.message } }

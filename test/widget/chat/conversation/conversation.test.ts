@@ -66,6 +66,28 @@ describe('conversation start', () => {
     expect(conversation.failure.value?.detail.code).toBe('missing-flow')
     expect(calls.start).toHaveLength(0)
   })
+
+  it('offers nothing to try again for a set-up mistake', async () => {
+    const notFound = new TransportError('http', 'No flow with id f1.', { status: 404, code: 'flow_not_found' })
+    const { conversation, events } = setup({ published: notFound, start: notFound })
+    conversation.start()
+    await settle()
+    expect(conversation.failure.value).toMatchObject({
+      detail: { code: 'flow-not-found' },
+      words: { id: 'failNotSetUp' },
+      recovery: 'none',
+    })
+    expect(events.of('flowchat:error').map((error) => error.code)).toEqual(['flow-not-found'])
+  })
+
+  it('starts no session on a flow this page was already refused (a launcher read it first)', async () => {
+    const refusal = new TransportError('http', 'Unknown or revoked token.', { status: 401, code: 'unauthorized' })
+    const { conversation, calls } = setup({ refusal })
+    conversation.start()
+    await settle()
+    expect([calls.published, calls.start.length]).toEqual([0, 0])
+    expect(conversation.failure.value).toMatchObject({ detail: { code: 'not-set-up', status: 401 }, recovery: 'none' })
+  })
 })
 
 describe('answers', () => {

@@ -43,27 +43,30 @@ describe('describeFailure', () => {
     })
   })
 
-  it("calls a refused token or origin a set-up mistake: plain words for the visitor, the service's for the owner", () => {
-    for (const [status, code, reason] of [
-      [401, 'unauthorized', 'Unknown or revoked token.'],
-      [403, 'origin_not_allowed', 'Origin https://shop.example is not allowed'],
+  it('calls a refused token or origin, an unknown flow and an unpublished one set-up mistakes: what to fix for the owner, plain words for the visitor', () => {
+    const visitor = { text: 'This chat is not set up yet.', id: 'failNotSetUp' }
+    for (const [status, serviceCode, reason, code, fix] of [
+      [401, 'unauthorized', 'Unknown or revoked token.', 'not-set-up', "Check the chat's token"],
+      [403, 'origin_not_allowed', 'Origin https://shop.example is not allowed', 'not-set-up', "Add this page's origin"],
+      [404, 'flow_not_found', 'No flow with id x.', 'flow-not-found', "Check the chat's flow"],
+      [404, 'not_published', 'This flow has not been published yet.', 'flow-not-published', 'Publish the flow.'],
     ] as const) {
-      expect(describeFailure(http(status, code, reason))).toEqual({
+      expect(describeFailure(http(status, serviceCode, reason))).toEqual({
         detail: {
-          code: 'not-set-up',
-          message: 'This chat is not set up yet.',
+          code,
+          message: expect.stringMatching(new RegExp(`^This chat is not set up: ${reason.replace('.', '\\.')} ${fix}`)),
           status,
-          serviceCode: code,
+          serviceCode,
           retryable: false,
           details: reason,
         },
-        words: { text: 'This chat is not set up yet.', id: 'failNotSetUp' },
+        words: visitor,
       })
     }
     // Any other refusal still speaks for itself.
-    expect(describeFailure(http(404, 'flow_not_found', 'No flow with id x.'))).toMatchObject({
-      detail: { code: 'service-error', message: 'No flow with id x.' },
-      words: { text: 'No flow with id x.' },
+    expect(describeFailure(http(404, 'not_found', 'No such thing.'))).toMatchObject({
+      detail: { code: 'service-error', message: 'No such thing.' },
+      words: { text: 'No such thing.' },
     })
   })
 })
