@@ -53,7 +53,7 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
     else this.open()
   }
   /**
-   * Shows the title (the label, else the flow's name, else "Chat") wherever the window has it, and
+   * Shows the title (the label, else the flow's share title, else its name, else "Chat") wherever the window has it, and
    * the launcher's other words, in its language (see `localize`).
    */
   protected abstract showTitle(): void
@@ -205,9 +205,9 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
           if (colour) this.host.style.setProperty(property, colour)
           else this.host.style.removeProperty(property)
         }
-        // The contract's published flow has no name; the share page title is the owner's next best.
-        const name = (publishedFlow as { name?: unknown }).name ?? metadataSchema.safeParse(publishedFlow.settings?.metadata).data?.title
-        this.#flowName = typeof name === 'string' ? name.trim().slice(0, 80) : ''
+        // As on the flow's share page: its title there, else the flow's name.
+        const name = metadataSchema.safeParse(publishedFlow.settings?.metadata).data?.title?.trim() || publishedFlow.name?.trim()
+        this.#flowName = name ? name.slice(0, 80) : ''
         this.showTitle()
       },
       () => {},
