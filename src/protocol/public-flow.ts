@@ -15,6 +15,11 @@ import { themeLayoutSchema } from './theme-layout'
 export const publicFlowSchema = z.object({
   id: z.string(),
   flowId: z.string(),
+  /**
+   * The flow's name as its owner calls it now (the snapshot has none: the service adds the flow's):
+   * a bubble's or popup's title when the page gives none.
+   */
+  name: str(),
   version: str(),
   createdAt: str(),
   updatedAt: z.string(),

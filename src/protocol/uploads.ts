@@ -10,7 +10,9 @@ import { bool, num, opt, str } from './common'
  * the body, `Content-Type` its type, its name in the `name` query parameter. The service answers
  * `{url, name, size, type}`; the widget answers the input with the URLs.
  */
-export { uploadPath } from './upload-path'
+
+/** Where a session's files are uploaded. */
+export const uploadPath = (sessionId: string) => `/v1/sessions/${encodeURIComponent(sessionId)}/uploads`
 
 /** Where an uploaded file is served: `/v1/files/{id}/{name}`. */
 export const FILE_PATH_PREFIX = '/v1/files/'

@@ -101,19 +101,19 @@ describe("the documentation's embedding snippets, pasted into a page on another 
         body: `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>A shop</h1>${code}</main></body></html>`,
       }),
     )
-    await walk.waitFor('[part~="notice"][role="alert"] p', 'This chat is not set up yet.')
+    await walk.waitFor('[part~="notice"][role="status"] p', 'This chat is not set up yet.')
     const record = await walk.record()
     expect(record.errors).toEqual([
       {
         code: 'not-set-up',
-        message: 'This chat is not set up yet.',
+        message: expect.stringMatching(/^This chat is not set up: .*Authorization.* Check the chat's token/),
         status: 401,
         serviceCode: 'unauthorized',
         retryable: false,
         details: expect.stringMatching(/Authorization/),
       },
     ])
-    expect(consoleErrors.some((text) => text.startsWith('[flow-chat]'))).toBe(true)
+    expect(consoleErrors.some((text) => text.startsWith('[flow-chat] This chat is not set up:'))).toBe(true)
     expect(await axeViolations(page)).toEqual([])
   })
 })

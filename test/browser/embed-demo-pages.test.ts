@@ -48,7 +48,7 @@ describe('embed demo pages', () => {
     await openDemoPage(bubblePage(colours, ctx()))
     const errors = trackErrors(page)
     await page.getByRole('button', { name: 'Toggle the chat' }).click()
-    const window = page.getByRole('dialog', { name: 'Chat' })
+    const window = page.getByRole('dialog', { name: 'Theme variant' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     await page.locator('#embed-events li', { hasText: 'flowchat:start' }).waitFor()
     await animationsSettled(page)

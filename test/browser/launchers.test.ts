@@ -42,7 +42,7 @@ describe('<flow-chat-bubble>', () => {
       `${SCRIPT}<flow-chat-bubble ${attributes({ ...common(themed), 'z-index': '50' })}></flow-chat-bubble>`,
     )
     await recordEvents()
-    const launcher = page.getByRole('button', { name: 'Open chat: Chat' })
+    const launcher = page.getByRole('button', { name: 'Open chat: Theme variant' })
     await launcher.waitFor()
     // The flow's button colour (#003366) reaches the launcher once the published flow is read.
     await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(0, 51, 102)')
@@ -52,10 +52,10 @@ describe('<flow-chat-bubble>', () => {
 
     await launcher.focus()
     await page.keyboard.press('Enter')
-    const window = page.getByRole('dialog', { name: 'Chat' })
+    const window = page.getByRole('dialog', { name: 'Theme variant' })
     await window.locator('[part~="host-bubble"]', { hasText: 'Favourite color?' }).waitFor()
     expect(await sessionCount(suite.service, themed.id)).toBe(before + 1)
-    expect(await page.getByRole('button', { name: 'Close chat: Chat' }).getAttribute('aria-expanded')).toBe('true')
+    expect(await page.getByRole('button', { name: 'Close chat: Theme variant' }).getAttribute('aria-expanded')).toBe('true')
     await animationsSettled(page)
     expect(await axeViolations(page)).toEqual([])
 
@@ -67,8 +67,8 @@ describe('<flow-chat-bubble>', () => {
 
     await page.keyboard.press('Escape')
     await window.waitFor({ state: 'hidden' })
-    expect((await deepFocus(page)).label).toBe('Open chat: Chat')
-    await page.getByRole('button', { name: 'Open chat: Chat' }).click()
+    expect((await deepFocus(page)).label).toBe('Open chat: Theme variant')
+    await page.getByRole('button', { name: 'Open chat: Theme variant' }).click()
     await window.waitFor()
     // Re-opening keeps the same conversation: no second session.
     expect(await sessionCount(suite.service, themed.id)).toBe(before + 1)
@@ -83,6 +83,29 @@ describe('<flow-chat-bubble>', () => {
       'flowchat:close flow-chat-bubble',
     ])
     expect(errors).toEqual([])
+  })
+
+  it("is titled with the flow's name when the page gives no label (a real flow export), as is a popup", async () => {
+    page = await suite.newPage()
+    await openEmbedPage(
+      page,
+      suite.service,
+      'bubble',
+      `${SCRIPT}<flow-chat-bubble ${attributes(common(nps))}></flow-chat-bubble>
+<flow-chat-popup ${attributes({ ...common(nps), 'storage-key': 'survey' })}></flow-chat-popup>`,
+    )
+    await page.getByRole('button', { name: 'Open chat: NPS Survey' }).click()
+    const window = page.getByRole('dialog', { name: 'NPS Survey' })
+    await window.locator('[part~="host-bubble"]').first().waitFor()
+    expect(await window.locator('[part="title"]').textContent()).toBe('NPS Survey')
+    await page.keyboard.press('Escape')
+    await window.waitFor({ state: 'hidden' })
+    await page.locator('flow-chat-popup').evaluate((popup) => (popup as HTMLElement & { open(): void }).open())
+    const dialog = page.locator('flow-chat-popup').getByRole('dialog', { name: 'NPS Survey' })
+    await dialog.locator('[part~="host-bubble"]').first().waitFor()
+    expect(await dialog.locator('[part="title"]').textContent()).toBe('NPS Survey')
+    await animationsSettled(page)
+    expect(await axeViolations(page)).toEqual([])
   })
 
   it('shows a preview message that opens the chat or can be dismissed, and fits a phone screen', async () => {

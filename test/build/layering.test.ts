@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest'
 /**
  * The import rules of docs/contributors/architecture.md, checked on the sources: a widget folder imports
  * only leftwards in `protocol ← chat ← ui ← element` (then `embed`, `jsx` and the two entries),
- * with `transport`, `content`, `sandbox` and `i18n` beside them, importing only the contract; the
+ * with `transport`, `content`, `sandbox` and `i18n` beside them, importing only the contract;
+ * `chat` is rooms by concern, each importing only those before it (`events ← state ← actions ←
+ * memory ← conversation`), and the others enter it by its door (chat/index.ts); no two widget
+ * modules need each other, not even for types; the
  * service's store and engine never reach up into the routes and services, nor the store into the
  * engine (it keeps what the engine hands it as plain data). The service imports one way:
  * entries → routes → services → engine → integrations → http → store, each only below itself;
@@ -16,6 +19,14 @@ import { describe, expect, it } from 'vitest'
 const SRC = resolve(import.meta.dirname, '../../src')
 
 const BESIDE = ['transport', 'content', 'sandbox', 'i18n']
+/**
+ * The rooms of `chat`, each importing only those before it: what the page and the visitor are told
+ * (events, failures); what a conversation holds (its stage, state, transcript); the client actions
+ * and their runners; remembering a conversation across reloads; the conversation itself (its
+ * lifecycle, turns, player and commands).
+ */
+const CHAT_ROOMS = ['chat/events', 'chat/state', 'chat/actions', 'chat/memory', 'chat/conversation']
+const roomsBefore = (room: string) => CHAT_ROOMS.slice(0, CHAT_ROOMS.indexOf(room))
 /** What each part of the widget may import (besides itself). */
 const WIDGET_RULES: Record<string, readonly string[]> = {
   protocol: [],
@@ -24,9 +35,12 @@ const WIDGET_RULES: Record<string, readonly string[]> = {
   sandbox: ['protocol'],
   // The widget's words (the English table, the translations) and the chat's language.
   i18n: ['protocol'],
-  chat: ['protocol', ...BESIDE],
+  ...Object.fromEntries(CHAT_ROOMS.map((room) => [room, ['protocol', ...roomsBefore(room), ...BESIDE]])),
+  // chat/index.ts, the door the other parts import the chat by.
+  chat: ['protocol', ...CHAT_ROOMS, ...BESIDE],
   ui: ['protocol', 'chat', ...BESIDE],
-  element: ['protocol', 'chat', 'ui', ...BESIDE],
+  // The sandbox's script runner is a chunk's (element/scripts.ts): it takes the runner's maker from its room.
+  element: ['protocol', 'chat', 'chat/actions', 'ui', ...BESIDE],
   embed: ['protocol', 'chat', 'ui', 'element', ...BESIDE],
   // The opt-in JSX entries: the library (entry) plus tag types.
   jsx: ['protocol', 'chat', 'ui', 'element', 'embed', 'entry', ...BESIDE],
@@ -55,14 +69,16 @@ function importsOf(file: string): string[] {
   return found.map((match) => match[1]!)
 }
 
-/** `protocol`, `service/…` or the widget part (`chat`, `entry`, …) a source path belongs to. */
+const isDirectory = (path: string) => existsSync(path) && statSync(path).isDirectory()
+
+/** `protocol`, `service/…` or the widget part (`chat`, a room like `chat/state`, `entry`, …) a source path belongs to. */
 function partOf(path: string): string {
-  const [top, second] = relative(SRC, path).split(sep)
+  const [top, second, third] = relative(SRC, path).split(sep)
   if (top === 'protocol') return 'protocol'
   if (top === 'service') return `service/${second}`
+  if (top === 'widget' && second === 'chat' && third && isDirectory(join(SRC, 'widget/chat', third))) return `chat/${third}`
   if (top === 'widget') {
-    const folder = join(SRC, 'widget', second ?? '')
-    return existsSync(folder) && statSync(folder).isDirectory() ? second! : 'entry'
+    return isDirectory(join(SRC, 'widget', second ?? '')) ? second! : 'entry'
   }
   return top ?? ''
 }
@@ -92,9 +108,24 @@ describe('layering', () => {
     expect(wrong.map(describeEdge)).toEqual([])
   })
 
-  it('knows every widget folder', () => {
-    const folders = readdirSync(join(SRC, 'widget'), { withFileTypes: true }).filter((entry) => entry.isDirectory())
-    expect(folders.map((folder) => folder.name).filter((name) => !(name in WIDGET_RULES))).toEqual([])
+  it('knows every widget folder, and every room of chat', () => {
+    const folders = (path: string) => readdirSync(join(SRC, path), { withFileTypes: true }).filter((entry) => entry.isDirectory())
+    expect(folders('widget').map((folder) => folder.name).filter((name) => !(name in WIDGET_RULES))).toEqual([])
+    expect(folders('widget/chat').map((folder) => `chat/${folder.name}`)).toEqual([...CHAT_ROOMS].sort())
+    // Nothing but the door lies in chat itself.
+    const loose = readdirSync(join(SRC, 'widget/chat'), { withFileTypes: true }).filter((entry) => entry.isFile())
+    expect(loose.map((file) => file.name)).toEqual(['index.ts'])
+  })
+
+  it('no two widget modules need each other: no import cycle, of values or of types', () => {
+    const graph = new Map<string, string[]>()
+    for (const file of sourceFiles(join(SRC, 'widget'))) {
+      const targets = importsOf(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolveModule(resolve(dirname(file), specifier)))
+      graph.set(file, targets.filter((target): target is string => target !== undefined))
+    }
+    expect(cycles(graph).map((cycle) => cycle.map((path) => relative(SRC, path)).join(' → '))).toEqual([])
   })
 
   it("widget code takes the contract's modules one by one, never every schema through protocol/index", () => {

@@ -14,9 +14,9 @@ const DIST = resolve(import.meta.dirname, '../../dist')
 const WRITTEN_IN: Array<[needle: string, source: string]> = [
   ['storage-unavailable', 'src/widget/element/conversation-storage.ts'],
   ['unknown data-mode', 'src/widget/embed/auto-embed.ts'],
-  ['theme-refresh-failed', 'src/widget/chat/conversation.ts'],
+  ['theme-refresh-failed', 'src/widget/chat/conversation/conversation.ts'],
   ['font-load-failed', 'src/widget/element/flow-chat-element.ts'],
-  ['could not be loaded`', 'src/widget/chat/events.ts'],
+  ['could not be loaded`', 'src/widget/chat/events/events.ts'],
 ]
 
 describe.each(['flow-chat.js', 'flow-chat.mjs'])('the source map of %s', (file) => {

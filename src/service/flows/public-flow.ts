@@ -5,10 +5,11 @@ import { QR_CODE_BLOCK_TYPE } from '../engine/blocks/qr-code'
 
 /**
  * What a publishable token reads of a published flow (contract.md, "Tokens"): the fields of
- * `publicFlowSchema` and nothing else, whatever the snapshot holds.
+ * `publicFlowSchema` and nothing else, whatever the snapshot holds, with the flow's `name` (a
+ * launcher's title), which the snapshot does not carry.
  */
-export function toPublicFlow(flow: PublishedFlow): PublicFlow {
-  return publicFlowSchema.parse({ ...flow, blockKinds: blockKinds(flow) })
+export function toPublicFlow(flow: PublishedFlow, name: string): PublicFlow {
+  return publicFlowSchema.parse({ ...flow, name, blockKinds: blockKinds(flow) })
 }
 
 /** The message and input types the flow's blocks show, and `stream` when one may stream an AI answer. */

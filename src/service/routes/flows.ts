@@ -107,14 +107,14 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const migrate = booleanQuery(c, 'migrateToLatestVersion')
     const ref = c.req.param('flowId')
     // An archived flow is no longer live: nothing of it is served to pages (a closed one still is).
-    const { flow, version: published } = await findLiveFlow(ctx, requireRef(ref), 'start')
+    const { flow, version: published } = await findLiveFlow(ctx, requireRef(ref), 'start', { withName: true })
     if (!flow) throw flowNotFound(ref)
     assertVisible(caller, flow, ref)
     if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
     const snapshot = withMigratedVersion(published.snapshot, migrate)
     // A publishable token is in every page embedding the flow: it reads the public projection.
     const body: PublishedFlowResponse | PublicFlowResponse = {
-      publishedFlow: caller.kind === 'publishable' ? toPublicFlow(snapshot) : snapshot,
+      publishedFlow: caller.kind === 'publishable' ? toPublicFlow(snapshot, flow.name ?? '') : snapshot,
       version: PUBLISHED_FLOW_RESPONSE_VERSION,
     }
     return c.json(body)

@@ -1,5 +1,5 @@
+export { DEFAULT_ACTION_RUNNERS } from './actions/built-in'
 export {
-  DEFAULT_ACTION_RUNNERS,
   lazyRunner,
   runClientAction,
   type ActionContext,
@@ -7,12 +7,12 @@ export {
   type ActionRunner,
   type ActionRunners,
   type Navigate,
-} from './actions'
-export { createConversation } from './conversation'
-export type { Conversation, ConversationMemory, ConversationOptions, RestartReason } from './conversation-types'
-export type { ActiveInput, Failure, Pending, Stage, StageTag } from './stage'
-export type { SavedConversation } from './saved-schema'
-export type { Entry, GuestEntry, HostEntry, ReplyStatus, StreamedAnswer } from './entries'
+} from './actions/runners'
+export { createConversation } from './conversation/conversation'
+export type { Conversation, ConversationMemory, ConversationOptions } from './conversation/conversation-types'
+export type { ActiveInput, Failure, Pending, RestartReason, Stage, StageTag } from './state/stage'
+export type { SavedConversation } from './memory/saved-schema'
+export type { Entry, GuestEntry, HostEntry, ReplyStatus, StreamedAnswer } from './state/entries'
 export type {
   DiagnosticCode,
   Emit,
@@ -21,9 +21,9 @@ export type {
   FlowChatEventType,
   FlowChatLogDetail,
   FlowChatScriptEventDetail,
-} from './events'
-export { chunkFailure, widgetWarning } from './events'
-export { refuseCommand, type CommandError } from './failures'
-export { isWaitingForWebhook } from './stage'
-export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './transcript'
-export { DEFAULT_TYPING, typingDuration, typingSettings, type TypingSettings } from './typing'
+} from './events/events'
+export { chunkFailure, isSetUpMistake, widgetWarning } from './events/events'
+export { refuseCommand, type CommandError } from './events/failures'
+export { isWaitingForWebhook } from './state/stage'
+export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './state/transcript'
+export { DEFAULT_TYPING, typingDuration, typingSettings, type TypingSettings } from './conversation/typing'

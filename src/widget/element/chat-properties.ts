@@ -50,9 +50,9 @@ export const CHAT_PROPERTIES = {
   /** Accessible name of the chat (and a launcher's title); name each chat on a busy page. Default "Chat", in the chat's language. */
   label: { attribute: 'label', kind: 'text', roles: ['renders'] },
   /** The chat's language (`fr`, `pt-BR`); default the nearest `lang` (the page's), else the browser's languages. */
-  lang: { attribute: 'lang', kind: 'text', roles: ['renders'] },
+  lang: { attribute: 'lang', kind: 'text', roles: ['renders', 'language'] },
   /** `ltr` or `rtl`; default the language's direction. */
-  dir: { attribute: 'dir', kind: 'text', roles: ['renders'] },
+  dir: { attribute: 'dir', kind: 'text', roles: ['renders', 'language'] },
   /** `light` (default), `dark`, or `auto`: the visitor's system setting (`prefers-color-scheme`). */
   colorScheme: {
     attribute: 'color-scheme',

@@ -1,14 +1,15 @@
-import type { Emit, FlowChatErrorDetail, FlowChatLogDetail } from '../chat/index'
+import { isSetUpMistake, type Emit, type FlowChatErrorDetail, type FlowChatLogDetail } from '../chat/index'
+
+/** A failure in the console, with its stable code. */
+const report = (detail: FlowChatErrorDetail) => console.error(`[flow-chat] ${detail.message} (${detail.code})`, detail)
 
 /**
  * Development builds also print to the console, with the stable code to look up in
  * docs/site-owners/troubleshooting.md.
  */
 function devConsole(type: string, detail: unknown): void {
-  if (type === 'flowchat:error') {
-    const { message, code } = detail as FlowChatErrorDetail
-    console.error(`[flow-chat] ${message} (${code})`, detail)
-  } else if (type === 'flowchat:log') {
+  if (type === 'flowchat:error') report(detail as FlowChatErrorDetail)
+  else if (type === 'flowchat:log') {
     const { status, description, code } = detail as FlowChatLogDetail
     const log = status === 'error' ? console.error : status === 'warning' ? console.warn : console.info
     log(`[flow-chat] ${description} (${code})`, detail)
@@ -24,7 +25,7 @@ export function createEmitter(host: HTMLElement): Emit {
   return (type, detail) => {
     if (import.meta.env.DEV) devConsole(type, detail)
     // A set-up mistake is the site owner's to fix: said in every build, where they look first.
-    else if ((detail as FlowChatErrorDetail).code === 'not-set-up') console.error('[flow-chat]', detail)
+    else if (type === 'flowchat:error' && isSetUpMistake((detail as FlowChatErrorDetail).code)) report(detail as FlowChatErrorDetail)
     host.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }))
   }
 }

@@ -62,9 +62,12 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
     #mount: HTMLElement | undefined
     #conversation: Conversation | undefined
     #scripts: ScriptHost | undefined
+    /** Its custom states (`:state(unavailable)`), where the browser has them. */
+    #internals = this.attachInternals?.()
     #scheduled = false
     #memory: ConversationMemory | undefined
-    #render: (() => void) | undefined
+    /** Renders the chat again; `language`: with its language read again first. */
+    #render: ((language?: boolean) => void) | undefined
     /** Releases what the current conversation holds (set while one runs). */
     #teardown: (() => void) | undefined
 
@@ -86,7 +89,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       const roles: readonly string[] | undefined = propertyOf(CHAT_PROPERTIES, name)?.roles
       // The next script gets a fresh sandbox with the new settings; the conversation goes on.
       if (roles?.includes('scripts')) this.#scripts?.dispose()
-      if (roles?.includes('renders')) this.#render?.()
+      if (roles?.includes('renders')) this.#render?.(roles.includes('language'))
       if (roles?.includes('restarts') && this.#conversation) this.#schedule()
     }
 
@@ -181,23 +184,18 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
       // The views, the theme's look and the chat's translation are requested now, right after the
       // conversation's first requests; the chat renders once its views are here.
       preloadChatView()
-      createLocale(this, own.dir, own.strings)
+      let locale = createLocale(this, own.dir, own.strings)
       loadChatView().then(
         ({ App, BASE_CSS }) => {
           if (this.#conversation !== conversation) return
           styles.setViews(BASE_CSS)
-          this.#render = () =>
+          this.#render = (language) => {
+            if (language) locale = createLocale(this, own.dir, own.strings)
             render(
-              h(App, {
-                conversation,
-                emit,
-                label: own.label,
-                base,
-                locale: createLocale(this, own.dir, own.strings),
-                colorScheme: own.colorScheme,
-              }),
+              h(App, { conversation, emit, label: own.label, base, locale, colorScheme: own.colorScheme, states: this.#internals?.states }),
               mount,
             )
+          }
           this.#render()
         },
         (error: unknown) => {

@@ -2,10 +2,9 @@ import { chunkFailure, refuseCommand } from '../chat/index'
 import { preloadChatView } from './chat-view'
 import { createEmitter } from './emitter'
 import type { FlowChatElement, FlowChatElementOptions } from './flow-chat-element'
+import type { LauncherBehaviour, LauncherKind } from './launcher-behaviour'
 import type { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from './launcher-properties'
 import type { Properties } from './properties'
-
-export type LauncherKind = 'bubble' | 'popup'
 
 /** `<flow-chat-bubble>`, `<flow-chat-popup>`. */
 export const launcherTag = (kind: LauncherKind) => `flow-chat-${kind}` as const
@@ -39,21 +38,6 @@ export interface FlowChatBubbleElement extends HTMLElement, LauncherCommands, Pr
 /** Public surface of `<flow-chat-popup>` beyond HTMLElement. */
 export interface FlowChatPopupElement extends HTMLElement, LauncherCommands, Properties<typeof POPUP_PROPERTIES> {}
 
-/** What the launchers chunk gives an element: its window mechanics and its inner chat. */
-export interface LauncherBehaviour {
-  readonly isOpen: boolean
-  readonly chat: FlowChatElement | null
-  connected(): void
-  disconnected(): void
-  open(): void
-  close(): void
-  toggle(): void
-  reload(): void
-  reset(): void
-  showPreviewMessage?(text?: string): void
-  hidePreviewMessage?(): void
-}
-
 /**
  * What a launcher does once its chunk is here: given before, they wait for it and run in order.
  * A bubble adds PREVIEW_COMMANDS. Handles forward the same commands to their element (embed/init.ts).
@@ -65,16 +49,6 @@ type Command = (typeof LAUNCHER_COMMANDS)[number] | (typeof PREVIEW_COMMANDS)[nu
 /** The launcher commands of a kind of chat (`undefined`: an inline one, which has no window to open but takes them). */
 export const launcherCommands = (kind: LauncherKind | undefined): readonly Command[] =>
   kind === 'bubble' ? [...LAUNCHER_COMMANDS, ...PREVIEW_COMMANDS] : LAUNCHER_COMMANDS
-
-/**
- * A launcher's class. Its `pendingOptions` are those of a FlowChat.init* call, applied by the
- * launchers chunk (which has the property table). Kept on the registered class, not in a module:
- * with the script on a page twice, the element class is the first copy's, and so is the chunk
- * that applies them.
- */
-export interface LauncherClass {
-  readonly pendingOptions: WeakMap<HTMLElement, Record<string, unknown>>
-}
 
 /**
  * The element class of a bubble or popup. The core bundle defines it, so markup and FlowChat

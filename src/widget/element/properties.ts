@@ -19,6 +19,8 @@ export type PropertyRole =
    * again (a launcher's title and labels too), nothing restarts.
    */
   | 'renders'
+  /** The chat's language is read again (its words and direction) before it renders again. */
+  | 'language'
   /** A launcher reads the flow's theme again (its colours and name). */
   | 'launcher-theme'
   /** A bubble fills its preview message again. */

@@ -2,14 +2,8 @@ import { DEFAULT_TAG_NAME } from '../element/define'
 import { defineFlowChatLaunchers } from '../element/define-launchers'
 import type { FlowChatElement } from '../element/flow-chat-element'
 import { CHAT_PROPERTIES } from '../element/chat-properties'
-import {
-  launcherCommands,
-  launcherTag,
-  type FlowChatBubbleElement,
-  type FlowChatPopupElement,
-  type LauncherClass,
-  type LauncherKind,
-} from '../element/launcher-element'
+import type { LauncherClass, LauncherKind } from '../element/launcher-behaviour'
+import { launcherCommands, launcherTag, type FlowChatBubbleElement, type FlowChatPopupElement } from '../element/launcher-element'
 import { applyOptions, type PrefilledVariables } from '../element/properties'
 import type { BubbleEmbedOptions, PopupEmbedOptions, StandardEmbedOptions } from './options'
 

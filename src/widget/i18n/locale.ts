@@ -1,6 +1,6 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core'
 import { bundledLanguage, directionOf, type TranslatedLanguage } from '../../protocol/languages'
-import { ENGLISH, type PluralForms, type StringId, type StringOverrides, type Translation } from './strings'
+import { ENGLISH, type PluralForms, type StringId, type StringOverrides, type Translation, type Words } from './strings'
 
 /** One chat's language: what Intl formats with, which way it is written, and its words. */
 export interface Locale {
@@ -88,8 +88,5 @@ export function translate(locale: Locale, id: StringId, values?: Record<string, 
   })
 }
 
-/** The built-in texts the chat's own layers report in English (failures), in the chat's language. */
-export function localize(locale: Locale, text: string): string {
-  const id = (Object.keys(ENGLISH) as StringId[]).find((key) => ENGLISH[key] === text)
-  return id ? translate(locale, id) : text
-}
+/** `words` in the chat's language: its string when it has an id, else its text as written. */
+export const say = (locale: Locale, words: Words): string => (words.id ? translate(locale, words.id) : words.text)

@@ -171,3 +171,13 @@ export type Translation = { readonly [K in StringId]: (typeof ENGLISH)[K] extend
 
 /** What the `strings` option may hold: any ids, each a text or plural forms. */
 export type StringOverrides = { readonly [K in StringId]?: Translation[K] }
+
+/**
+ * Words the visitor reads that another layer chose (a failure's): `text` in English (or as the
+ * service wrote it) and, when they are one of the widget's strings, its `id`, which the views show
+ * in the chat's language instead. Carried with the failure, never looked up by their text.
+ */
+export interface Words {
+  text: string
+  id?: StringId
+}

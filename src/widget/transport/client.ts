@@ -8,6 +8,7 @@ import {
 } from '../../protocol/chat'
 import { publicFlowResponseSchema, type PublicFlow, type PublicFlowResponse } from '../../protocol/public-flow'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
+import { TransportError, isSetUpRefusal } from './errors'
 import { requestJson, type FetchLike } from './http'
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
 
@@ -43,6 +44,12 @@ export interface FlowClient {
    * read) unless `fresh`: startChat's `publishedAt` tells whether it is still current.
    */
   getPublishedFlow(flow: string, signal?: AbortSignal, options?: { fresh?: boolean }): Promise<PublishedFlowView>
+  /**
+   * The set-up refusal (`isSetUpRefusal`: no such flow, not published, token or origin refused)
+   * this page's read of `flow` met, if it did: kept for the page's life and given again by
+   * `getPublishedFlow` without asking, so no conversation starts on a set-up that cannot work.
+   */
+  refusal(flow: string): TransportError | undefined
   startChat(flow: string, request: StartChatRequest, signal?: AbortSignal): Promise<StartChatResponse>
   /**
    * Retries with the same `idempotencyKey`, so the service applies the answer (or command) at most
@@ -62,8 +69,8 @@ export interface ChatEndpoint {
 
 const trimBase = (url: string) => url.trim().replace(/\/+$/, '')
 
-/** Published flows read on this page, per fetch function (tests and instrumented pages keep theirs apart). */
-const publishedFlows = new WeakMap<object, Map<string, PublishedFlowView>>()
+/** Published flows read on this page, and set-up refusals met, per fetch function (tests and instrumented pages keep theirs apart). */
+const publishedFlows = new WeakMap<object, Map<string, PublishedFlowView | TransportError>>()
 const DEFAULT_FETCH = {}
 const segment = encodeURIComponent
 
@@ -77,21 +84,37 @@ export function createFlowClient(config: FlowClientConfig): FlowClient {
   const retrying = <T>(signal: AbortSignal | undefined, attempt: () => Promise<T>) =>
     withRetry(attempt, policy, { signal, sleep: config.sleep })
 
+  const publishedUrl = (flow: string) => `${api}/v1/flows/${segment(flow)}/publishedFlow?migrateToLatestVersion=true`
+  /** What this page read of `flow`'s published flow with this token. */
+  const known = (flow: string) => {
+    const owner = config.fetch ?? DEFAULT_FETCH
+    const read = publishedFlows.get(owner) ?? new Map<string, PublishedFlowView | TransportError>()
+    publishedFlows.set(owner, read)
+    const key = `${publishedUrl(flow)}\n${config.token ?? ''}`
+    return { value: read.get(key), keep: (value: PublishedFlowView | TransportError) => read.set(key, value) }
+  }
+
   return {
     async getPublishedFlow(flow, signal, options = {}) {
-      const url = `${api}/v1/flows/${segment(flow)}/publishedFlow?migrateToLatestVersion=true`
+      const url = publishedUrl(flow)
       const headers: Record<string, string> = config.token ? { Authorization: `Bearer ${config.token}` } : {}
-      const owner = config.fetch ?? DEFAULT_FETCH
-      const read = publishedFlows.get(owner) ?? new Map<string, PublishedFlowView>()
-      publishedFlows.set(owner, read)
-      const key = `${url}\n${config.token ?? ''}`
-      const known = read.get(key)
-      if (known && !options.fresh) return known
-      const response = await retrying(signal, () =>
-        requestJson(url, publicFlowResponseSchema, { headers, signal, timeoutMs, fetch: doFetch }),
-      )
-      read.set(key, response)
-      return response
+      const read = known(flow)
+      if (read.value instanceof TransportError) throw read.value
+      if (read.value && !options.fresh) return read.value
+      try {
+        const response = await retrying(signal, () =>
+          requestJson(url, publicFlowResponseSchema, { headers, signal, timeoutMs, fetch: doFetch }),
+        )
+        read.keep(response)
+        return response
+      } catch (error) {
+        if (isSetUpRefusal(error)) read.keep(error)
+        throw error
+      }
+    },
+    refusal(flow) {
+      const { value } = known(flow)
+      return value instanceof TransportError ? value : undefined
     },
     startChat(flow, request, signal) {
       const url = `${chatApi}/v1/flows/${segment(flow)}/startChat`

@@ -41,3 +41,12 @@ export class TransportError extends Error {
 }
 
 export const isTransportError = (value: unknown): value is TransportError => value instanceof TransportError
+
+/**
+ * The service refused how the page is set up: its token or origin (401, 403), or its flow (no such
+ * flow for the token, or not published). The site owner's to fix; asking again cannot help.
+ */
+export const isSetUpRefusal = (error: unknown): error is TransportError =>
+  isTransportError(error) &&
+  error.kind === 'http' &&
+  (error.status === 401 || error.status === 403 || error.code === 'flow_not_found' || error.code === 'not_published')

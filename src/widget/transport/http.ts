@@ -60,47 +60,50 @@ export async function requestJson<S extends z.ZodMiniType>(url: string, schema: 
     } catch (cause) {
       throw failure(cause)
     }
-    if (!response.ok) throw httpError(response, text)
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch (cause) {
-      throw new TransportError('invalid-response', 'The flow service sent a response that is not JSON', {
-        status: response.status,
-        cause,
-      })
-    }
-    const parsed = schema.safeParse(json)
-    if (!parsed.success) {
-      throw new TransportError('invalid-response', 'The flow service sent a response this widget cannot read', {
-        status: response.status,
-        details: readableIssues(parsed.error),
-      })
-    }
-    return parsed.data
+    return readAnswer(schema, response.status, text, response.headers.get('Retry-After'))
   } finally {
     clearTimeout(timer)
     signal?.removeEventListener('abort', onAbort)
   }
 }
 
-export function httpError(response: Response, text: string): TransportError {
-  const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'))
-  let json: unknown
+/** `text` as JSON, or undefined when it is none. */
+export function jsonOf(text: string): unknown {
   try {
-    json = JSON.parse(text)
+    return JSON.parse(text)
   } catch {
-    json = undefined
+    return undefined
   }
+}
+
+/**
+ * What the flow service answered (`status`, the body's `text`), read with `schema`: the parsed
+ * value, or a `TransportError` (`http` with the error body's code and words, or `invalid-response`).
+ * Every request the widget makes ends here, whichever API sent it (fetch, or XMLHttpRequest for an
+ * upload's progress).
+ */
+export function readAnswer<S extends z.ZodMiniType>(schema: S, status: number, text: string, retryAfter: string | null): z.output<S> {
+  const json = jsonOf(text)
+  if (status < 200 || status > 299) throw httpError(status, json, retryAfter)
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) {
+    throw new TransportError('invalid-response', 'The flow service sent a response this widget cannot read', {
+      status,
+      details: json === undefined ? 'not JSON' : readableIssues(parsed.error),
+    })
+  }
+  return parsed.data
+}
+
+/** A refusal (`status`, with its error body as JSON) as a TransportError with the service's code and words. */
+export function httpError(status: number, json: unknown, retryAfter: string | null): TransportError {
+  const retryAfterMs = parseRetryAfter(retryAfter)
   const body = errorBodySchema.safeParse(json)
   if (body.success) {
     const { code, message, details } = body.data.error
-    return new TransportError('http', message, { status: response.status, code, details, retryAfterMs })
+    return new TransportError('http', message, { status, code, details, retryAfterMs })
   }
-  return new TransportError('http', `The flow service answered with status ${response.status}`, {
-    status: response.status,
-    retryAfterMs,
-  })
+  return new TransportError('http', `The flow service answered with status ${status}`, { status, retryAfterMs })
 }
 
 /** `Retry-After` is either delay-seconds or an HTTP date. */

@@ -1,6 +1,6 @@
 import { STREAM_MESSAGE_PATH, StreamFormatError, createStreamParser, type StreamErrorLog, type StreamPart } from '../../protocol/stream'
 import { TransportError } from './errors'
-import { httpError, type FetchLike } from './http'
+import { httpError, jsonOf, type FetchLike } from './http'
 import { sleep as defaultSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
 
 /**
@@ -87,7 +87,7 @@ async function open(target: StreamTarget, options: StreamOptions): Promise<Opene
       signal: controller.signal,
       credentials: 'omit',
     })
-    if (!response.ok) throw httpError(response, await response.text())
+    if (!response.ok) throw httpError(response.status, jsonOf(await response.text()), response.headers.get('Retry-After'))
   } catch (cause) {
     release()
     throw failure(cause, signal, timedOut)

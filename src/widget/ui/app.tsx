@@ -8,7 +8,7 @@ import { lazyView } from './lazy-view'
 import type { CssValidator } from '../content/css'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
-import { translate, type Locale } from '../i18n/locale'
+import { say, translate, type Locale } from '../i18n/locale'
 import type { Widget } from './widget'
 
 export interface AppProps {
@@ -24,10 +24,12 @@ export interface AppProps {
   isValidCss?: CssValidator | undefined
   /** See Widget.base. */
   base?: string | undefined
+  /** The element's custom states: `unavailable` while the chat cannot run as the page set it up (`:state(unavailable)`). */
+  states?: CustomStateSet | undefined
 }
 
 /** The whole chat UI for one conversation. */
-export function App({ conversation, emit, label, isValidCss, base, locale, colorScheme }: AppProps) {
+export function App({ conversation, emit, label, isValidCss, base, locale, colorScheme, states }: AppProps) {
   const frame = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
   const widget = useMemo<Widget>(
@@ -37,6 +39,7 @@ export function App({ conversation, emit, label, isValidCss, base, locale, color
       base,
       locale,
       t: (id, values) => translate(locale, id, values),
+      say: (words) => say(locale, words),
       focusTranscript: () => scroller.current?.focus({ preventScroll: true }),
       hasFocus: () => {
         // From the page's focus down through the shadow roots on its way (a launcher's, ours).
@@ -48,6 +51,20 @@ export function App({ conversation, emit, label, isValidCss, base, locale, color
     }),
     [conversation, emit, base, locale],
   )
+  // Nothing can help a set-up mistake: the chat is only its notice, and the element's box shrinks to it.
+  const unavailable = conversation.failure.value?.recovery === 'none'
+  useEffect(() => {
+    if (!unavailable) return
+    states?.add('unavailable')
+    return () => states?.delete('unavailable')
+  }, [unavailable])
+  if (unavailable) {
+    return (
+      <div class="frame" part="frame" lang={locale.lang} dir={locale.dir} data-scheme={colorScheme}>
+        <FailureNotice widget={widget} />
+      </div>
+    )
+  }
   return (
     <div class="frame" part="frame" ref={frame} lang={locale.lang} dir={locale.dir} data-scheme={colorScheme}>
       <Shell

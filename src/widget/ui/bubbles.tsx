@@ -1,5 +1,4 @@
 import type { GuestEntry, HostEntry } from '../chat/index'
-import { localize } from '../i18n/locale'
 import { Avatar, useAvatar } from './avatar'
 import { isImagePending, settleImage } from './image-reveal'
 import { MessageContent, isMediaMessage, streamedAnswerView } from './message-content'
@@ -55,9 +54,7 @@ export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry
         {status === 'sending' && <span class="sr-only">{widget.t('sending')}</span>}
         {problem && (
           <div class="status" part="answer-status" role="alert">
-            <span>
-              {status === 'failed' ? `${widget.t('notSent')} ${localize(widget.locale, error ?? '')}` : localize(widget.locale, error!)}
-            </span>
+            <span>{status === 'failed' ? `${widget.t('notSent')} ${error ? widget.say(error) : ''}` : widget.say(error!)}</span>
             {status === 'failed' && <RetryButton label={widget.t('retry')} onRetry={widget.conversation.retry} />}
           </div>
         )}

@@ -1,17 +1,19 @@
 import { isWaitingForWebhook } from '../chat/index'
-import { localize } from '../i18n/locale'
 import { lazyView } from './lazy-view'
 import type { WidgetProps } from './widget'
 
-/** A failure the visitor must see, with the one control that can get the chat going again. */
-export function FailureNotice({ widget: { conversation, focusTranscript, locale, t } }: WidgetProps) {
+/**
+ * A failure the visitor must see, with the one control that can get the chat going again; one
+ * nothing can help (the page's set-up) is said calmly, without a control.
+ */
+export function FailureNotice({ widget: { conversation, focusTranscript, say, t } }: WidgetProps) {
   const failure = conversation.failure.value
   if (!failure) return null
-  const { detail, recovery } = failure
+  const { detail, words, recovery } = failure
   const label = t(detail.code === 'session-expired' ? 'newConversation' : recovery === 'resend' ? 'retry' : 'tryAgain')
   return (
-    <div class="notice" part="notice" role="alert">
-      <p>{localize(locale, detail.message)}</p>
+    <div class={recovery === 'none' ? 'notice calm' : 'notice'} part="notice" role={recovery === 'none' ? 'status' : 'alert'}>
+      <p>{say(words)}</p>
       {recovery !== 'none' && (
         <button
           type="button"

@@ -3,7 +3,6 @@ import type { StreamedAnswer } from '../chat/index'
 import { createBlockSplitter } from '../content/markdown-blocks'
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown'
 import type { Sanitizer } from '../content/purify'
-import { localize } from '../i18n/locale'
 import { adoptChunkCss } from './chunk-css'
 import { RetryButton } from './retry-button'
 import { css } from './css'
@@ -141,7 +140,7 @@ export function bindAnswerViews(createSanitizer: () => Sanitizer) {
   }
 
   /** An answer as it streams in: typing dots until its first text, a caret while it grows, a retry when it failed. */
-  function StreamedAnswerView({ widget: { locale, t }, stream }: WidgetProps & { stream: StreamedAnswer }) {
+  function StreamedAnswerView({ widget: { say, t }, stream }: WidgetProps & { stream: StreamedAnswer }) {
     const root = useRef<HTMLDivElement>(null)
     const controller = useRef<AnswerController | null>(null)
     const [empty, setEmpty] = useState(stream.text === '')
@@ -169,7 +168,7 @@ export function bindAnswerViews(createSanitizer: () => Sanitizer) {
         <div class="md" ref={root} hidden={empty && status === 'streaming'} data-streaming={status === 'streaming' ? '' : undefined} />
         {error && (
           <div class="status" part="answer-status" role="alert">
-            <span>{localize(locale, error.message)}</span>
+            <span>{say(error.words)}</span>
             {error.retryable && <RetryButton label={t('retryAnswer')} onRetry={stream.retry} />}
           </div>
         )}

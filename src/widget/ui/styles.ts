@@ -145,6 +145,10 @@ textarea.field { min-height: 88px; }
   color: #7f1d1d;
 }
 .notice p { margin: 0 0 8px; }
+.notice p:last-child { margin: 0; }
+.notice.calm { border-color: rgba(127, 127, 127, 0.4); background: rgba(127, 127, 127, 0.1); color: inherit; }
+/* A chat that cannot run as the page set it up is its notice alone: its box shrinks to it. */
+:host(:state(unavailable)) { height: auto; }
 :focus-visible { outline: 2px solid ${v('focus-ring', ACCENT)}; outline-offset: 2px; }
 .sr-only {
   position: absolute;

@@ -1,6 +1,6 @@
 import type { Conversation, Emit } from '../chat/index'
 import type { Locale } from '../i18n/locale'
-import type { StringId } from '../i18n/strings'
+import type { StringId, Words } from '../i18n/strings'
 
 /**
  * What every view of one chat works with, handed down as the `widget` prop (a context would cost
@@ -20,6 +20,8 @@ export interface Widget {
   locale: Locale
   /** The chat's text `id` in its language, `{name}` filled from `values` (see i18n/locale.ts). */
   t(id: StringId, values?: Record<string, string | number>): string
+  /** Words another layer chose (a failure's), in the chat's language when they are one of its strings. */
+  say(words: Words): string
   /**
    * Puts focus on the transcript, without scrolling the page: where it waits while the control the
    * visitor used (an input that was answered, a Retry button) goes away and the next one comes.

@@ -299,6 +299,7 @@ describe('POST /v1/flows/{flowId}/publish and GET …/publishedFlow', () => {
         publishedFlow: {
           id: published.id,
           flowId: created.id,
+          name: created.name,
           version: '6',
           createdAt: published.createdAt,
           updatedAt: published.updatedAt,
@@ -340,6 +341,7 @@ describe('POST /v1/flows/{flowId}/publish and GET …/publishedFlow', () => {
       'createdAt',
       'flowId',
       'id',
+      'name',
       'settings',
       'theme',
       'updatedAt',

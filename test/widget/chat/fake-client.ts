@@ -89,6 +89,8 @@ async function waitResponse(next: Wait | undefined, signal: AbortSignal | undefi
 export function fakeClient(
   options: {
     published?: PublishedFlow | TransportError
+    /** A set-up refusal an earlier read of the published flow met on this page (a launcher's). */
+    refusal?: TransportError
     start?: StartChatResponse | TransportError
     replies?: Reply[]
     waits?: Wait[]
@@ -121,6 +123,7 @@ export function fakeClient(
       if (published instanceof TransportError) throw published
       return { publishedFlow: published, version: '3' }
     },
+    refusal: () => options.refusal,
     async startChat(flow, body) {
       calls.start.push({ flow, body })
       if (start instanceof TransportError) throw start

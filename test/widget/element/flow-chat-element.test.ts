@@ -186,10 +186,56 @@ describe('<flow-chat>', () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
     document.body.append(element)
     await flush()
+    const printed = [...consoleError.mock.calls]
     consoleError.mockRestore()
-    expect(errors).toMatchObject([{ code: 'missing-flow' }])
-    expect(element.shadowRoot?.querySelector('[role="alert"]')?.textContent).toMatch(/not set up/)
+    expect(errors).toMatchObject([{ code: 'missing-flow', message: expect.stringMatching(/names no flow/), retryable: false }])
+    // Calmly, alone in the chat's box, with nothing to try again.
+    const notice = element.shadowRoot?.querySelector('[part="notice"]')
+    expect([notice?.getAttribute('role'), notice?.textContent]).toEqual(['status', 'This chat is not set up yet.'])
+    expect(element.shadowRoot?.querySelectorAll('button, [part="transcript"]')).toHaveLength(0)
+    // The owner reads what to fix in the console, in every build.
+    expect(printed).toEqual([
+      [expect.stringMatching(/^\[flow-chat\] This chat is not set up: it names no flow\..*\(missing-flow\)$/), errors[0]],
+    ])
     expect(api.requests).toHaveLength(0)
+  })
+
+  it('starts no chat on a flow this page already read was not found, and says so without a way to try again', async () => {
+    const api = service()
+    const notFound: FetchLike = async (url, init) =>
+      url.includes('/publishedFlow')
+        ? json({ error: { code: 'flow_not_found', message: 'No flow with id nope.' } }, 404)
+        : api.fetch(url, init)
+    const tag = setup({ fetch: notFound })
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const first = document.createElement(tag) as FlowChatElement
+    first.flow = 'nope'
+    document.body.append(first)
+    await flush()
+    const second = document.createElement(tag) as FlowChatElement
+    const errors: unknown[] = []
+    second.addEventListener('flowchat:error', (event) => errors.push((event as CustomEvent).detail))
+    second.flow = 'nope'
+    document.body.append(second)
+    await flush()
+    consoleError.mockRestore()
+    // One read of the published flow for the page; one startChat, sent beside the first chat's read.
+    expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
+    expect(errors).toEqual([
+      {
+        code: 'flow-not-found',
+        message:
+          "This chat is not set up: No flow with id nope. Check the chat's flow: the id or public id of a flow of the token's workspace.",
+        status: 404,
+        serviceCode: 'flow_not_found',
+        retryable: false,
+        details: 'No flow with id nope.',
+      },
+    ])
+    for (const element of [first, second]) {
+      expect(element.shadowRoot?.querySelector('[part="notice"]')?.textContent).toBe('This chat is not set up yet.')
+      expect(element.shadowRoot?.querySelectorAll('button')).toHaveLength(0)
+    }
   })
 
   it('shows the remembered conversation again on a later visit, without a second session', async () => {
@@ -292,6 +338,19 @@ describe('<flow-chat>', () => {
     await flush()
     expect(element.shadowRoot?.querySelector('[part="transcript"]')?.getAttribute('aria-label')).toBe('Sales assistant')
     expect(api.requests.filter((r) => r.url.endsWith('/startChat'))).toHaveLength(1)
+  })
+
+  it('keeps its language through a new label: the locale is made once per start, not again for each render', async () => {
+    const api = service()
+    const element = document.createElement(setup(api)) as FlowChatElement
+    Object.assign(element, { flow: 'f1', lang: 'de' })
+    document.body.append(element)
+    const send = () => element.shadowRoot?.querySelector('[part~="send-button"]')?.textContent
+    await vi.waitFor(() => expect(send()).toBe('Senden'))
+    element.label = 'Verkauf'
+    // Rendered again at once: a locale made anew would speak English until its translation came back.
+    expect(element.shadowRoot?.querySelector('[part="transcript"]')?.getAttribute('aria-label')).toBe('Verkauf')
+    expect(send()).toBe('Senden')
   })
 
   it('upgrades properties set before the element was defined', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createLocale, localize, translate } from '../../../src/widget/i18n/locale'
+import { createLocale, say, translate } from '../../../src/widget/i18n/locale'
 import { ENGLISH } from '../../../src/widget/i18n/strings'
 
 afterEach(() => {
@@ -97,12 +97,14 @@ describe('a chat’s words', () => {
     expect(translate(english, 'openChat', { name: 'Help' })).toBe('Open chat: Help')
   })
 
-  it('say the built-in texts other layers report in English in the chat’s language, and anything else as it is', async () => {
+  it('says words other layers chose by their string id in the chat’s language, and words without one as they are', async () => {
     const locale = createLocale(element('<div lang="de"></div>'), '', undefined)
     await vi.waitFor(() => expect(translate(locale, 'send')).toBe('Senden'))
-    expect(localize(locale, ENGLISH.failNetwork)).toBe(
+    expect(say(locale, { text: ENGLISH.failNetwork, id: 'failNetwork' })).toBe(
       'Der Chat-Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
     )
-    expect(localize(locale, 'Please enter a valid e-mail.')).toBe('Please enter a valid e-mail.')
+    // The English text alone is the service's words, even when it reads like one of the widget's own.
+    expect(say(locale, { text: ENGLISH.failNetwork })).toBe(ENGLISH.failNetwork)
+    expect(say(locale, { text: 'Please enter a valid e-mail.' })).toBe('Please enter a valid e-mail.')
   })
 })

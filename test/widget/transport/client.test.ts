@@ -112,6 +112,31 @@ describe('createFlowClient', () => {
     expect(read.theme?.chat).toEqual({ hostAvatar: { isEnabled: true }, hostBubbles: { backgroundColor: 12 } })
   })
 
+  it("keeps a set-up refusal of the published flow for the page's life, and nothing else it failed with", async () => {
+    const { fetch, calls } = recordingFetch(
+      json({ error: { code: 'internal', message: 'x' } }, 503),
+      json({ error: { code: 'flow_not_found', message: 'No flow with id nope.' } }, 404),
+    )
+    const client = createFlowClient({
+      apiHost: '',
+      token: 'fs_pk_x',
+      fetch,
+      sleep: noSleep,
+      retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+    })
+    // A busy service may answer next time: asked again.
+    await expect(client.getPublishedFlow('nope')).rejects.toMatchObject({ status: 503 })
+    expect(client.refusal('nope')).toBeUndefined()
+    await expect(client.getPublishedFlow('nope')).rejects.toMatchObject({ status: 404, code: 'flow_not_found' })
+    // No such flow: said again without asking, to this client and to another on the page (a launcher's chat).
+    const other = createFlowClient({ apiHost: '', token: 'fs_pk_x', fetch })
+    await expect(other.getPublishedFlow('nope')).rejects.toMatchObject({ code: 'flow_not_found' })
+    expect(other.refusal('nope')).toMatchObject({ code: 'flow_not_found' })
+    expect(calls).toHaveLength(2)
+    // Another token is another set-up.
+    expect(createFlowClient({ apiHost: '', token: 'fs_pk_y', fetch }).refusal('nope')).toBeUndefined()
+  })
+
   it('rejects a body that is not JSON', async () => {
     const { fetch } = recordingFetch(new Response('<html>proxy error</html>', { status: 200 }))
     const client = createFlowClient({ apiHost: '', fetch, sleep: noSleep })

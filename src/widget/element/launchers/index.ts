@@ -5,7 +5,7 @@
  */
 import type { FlowChatElementOptions } from '../flow-chat-element'
 import { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from '../launcher-properties'
-import type { LauncherBehaviour, LauncherClass, LauncherKind } from '../launcher-element'
+import type { LauncherBehaviour, LauncherClass, LauncherKind } from '../launcher-behaviour'
 import { applyOptions, defineProperties, observedAttributes, upgradeProperties } from '../properties'
 import { Bubble } from './bubble'
 import type { LauncherBase } from './launcher-base'

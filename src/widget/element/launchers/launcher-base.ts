@@ -9,7 +9,7 @@ import { CHAT_PROPERTIES } from '../chat-properties'
 import { forgetConversation } from '../conversation-storage'
 import { DEFAULT_TAG_NAME } from '../define'
 import type { FlowChatElement, FlowChatElementOptions } from '../flow-chat-element'
-import type { LauncherBehaviour } from '../launcher-element'
+import type { LauncherBehaviour } from '../launcher-behaviour'
 import type { LauncherTable } from '../launcher-properties'
 import { observedAttributes, propertyOf, type Properties, type PropertySpec, type PropertyTable, readProperty } from '../properties'
 import { adoptCss } from './launcher-styles'
@@ -53,7 +53,7 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
     else this.open()
   }
   /**
-   * Shows the title (the label, else the flow's name, else "Chat") wherever the window has it, and
+   * Shows the title (the label, else the flow's share title, else its name, else "Chat") wherever the window has it, and
    * the launcher's other words, in its language (see `localize`).
    */
   protected abstract showTitle(): void
@@ -88,10 +88,13 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
     return translate(this.locale, id, values)
   }
 
-  /** Reads the launcher's language again, and shows its words in it now and when its translation arrives. */
-  protected localize(): void {
+  /**
+   * Shows the launcher's words in its language now and when its translation arrives; `language`:
+   * its language is read again first (its `lang` or `dir` changed).
+   */
+  protected localize(language = true): void {
     this.#stopLabels?.()
-    this.#locale = undefined
+    if (language) this.#locale = undefined
     this.#stopLabels = effect(() => this.showTitle())
   }
 
@@ -113,7 +116,7 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
     const roles = propertyOf(this.table, name)?.roles ?? []
     if (CHAT_ATTRIBUTES.has(name) && this.#chat) this.#forward(this.#chat)
     if (roles.includes('launcher-theme')) this.#loadTheme()
-    if (roles.includes('renders')) this.localize()
+    if (roles.includes('renders')) this.localize(roles.includes('language'))
     this.applyStyles()
     this.optionChanged(roles)
   }
@@ -202,9 +205,9 @@ export abstract class LauncherBase<T extends LauncherTable = LauncherTable> impl
           if (colour) this.host.style.setProperty(property, colour)
           else this.host.style.removeProperty(property)
         }
-        // The contract's published flow has no name; the share page title is the owner's next best.
-        const name = (publishedFlow as { name?: unknown }).name ?? metadataSchema.safeParse(publishedFlow.settings?.metadata).data?.title
-        this.#flowName = typeof name === 'string' ? name.trim().slice(0, 80) : ''
+        // As on the flow's share page: its title there, else the flow's name.
+        const name = metadataSchema.safeParse(publishedFlow.settings?.metadata).data?.title?.trim() || publishedFlow.name?.trim()
+        this.#flowName = name ? name.slice(0, 80) : ''
         this.showTitle()
       },
       () => {},

@@ -6,7 +6,7 @@ import { safeImageUrl } from '../../content/url'
 import { TransportError } from '../../transport/index'
 import { adoptChunkCss } from '../chunk-css'
 import { ACCENT, css, v } from '../css'
-import type { InputProps } from './input-views'
+import type { InputProps } from './input-props'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 /** A row of cards that scrolls sideways (one card and a bit of the next on a phone), each snapping into place. */

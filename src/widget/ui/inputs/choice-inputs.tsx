@@ -1,7 +1,7 @@
 import type { ChoiceItem } from '../../../protocol/index'
 import { safeImageUrl } from '../../content/url'
 import { ChoiceList } from './choice-list'
-import type { RichInputProps } from './input-views'
+import type { RichInputProps } from './input-props'
 
 const text = (value: string | null | undefined) => (typeof value === 'string' && value.trim() ? value : undefined)
 

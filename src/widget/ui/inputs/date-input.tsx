@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks'
-import type { RichInputProps } from './input-views'
+import type { RichInputProps } from './input-props'
 import { localDates } from './local-formats'
 import { useAnswer, useAutoFocus } from './use-answer'
 

@@ -3,7 +3,7 @@ import { acceptAttribute, allowedTypes, fileAnswer, fileInputOptionsSchema, uplo
 import { adoptChunkCss } from '../chunk-css'
 import { ACCENT, css, v } from '../css'
 import { useFileUploads, type FileItem } from './file-uploads'
-import type { InputProps } from './input-views'
+import type { InputProps } from './input-props'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 const FILE_INPUT_CSS = css`

@@ -75,11 +75,11 @@ export function useFileUploads(widget: Widget, draft: Signal<string>, rules: Fil
   )
 
   const start = (item: FileItem) => {
-    const url = widget.conversation.uploadUrl()
-    if (!url || !item.file) return
+    const session = widget.conversation.session()
+    if (!session || !item.file) return
     const controller = new AbortController()
     update(item.id, { status: 'uploading', progress: 0, error: undefined, controller })
-    uploadFile(url, item.file, (progress) => update(item.id, { progress }), controller.signal).then(
+    uploadFile(session.chat, session.id, item.file, (progress) => update(item.id, { progress }), controller.signal).then(
       (file: UploadedFile) => update(item.id, { status: 'done', progress: 1, url: file.url, name: file.name, controller: undefined }),
       (error: unknown) => {
         if (isTransportError(error) && error.kind === 'aborted') return

@@ -1,13 +1,5 @@
-import type { Signal } from '@preact/signals'
-import type { ChatInput, InputOptions } from '../../../protocol/index'
 import { lazyView, type LazyView } from '../lazy-view'
-import type { WidgetProps } from '../widget'
-
-/** What every input view is given. */
-export type InputProps = WidgetProps & { input: ChatInput; draft: Signal<string> }
-
-/** What the rich inputs chunk's views are given: the input with its options checked (rich-inputs.tsx). */
-export type RichInputProps = InputProps & { input: ChatInput & { options: InputOptions } }
+import type { InputProps } from './input-props'
 
 /** The input answered in the core's own text field (any unknown type gets one too). */
 export const TEXT_INPUT = 'text input'

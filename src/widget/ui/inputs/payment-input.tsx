@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks'
 import { adoptChunkCss } from '../chunk-css'
 import { css } from '../css'
-import type { InputProps } from './input-views'
+import type { InputProps } from './input-props'
 import { useAnswer, useAutoFocus } from './use-answer'
 
 const PAYMENT_CSS = css`

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'preact/hooks'
-import type { RichInputProps } from './input-views'
+import type { RichInputProps } from './input-props'
 import { localNumber } from './local-formats'
 import { useAnswer, useAutoFocus } from './use-answer'
 

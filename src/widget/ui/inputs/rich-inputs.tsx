@@ -6,7 +6,7 @@ import { adoptChunkCss } from '../chunk-css'
 import { ACCENT, css, v } from '../css'
 import { ChoiceInput, PictureChoiceInput } from './choice-inputs'
 import { DateInput } from './date-input'
-import type { InputProps } from './input-views'
+import type { InputProps } from './input-props'
 import { RatingInput } from './rating-input'
 import { TypedTextInput } from './typed-inputs'
 

@@ -1,7 +1,7 @@
 import { useRef } from 'preact/hooks'
 import { MAX_MESSAGE_LENGTH } from '../../../protocol/chat'
 import type { StringId } from '../../i18n/strings'
-import type { InputProps } from './input-views'
+import type { InputProps } from './input-props'
 import { isComposing, useAnswer, useAutoFocus } from './use-answer'
 
 /** What a text-like field is: its type, placeholder and the keyboard and autofill it asks for. */

@@ -1,4 +1,4 @@
-import type { RichInputProps } from './input-views'
+import type { RichInputProps } from './input-props'
 import { localNumber } from './local-formats'
 import { TextInput, type TextField } from './text-input'
 

@@ -14,6 +14,10 @@ export const fetch: FetchLike = async (url, init) => {
     authorization: new Headers(init?.headers).get('Authorization'),
     body: init?.body ? JSON.parse(String(init.body)) : undefined,
   })
+  // A flow with a name and no share title.
+  if (url.includes('/flows/named/publishedFlow')) {
+    return json({ publishedFlow: { ...publishedFlow(), name: ' Sales desk ' }, version: '3' })
+  }
   if (url.includes('/publishedFlow')) {
     return json({
       publishedFlow: publishedFlow({

@@ -66,6 +66,16 @@ describe('a launcher', () => {
     expect(popup.chat?.getAttribute('storage-key')).toBe('flow-chat-popup')
   })
 
+  it("takes the flow's name for its title when the flow has no share title (the launcher's name follows)", async () => {
+    defineFlowChatLaunchers({ fetch })
+    const bubble = document.createElement('flow-chat-bubble') as FlowChatBubbleElement
+    bubble.flow = 'named'
+    document.body.append(bubble)
+    await vi.waitFor(() => expect(launcherButton(bubble)?.getAttribute('aria-label')).toBe('Open chat: Sales desk'))
+    bubble.open()
+    await vi.waitFor(() => expect(bubble.shadowRoot?.querySelector('[part="title"]')?.textContent).toBe('Sales desk'))
+  })
+
   it("sends a handle's commands through its chat, and refuses them (with an error event) before the chat exists", async () => {
     defineFlowChatLaunchers({ fetch })
     const handle = initBubble({ flow: 'f1' })

@@ -1,0 +1,10 @@
+import type { SavedConversation } from './saved-schema'
+
+/** Storage for one chat's saved conversation (the element's: conversation-storage.ts); implementations never throw. */
+export interface ConversationMemory {
+  /** The saved record, unchecked (the conversation validates it), or undefined. */
+  load(): unknown
+  /** Saves in the storage the flow's setting names, and removes it from the other. */
+  save(storage: 'session' | 'local', data: SavedConversation): void
+  clear(): void
+}
