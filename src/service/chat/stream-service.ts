@@ -1,5 +1,6 @@
 import { errorLine, finishLine, STREAM_LOG_CONTEXT, type StreamErrorLog, textLines } from '../../protocol/stream'
-import { AiCallError, type CompletionUsage } from '../ai/chat-completion'
+import { AiCallError } from '../ai/chat-completion'
+import type { CompletionUsage } from '../engine/core/ports'
 import type { Awaiting, SessionState } from '../engine/core/types'
 import { cutToBytes } from '../engine/core/byte-budget'
 import { HttpError } from '../http/errors'
