@@ -14,8 +14,8 @@ import {
   type UploadedFile,
 } from '../../protocol/uploads'
 import type { ChatDeps } from './chat-deps'
+import type { SessionGate } from './chat-gate'
 import { checkSession, sessionNotFound } from './session-check'
-import type { StreamTurn } from './stream-service'
 import type { SessionState } from '../engine/core/types'
 import { awaitedInput } from './awaited-input'
 import { HttpError } from '../http/errors'
@@ -59,12 +59,12 @@ async function pendingFileInput(
 export async function receiveUpload(
   deps: ChatDeps,
   files: Files,
-  turn: StreamTurn,
+  gate: SessionGate,
   request: UploadRequest,
   signal: AbortSignal,
 ): Promise<UploadedFile> {
-  const { session, live } = turn
-  if (!session || !live.flow) throw sessionNotFound(session?.id ?? '(invalid id)')
+  const { session, live } = gate
+  if (!session) throw gate.notFound()
   checkSession(session, live.refusal, deps.now())
   const version = await deps.versions.get(session.publishedVersionId)
   if (!version) throw sessionNotFound(session.id)
@@ -87,7 +87,7 @@ export async function receiveUpload(
     const { size, head } = await receive(request.body, temporary, limit, signal)
     if (size === 0) throw new HttpError('invalid_body', 'The body is the file: it is empty.')
     const type = await checkContent(head, types, { name, type: request.contentType })
-    const ids = { workspaceId: live.flow.workspaceId, resultId: session.resultId, fileId: newFileId() }
+    const ids = { workspaceId: session.workspaceId, resultId: session.resultId, fileId: newFileId() }
     const key = storageKey(ids)
     await files.storage.put(key, temporary, { size, type })
     const recorded = await deps.store.uploads.insert(
