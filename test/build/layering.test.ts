@@ -151,6 +151,14 @@ describe('layering', () => {
     expect(wrong.map((edge) => `${edge.file} imports ${edge.specifier}`)).toEqual([])
   })
 
+  it("rules on visitors' requests in one place: only the visitor gate applies the chat's origin rule", () => {
+    const root = join(SRC, 'service')
+    const gates = sourceFiles(root)
+      .filter((file) => /\bapplyChatOrigin\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file).split(sep).join('/'))
+    expect(gates).toEqual(['http/cors.ts', 'routes/chat-gate.ts'])
+  })
+
   it('knows every folder and top-level module of the service', () => {
     const entries = readdirSync(join(SRC, 'service'), { withFileTypes: true }).filter((entry) => entry.isDirectory() || /\.ts$/.test(entry.name))
     expect(entries.map((entry) => entry.name).filter((name) => !(name in SERVICE_PARTS))).toEqual([])
