@@ -8,13 +8,14 @@ import { describe, expect, it } from 'vitest'
  * with `transport`, `content`, `sandbox` and `i18n` beside them, importing only the contract;
  * `chat` is rooms by concern, each importing only those before it (`events ← state ← actions ←
  * memory ← conversation`), and the others enter it by its door (chat/index.ts); no two widget
- * modules need each other, not even for types; the
+ * modules need each other, not even for types (import-cycles.test.ts); the
  * service's store and engine never reach up into the routes and services, nor the store into the
  * engine (it keeps what the engine hands it as plain data). The service imports one way:
- * entries → routes → services → engine → integrations → http → store, each only below itself;
- * its configuration is read as types below the entries; the engine's core imports no block and
- * no block the walker; no two service modules need each other's values. The console imports the
- * contract only, as every other client of the API does.
+ * entries → routes → services → engine and integrations side by side → http → store, each only
+ * below itself; the engine names no integration, and the integrations read the engine's ports
+ * (engine/core/ports.ts) as types only; its configuration is read as types below the entries;
+ * the engine's core imports no block and no block the walker. The console imports the
+ * contract only, as every other client of the API does. Import cycles: import-cycles.test.ts.
  */
 const SRC = resolve(import.meta.dirname, '../../src')
 
@@ -117,17 +118,6 @@ describe('layering', () => {
     expect(loose.map((file) => file.name)).toEqual(['index.ts'])
   })
 
-  it('no two widget modules need each other: no import cycle, of values or of types', () => {
-    const graph = new Map<string, string[]>()
-    for (const file of sourceFiles(join(SRC, 'widget'))) {
-      const targets = importsOf(file)
-        .filter((specifier) => specifier.startsWith('.'))
-        .map((specifier) => resolveModule(resolve(dirname(file), specifier)))
-      graph.set(file, targets.filter((target): target is string => target !== undefined))
-    }
-    expect(cycles(graph).map((cycle) => cycle.map((path) => relative(SRC, path)).join(' → '))).toEqual([])
-  })
-
   it("widget code takes the contract's modules one by one, never every schema through protocol/index", () => {
     const barrel = sourceFiles(join(SRC, 'widget')).filter((file) =>
       /^\s*(?:import|export)\s+(?!type\b)[^'"]*from\s*['"][./]*protocol\/index['"]/m.test(readFileSync(file, 'utf8')),
@@ -172,12 +162,27 @@ describe('layering', () => {
     )
     expect(wrong.map(describeEdge)).toEqual([])
   })
-  it('the service imports only downwards: entries, routes, services, engine, integrations, http, store', () => {
+  it('the service imports only downwards: entries, routes, services, engine and integrations, http, store', () => {
     const wrong = serviceEdges()
       .filter((edge) => edge.from !== edge.to)
       .filter((edge) => !(edge.to === 'config' && edge.typeOnly))
       .filter((edge) => !(SERVICE_RULES[edge.from] ?? []).includes(edge.to))
     expect(wrong.map((edge) => `${edge.file} imports ${edge.specifier} (${edge.from} → ${edge.to})`)).toEqual([])
+  })
+
+  it("the engine names no integration; the integrations implement the engine's ports and read them as types only", () => {
+    const wrong = serviceEdges().filter(
+      (edge) => (edge.from === 'engine' && edge.to === 'integrations') || (edge.from === 'integrations' && edge.to === 'ports' && !edge.typeOnly),
+    )
+    expect(wrong.map((edge) => `${edge.file} imports ${edge.specifier}`)).toEqual([])
+  })
+
+  it("rules on visitors' requests in one place: only the visitor gate applies the chat's origin rule", () => {
+    const root = join(SRC, 'service')
+    const gates = sourceFiles(root)
+      .filter((file) => /\bapplyChatOrigin\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file).split(sep).join('/'))
+    expect(gates).toEqual(['http/cors.ts', 'routes/chat-gate.ts'])
   })
 
   it('knows every folder and top-level module of the service', () => {
@@ -199,15 +204,13 @@ describe('layering', () => {
     })
     expect(wrong.map((edge) => `${edge.file} imports ${edge.specifier}`)).toEqual([])
   })
-
-  it('no two service modules need each other: no import cycle of values', () => {
-    const graph = new Map<string, string[]>()
-    for (const edge of serviceEdges().filter((edge) => !edge.typeOnly)) {
-      graph.set(edge.fromPath, [...(graph.get(edge.fromPath) ?? []), edge.toPath])
-    }
-    expect(cycles(graph).map((cycle) => cycle.map((path) => relative(SRC, path)).join(' → '))).toEqual([])
-  })
 })
+
+/** Modules that stand apart from their folder. */
+const SERVICE_MODULE_PARTS: Record<string, string> = {
+  // What a step calls outside the engine: defined by the engine, implemented by the integrations.
+  'engine/core/ports.ts': 'ports',
+}
 
 /** Where each folder and top-level module of src/service stands. */
 const SERVICE_PARTS: Record<string, string> = {
@@ -248,16 +251,17 @@ const SERVICE_PARTS: Record<string, string> = {
 /** What each part of the service may import (besides itself); anything may read `config` as types. */
 const SERVICE_RULES: Record<string, readonly string[]> = {
   base: [],
+  ports: [],
   store: ['base'],
   http: ['store', 'base'],
-  // The clients a step calls: AI providers, outbound HTTP, mail, credentials.
-  integrations: ['http', 'store', 'base'],
-  engine: ['integrations', 'base'],
-  services: ['engine', 'integrations', 'http', 'store', 'base'],
-  routes: ['services', 'integrations', 'http', 'store', 'base'],
+  // The clients a step calls (AI providers, outbound HTTP, mail, credentials), implementing the engine's ports.
+  integrations: ['ports', 'http', 'store', 'base'],
+  engine: ['ports', 'base'],
+  services: ['engine', 'ports', 'integrations', 'http', 'store', 'base'],
+  routes: ['services', 'ports', 'integrations', 'http', 'store', 'base'],
   // Reads the environment, with the defaults of the parts it configures.
-  config: ['engine', 'integrations', 'store', 'base'],
-  entry: ['config', 'routes', 'services', 'engine', 'integrations', 'http', 'store', 'base'],
+  config: ['engine', 'ports', 'integrations', 'store', 'base'],
+  entry: ['config', 'routes', 'services', 'engine', 'ports', 'integrations', 'http', 'store', 'base'],
 }
 
 interface ServiceEdge {
@@ -272,7 +276,10 @@ interface ServiceEdge {
 
 function serviceEdges(): ServiceEdge[] {
   const root = join(SRC, 'service')
-  const part = (path: string) => SERVICE_PARTS[relative(root, path).split(sep)[0]!] ?? '?'
+  const part = (path: string) => {
+    const inService = relative(root, path).split(sep)
+    return SERVICE_MODULE_PARTS[inService.join('/')] ?? SERVICE_PARTS[inService[0]!] ?? '?'
+  }
   return sourceFiles(root).flatMap((file) =>
     staticImportsOf(file).flatMap(({ specifier, typeOnly }) => {
       const target = specifier.startsWith('.') ? resolveModule(resolve(dirname(file), specifier)) : undefined
@@ -298,32 +305,4 @@ function staticImportsOf(file: string): { specifier: string; typeOnly: boolean }
 
 function resolveModule(base: string): string | undefined {
   return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), base].find((path) => existsSync(path) && statSync(path).isFile())
-}
-
-/** The import cycles of a graph (its strongly connected components of more than one module). */
-function cycles(graph: Map<string, string[]>): string[][] {
-  const index = new Map<string, number>()
-  const low = new Map<string, number>()
-  const stack: string[] = []
-  const found: string[][] = []
-  const visit = (node: string) => {
-    index.set(node, index.size)
-    low.set(node, index.get(node)!)
-    stack.push(node)
-    for (const next of graph.get(node) ?? []) {
-      if (!index.has(next)) {
-        visit(next)
-        low.set(node, Math.min(low.get(node)!, low.get(next)!))
-      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!))
-    }
-    if (low.get(node) !== index.get(node)) return
-    const component: string[] = []
-    for (let member = stack.pop()!; ; member = stack.pop()!) {
-      component.push(member)
-      if (member === node) break
-    }
-    if (component.length > 1) found.push(component.sort())
-  }
-  for (const node of graph.keys()) if (!index.has(node)) visit(node)
-  return found
 }

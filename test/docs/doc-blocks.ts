@@ -35,15 +35,19 @@ export interface CodeBlock {
   next?: CodeBlock
 }
 
-/** README.md, CHANGELOG.md and every page under docs/, from the repository root, in a stable order. */
+/**
+ * README.md, CHANGELOG.md, every page under docs/ and the README.md of every folder of src/ and
+ * test/ (each says where its topic is documented), from the repository root, in a stable order.
+ */
 export function documents(): string[] {
-  const pages = (directory: string): string[] =>
+  const pages = (directory: string, keep = (name: string) => name.endsWith('.md')): string[] =>
     readdirSync(resolve(REPO_ROOT, directory), { withFileTypes: true })
       .flatMap((entry) =>
-        entry.isDirectory() ? pages(join(directory, entry.name)) : entry.name.endsWith('.md') ? [join(directory, entry.name)] : [],
+        entry.isDirectory() ? pages(join(directory, entry.name), keep) : keep(entry.name) ? [join(directory, entry.name)] : [],
       )
       .sort()
-  return ['README.md', 'CHANGELOG.md', ...pages('docs')]
+  const folderReadmes = ['src', 'test'].flatMap((root) => pages(root, (name) => name === 'README.md'))
+  return ['README.md', 'CHANGELOG.md', ...pages('docs'), ...folderReadmes]
 }
 
 const tokensOf = (document: string): Token[] => marked.lexer(readFileSync(resolve(REPO_ROOT, document), 'utf8'))

@@ -15,6 +15,13 @@ describe('links in the documentation', () => {
     expect(all.length).toBeGreaterThan(50)
   })
 
+  it("from a folder's README lead to where its topic is documented", () => {
+    const folders = documents().filter((document) => /^(src|test)\//.test(document))
+    expect(folders.length).toBeGreaterThan(0)
+    const unlinked = folders.filter((document) => !links(document).some((link) => link.href.includes('docs/')))
+    expect(unlinked).toEqual([])
+  })
+
   it('to other sites use https', () => {
     const insecure = all.filter((link) => /^http:/.test(link.href) && !/^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(link.href))
     expect(insecure).toEqual([])

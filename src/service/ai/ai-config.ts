@@ -1,5 +1,5 @@
 import type { ApiKeyCredentialData } from '../../protocol/credentials'
-import type { AiProvider } from './chat-completion'
+import type { AiProvider } from '../engine/core/ports'
 
 /** The AI configuration read at start (see config.ts), apart from the client so reading it loads no SDK. */
 

@@ -1,7 +1,7 @@
 import type { ChatReplyMessage } from '../../protocol/index'
 import { fileUrl } from '../../protocol/uploads'
-import type { ChatCompletion, CompletionUsage } from '../ai/chat-completion'
 import { EngineError } from '../engine/core/engine-error'
+import type { ChatCompletion, CompletionUsage } from '../engine/core/ports'
 import { createStepContext } from '../engine/core/step-context'
 import type { SessionState, StepContext, StepOutcome } from '../engine/core/types'
 import type { CachedVersion } from '../flows/published-versions'

@@ -1,4 +1,4 @@
-import type { LinkedFlowLoader } from '../engine/core/types'
+import type { LinkedFlowLoader } from '../engine/core/ports'
 import { isResourceRef } from '../ids'
 import type { Repositories } from '../store/store'
 import { findLiveFlow } from '../flows/live-flow'

@@ -1,18 +1,17 @@
 import { errorLine, finishLine, STREAM_LOG_CONTEXT, type StreamErrorLog, textLines } from '../../protocol/stream'
-import { AiCallError, type CompletionUsage } from '../ai/chat-completion'
+import { AiCallError } from '../ai/chat-completion'
+import type { CompletionUsage } from '../engine/core/ports'
 import type { Awaiting, SessionState } from '../engine/core/types'
 import { cutToBytes } from '../engine/core/byte-budget'
 import { HttpError } from '../http/errors'
 import { newId } from '../ids'
 import { type RequestContext, requestLogger } from '../observability/request-context'
 import type { AiStreamKey, AiStreamPart } from '../store/ai-streams-repository'
-import type { SessionRecord } from '../store/sessions-repository'
-import { findLiveFlow, type LiveFlow } from '../flows/live-flow'
 import type { ChatDeps } from './chat-deps'
 import type { LiveStream } from '../ai/live-streams'
+import type { SessionGate } from './chat-gate'
 import { refusal } from './engine-errors'
-import { checkSession, sessionNotFound } from './session-check'
-import { type ChatGate, rateVerdict } from './turn'
+import { checkSession } from './session-check'
 
 /**
  * `streamMessage`: the answer of the AI block a session waits on (a `stream` wait), streamed as
@@ -45,42 +44,14 @@ type Ids = { sessionId: string; resultId: string; workspaceId: string; request?:
 const keyOf = (ids: Ids, wait: StreamWait): AiStreamKey => ({ sessionId: ids.sessionId, streamId: wait.streamId })
 type Follow = { kind: 'live'; live: LiveStream } | { kind: 'stored' }
 
-/** A streamed answer's turn: the session, its flow with its live version, the rate verdict. */
-export interface StreamTurn extends ChatGate {
-  readonly session: SessionRecord | undefined
-  readonly live: LiveFlow
-  readonly request?: RequestContext
-}
-
-export async function openStream(
-  deps: ChatDeps,
-  input: { sessionId: string; rateKey: string; request?: RequestContext },
-): Promise<StreamTurn> {
-  const session = input.sessionId ? await deps.store.sessions.findById(input.sessionId) : undefined
-  const live = await findLiveFlow(deps, session?.flowId ?? '', 'session', {
-    rateLimit: (name, params) => deps.limiter.cte(name, params, input.rateKey),
-  })
-  const found = session !== undefined && live.flow !== undefined
-  return {
-    session,
-    live,
-    allowedOrigins: live.allowedOrigins,
-    rateLimited: rateVerdict(deps, live.rateLimit),
-    found,
-    workspaceId: live.flow?.workspaceId,
-    request: input.request,
-  }
-}
-
-/** The answer's lines, once the route admitted the turn. */
-export async function streamMessage(deps: ChatDeps, turn: StreamTurn, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const { session, live } = turn
-  const flow = live.flow
-  if (!session || !flow) throw sessionNotFound(session?.id ?? '(invalid id)')
+/** The answer's lines, once the gate admitted the request. */
+export async function streamMessage(deps: ChatDeps, gate: SessionGate, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const { session, live } = gate
+  if (!session) throw gate.notFound()
   checkSession(session, live.refusal, deps.now())
   const awaiting = (session.state as SessionState).awaiting
   if (awaiting?.kind !== 'stream') throw refusal('not_waiting_for_stream')
-  const ids: Ids = { sessionId: session.id, resultId: session.resultId, workspaceId: flow.workspaceId, request: turn.request }
+  const ids: Ids = { sessionId: session.id, resultId: session.resultId, workspaceId: session.workspaceId, request: gate.request }
   const follow = await firstSign(deps, ids, awaiting, await join(deps, ids, awaiting), signal)
   return toBody(lines(deps, ids, awaiting, follow))
 }

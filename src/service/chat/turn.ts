@@ -1,43 +1,28 @@
 import type { SessionState, StepOutcome } from '../engine/core/types'
-import { liveFlow } from '../flows/live-flow'
+import { type FlowStanding, type LiveFlow, liveFlow } from '../flows/live-flow'
 import type { CachedVersion } from '../flows/published-versions'
 import { HttpError } from '../http/errors'
 import type { RequestContext } from '../observability/request-context'
-import { rateLimited } from '../http/rate-limit'
 import type { TurnLookup } from '../store/chat-steps-repository'
-import { type VerdictRow, verdictOf } from '../store/rate-limits-repository'
 import type { ChatDeps, ResponseJson } from './chat-deps'
+import { type ChatGate, verdict } from './chat-gate'
 import { requestHash, runChatStep, type StepRequest, stepContext, stepWrite } from './chat-step'
 import { checkSession, sessionNotFound } from './session-check'
 import { keepLease, newLeaseOwner, waitForLease } from './session-leases'
 
-/** What the route rules on, in this order, before it reads a request's body. */
-export interface ChatGate {
-  /** `settings.security.allowedOrigins` of the flow's live version (empty: every origin). */
-  allowedOrigins: string[]
-  /** The 429 to answer when the client's bucket is empty. */
-  rateLimited: HttpError | undefined
-  /** The flow or session exists (and is in service) for this request. */
-  found: boolean
-  /** The workspace of the flow or session found, for the request's log lines. */
-  workspaceId: string | undefined
-}
-
-/** The 429 a rate-limit row read along with the request says to answer, if any. */
-export function rateVerdict(deps: Pick<ChatDeps, 'limiter'>, row: VerdictRow | undefined): HttpError | undefined {
-  return row && rateLimited(verdictOf(row, deps.limiter.config))
-}
-
 /**
  * A turn: one request's hold on one running session, from its first read to its answer, for a
- * visitor's message or an outside system's webhook. The route opens it (one statement reads the
- * session with its flow, takes the request's rate-limit token and the session's lease, and finds
- * any response stored under the request's idempotency key), rules on its gate, reads the body,
- * `advance`s it (the step runs with no transaction open and commits in one statement while the
- * lease holds) and `close`s it. Requests for one session in this process wait for each other's
- * turns, in order; across processes the lease decides.
+ * visitor's message or an outside system's webhook. The route's gate opens it (one statement reads
+ * the session with its flow, takes the request's rate-limit token and the session's lease, and
+ * finds any response stored under the request's idempotency key) and rules on it (chat-gate.ts),
+ * the route reads the body and `advance`s it (the step runs with no transaction open and commits
+ * in one statement while the lease holds), and the gate `close`s it. Requests for one session in
+ * this process wait for each other's turns, in order; across processes the lease decides. The
+ * flow's live version is asked for once per read: the gate's origins and the step's refusal
+ * (closed, archived) come from the same answer.
  */
 export class SessionTurn implements ChatGate {
+  readonly allowedOrigins: string[]
   readonly rateLimited: HttpError | undefined
   readonly found: boolean
   readonly workspaceId: string | undefined
@@ -47,12 +32,14 @@ export class SessionTurn implements ChatGate {
     private readonly input: TurnInput,
     private readonly owner: string,
     private lookup: TurnLookup,
-    readonly allowedOrigins: string[],
+    private live: LiveFlow<FlowStanding>,
     private readonly leave: () => void,
   ) {
-    this.rateLimited = rateVerdict(deps, lookup.rateLimit)
-    this.found = lookup.session !== undefined
-    this.workspaceId = lookup.session?.workspaceId
+    const gate = verdict(deps, live, lookup.rateLimit, lookup.session?.workspaceId, this.notFound)
+    this.allowedOrigins = gate.allowedOrigins
+    this.rateLimited = gate.rateLimited
+    this.found = gate.found
+    this.workspaceId = gate.workspaceId
   }
 
   static async open(deps: ChatDeps, input: TurnInput): Promise<SessionTurn> {
@@ -60,13 +47,14 @@ export class SessionTurn implements ChatGate {
     try {
       const owner = newLeaseOwner()
       const lookup = await read(deps, input, owner, true)
-      const { allowedOrigins } = await liveFlow(deps.versions, lookup.session, 'session')
-      return new SessionTurn(deps, input, owner, lookup, allowedOrigins, leave)
+      return new SessionTurn(deps, input, owner, lookup, await liveFlow(deps.versions, lookup.session, 'session'), leave)
     } catch (error) {
       leave()
       throw error
     }
   }
+
+  readonly notFound = () => sessionNotFound(this.input.sessionId || '(invalid id)')
 
   /**
    * The step's response: the one stored under the idempotency key, or the step run now and
@@ -74,25 +62,33 @@ export class SessionTurn implements ChatGate {
    * lease was lost while the flow ran (nothing was written then).
    */
   async advance(request: StepRequest): Promise<ResponseJson> {
-    if (!this.lookup.session) throw sessionNotFound(this.input.sessionId)
+    if (!this.lookup.session) throw this.notFound()
     // Only an idempotency key is bound to its request.
     const hash = this.input.idempotencyKey === undefined ? '' : requestHash(request)
     for (let attempt = 0; ; attempt++) {
       const replay = await this.storedResponse(hash)
       if (replay !== undefined) return replay
       if (!this.lookup.leased) {
-        this.lookup = await waitForLease(async () => {
-          const next = await read(this.deps, this.input, this.owner, false)
-          return next.leased || next.idempotent ? next : undefined
-        }, this.deps.lease.waitMs)
+        await this.reread(
+          waitForLease(async () => {
+            const next = await read(this.deps, this.input, this.owner, false)
+            return next.leased || next.idempotent ? next : undefined
+          }, this.deps.lease.waitMs),
+        )
         continue
       }
       const committed = await this.step(request, hash)
       if (committed !== undefined) return committed
       // This process stalled past the lease's expiry and another request took the session over.
       if (attempt > 0) throw new HttpError('conflict', 'This conversation moved on meanwhile; send the answer again.')
-      this.lookup = await read(this.deps, this.input, this.owner, false)
+      await this.reread(read(this.deps, this.input, this.owner, false))
     }
+  }
+
+  /** Takes a later read of the session, and the flow's standing as that read found it. */
+  private async reread(reading: Promise<TurnLookup>): Promise<void> {
+    this.lookup = await reading
+    this.live = await liveFlow(this.deps.versions, this.lookup.session, 'session')
   }
 
   /** Releases the lease if the turn still holds it, and lets the session's next request go. */
@@ -124,7 +120,7 @@ export class SessionTurn implements ChatGate {
     const session = this.lookup.session!
     const leased = this.lookup.leased!
     const now = deps.now()
-    checkSession({ id: session.id, ...leased }, (await liveFlow(deps.versions, session, 'session')).refusal, now)
+    checkSession({ id: session.id, ...leased }, this.live.refusal, now)
     const version = (await deps.versions.get(session.publishedVersionId)) as CachedVersion
     const ids = { workspaceId: session.workspaceId, flowId: session.flowId, sessionId: session.id, resultId: session.resultId }
     const lease = keepLease(deps.store.chatSteps, session.id, owner, deps.lease.leaseMs)

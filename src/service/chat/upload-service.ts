@@ -14,8 +14,8 @@ import {
   type UploadedFile,
 } from '../../protocol/uploads'
 import type { ChatDeps } from './chat-deps'
+import type { SessionGate } from './chat-gate'
 import { checkSession, sessionNotFound } from './session-check'
-import type { StreamTurn } from './stream-service'
 import type { SessionState } from '../engine/core/types'
 import { awaitedInput } from './awaited-input'
 import { HttpError } from '../http/errors'
@@ -62,12 +62,12 @@ async function pendingFileInput(
 export async function receiveUpload(
   deps: ChatDeps,
   files: Files,
-  turn: StreamTurn,
+  gate: SessionGate,
   request: UploadRequest,
   signal: AbortSignal,
 ): Promise<UploadedFile> {
-  const { session, live } = turn
-  if (!session || !live.flow) throw sessionNotFound(session?.id ?? '(invalid id)')
+  const { session, live } = gate
+  if (!session) throw gate.notFound()
   checkSession(session, live.refusal, deps.now())
   const version = await deps.versions.get(session.publishedVersionId)
   if (!version) throw sessionNotFound(session.id)
@@ -86,7 +86,7 @@ export async function receiveUpload(
 
   await files.ready()
   const quotas = files.settings.quotas
-  const workspaceId = live.flow.workspaceId
+  const workspaceId = session.workspaceId
   const scope = { sessionId: session.id, workspaceId, clientKey: request.client, now: deps.now() }
   const allowance = await uploadAllowance(deps.store, files.incoming, quotas, scope)
   const cap: Allowance = allowance.bytes < limit ? allowance : { bytes: limit, refusal: () => tooBig(limit) }

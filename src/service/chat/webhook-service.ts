@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors'
 import type { RequestContext } from '../observability/request-context'
 import type { ChatDeps } from './chat-deps'
 import { refusal } from './engine-errors'
-import { sessionNotFound } from './session-check'
+import type { SessionGate } from './chat-gate'
 import { SessionTurn } from './turn'
 
 /**
@@ -35,25 +35,33 @@ export async function deliverResultWebhook(
   return { sessionId: waiting.id, waitId }
 }
 
-/** The long poll of a waiting widget: `continued` with the stored step, or `waiting` after the timeout. */
+/**
+ * The long poll of a waiting widget, once the gate admitted it: `continued` with the stored step,
+ * or `waiting` after the timeout. The stored step is looked for first: the webhook may have moved
+ * the session on since the gate read it.
+ */
 export async function listenForWebhook(
   deps: ChatDeps,
-  input: { sessionId: string; waitId: string; timeoutSeconds: number; signal?: AbortSignal },
+  gate: SessionGate,
+  input: { waitId: string; timeoutSeconds: number; signal?: AbortSignal },
 ): Promise<WebhookWaitResponse> {
+  const { session } = gate
+  if (!session) throw gate.notFound()
   const lookup = async (): Promise<WebhookWaitResponse | undefined> => {
-    const stored = await deps.store.chatSteps.findIdempotentResponse(input.sessionId, stepKey(input.waitId))
+    const stored = await deps.store.chatSteps.findIdempotentResponse(session.id, stepKey(input.waitId))
     return stored && { status: 'continued', step: JSON.parse(stored.response) as ChatStepResult }
   }
   const found = await lookup()
   if (found) return found
-  const session = await deps.store.sessions.findById(input.sessionId)
-  if (!session) throw sessionNotFound(input.sessionId)
   const awaiting = (session.state as SessionState).awaiting
   if (awaiting?.kind !== 'webhook' || awaiting.waitId !== input.waitId) {
     if (session.completedAt !== null) throw refusal('session_ended')
     throw new HttpError('not_found', 'This conversation is not waiting for this webhook.')
   }
   const timeoutMs = Math.min(Math.max(input.timeoutSeconds, 0), MAX_LISTEN_SECONDS) * 1000
-  const answer = await deps.webhookWaits.wait(input, lookup, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) })
+  const answer = await deps.webhookWaits.wait({ sessionId: session.id, waitId: input.waitId }, lookup, {
+    timeoutMs,
+    ...(input.signal ? { signal: input.signal } : {}),
+  })
   return answer ?? { status: 'waiting' }
 }

@@ -19,4 +19,5 @@ function positive(value: number | undefined): number | undefined {
 }
 
 export * from './core/engine-error'
+export * from './core/ports'
 export * from './core/types'

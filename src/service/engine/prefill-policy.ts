@@ -1,6 +1,7 @@
 import { asFields } from './core/field-readers'
 import { type FlowIndex, indexFlow } from './core/flow-index'
-import type { LinkedFlowLoader, StartOptions } from './core/types'
+import type { LinkedFlowLoader } from './core/ports'
+import type { StartOptions } from './core/types'
 import { variableIdByName } from './core/variables'
 import { valueFlows, type ValueFlows } from './value-flows'
 

@@ -1,4 +1,4 @@
-import type { ChatCompletion } from '../ai/chat-completion'
+import type { ChatCompletion } from './core/ports'
 import { acceptStreamedAnswer } from './blocks/ai/ai-block'
 import { acceptHttpReply } from './blocks/http-request/http-request-block'
 import { acceptWebhook } from './blocks/http-request/wait-for-webhook'

@@ -5,7 +5,33 @@ import { readableIssues } from '../../protocol/index'
 import { HttpError } from './errors'
 import { findUnstorableValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json-guard'
 
-export interface ReadJsonOptions {
+/** How a route reads its body beyond the schema: the fields it takes, and what a missing body means. */
+export interface BodyOptions {
+  /** The top-level fields the operation accepts; any other is refused (see `parseBody`). */
+  keys?: readonly string[]
+  /** What an absent or empty body reads as (before the schema); without it one is refused. */
+  absent?: unknown
+  /** Reshapes the JSON before the schema reads it (an older flow file's envelope). */
+  prepare?: (value: unknown) => unknown
+}
+
+/**
+ * The one body reader: `read(c, schema, options)` reads the request's JSON defensively (media
+ * type, size counted as read, encoding, nesting, storable strings) and parses it with the
+ * contract's schema, refusing fields the operation does not take. A route makes one per body
+ * limit (chat bodies are smaller than management ones) and reads where its handler needs it:
+ * after its gate or its token, before it acts.
+ */
+export function bodyReader(limitBytes: number) {
+  return async <S extends z.ZodMiniType>(c: Context, schema: S, options: BodyOptions = {}): Promise<z.output<S>> => {
+    const optional = 'absent' in options
+    const raw = await readJsonBody(c, { limitBytes, optional })
+    const value = raw === undefined && optional ? options.absent : raw
+    return parseBody(schema, options.prepare ? options.prepare(value) : value, options.keys)
+  }
+}
+
+interface ReadJsonOptions {
   /** Most bytes accepted; counted on what is actually read, not on what Content-Length claims. */
   limitBytes: number
   /** An absent or empty body is allowed and reads as `undefined`. */
@@ -13,7 +39,7 @@ export interface ReadJsonOptions {
 }
 
 /** Reads a JSON body defensively: media type, size, encoding, nesting and storable strings. */
-export async function readJsonBody(c: Context, options: ReadJsonOptions): Promise<unknown> {
+async function readJsonBody(c: Context, options: ReadJsonOptions): Promise<unknown> {
   const contentType = c.req.header('content-type')
   if (contentType !== undefined && !isJsonMediaType(contentType)) throw unsupportedMediaType()
 

@@ -1,6 +1,7 @@
 import { createTransport } from 'nodemailer'
 import type { SmtpCredentialData } from '../../protocol/credentials'
 import type { CredentialsVault } from '../credentials/credentials-vault'
+import type { MailOutcome, OutgoingEmail } from '../engine/core/ports'
 import { newId } from '../ids'
 import type { OutboundHttp } from '../outbound/outbound-http'
 import type { OutboxMessage, OutboxRepository } from '../store/outbox-repository'
@@ -11,29 +12,15 @@ import type { OutboxMessage, OutboxRepository } from '../store/outbox-repository
  * configured at all: `npm start` out of the box), where the demo index shows them.
  */
 
-/** An e-mail as an `Email` block wrote it, before a sender is chosen. */
-export interface OutgoingEmail {
-  to: string[]
-  cc: string[]
-  bcc: string[]
-  replyTo?: string
-  /** The display name the block's author wrote for the Reply-To (never one a visitor filled in). */
-  senderName?: string
-  subject: string
-  text?: string
-  html?: string
-}
-
 export interface MailRequest {
   workspaceId: string
   flowId: string | null
   resultId: string | null
   /** Workspace credentials to send with; absent or `default`: the service's own SMTP or the outbox. */
   credentialsId?: string
+  /** The e-mail as an `Email` block wrote it, before a sender is chosen. */
   email: OutgoingEmail
 }
-
-export type MailOutcome = { via: 'smtp'; server: string; from: string; messageId: string } | { via: 'outbox'; id: string; from: string }
 
 export interface SmtpServer {
   host: string

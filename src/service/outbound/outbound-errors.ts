@@ -1,21 +1,15 @@
+import type { CallFailure, HttpCallFailure } from '../engine/core/ports'
+
 /**
  * Why an outgoing call failed, in words a flow may see: its HTTP block maps the message into a
  * variable, so it names the host the flow gave and what went wrong, never an address a name
  * resolved to (a tenant could otherwise map the operator's network) nor a raw system message.
  */
 
-export type OutboundFailure =
-  | 'refused'
-  | 'timeout'
-  | 'too-large'
-  | 'network'
-  | 'invalid-url'
-  | 'invalid-request'
-  | 'too-many-redirects'
-  /** The step or the workspace already made as many calls as it may. */
-  | 'limit'
+/** The kinds are the engine's HTTP port's (engine/core/ports.ts): a step's call fails with one of them. */
+export type OutboundFailure = HttpCallFailure
 
-export class OutboundError extends Error {
+export class OutboundError extends Error implements CallFailure<OutboundFailure> {
   constructor(
     readonly failure: OutboundFailure,
     message: string,

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
+import type { HttpCallRequest } from '../engine/core/ports'
 import { log } from '../observability/log'
 import { metrics } from '../observability/metrics'
 import { AllowList, assertAllowedAddress, bareHost, isRefusedHostName, parseAddress, parseUrl, refusedRangeOf } from './address-policy'
@@ -19,14 +20,7 @@ export { OutboundError, type OutboundFailure } from './outbound-errors'
  * until its answer is read and its connection attempts are over.
  */
 
-export interface OutboundRequest {
-  url: string
-  method?: string
-  headers?: Record<string, string>
-  body?: string
-  timeoutMs: number
-  maxResponseBytes: number
-}
+export type OutboundRequest = HttpCallRequest
 
 export interface OutboundResponse {
   status: number

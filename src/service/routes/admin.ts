@@ -1,9 +1,10 @@
 import type { Hono } from 'hono'
 import { errorBody } from '../http/errors'
 import { html } from '../http/html'
+import { conditionalGet, sendStaticFile, type StaticFile } from '../http/static-files'
 import { ADMIN_DIST_DIR } from '../service-files'
 import { sharePagePolicy } from '../share/csp'
-import { loadWidgetFiles, sendBuiltFile, type WidgetFile } from '../widget/widget-files'
+import { loadBuiltFiles } from '../widget/widget-files'
 
 /** Where the console lives, and where its script and stylesheet are served. */
 export const ADMIN_PATH = '/admin'
@@ -21,9 +22,9 @@ export interface AdminRouteOptions {
   distDir?: string
 }
 
-const versioned = (name: string, file: WidgetFile) => `${ASSETS_PATH}/${name}?v=${file.hash.slice(0, 12)}`
+const versioned = (name: string, file: StaticFile) => `${ASSETS_PATH}/${name}?v=${file.hash.slice(0, 12)}`
 
-function adminPage(script: WidgetFile, stylesheet: WidgetFile): string {
+function adminPage(script: StaticFile, stylesheet: StaticFile): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -50,8 +51,8 @@ function adminPage(script: WidgetFile, stylesheet: WidgetFile): string {
  * widget (`vite build`, into dist/admin) but is none of the widget's files.
  */
 export function registerAdminRoutes(app: Hono, options: AdminRouteOptions = {}): void {
-  let loaded: Map<string, WidgetFile> | undefined
-  const files = () => (loaded ??= loadWidgetFiles(options.distDir ?? ADMIN_DIST_DIR))
+  let loaded: Map<string, StaticFile> | undefined
+  const files = () => (loaded ??= loadBuiltFiles(options.distDir ?? ADMIN_DIST_DIR))
   const unbuilt = errorBody('not_found', 'The console is not built: run `npm run build` first')
 
   app.get(ADMIN_PATH, (c) => {
@@ -67,11 +68,11 @@ export function registerAdminRoutes(app: Hono, options: AdminRouteOptions = {}):
   })
   app.get(`${ADMIN_PATH}/`, (c) => c.redirect(ADMIN_PATH, 301))
 
-  app.get(`${ASSETS_PATH}/:file`, (c) => {
+  app.get(`${ASSETS_PATH}/:file`, conditionalGet, (c) => {
     const name = c.req.param('file')
     const file = files().get(name)
     if (!file) return c.json(errorBody('not_found', `No console file ${name}`), 404)
     c.header('Cache-Control', 'public, max-age=300')
-    return sendBuiltFile(c, file)
+    return sendStaticFile(c, file)
   })
 }

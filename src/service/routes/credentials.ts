@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import { CREDENTIAL_ID_PATTERN, createCredentialRequestSchema, updateCredentialRequestSchema } from '../../protocol/credentials'
 import type { AppContext } from '../context'
-import { parseBody, readJsonBody } from '../http/body'
+import { bodyReader } from '../http/body'
 import { HttpError } from '../http/errors'
 import { secretCaller } from './secret-caller'
 
@@ -12,7 +12,7 @@ import { secretCaller } from './secret-caller'
 export function registerCredentialRoutes(app: Hono, ctx: AppContext): void {
   const { vault } = ctx.integrations
   const caller = secretCaller(ctx)
-  const readBody = (c: Context) => readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes })
+  const readBody = bodyReader(ctx.config.bodyLimits.managementBytes)
 
   app.get('/v1/credentials', async (c) => {
     const { workspaceId } = await caller(c)
@@ -21,7 +21,7 @@ export function registerCredentialRoutes(app: Hono, ctx: AppContext): void {
 
   app.post('/v1/credentials', async (c) => {
     const { workspaceId } = await caller(c)
-    const request = parseBody(createCredentialRequestSchema, await readBody(c))
+    const request = await readBody(c, createCredentialRequestSchema)
     return c.json({ credential: await vault.create(workspaceId, request) })
   })
 
@@ -33,7 +33,7 @@ export function registerCredentialRoutes(app: Hono, ctx: AppContext): void {
   app.patch('/v1/credentials/:id', async (c) => {
     const { workspaceId } = await caller(c)
     const id = credentialId(c)
-    const request = parseBody(updateCredentialRequestSchema, await readBody(c))
+    const request = await readBody(c, updateCredentialRequestSchema)
     return c.json({ credential: await vault.update(workspaceId, id, request) })
   })
 

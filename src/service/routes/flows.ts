@@ -1,15 +1,15 @@
-import type { Context, Hono } from 'hono'
+import type { Hono } from 'hono'
 import { importFlowRequestSchema, updateFlowRequestSchema, type PublicFlowResponse, type PublishedFlowResponse } from '../../protocol/index'
 import { FLOW_STANDING_CHANGES, replaceFlowRequestSchema } from '../../protocol/management'
 import type { AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
-import { findLiveFlow } from '../flows/live-flow'
+import { findLiveFlow, flowRefused } from '../flows/live-flow'
 import { flowNotFound, importFlow, publishFlow, replaceFlow, updateFlow } from '../flows/flow-service'
 import { changeFlowStanding, listFlows } from '../flows/flow-summaries'
 import { toPublicFlow } from '../flows/public-flow'
 import { authenticate, type Caller } from '../http/auth'
-import { parseBody, readJsonBody } from '../http/body'
+import { bodyReader } from '../http/body'
 import { clientKey } from '../http/client-address'
 import { PUBLISHED_FLOW_CORS, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
@@ -30,12 +30,12 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
   const { store, config, limiters } = ctx
 
   const authorizeSecret = secretCaller(ctx)
-  const readBody = (c: Context) => readJsonBody(c, { limitBytes: config.bodyLimits.managementBytes })
+  const readBody = bodyReader(config.bodyLimits.managementBytes)
   const ownedBy = (caller: Caller, ref: string) => (flow: FlowRecord) => assertVisible(caller, flow, ref)
 
   app.post('/v1/flows/import', async (c) => {
     const caller = await authorizeSecret(c)
-    const body = parseBody(importFlowRequestSchema, migrateImportBody(await readBody(c)), ['workspaceId', 'flow'])
+    const body = await readBody(c, importFlowRequestSchema, { keys: ['workspaceId', 'flow'], prepare: migrateImportBody })
     if (body.workspaceId !== caller.workspaceId) {
       throw new HttpError('forbidden', "workspaceId must be the token's own workspace.")
     }
@@ -58,7 +58,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
   app.patch('/v1/flows/:flowId', async (c) => {
     const caller = await authorizeSecret(c)
     const flowId = requireRef(c.req.param('flowId'))
-    const body = parseBody(updateFlowRequestSchema, await readBody(c), ['flow'])
+    const body = await readBody(c, updateFlowRequestSchema, { keys: ['flow'] })
     const flow = await updateFlow(store, { flowId, update: body.flow, now: ctx.now(), authorize: ownedBy(caller, flowId) })
     return c.json({ flow: toFlow(flow) })
   })
@@ -67,7 +67,7 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
   app.put('/v1/flows/:flowId', async (c) => {
     const caller = await authorizeSecret(c)
     const flowId = requireRef(c.req.param('flowId'))
-    const body = parseBody(replaceFlowRequestSchema, migrateImportBody(await readBody(c)), ['flow', 'updatedAt'])
+    const body = await readBody(c, replaceFlowRequestSchema, { keys: ['flow', 'updatedAt'], prepare: migrateImportBody })
     const flow = await replaceFlow(store, {
       flowId,
       flow: body.flow,
@@ -110,7 +110,8 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     const { flow, version: published } = await findLiveFlow(ctx, requireRef(ref), 'start', { withName: true })
     if (!flow) throw flowNotFound(ref)
     assertVisible(caller, flow, ref)
-    if (!published) throw new HttpError('not_published', 'This flow has not been published yet.')
+    // A closed flow is still read (the widget says it is closed); one never published is refused.
+    if (!published) throw flowRefused('not_published', () => flowNotFound(ref))
     const snapshot = withMigratedVersion(published.snapshot, migrate)
     // A publishable token is in every page embedding the flow: it reads the public projection.
     const body: PublishedFlowResponse | PublicFlowResponse = {

@@ -3,7 +3,8 @@ import { MAX_OUTBOX_PAGE, type OutboxEmail, deleteResultsRequestSchema } from '.
 import { deliverResultWebhook } from '../chat/webhook-service'
 import type { AppContext } from '../context'
 import { derivedKey } from '../credentials/credentials-key'
-import { parseBody, readJsonBody } from '../http/body'
+import { z } from 'zod/mini'
+import { bodyReader } from '../http/body'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
 import { isResourceRef } from '../ids'
@@ -23,7 +24,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   const { store } = ctx
   const caller = secretCaller(ctx)
   const cursors = new ResultCursors(derivedKey(ctx.integrations.key, 'results cursors'), ctx.now)
-  const readBody = (c: Context) => readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes })
+  const readBody = bodyReader(ctx.config.bodyLimits.managementBytes)
 
   const ownedFlow = ownedFlowFinder(ctx)
   const resultFiles = uploadedFiles(store, ctx.integrations.files)
@@ -54,7 +55,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
 
   app.post('/v1/flows/:flowId/results/delete', async (c) => {
     const flow = await ownedFlow(c)
-    const body = parseBody(deleteResultsRequestSchema, await readBody(c), ['resultIds', 'all'])
+    const body = await readBody(c, deleteResultsRequestSchema, { keys: ['resultIds', 'all'] })
     if ((body.resultIds == null) === (body.all == null)) {
       throw new HttpError('invalid_body', 'Give either resultIds or "all": true.', [
         { path: '', message: 'Expected exactly one of resultIds, all' },
@@ -84,7 +85,7 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
   // An outside system tells a waiting conversation to go on; its JSON body is the block's `data`.
   app.post('/v1/flows/:flowId/results/:resultId/webhook', async (c) => {
     const { result } = await ownedResult(c)
-    const body = await readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes, optional: true })
+    const body = await readBody(c, anyJson, { absent: null })
     const delivered = await deliverResultWebhook(ctx, { resultId: result.id, body, request: requestOf(c) })
     return c.json({ status: 'continued', ...delivered })
   })
@@ -96,3 +97,6 @@ export function registerResultRoutes(app: Hono, ctx: AppContext): void {
     return c.json({ emails })
   })
 }
+
+/** A webhook's body is the flow's to read: any JSON (or none). */
+const anyJson = z.unknown()

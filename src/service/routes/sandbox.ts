@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import { SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH, isNetworkVariant, sandboxPolicy } from '../../protocol/sandbox-policy'
 import { errorBody } from '../http/errors'
+import { conditionalGet, readStaticFile, sendStaticFile, type StaticFile } from '../http/static-files'
 import { WIDGET_DIST_DIR } from '../service-files'
 
 export { SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH }
@@ -28,25 +29,10 @@ export interface SandboxRouteOptions {
   optional?: boolean
 }
 
-interface StaticFile {
-  body: string
-  etag: string
-}
+const load = (dir: string, name: string, type: string) =>
+  readStaticFile(join(dir, name), type, 'documentDir must be the folder that holds sandbox.html and its script')
 
-const sha256 = (text: string, encoding: 'base64' | 'base64url') => createHash('sha256').update(text, 'utf8').digest(encoding)
-
-function load(dir: string, name: string): StaticFile {
-  let body: string
-  try {
-    body = readFileSync(join(dir, name), 'utf8')
-  } catch (cause) {
-    throw new Error(
-      `The script sandbox file ${join(dir, name)} cannot be read: documentDir must be the folder that holds sandbox.html and its script`,
-      { cause },
-    )
-  }
-  return { body, etag: `"${sha256(body, 'base64url')}"` }
-}
+const text = (file: StaticFile) => new TextDecoder().decode(file.bodies.identity)
 
 /** Fails at start-up, not in a visitor's browser, when sandbox.html no longer matches its script. */
 function checkIntegrity(html: string, hash: string): void {
@@ -78,39 +64,29 @@ export function registerSandboxRoutes(app: Hono, options: SandboxRouteOptions = 
     app.get(`${SANDBOX_BASE_PATH}/*`, (c) => c.json(unbuilt, 404))
     return
   }
-  const html = load(dir, 'sandbox.html')
-  const script = load(dir, SCRIPT_FILE)
-  const hash = `sha256-${sha256(script.body, 'base64')}`
-  checkIntegrity(html.body, hash)
+  const html = load(dir, 'sandbox.html', 'text/html; charset=utf-8')
+  const script = load(dir, SCRIPT_FILE, 'text/javascript; charset=utf-8')
+  const hash = `sha256-${createHash('sha256').update(script.bodies.identity!).digest('base64')}`
+  checkIntegrity(text(html), hash)
   const policies = {
     strict: sandboxPolicy([hash], { network: false, delivery: 'header' }),
     network: sandboxPolicy([hash], { network: true, delivery: 'header' }),
   }
 
-  const send = (c: Context, file: StaticFile, contentType: string) => {
+  const send = (c: Context, file: StaticFile) => {
     c.header('Cache-Control', CACHE_CONTROL)
-    c.header('ETag', file.etag)
-    c.header('X-Content-Type-Options', 'nosniff')
     c.header('Cross-Origin-Resource-Policy', 'cross-origin')
     c.header('Referrer-Policy', 'no-referrer')
-    if (
-      c.req
-        .header('If-None-Match')
-        ?.split(/\s*,\s*/)
-        .includes(file.etag)
-    )
-      return c.body(null, 304)
-    c.header('Content-Type', contentType)
-    return c.body(file.body)
+    return sendStaticFile(c, file)
   }
 
-  app.get(SANDBOX_DOCUMENT_PATH, (c) => {
+  app.get(SANDBOX_DOCUMENT_PATH, conditionalGet, (c) => {
     const search = new URL(c.req.url).search
     c.header('Content-Security-Policy', isNetworkVariant(search) ? policies.network : policies.strict)
-    return send(c, html, 'text/html; charset=utf-8')
+    return send(c, html)
   })
-  app.get(`${SANDBOX_BASE_PATH}/${SCRIPT_FILE}`, (c) => {
+  app.get(`${SANDBOX_BASE_PATH}/${SCRIPT_FILE}`, conditionalGet, (c) => {
     c.header('Access-Control-Allow-Origin', '*')
-    return send(c, script, 'text/javascript; charset=utf-8')
+    return send(c, script)
   })
 }

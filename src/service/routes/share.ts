@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { ServiceConfig } from '../config'
 import { serviceFile } from '../service-files'
@@ -8,6 +9,7 @@ import { clientKey } from '../http/client-address'
 import { isOriginAllowed } from '../http/cors'
 import { HttpError } from '../http/errors'
 import type { RateLimiter } from '../http/rate-limit'
+import { conditionalGet, readStaticFile, sendStaticFile, type StaticFile } from '../http/static-files'
 import { isResourceRef } from '../ids'
 import { sharePagePolicy, STATUS_PAGE_POLICY } from '../share/csp'
 import { HEAD_FRAME_POLICY, headFrameHtml, headFramePath, needsHeadFrame } from '../share/head-frame'
@@ -18,7 +20,6 @@ import { pageOrigin } from '../share/page-origin'
 import { sharePage } from '../share/share-page'
 import { readShareSettings, type ShareSettings } from '../share/share-settings'
 import { createShareTokens, type ShareTokenSource } from '../share/share-token'
-import { loadAsset, sendAsset } from '../share/static-asset'
 import {
   CLOSED_PAGE,
   NOT_FOUND_PAGE,
@@ -66,8 +67,9 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
   const { store, config } = options
   const now = options.now ?? (() => new Date())
   const dir = options.assetsDir ?? DEFAULT_ASSETS_DIR
-  const script = loadAsset(dir, 'share.js', 'text/javascript; charset=utf-8')
-  const stylesheet = loadAsset(dir, 'share.css', 'text/css; charset=utf-8')
+  const hint = 'assetsDir must be the folder that holds share.js and share.css'
+  const script = readStaticFile(join(dir, 'share.js'), 'text/javascript; charset=utf-8', hint)
+  const stylesheet = readStaticFile(join(dir, 'share.css'), 'text/css; charset=utf-8', hint)
   const assets = {
     script: `${SHARE_ASSETS_PATH}/share.js`,
     stylesheet: `${SHARE_ASSETS_PATH}/share.css`,
@@ -79,8 +81,13 @@ export function registerShareRoutes(app: Hono, options: ShareRouteOptions): void
     options.shareTokens ??
     createShareTokens({ tokens: store.tokens, workspaces: store.workspaces, configuredToken: config.publishableToken, now })
 
-  app.get(assets.script, (c) => sendAsset(c, script))
-  app.get(assets.stylesheet, (c) => sendAsset(c, stylesheet))
+  // Short enough that a fix reaches every visitor soon, long enough to spare repeat loads.
+  const sendAsset = (c: Context, file: StaticFile) => {
+    c.header('Cache-Control', 'public, max-age=600')
+    return sendStaticFile(c, file)
+  }
+  app.get(assets.script, conditionalGet, (c) => sendAsset(c, script))
+  app.get(assets.stylesheet, conditionalGet, (c) => sendAsset(c, stylesheet))
 
   const status = (c: Context, page: StatusPage) => {
     c.header('Content-Security-Policy', STATUS_PAGE_POLICY)

@@ -1,7 +1,7 @@
-import type { Context, Hono } from 'hono'
+import type { Hono } from 'hono'
 import { createTokenRequestSchema } from '../../protocol/management'
 import type { AppContext } from '../context'
-import { parseBody, readJsonBody } from '../http/body'
+import { bodyReader } from '../http/body'
 import { HttpError } from '../http/errors'
 import { isResourceRef } from '../ids'
 import { createToken, listTokens, revokeToken } from '../tokens/tokens-service'
@@ -10,7 +10,7 @@ import { secretCaller } from './secret-caller'
 /** The caller's workspace tokens (secret token): listed without their secret, made, revoked. */
 export function registerTokenRoutes(app: Hono, ctx: AppContext): void {
   const caller = secretCaller(ctx)
-  const readBody = (c: Context) => readJsonBody(c, { limitBytes: ctx.config.bodyLimits.managementBytes })
+  const readBody = bodyReader(ctx.config.bodyLimits.managementBytes)
 
   app.get('/v1/tokens', async (c) => {
     const { workspaceId, tokenId } = await caller(c)
@@ -19,7 +19,7 @@ export function registerTokenRoutes(app: Hono, ctx: AppContext): void {
 
   app.post('/v1/tokens', async (c) => {
     const { workspaceId } = await caller(c)
-    const request = parseBody(createTokenRequestSchema, await readBody(c), ['kind', 'label'])
+    const request = await readBody(c, createTokenRequestSchema, { keys: ['kind', 'label'] })
     return c.json(await createToken(ctx.store, { workspaceId, kind: request.kind, label: request.label, now: ctx.now() }))
   })
 

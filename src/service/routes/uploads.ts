@@ -1,23 +1,19 @@
 import type { Context, Hono } from 'hono'
 import { stream } from 'hono/streaming'
 import { FILE_PATH_PREFIX, fileUrl, uploadPath } from '../../protocol/uploads'
-
-/** `uploadPath` with its parameter named for the router. */
-const UPLOADS_ROUTE = uploadPath('{sessionId}').replace('%7BsessionId%7D', ':sessionId')
-import { allowedOriginsOfSession } from '../chat/chat-service'
-import { sessionNotFound } from '../chat/session-check'
-import { openStream } from '../chat/stream-service'
+import { receiveUpload } from '../chat/upload-service'
 import type { AppContext } from '../context'
 import { authenticate } from '../http/auth'
-import { chatRateKey } from '../http/rate-limit'
 import { clientKey } from '../http/client-address'
-import { applyChatOrigin, preflightResponse } from '../http/cors'
 import { HttpError } from '../http/errors'
 import { serviceBase } from '../http/service-base'
 import { isResourceRef } from '../ids'
 import { declaredType } from '../uploads/content-check'
 import { contentDisposition } from '../uploads/file-names'
-import { receiveUpload } from '../chat/upload-service'
+import { chatGates } from './chat-gate'
+
+/** `uploadPath` with its parameter named for the router. */
+const UPLOADS_ROUTE = uploadPath('{sessionId}').replace('%7BsessionId%7D', ':sessionId')
 
 const UPLOAD_CORS = { methods: 'POST, OPTIONS', headers: 'Content-Type' }
 
@@ -29,38 +25,25 @@ const UPLOAD_CORS = { methods: 'POST, OPTIONS', headers: 'Content-Type' }
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf)$/
 
 /**
- * File uploads for a pending file input (POST `…/uploads`, chat origin rules and rate limit like
- * continueChat) and the files themselves (GET `/v1/files/{id}/{name}`): public files to whoever
+ * File uploads for a pending file input (POST `…/uploads`, through the session's visitor gate
+ * like streamMessage) and the files themselves (GET `/v1/files/{id}/{name}`): public files to whoever
  * has the unguessable URL, private ones with the workspace's secret token or a signed URL.
  */
 export function registerUploadRoutes(app: Hono, ctx: AppContext): void {
   const { config } = ctx
   const files = ctx.integrations.files
+  const gates = chatGates(ctx)
   const ref = (value: string) => (isResourceRef(value) ? value : '')
   const base = (c: Context) => serviceBase(c, config.publicUrl)
 
-  app.options(UPLOADS_ROUTE, async (c) => {
-    const sessionId = ref(c.req.param('sessionId') ?? '')
-    applyChatOrigin(c, sessionId ? await allowedOriginsOfSession(ctx, sessionId) : [])
-    const origin = c.req.header('origin')
-    return origin === undefined ? c.body(null, 204) : preflightResponse(c, origin, UPLOAD_CORS)
-  })
+  app.options(UPLOADS_ROUTE, gates.preflight('session', UPLOAD_CORS))
 
-  app.post(UPLOADS_ROUTE, async (c) => {
-    const sessionId = ref(c.req.param('sessionId') ?? '')
-    const rateKey = chatRateKey(c, config.trustProxyHops)
-    // A client that ignored the Retry-After its 429 gave is refused again before any statement (http/rate-limit.ts).
-    const refused = ctx.limiter.refusedNow(rateKey)
-    if (refused) throw refused
-    const turn = await openStream(ctx, { sessionId, rateKey })
-    applyChatOrigin(c, turn.allowedOrigins)
-    if (turn.rateLimited) throw ctx.limiter.note(rateKey, turn.rateLimited)
-    if (!turn.found) throw sessionNotFound(sessionId || '(invalid id)')
+  app.post(UPLOADS_ROUTE, gates.session, async (c) => {
     const length = c.req.header('content-length')
     const uploaded = await receiveUpload(
       ctx,
       files,
-      turn,
+      c.var.gate,
       {
         name: c.req.query('name'),
         contentType: declaredType(c.req.header('content-type')),

@@ -1,7 +1,8 @@
 import type { Context, Hono } from 'hono'
 import { errorBody } from '../http/errors'
+import { conditionalGet, sendStaticFile } from '../http/static-files'
 import { WIDGET_DIST_DIR } from '../service-files'
-import { loadWidgetFiles, sendBuiltFile } from '../widget/widget-files'
+import { loadBuiltFiles } from '../widget/widget-files'
 
 /**
  * Where the service serves the widget: the path names the widget's major version, so a page that
@@ -19,6 +20,9 @@ const LEGACY_BASE_PATH = '/dist'
 const ENTRY_CACHE = 'public, max-age=300'
 const CHUNK_CACHE = 'public, max-age=31536000, immutable'
 
+/** `flow-chat-launchers-1a2b3c4d.mjs`: the build names chunks by their content (lazy-chunks.ts). */
+const HASHED = /-[0-9a-f]{8}\.mjs$/
+
 export interface WidgetRouteOptions {
   /** The folder holding the built widget; defaults to the repository's dist/. */
   distDir?: string
@@ -34,20 +38,20 @@ export interface WidgetRouteOptions {
  */
 export function registerWidgetRoutes(app: Hono, options: WidgetRouteOptions = {}): void {
   // Read on the first request: an app made for a test that never asks pays nothing.
-  let loaded: ReturnType<typeof loadWidgetFiles> | undefined
+  let loaded: ReturnType<typeof loadBuiltFiles> | undefined
   const unbuilt = errorBody('not_found', 'The widget is not built: run `npm run build` first')
 
   const serve = (c: Context) => {
     const name = c.req.param('file') ?? ''
-    const files = (loaded ??= loadWidgetFiles(options.distDir ?? WIDGET_DIST_DIR))
+    const files = (loaded ??= loadBuiltFiles(options.distDir ?? WIDGET_DIST_DIR))
     const file = files.get(name)
     if (!file) return c.json(files.size === 0 ? unbuilt : errorBody('not_found', `No widget file ${name}`), 404)
-    c.header('Cache-Control', file.immutable ? CHUNK_CACHE : ENTRY_CACHE)
+    c.header('Cache-Control', HASHED.test(name) ? CHUNK_CACHE : ENTRY_CACHE)
     c.header('Access-Control-Allow-Origin', '*')
     c.header('Cross-Origin-Resource-Policy', 'cross-origin')
     // Pages may measure what the widget costs them (Resource Timing's sizes and phases).
     c.header('Timing-Allow-Origin', '*')
-    return sendBuiltFile(c, file)
+    return sendStaticFile(c, file)
   }
-  for (const base of [WIDGET_BASE_PATH, LEGACY_BASE_PATH]) app.get(`${base}/:file`, serve)
+  for (const base of [WIDGET_BASE_PATH, LEGACY_BASE_PATH]) app.get(`${base}/:file`, conditionalGet, serve)
 }

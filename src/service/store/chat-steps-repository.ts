@@ -40,20 +40,27 @@ export interface StartLookup {
   rateLimit: VerdictRow | undefined
 }
 
+/** A session with what a request needs of its flow (a sessions row joined with its flow and published flow). */
+export interface SessionHead {
+  id: string
+  flowId: string
+  resultId: string
+  publishedVersionId: string
+  workspaceId: string
+  isClosed: boolean
+  isArchived: boolean
+  /** The flow's live version: its allowed origins rule the request. */
+  currentVersionId: string | undefined
+}
+
+export interface SessionLookup {
+  /** The session as stored, with its flow's standing. */
+  session: (SessionHead & { state: unknown; expiresAt: string; completedAt: string | null }) | undefined
+  rateLimit: VerdictRow | undefined
+}
+
 export interface TurnLookup {
-  session:
-    | {
-        id: string
-        flowId: string
-        resultId: string
-        publishedVersionId: string
-        workspaceId: string
-        isClosed: boolean
-        isArchived: boolean
-        /** The flow's live version: its allowed origins rule the request. */
-        currentVersionId: string | undefined
-      }
-    | undefined
+  session: SessionHead | undefined
   /** Present when this statement took the lease: the session as of that moment. */
   /** `state`: the engine's session state as stored (the store never looks inside it). */
   leased: { state: unknown; step: number; expiresAt: string; completedAt: string | null } | undefined
@@ -68,6 +75,7 @@ export class ChatStepsRepository {
   private readonly texts = {
     flowHead: new StatementTexts(),
     flowHeadWithName: new StatementTexts(),
+    session: new StatementTexts(),
     openTurn: new StatementTexts(),
     commits: new StatementTexts(),
   }
@@ -117,6 +125,39 @@ export class ChatStepsRepository {
   }
 
   /**
+   * The session a request names, with its flow's standing and live version id, in one read; with
+   * the request's rate limit when given. Takes no lease: for requests that follow a session
+   * (a streamed answer, an upload, a webhook wait, a preflight) rather than step it.
+   */
+  async findSession(sessionId: string, options: { rateLimit?: RateLimitCte } = {}): Promise<SessionLookup> {
+    const params: unknown[] = [sessionId]
+    const rl = options.rateLimit?.('rl', params)
+    const rows = await this.db.query<Record<string, unknown>>(
+      this.texts.session.text(
+        rl ?? '',
+        () => `WITH ${rl ? `${rl},` : ''}
+       s AS (${this.sessionHeadSelect('s.state, s.expires_at, s.completed_at')})
+       SELECT s.*${rl ? ', rl.allowed, rl.tokens' : ''}
+       FROM (SELECT 1) AS one LEFT JOIN s ON true${rl ? ' LEFT JOIN rl ON true' : ''}`,
+      ),
+      params,
+    )
+    const row = rows[0] ?? {}
+    const found = row.id !== null && row.id !== undefined
+    return {
+      session: found
+        ? {
+            ...sessionHead(row),
+            state: row.state,
+            expiresAt: isoTimestamp(row.expires_at),
+            completedAt: isoTimestampOrNull(row.completed_at),
+          }
+        : undefined,
+      rateLimit: rl ? verdictRow(row) : undefined,
+    }
+  }
+
+  /**
    * Reads the session and its flow, and takes the session's lease for `leaseMs` when it is free
    * or expired (and the rate limit, if any, allows the request). The lease is an owner token and
    * an expiry in the row: no transaction stays open while the step runs.
@@ -134,13 +175,7 @@ export class ChatStepsRepository {
       this.texts.openTurn.text(
         rl ?? '',
         () => `WITH ${rl ? `${rl},` : ''}
-       s AS (
-         SELECT s.id, s.flow_id, s.result_id, s.published_version_id, s.step AS seen_step,
-                f.workspace_id, f.is_closed, f.is_archived, p.current_version_id
-         FROM ${this.t.sessions} s
-         JOIN ${this.t.flows} f ON f.id = s.flow_id
-         LEFT JOIN ${this.t.publishedFlows} p ON p.flow_id = s.flow_id
-         WHERE s.id = $1),
+       s AS (${this.sessionHeadSelect('s.step AS seen_step')}),
        l AS (
          UPDATE ${this.t.sessions}
          SET lease_owner = $2, lease_expires_at = clock_timestamp() + make_interval(secs => $3::float8)
@@ -159,15 +194,7 @@ export class ChatStepsRepository {
     const found = row.id !== null && row.id !== undefined
     const leased = found && row.leased === true
     return {
-      session: found
-        ? {
-            id: String(row.id),
-            flowId: String(row.flow_id),
-            resultId: String(row.result_id),
-            publishedVersionId: String(row.published_version_id),
-            ...flowState(row),
-          }
-        : undefined,
+      session: found ? sessionHead(row) : undefined,
       leased: leased
         ? {
             state: row.state,
@@ -180,6 +207,16 @@ export class ChatStepsRepository {
       idempotent: typeof row.request_hash === 'string' ? { requestHash: row.request_hash, response: String(row.response) } : undefined,
       rateLimit: rl ? verdictRow(row) : undefined,
     }
+  }
+
+  /** The session `$1` with its flow's standing (`sessionHead` reads it), and the `columns` of the session's row. */
+  private sessionHeadSelect(columns: string): string {
+    return `SELECT s.id, s.flow_id, s.result_id, s.published_version_id, ${columns},
+                f.workspace_id, f.is_closed, f.is_archived, p.current_version_id
+         FROM ${this.t.sessions} s
+         JOIN ${this.t.flows} f ON f.id = s.flow_id
+         LEFT JOIN ${this.t.publishedFlows} p ON p.flow_id = s.flow_id
+         WHERE s.id = $1`
   }
 
   /** Extends a lease this owner still holds; false when it was lost (expired and taken). */
@@ -294,6 +331,16 @@ export class ChatStepsRepository {
        ${logsCte(this.t, '$13', '$10')},
        ${completionWebhookCte(this.t, '$14', '$9', '$10')}
        SELECT 1`
+  }
+}
+
+function sessionHead(row: Record<string, unknown>): SessionHead {
+  return {
+    id: String(row.id),
+    flowId: String(row.flow_id),
+    resultId: String(row.result_id),
+    publishedVersionId: String(row.published_version_id),
+    ...flowState(row),
   }
 }
 

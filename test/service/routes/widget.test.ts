@@ -6,7 +6,7 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handleError, handleNotFound } from '../../../src/service/http/errors'
 import { registerWidgetRoutes, WIDGET_BASE_PATH } from '../../../src/service/routes/widget'
-import { contentEncoding } from '../../../src/service/widget/content-encoding'
+import { contentEncoding } from '../../../src/service/http/content-encoding'
 import packageJson from '../../../package.json' with { type: 'json' }
 
 const SCRIPT = 'var FlowChat=(function(){return {}})();\n'.repeat(50)

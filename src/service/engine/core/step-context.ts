@@ -1,15 +1,11 @@
-import type { SandboxRun } from '../sandbox/sandbox-host'
 import type { SandboxPool } from '../sandbox/sandbox-pool'
-import { runInSandbox, type SandboxLimits, type SandboxProgram } from '../sandbox/sandbox'
-import type { MailOutcome, OutgoingEmail } from '../../mail/mailer'
-import type { OutboundCalls } from '../../outbound/outbound-http'
-import type { AiCaller } from '../../ai/chat-completion'
-import type { LinkedFlowLoader, SnapshotAnswer } from './types'
+import { runInSandbox, type SandboxLimits, type SandboxProgram, type SandboxRun } from '../sandbox/sandbox'
+import type { AiCaller, HttpCaller, LinkedFlowLoader, MailSender, SnapshotAnswer } from './ports'
 
 /**
  * What one step of one conversation runs with, beyond the flow and the session state: who it
- * runs for, the clock, and the services it may call. The service builds one per request; later
- * blocks extend it (a loader for linked flows, an outbound HTTP client, a mailer) without
+ * runs for, the clock, and the ports it may call (ports.ts). The service builds one per request;
+ * later blocks extend it (a loader for linked flows, an outbound HTTP client, a mailer) without
  * changing the engine's signatures. Everything here is called outside any database transaction.
  */
 export interface StepContext {
@@ -26,7 +22,7 @@ export interface StepContext {
   /** Published flows of this workspace a `Typebot link` may enter; none when left out. */
   readonly flows?: LinkedFlowLoader
   /** Outgoing HTTP through the outbound guard; without it HTTP request blocks are skipped with a log. */
-  readonly http?: OutboundCalls
+  readonly http?: HttpCaller
   /** Sends an `Email` block's e-mail for this workspace; without it they are skipped with a log. */
   readonly mail?: MailSender
   /** Answers the result held before this step (the default body of HTTP requests and e-mails). */
@@ -40,8 +36,7 @@ export interface StepContext {
   readonly uploadedFiles?: ReadonlySet<string>
 }
 
-export type MailSender = (request: { credentialsId?: string; email: OutgoingEmail }) => Promise<MailOutcome>
-
+/** What a step's context is made from: the service's parts, or a test's. */
 export interface StepContextInput {
   workspaceId: string
   flowId: string
@@ -52,7 +47,7 @@ export interface StepContextInput {
   sandbox?: SandboxPool
   report?: (message: string) => void
   flows?: LinkedFlowLoader
-  http?: OutboundCalls
+  http?: HttpCaller
   mail?: MailSender
   resultAnswers?: () => Promise<SnapshotAnswer[]>
   ai?: AiCaller

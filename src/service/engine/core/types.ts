@@ -1,9 +1,9 @@
 import type { ChatLog, ChatReplyMessage, ChatStepResult, PublishedFlow, VariableValue } from '../../../protocol/index'
 import type { Position } from './flow-index'
-import type { ChatCompletion, ChatCompletionRequest } from '../../ai/chat-completion'
+import type { ChatCompletion, ChatCompletionRequest, SnapshotAnswer } from './ports'
 import type { StepContext } from './step-context'
 
-export type { StepContext }
+export type { SnapshotAnswer, StepContext }
 
 /**
  * The contract between the flow engine and the service around it. The engine is pure with
@@ -83,20 +83,10 @@ export type Awaiting =
     }
 
 /** One answer to store in the result, in the order given. */
-export interface Answer {
-  blockId: string
-  groupId: string
-  variableId?: string
-  /** The answer as stored (after formatting). */
-  value: string
-  /** What the visitor's bubble showed, when it is not `value` (a choice's label where `value` is the item's value). */
-  display?: string
+export interface Answer extends SnapshotAnswer {
   /** The result it belongs to when not the session's own (an unmerged linked flow's). */
   resultId?: string
 }
-
-/** An answer the result held before this step (the default body of HTTP requests and e-mails). */
-export type SnapshotAnswer = Omit<Answer, 'resultId'>
 
 export interface LinkedResult {
   id: string
@@ -143,24 +133,6 @@ export interface EngineOptions {
   stepByteBudget?: number
   /** Bytes of JSON one step's response may carry. */
   responseByteBudget?: number
-}
-
-/** A published flow another one links to, loaded for the engine by the service. */
-export interface LinkedFlow {
-  flowId: string
-  versionId: string
-  flow: PublishedFlow
-}
-
-/**
- * Published flows of the session's workspace, and of it only: the engine never reads storage
- * itself, so whoever runs it decides what a `Typebot link` can reach.
- */
-export interface LinkedFlowLoader {
-  /** The live published version of a flow, by id or public id. */
-  current(ref: string): Promise<LinkedFlow | undefined>
-  /** A version loaded earlier by `current`: a session keeps running the version it entered. */
-  version(versionId: string): Promise<PublishedFlow | undefined>
 }
 
 /** An HTTP answer as flows see it: `statusCode` and `data` (parsed JSON, or the text). */

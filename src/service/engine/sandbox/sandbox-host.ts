@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads'
 import { serviceFile } from '../../service-files'
-import type { SandboxOutcome } from './sandbox'
 
 /**
  * Owns the worker thread that runs flow code, so code never runs on the service's event loop.
@@ -13,6 +12,14 @@ export interface SandboxJob {
   timeoutMs: number
   memoryBytes: number
 }
+
+/** What a run of flow code came to. */
+export type SandboxOutcome =
+  | { status: 'ok'; value: unknown }
+  /** The result is a function or a symbol: not something a variable can hold. */
+  | { status: 'not-a-value'; type: string }
+  | { status: 'syntax-error' | 'reference-error' | 'error'; message: string }
+  | { status: 'timeout' | 'out-of-memory' }
 
 export interface SandboxRun {
   outcome: SandboxOutcome

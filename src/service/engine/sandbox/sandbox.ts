@@ -22,14 +22,7 @@ export interface SandboxProgram {
   args: readonly unknown[]
 }
 
-export type SandboxOutcome =
-  | { status: 'ok'; value: unknown }
-  /** The result is a function or a symbol: not something a variable can hold. */
-  | { status: 'not-a-value'; type: string }
-  | { status: 'syntax-error' | 'reference-error' | 'error'; message: string }
-  | { status: 'timeout' | 'out-of-memory' }
-
-export type { SandboxRun }
+export type { SandboxOutcome, SandboxRun } from './sandbox-host'
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 

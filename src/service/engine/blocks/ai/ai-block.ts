@@ -5,9 +5,9 @@ import { asFields, readArray } from '../../core/field-readers'
 import { type BlockLocation, edgeTarget, type Position } from '../../core/flow-index'
 import type { Step } from '../../core/step'
 import { recordBotLine } from '../../core/transcript'
+import { AI_FAILURES, type AiCallFailure, type ChatCompletion, callFailure } from '../../core/ports'
 import type { Awaiting } from '../../core/types'
 import { type AiMapping, planAiBlock, readMappings, streamVariableId } from './ai-options'
-import { AiCallError, type ChatCompletion } from '../../../ai/chat-completion'
 
 /** The `context` of logs about a completion computed within a step (integrations.md 4.2). */
 export const GENERATING_CONTEXT = 'While generating chat completion'
@@ -34,8 +34,9 @@ export async function runAiBlock(location: BlockLocation, step: Step): Promise<C
   }
   try {
     await ai.check(plan.request)
-  } catch (error) {
-    if (!(error instanceof AiCallError)) throw error
+  } catch (fault) {
+    const error = callFailure(fault, AI_FAILURES)
+    if (!error) throw fault
     const legacyWithout = plan.legacy && plan.request.credentialsId === undefined
     step.skip(
       block,
@@ -68,8 +69,9 @@ export async function runAiBlock(location: BlockLocation, step: Step): Promise<C
   try {
     const completion = await ai.complete(plan.request, { timeoutMs: step.outboundTimeLeftMs })
     applyCompletion(step, plan.mappings, completion, plan.legacy)
-  } catch (error) {
-    if (!(error instanceof AiCallError)) throw error
+  } catch (fault) {
+    const error = callFailure(fault, AI_FAILURES)
+    if (!error) throw fault
     logAiFailure(step, block, error, GENERATING_CONTEXT)
   } finally {
     step.outboundTimeLeftMs -= Date.now() - started
@@ -113,7 +115,7 @@ function applyCompletion(step: Step, mappings: AiMapping[], completion: ChatComp
 }
 
 /** A public entry naming what failed, and the provider's own words kept with the result only. */
-export function logAiFailure(step: Step, block: Pick<Block, 'id' | 'type'>, error: AiCallError, context: string): void {
+export function logAiFailure(step: Step, block: Pick<Block, 'id' | 'type'>, error: AiCallFailure, context: string): void {
   // `context` also in the details: stored logs keep status, description and details only.
   const details = { blockId: block.id, type: block.type, ...(error.status === undefined ? {} : { status: error.status }), context }
   step.logs.push({ status: 'error', description: error.message, details, context })

@@ -1,5 +1,5 @@
 import addressparser from 'nodemailer/lib/addressparser'
-import type { OutgoingEmail } from '../../../mail/mailer'
+import type { OutgoingEmail } from '../../core/ports'
 import { asFields, readArray, readBoolean, readString } from '../../core/field-readers'
 import type { FlowIndex } from '../../core/flow-index'
 import { escapeHtml, formatValue, isSet, singleVariableName, substitute, type Variables, valueByName } from '../../core/variables'

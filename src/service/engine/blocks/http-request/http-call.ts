@@ -1,20 +1,20 @@
 import { MAX_HTTP_RESPONSE_BYTES } from '../../../../protocol/http-request-limits'
-import { type OutboundCalls, OutboundError, type OutboundFailure } from '../../../outbound/outbound-http'
 import type { BuiltRequest } from './request-builder'
+import { type CallFailure, callFailure, HTTP_CALL_FAILURES, type HttpCaller, type HttpCallFailure } from '../../core/ports'
 import type { HttpResponseData } from '../../core/types'
 
 export interface HttpCallResult {
   response: HttpResponseData
   /** Set when no answer came back (refused, timed out, too large, unreachable, over a cap): why. */
   failure?: string
-  kind?: OutboundFailure
+  kind?: HttpCallFailure
 }
 
 /**
  * Makes the call through the outbound guard. Never throws: every failure becomes the answer
  * builders give flows for it (integrations.md 1.5), so mapping runs and the walk goes on.
  */
-export async function callHttp(client: OutboundCalls, request: BuiltRequest): Promise<HttpCallResult> {
+export async function callHttp(client: HttpCaller, request: BuiltRequest): Promise<HttpCallResult> {
   try {
     const answer = await client.request({
       url: request.url,
@@ -25,13 +25,14 @@ export async function callHttp(client: OutboundCalls, request: BuiltRequest): Pr
       maxResponseBytes: MAX_HTTP_RESPONSE_BYTES,
     })
     return { response: { statusCode: answer.status, data: parseBody(answer.body.toString('utf8')) } }
-  } catch (error) {
-    if (!(error instanceof OutboundError)) throw error
+  } catch (fault) {
+    const error = callFailure(fault, HTTP_CALL_FAILURES)
+    if (!error) throw fault
     return { response: failureResponse(error, request.timeoutSeconds), failure: error.message, kind: error.failure }
   }
 }
 
-function failureResponse(error: OutboundError, timeoutSeconds: number): HttpResponseData {
+function failureResponse(error: CallFailure<HttpCallFailure>, timeoutSeconds: number): HttpResponseData {
   switch (error.failure) {
     case 'timeout':
       return { statusCode: 408, data: { message: `Request timed out. (${timeoutSeconds}s)` } }

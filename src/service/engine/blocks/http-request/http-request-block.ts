@@ -1,4 +1,4 @@
-import type { OutboundFailure } from '../../../outbound/outbound-http'
+import type { HttpCallFailure } from '../../core/ports'
 import { type Continuation, follow } from '../../core/continuation'
 import { asFields } from '../../core/field-readers'
 import type { BlockLocation } from '../../core/flow-index'
@@ -74,7 +74,7 @@ export async function runHttpRequestBlock(location: BlockLocation, step: Step): 
 }
 
 /** What the visitor's log says of a failed call: that it failed, or was not sent (a cap). */
-function publicFailure(statusCode: number, failure: string | undefined, kind: OutboundFailure | undefined): string {
+function publicFailure(statusCode: number, failure: string | undefined, kind: HttpCallFailure | undefined): string {
   if (kind === 'limit') return `HTTP request not sent (${failure})`
   return `HTTP request failed (${failure ? 'no answer' : `status ${statusCode}`})`
 }
