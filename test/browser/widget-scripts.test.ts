@@ -116,7 +116,8 @@ describe('flow scripts in the widget, under a strict host CSP', () => {
     await page.evaluate(() => (document.cookie = 'host_secret=s3cr3t'))
     const widgetBefore = await page.evaluate(() => document.querySelector('flow-chat')!.shadowRoot!.childElementCount)
 
-    await c.host('Reach: undefined,undefined,undefined,undefined,undefined,undefined').waitFor()
+    // `document` is there with the page's address only (document.location); none of the rest is.
+    await c.host('Reach: object,undefined,undefined,undefined,undefined,undefined').waitFor()
     await c.say('escapes')
     await c.host('Still here after escapes.').waitFor()
 
