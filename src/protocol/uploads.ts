@@ -3,6 +3,7 @@ import type { z } from 'zod/mini'
 // takes from the core's zod only what it uses.
 import { array, looseObject, number, object, string } from 'zod/mini'
 import { bool, num, opt, str } from './common'
+import { fileTypeRule } from './file-types'
 
 /**
  * File uploads for a `file input` block (contract.md, "Integrations, streaming, uploads and
@@ -73,11 +74,14 @@ export function uploadLimitBytes(options: FileInputOptions, serviceMaxBytes = DE
   return Math.min(bytes, serviceMaxBytes)
 }
 
-/** The types the block allows (`.jpg`, `image/png`, `image/*`, lower case), or none when any goes. */
+/**
+ * The types the block allows, each kind with its other extensions and MIME types (`.jpg` also
+ * allows `.jpeg` and `image/jpeg`; see file-types.ts), lower case; none when any file goes.
+ */
 export function allowedTypes(options: FileInputOptions): string[] | undefined {
   const allowed = options.allowedFileTypes
   if (!allowed?.isEnabled) return undefined
-  const types = (allowed.types ?? []).map((type) => type.trim().toLowerCase()).filter(Boolean)
+  const { types } = fileTypeRule(allowed.types ?? [])
   return types.length > 0 ? types : undefined
 }
 
@@ -104,12 +108,25 @@ export function acceptsFile(types: readonly string[] | undefined, file: { name: 
   return (extension !== '' && types.includes(extension)) || (file.type !== '' && typeListed(types, file.type))
 }
 
-/** The input's `accept` attribute. Image-only inputs list `image/*` too, so that phones offer the camera. */
+/**
+ * The input's `accept` attribute, as browsers expect it: the allowed extensions, then their MIME
+ * types (`.jpg, .png, .jpeg, image/jpeg, image/jpg, image/png`), which is also what lets a phone
+ * offer its camera. An input that asks for the camera and allows any file asks for pictures.
+ */
 export function acceptAttribute(options: FileInputOptions): string | undefined {
   const types = allowedTypes(options)
-  if (!types) return options.capture ? 'image/*' : undefined
-  const imageOnly = types.every((type) => type.startsWith('image/') || /^\.(jpe?g|png|gif|webp|heic|heif|avif|bmp)$/.test(type))
-  return imageOnly && !types.includes('image/*') ? [...types, 'image/*'].join(',') : types.join(',')
+  if (types) return types.join(', ')
+  return captureAttribute(options) === undefined ? undefined : 'image/*'
+}
+
+/**
+ * The input's `capture` attribute: the block's `capture` (`user` or `environment`), or, for a list
+ * of types holding the old `capture=camera` token (which predates facings), the main camera.
+ */
+export function captureAttribute(options: FileInputOptions): 'user' | 'environment' | undefined {
+  if (options.capture === 'user' || options.capture === 'environment') return options.capture
+  const allowed = options.allowedFileTypes
+  return allowed?.isEnabled && fileTypeRule(allowed.types ?? []).camera ? 'environment' : undefined
 }
 
 /** The answer to a file input: the URLs joined with ", " as its text, and as `attachedFileUrls`. */

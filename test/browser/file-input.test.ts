@@ -90,7 +90,7 @@ describe('the file input', () => {
     const { page, c, errors } = await openFlow('files.json')
     const picker = c.root.locator('input[type="file"]')
     expect(await picker.getAttribute('capture')).toBe('environment')
-    expect(await picker.getAttribute('accept')).toBe('image/png,image/jpeg,.pdf')
+    expect(await picker.getAttribute('accept')).toBe('.pdf, .png, .jpg, .jpeg, image/png, image/jpeg, application/pdf, image/jpg')
     expect(await picker.getAttribute('multiple')).not.toBeNull()
     const uploads = await holdUploads(page)
 

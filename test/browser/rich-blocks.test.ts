@@ -6,9 +6,13 @@ import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
 
 // Cards, a QR code, the payment notice and a script reading the page's address, in Chromium, on a
-// host page of another site than the service (rich-blocks.json).
+// host page of another site than the service (rich-blocks.json); and an export as a builder writes
+// it that reads `document.location`, shows cards and asks for a photo (travel-enquiry.json).
 
-const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'rich-blocks.json')])
+const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'rich-blocks.json'), join(TEST_FLOWS_DIR, 'travel-enquiry.json')])
+
+/** The first bytes of a JPEG photo: what the service's content check reads. */
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(64)])
 
 let pages = 0
 /** A host page embedding the flow, with `extra` attributes on the element; opened at `?utm=ads#top`. */
@@ -123,6 +127,38 @@ describe('rich blocks in the widget', () => {
     await c.button('Continue').focus()
     await page.keyboard.press('Enter')
     await c.guestBubbles.filter({ hasText: 'Continue' }).waitFor()
+    expect(errors).toEqual([])
+  })
+
+  it("runs a builder's export: document.location is the page's, cards are found by their headings, the photo input accepts as browsers expect", async () => {
+    const page = await suite.newPage()
+    const errors = trackErrors(page)
+    const { service } = suite
+    await page.goto(service.pageUrl(service.flows['travel-enquiry.json']!))
+    const c = chat(page)
+    const hostOrigin = new URL(page.url()).origin
+    expect(hostOrigin).not.toBe(service.origin)
+    await c.host(`Planning a trip from ${hostOrigin}? Pick a city.`).waitFor()
+
+    // A screen reader user moves between cards by heading: each title is a level-2 heading, which
+    // skips no level below the host page's h1 (axe's heading-order holds).
+    const paris = c.root.getByRole('heading', { name: 'Paris', level: 2 })
+    await paris.waitFor()
+    expect(await c.root.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Paris', 'Lisbon'])
+    expect(await axeViolations(page)).toEqual([])
+    await c.button('Go to Paris').click()
+
+    // The types [".jpg", ".png", "capture=camera"]: extensions then MIME types, and the camera asked for.
+    await c.host('Paris it is.').waitFor()
+    const picker = c.root.locator('input[type="file"]')
+    expect(await picker.getAttribute('accept')).toBe('.jpg, .png, .jpeg, image/jpeg, image/jpg, image/png')
+    expect(await picker.getAttribute('capture')).toBe('environment')
+    const chooser = page.waitForEvent('filechooser')
+    await c.root.getByRole('button', { name: 'Choose a file' }).click()
+    // `.jpeg` is the same kind as the `.jpg` listed: the widget and the service both take it.
+    await (await chooser).setFiles([{ name: 'passport.jpeg', mimeType: 'image/jpeg', buffer: JPEG }])
+    await c.host('Thanks! We will be in touch.').waitFor()
+    expect(await axeViolations(page)).toEqual([])
     expect(errors).toEqual([])
   })
 

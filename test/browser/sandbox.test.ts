@@ -233,18 +233,21 @@ describe('the watchdog', () => {
     const { page, errors } = await openHost({ timeoutMs: 1_500 })
     expect(await run(page, { content: 'return 1', args: [] })).toEqual({ ok: true, value: 1 })
 
-    await page.evaluate(() => window.sandboxHost.startFrameClock())
     const looping = run(page, { content: 'while (true) {}', args: [] })
     await expect.poll(() => page.workers().length).toBe(1)
+    // Counted from the moment the loop's Worker exists until the watchdog stops it.
+    await page.evaluate(() => window.sandboxHost.startFrameClock())
     const outcome = await looping
-    const longestGap = await page.evaluate(() => window.sandboxHost.stopFrameClock())
+    const clock = await page.evaluate(() => window.sandboxHost.stopFrameClock())
+    console.log(
+      `while(true){} in the sandbox: the page painted ${clock.frames} frames, the longest gap ${Math.round(clock.longestGapMs)} ms`,
+    )
 
     expect(outcome).toEqual({ ok: false, reason: 'timeout', message: 'The script did not finish within 1500 ms, so it was stopped' })
     expect(scriptReply(outcome)).toBe('')
-    expect(longestGap).toBeGreaterThan(0)
-    // Had the loop run on the page's thread, no frame would have painted for the whole 1,500 ms;
-    // a gap under half of it holds on a busy machine too.
-    expect(longestGap).toBeLessThan(750)
+    // Had the loop run on the page's thread, not one frame would have painted until it was
+    // stopped; on another thread the page goes on painting (a busy machine paints fewer).
+    expect(clock.frames).toBeGreaterThanOrEqual(3)
     // The frame went, and its Worker with it.
     expect(await page.evaluate(() => window.sandboxHost.frameCount())).toBe(0)
     await expect.poll(() => page.workers().length).toBe(0)

@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { acceptAttribute, acceptsFile, allowedTypes, fileAnswer, fileIdOfUrl, uploadLimitBytes } from '../../src/protocol/uploads'
+import {
+  acceptAttribute,
+  acceptsFile,
+  allowedTypes,
+  captureAttribute,
+  fileAnswer,
+  fileIdOfUrl,
+  uploadLimitBytes,
+} from '../../src/protocol/uploads'
 
 describe('the uploads contract', () => {
   it('reads the allowed types only when the block turns them on', () => {
     expect(allowedTypes({ allowedFileTypes: { isEnabled: false, types: ['.pdf'] } })).toBeUndefined()
-    expect(allowedTypes({ allowedFileTypes: { isEnabled: true, types: [' .PDF ', 'image/*', ''] } })).toEqual(['.pdf', 'image/*'])
+    expect(allowedTypes({ allowedFileTypes: { isEnabled: true, types: [' .PDF ', 'image/*', ''] } })).toEqual([
+      '.pdf',
+      'image/*',
+      'application/pdf',
+    ])
     expect(allowedTypes({ allowedFileTypes: { isEnabled: true, types: [] } })).toBeUndefined()
   })
 
@@ -20,11 +32,28 @@ describe('the uploads contract', () => {
     expect(acceptsFile(types, file)).toBe(expected)
   })
 
-  it('lets phones offer the camera: an image-only list gains image/*, and `capture` alone asks for pictures', () => {
-    expect(acceptAttribute({ allowedFileTypes: { isEnabled: true, types: ['.jpg', '.png'] } })).toBe('.jpg,.png,image/*')
-    expect(acceptAttribute({ allowedFileTypes: { isEnabled: true, types: ['.pdf', 'image/png'] } })).toBe('.pdf,image/png')
+  it('builds `accept` as browsers expect: the extensions, then their MIME types, and no capture token', () => {
+    expect(acceptAttribute({ allowedFileTypes: { isEnabled: true, types: ['.jpg', '.png'] } })).toBe(
+      '.jpg, .png, .jpeg, image/jpeg, image/jpg, image/png',
+    )
+    expect(acceptAttribute({ allowedFileTypes: { isEnabled: true, types: ['.pdf', 'image/png'] } })).toBe(
+      '.pdf, .png, image/png, application/pdf',
+    )
+    const camera = { allowedFileTypes: { isEnabled: true, types: ['.jpg', 'capture=camera'] } }
+    expect(acceptAttribute(camera)).toBe('.jpg, .jpeg, image/jpeg, image/jpg')
+    expect(captureAttribute(camera)).toBe('environment')
+    expect(acceptAttribute({ allowedFileTypes: { isEnabled: true, types: ['capture=camera'] } })).toBe('image/*')
     expect(acceptAttribute({ capture: 'environment' })).toBe('image/*')
+    expect(captureAttribute({ capture: 'environment' })).toBe('environment')
     expect(acceptAttribute({})).toBeUndefined()
+    expect(captureAttribute({ allowedFileTypes: { isEnabled: true, types: ['.jpg'] } })).toBeUndefined()
+  })
+
+  it('lets through the kind a listed type names, by its other extension or type, and only that kind', () => {
+    const types = allowedTypes({ allowedFileTypes: { isEnabled: true, types: ['.jpg'] } })
+    expect(acceptsFile(types, { name: 'photo.jpeg', type: '' })).toBe(true)
+    expect(acceptsFile(types, { name: 'photo', type: 'image/jpeg' })).toBe(true)
+    expect(acceptsFile(types, { name: 'photo.png', type: 'image/png' })).toBe(false)
   })
 
   it("limits a file to the block's size (MB) within the service's cap, 10 MB by default", () => {

@@ -30,6 +30,31 @@ export async function waitForAnswerText(page: Page, text: string): Promise<void>
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
 }
 
+/**
+ * From now on, counts the characters of text the widget renders into answers: the text of every
+ * node it adds under a `.md` element (a completed block once, the block being written each time
+ * it is rendered again). Work counted, not timed: re-rendering the whole answer at each token
+ * would show as characters growing with the answer's length. Returns a reader of the count, and
+ * of the most text one added node held.
+ */
+export async function countRendering(page: Page): Promise<() => Promise<{ chars: number; largestNode: number }>> {
+  await page.evaluate(`(() => {
+    const count = (window.__rendered = { chars: 0, largestNode: 0 })
+    const root = document.querySelector('flow-chat').shadowRoot
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if (!(record.target instanceof Element) || !record.target.closest('.md')) continue
+        for (const node of record.addedNodes) {
+          const chars = (node.textContent ?? '').length
+          count.chars += chars
+          count.largestNode = Math.max(count.largestNode, chars)
+        }
+      }
+    }).observe(root, { childList: true, subtree: true })
+  })()`)
+  return () => page.evaluate(() => ({ ...(window as unknown as { __rendered: { chars: number; largestNode: number } }).__rendered }))
+}
+
 /** From now on, notes the first frame in which the streamed answer shows text. */
 export async function watchFirstPaint(page: Page): Promise<void> {
   // A string, not a function: tsx (the benchmark's runner) would name the inner function with a
@@ -66,6 +91,9 @@ export interface LongAnswerFigures {
   /** Script time per token over tokens 6–15 and 1,986–1,995, ms. */
   earlyMs: number
   lateMs: number
+  /** Characters rendered per token over the same windows (countRendering). */
+  earlyChars: number
+  lateChars: number
 }
 
 /**
@@ -78,19 +106,30 @@ export async function measureLongAnswer(page: Page, ai: OpenAiTestServer): Promi
   const c = chat(page)
   await c.say('A long answer, please')
   const cdp = await startMetrics(page)
+  const rendered = await countRendering(page)
   await watchFirstPaint(page)
   const perToken = async (from: number, to: number) => {
     await waitForAnswerText(page, `w${from - 1}`)
     const before = await scriptSeconds(cdp)
+    const renderedBefore = (await rendered()).chars
     ai.release()
     await waitForAnswerText(page, `w${to - 1}`)
-    return (((await scriptSeconds(cdp)) - before) * 1_000) / (to - from)
+    return {
+      ms: (((await scriptSeconds(cdp)) - before) * 1_000) / (to - from),
+      chars: ((await rendered()).chars - renderedBefore) / (to - from),
+    }
   }
-  const earlyMs = await perToken(5, 15)
+  const early = await perToken(5, 15)
   ai.release()
-  const lateMs = await perToken(1_985, 1_995)
+  const late = await perToken(1_985, 1_995)
   ai.release()
   await c.host('Anything else?').waitFor()
   await cdp.detach()
-  return { firstPaintMs: await firstByteToFirstPaint(page), earlyMs, lateMs }
+  return {
+    firstPaintMs: await firstByteToFirstPaint(page),
+    earlyMs: early.ms,
+    lateMs: late.ms,
+    earlyChars: early.chars,
+    lateChars: late.chars,
+  }
 }

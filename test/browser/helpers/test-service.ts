@@ -6,6 +6,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
 import { QUIET_LOG } from '../../service/helpers/logs'
+import { copyInitialisedPglite } from '../../service/helpers/pglite-template'
 import { newToken } from '../../../src/service/ids'
 import { startServer, type RunningServer } from '../../../src/service/main'
 import type { Store } from '../../../src/service/store/store'
@@ -108,6 +109,8 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
     throw new Error('dist/flow-chat.js is missing: run `npm run build` (vite build) before the browser tests')
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'flow-chat-browser-'))
+  // A fresh embedded database, copied from an initialised one rather than made by initdb again.
+  if (!overrides.databaseUrl) await copyInitialisedPglite(join(dataDir, 'pglite'))
   const secretToken = newToken('secret')
   const publishableToken = newToken('publishable')
   const unlimited = { perMinute: 0, burst: 1_000_000 }

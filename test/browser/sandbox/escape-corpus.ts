@@ -17,7 +17,8 @@ const blocked = (name: string) => ({ reason: 'error' as const, message: new RegE
 const undefinedName = (name: string) => ({ reason: 'error' as const, message: new RegExp(`ReferenceError: ${name} is not defined`) })
 
 export const ESCAPE_CORPUS: EscapeCase[] = [
-  { attack: 'read document.cookie', content: 'return document.cookie', expected: undefinedName('document') },
+  // `document` holds the page's address (document.location) and nothing else of the page.
+  { attack: 'read document.cookie', content: 'return document.cookie', expected: blocked('document.cookie') },
   {
     attack: "read the host page's localStorage",
     content: "return localStorage.getItem('host_secret')",
@@ -33,12 +34,12 @@ export const ESCAPE_CORPUS: EscapeCase[] = [
   {
     attack: 'reach the widget element and its shadow root',
     content: "return document.querySelector('flow-chat-test').shadowRoot.innerHTML",
-    expected: undefinedName('document'),
+    expected: blocked('document.querySelector'),
   },
   {
     attack: 'find a window through the Function constructor',
-    content: "return Function('return typeof window + typeof document')()",
-    expected: { ok: true, value: 'undefinedundefined' },
+    content: 'return Function("return typeof window + \' \' + Object.keys(document).join()")()',
+    expected: { ok: true, value: 'undefined location,URL,documentURI,referrer' },
   },
   { attack: 'open a window', content: "return open(canary + '/escape/open')", expected: undefinedName('open') },
   { attack: 'navigate top', content: "top.location.href = canary + '/escape/navigate'", expected: undefinedName('top') },

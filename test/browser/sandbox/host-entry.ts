@@ -15,10 +15,10 @@ export interface SandboxHost {
   /** Types and origins of every message this window received. */
   messages: { type: unknown; origin: string }[]
   frameCount(): number
-  /** Starts recording the gaps between animation frames. */
+  /** Starts counting the animation frames the page paints. */
   startFrameClock(): void
-  /** Stops recording and returns the longest gap in milliseconds. */
-  stopFrameClock(): number
+  /** Stops counting; returns the frames painted and, to print, the longest gap between two (ms). */
+  stopFrameClock(): { frames: number; longestGapMs: number }
 }
 
 declare global {
@@ -58,11 +58,12 @@ const runner = createScriptRunner({
   onLog: (entry) => logs.push(entry),
 })
 
-let clock: { last: number; longest: number; running: boolean } = { last: 0, longest: 0, running: false }
+let clock = { last: 0, longest: 0, frames: 0, running: false }
 const tick = (time: number) => {
   if (!clock.running) return
   if (clock.last !== 0) clock.longest = Math.max(clock.longest, time - clock.last)
   clock.last = time
+  clock.frames++
   requestAnimationFrame(tick)
 }
 
@@ -74,11 +75,11 @@ window.sandboxHost = {
   messages,
   frameCount: () => root.querySelectorAll('iframe').length,
   startFrameClock() {
-    clock = { last: 0, longest: 0, running: true }
+    clock = { last: 0, longest: 0, frames: 0, running: true }
     requestAnimationFrame(tick)
   },
   stopFrameClock() {
     clock.running = false
-    return clock.longest
+    return { frames: clock.frames, longestGapMs: clock.longest }
   },
 }

@@ -147,6 +147,19 @@ scope.onmessage = (event) => {
   const href = page.href
   const location = freeze({ ...page, toString: () => href })
   defineProperty(scope, 'location', { value: location, writable: false, configurable: false, enumerable: true })
+  // Scripts written for the page read the address as `document.location` (or `document.URL`,
+  // `document.referrer`) as often as `location`: that much of a document, and nothing else of it.
+  const pageDocument = new ProxyType(freeze({ location, URL: href, documentURI: href, referrer: page.referrer }), {
+    get(target, name) {
+      if (typeof name !== 'string' || apply(hasOwn, target, [name]) || name === 'then' || name === 'toJSON') {
+        return (target as Record<PropertyKey, unknown>)[name]
+      }
+      throw new TypeErrorType(
+        `document.${name} is not available to flow scripts: they run isolated from the page, which they see only as document.location`,
+      )
+    },
+  })
+  defineProperty(scope, 'document', { value: pageDocument, writable: false, configurable: false, enumerable: true })
 
   const succeed = (value: unknown) => {
     let json: unknown

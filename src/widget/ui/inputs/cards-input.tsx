@@ -16,7 +16,7 @@ const CARDS_CSS = css`
 .card { flex: 0 0 min(240px, 80%); display: flex; flex-direction: column; scroll-snap-align: start; overflow: hidden; border-radius: var(--fct-radius, 12px); background: ${v('host-bubble-bg', '#f3f4f6')}; color: ${v('host-bubble-color', 'inherit')}; }
 .card img { display: block; width: 100%; aspect-ratio: 16 / 9; object-fit: cover; }
 .card-body { display: flex; flex: 1; flex-direction: column; gap: 6px; padding: 10px 12px 12px; }
-.card-title { margin: 0; font-weight: 600; }
+.card-title { margin: 0; font-size: inherit; font-weight: 600; line-height: inherit; }
 .card-text { margin: 0; font-size: 14px; white-space: pre-wrap; }
 .card-buttons { display: flex; flex-direction: column; gap: 6px; margin-top: auto; }
 .card-buttons .button { width: 100%; }
@@ -27,7 +27,8 @@ const CARDS_CSS = css`
 const text = (value: string | null | undefined) => (typeof value === 'string' && value.trim() ? value : undefined)
 
 /**
- * A `cards` input: a list of cards, each with its picture, title, text and buttons; a button
+ * A `cards` input: a list of cards, each with its picture, a title a screen reader finds among the
+ * page's headings (level 2: docs/decisions/2026-11-28-card-titles-headings.md), text and buttons; a button
  * answers with its path id and shows its text as the visitor's bubble. Tab goes through the
  * buttons; the left and right arrows (reversed right to left) move to the previous or next card.
  */
@@ -102,7 +103,7 @@ function CardView({
     <li class="card" part="card" aria-label={title ? `${title} (${label})` : label}>
       {src && <img src={src} alt="" loading="lazy" referrerpolicy="no-referrer" />}
       <div class="card-body">
-        {title && <p class="card-title">{title}</p>}
+        {title && <h2 class="card-title">{title}</h2>}
         {text(card.description) && <p class="card-text">{card.description}</p>}
         <div class="card-buttons">
           {(card.paths ?? []).map((path, index) => (

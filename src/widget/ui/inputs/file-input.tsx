@@ -1,5 +1,12 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { acceptAttribute, allowedTypes, fileAnswer, fileInputOptionsSchema, uploadLimitBytes } from '../../../protocol/uploads'
+import {
+  acceptAttribute,
+  allowedTypes,
+  captureAttribute,
+  fileAnswer,
+  fileInputOptionsSchema,
+  uploadLimitBytes,
+} from '../../../protocol/uploads'
 import { adoptChunkCss } from '../chunk-css'
 import { ACCENT, css, v } from '../css'
 import { useFileUploads, type FileItem } from './file-uploads'
@@ -97,7 +104,7 @@ export function FileInput({ widget, input, draft }: InputProps) {
             hidden
             multiple={rules.multiple}
             accept={acceptAttribute(options)}
-            capture={options.capture === 'user' || options.capture === 'environment' ? options.capture : undefined}
+            capture={captureAttribute(options)}
             onChange={(event) => {
               const target = event.currentTarget
               add([...(target.files ?? [])])

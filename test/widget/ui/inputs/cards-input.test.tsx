@@ -29,6 +29,9 @@ describe('CardsInput', () => {
     const list = screen.getByRole('list', { name: 'Cards' })
     const [paris, rome] = within(list).getAllByRole('listitem')
     expect(paris!.getAttribute('aria-label')).toBe('Paris (1 of 2)')
+    // Titles are headings, so a screen reader moves between cards by heading (level 2: see cards-input.tsx).
+    expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['Paris', 'Rome'])
+    expect(within(paris!).getByRole('heading', { name: 'Paris' })).toBeTruthy()
     expect(paris!.querySelector('img')?.getAttribute('src')).toBe('https://img.test/paris.png')
     // Text from the flow stays text.
     expect(within(paris!).getByText('A <b>city</b>')).toBeTruthy()
