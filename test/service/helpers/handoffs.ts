@@ -102,11 +102,13 @@ export interface OpenStream {
   close(): void
 }
 
-export async function openStream(
-  svc: { app: TestService['app'] },
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<OpenStream> {
+/** Something that answers requests: an app in process, or a running service (`overHttp`). */
+type Requester = { app: { request(path: string, init: RequestInit): Response | Promise<Response> } }
+
+/** A running service, reached over HTTP. */
+export const overHttp = (base: string): Requester => ({ app: { request: (path, init) => fetch(`${base}${path}`, init) } })
+
+export async function openStream(svc: Requester, path: string, headers: Record<string, string> = {}): Promise<OpenStream> {
   const abort = new AbortController()
   const response = await svc.app.request(path, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal })
   const parser = createEventStreamParser()
