@@ -141,3 +141,31 @@ describe('a conversation handed to a person', () => {
     expect(answer.body.events).toMatchObject([{ seq: 2, type: 'status', status: 'live' }])
   })
 })
+
+describe('the conversation with a person in the result', () => {
+  it('is in the result detail, the CSV export and the JSON Lines export', async () => {
+    const flowId = await publishHandoffFlow(svc)
+    const ada = await agentToken(svc, 'Ada')
+    const { sessionId, handoffId, resultId } = await startHandedOver(svc, flowId)
+    await svc.call('POST', `/v1/handoffs/${handoffId}/claim`, { token: ada.value })
+    await svc.call('POST', visitorPath(sessionId, 'messages'), { json: { text: 'Where is my parcel?' } })
+    await svc.call('POST', `/v1/handoffs/${handoffId}/messages`, { token: ada.value, json: { text: '=HYPERLINK("x") it left today' } })
+    await svc.call('POST', `/v1/handoffs/${handoffId}/end`, { token: ada.value })
+
+    const detail = await svc.call('GET', `/v1/flows/${flowId}/results/${resultId}`, { token: svc.tokens.secret })
+    expect(detail.body.result.conversation).toMatchObject([
+      { handoffId, author: 'visitor', text: 'Where is my parcel?' },
+      { handoffId, author: 'agent', text: '=HYPERLINK("x") it left today', agent: { name: 'Ada' } },
+    ])
+    const csv = await svc.call('GET', `/v1/flows/${flowId}/results/export?format=csv`, { token: svc.tokens.secret })
+    expect(csv.text.split('\r\n')[0]).toContain('Conversation with a person')
+    // One cell, a line per message, each starting with its time: no line of it starts a formula.
+    expect(csv.text).toMatch(/,"\[[^\]]+\] Visitor: Where is my parcel\?\n\[[^\]]+\] Ada: =HYPERLINK\(""x""\) it left today"\r\n$/)
+    const jsonl = await svc.call('GET', `/v1/flows/${flowId}/results/export?format=jsonl`, { token: svc.tokens.secret })
+    const line = JSON.parse(jsonl.text.trim())
+    expect(line.conversation.map((entry: any) => [entry.author, entry.text])).toEqual([
+      ['visitor', 'Where is my parcel?'],
+      ['agent', '=HYPERLINK("x") it left today'],
+    ])
+  })
+})
