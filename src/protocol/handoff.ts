@@ -1,4 +1,5 @@
 import { z } from 'zod/mini'
+import { handoffSchema } from './action-payloads'
 
 /**
  * A conversation handed to a person (the `handoff` block): the contract the service, the widget's
@@ -45,6 +46,34 @@ export const INBOX_EVENTS_PATH = '/v1/handoffs/events'
 /** `GET`: `HandoffDetail`. `POST …/claim`, `…/messages`, `…/typing`, `…/variables`, `…/transfer`, `…/end`. */
 export const HANDOFF_PATH = '/v1/handoffs/{handoffId}'
 
+/** The block's type in a flow (our own block; see docs/flow-authors/blocks.md). */
+export const HANDOFF_BLOCK_TYPE = 'handoff'
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+const clockTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/))
+
+/**
+ * A `handoff` block's `options`. Its first item (`items[0]`, with its own `outgoingEdgeId`, edges
+ * from `{blockId, itemId}`) is the "no one answered" exit: taken when no person claims the
+ * conversation within `timeoutSeconds`, outside `openingHours` (at once), or when the visitor
+ * leaves. The block's own `outgoingEdgeId` is taken when the person ends the conversation.
+ */
+export const handoffBlockOptionsSchema = z.looseObject({
+  /** Shown while waiting; `{{variables}}` are filled in. */
+  waitingMessage: z.optional(z.string().check(z.maxLength(4_000))),
+  timeoutSeconds: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(86_400))),
+  /** When people answer, in an IANA time zone; times `HH:MM`, `to` excluded (`24:00` for midnight). */
+  openingHours: z.optional(
+    z.looseObject({
+      timeZone: z.string(),
+      hours: z.array(z.looseObject({ days: z.array(z.enum(WEEKDAYS)), from: clockTime, to: clockTime })),
+    }),
+  ),
+  /** Variables (ids) the person sees and may set; the flow goes on with what they set. */
+  variableIds: z.optional(z.array(z.string())),
+})
+export type HandoffBlockOptions = z.infer<typeof handoffBlockOptionsSchema>
+
 export const MAX_HANDOFF_MESSAGE_LENGTH = 4_000
 export const MAX_POLL_SECONDS = 25
 export const MAX_STREAM_SECONDS = 300
@@ -58,8 +87,8 @@ export type HandoffStatus = (typeof HANDOFF_STATUSES)[number]
 export const agentSchema = z.looseObject({ name: z.string(), avatarUrl: z.optional(z.string()) })
 export type Agent = z.infer<typeof agentSchema>
 
-/** The client action's payload: which handoff to follow. */
-export const handoffActionSchema = z.looseObject({ handoffId: z.string() })
+/** The client action's payload: which handoff to follow (`ACTION_PAYLOADS.handoff`). */
+export const handoffActionSchema = handoffSchema
 export type HandoffAction = z.infer<typeof handoffActionSchema>
 
 const stored = { seq: z.number(), at: z.string() }

@@ -97,8 +97,12 @@ export const listWebhookDeliveries = async (api: ApiClient, flowId: string, limi
 export const listTokens = (api: ApiClient) => api.read(tokensListResponseSchema, 'GET', '/v1/tokens')
 
 /** A new token: `value` is the token itself, answered this once. */
-export const createToken = (api: ApiClient, kind: TokenKind, label?: string) =>
-  api.read(createTokenResponseSchema, 'POST', '/v1/tokens', { kind, ...(label === undefined ? {} : { label }) })
+export const createToken = (api: ApiClient, kind: TokenKind, label?: string, agent?: { name: string; avatarUrl?: string }) =>
+  api.read(createTokenResponseSchema, 'POST', '/v1/tokens', {
+    kind,
+    ...(label === undefined ? {} : { label }),
+    ...(agent === undefined ? {} : { agent }),
+  })
 
 export const revokeToken = async (api: ApiClient, tokenId: string) =>
   void (await api.read(revokeTokenResponseSchema, 'DELETE', `/v1/tokens/${part(tokenId)}`))

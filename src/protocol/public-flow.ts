@@ -36,7 +36,8 @@ export const publicFlowSchema = z.object({
   /**
    * What the blocks to come need the widget to prepare, each once: the message types
    * (`MESSAGE_TYPES`) and input types (`INPUT_TYPES`) the flow's blocks show, and `stream` (the
-   * client action, `CLIENT_ACTION_TYPES`) when an AI block may stream an answer.
+   * client action, `CLIENT_ACTION_TYPES`) when an AI block may stream an answer, `handoff` (the
+   * client action) when a `handoff` block may hand the conversation to a person.
    */
   blockKinds: opt(z.array(z.string())),
 })

@@ -103,6 +103,18 @@ export const resultDetailSchema = z.looseObject({
     /** Every variable value the result holds, in the flow's order; `name` null for one the flow no longer has. */
     variables: z.array(z.looseObject({ id: z.string(), name: z.nullable(z.string()), value: variableValue })),
     logs: z.array(resultLogSchema),
+    /** The lines said with a person (handoff blocks), oldest first. */
+    conversation: opt(
+      z.array(
+        z.looseObject({
+          handoffId: z.string(),
+          at: z.string(),
+          author: z.enum(['visitor', 'agent', 'system']),
+          text: z.string(),
+          agent: opt(z.looseObject({ name: z.string(), avatarUrl: opt(z.string()) })),
+        }),
+      ),
+    ),
   }),
 })
 export type ResultDetail = z.infer<typeof resultDetailSchema>

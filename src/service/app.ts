@@ -9,11 +9,14 @@ import { handleError, handleNotFound } from './http/errors'
 import { RateLimiter } from './http/rate-limit'
 import { requestLog } from './http/request-log'
 import { WebhookWaits } from './chat/webhook-waits'
+import { HandoffHub } from './chat/handoff/handoff-hub'
+import { OpenStreams } from './chat/handoff/open-streams'
 import { createIntegrations, type Integrations } from './integrations'
 import { registerAdminRoutes } from './routes/admin'
 import { registerCredentialRoutes } from './routes/credentials'
 import { registerResultRoutes } from './routes/results'
 import { registerChatRoutes } from './routes/chat'
+import { registerHandoffRoutes } from './routes/handoffs'
 import { registerQrCodeRoutes } from './routes/qr-code'
 import { type QrCodeImages, sharedQrCodeImages } from './qr-codes/qr-code-images'
 import { registerFlowRoutes } from './routes/flows'
@@ -47,10 +50,20 @@ export interface AppDeps {
   leaseTiming?: LeaseTiming
   /** QR code pictures and their drawing thread; one for the process when left out. */
   qrCodes?: QrCodeImages
+  /**
+   * The process's live conversations (handed to a person), fed by the database's notifications;
+   * whoever passes it closes it (startServer, the tests). One for this app when left out.
+   */
+  handoffHub?: HandoffHub
 }
 
 /** The service as a Hono app: mount it in a server, or call `app.request()` in process. */
 export function createApp(deps: AppDeps): Hono {
+  return createAppWithContext(deps).app
+}
+
+/** The app and what its routes run with (for the processes' background work: the handoffs' sweep). */
+export function createAppWithContext(deps: AppDeps): { app: Hono; ctx: AppContext } {
   const now = deps.now ?? (() => new Date())
   const { store, config } = deps
   const limiters = {
@@ -82,6 +95,12 @@ export function createApp(deps: AppDeps): Hono {
       perWorkspace: config.aiStreams.perWorkspace,
       replays: new RateLimiter(config.aiStreams.replays, now, store.rateLimits),
     },
+    handoffs: {
+      hub: deps.handoffHub ?? new HandoffHub(store),
+      streams: new OpenStreams(config.handoffs),
+      messages: new RateLimiter(config.handoffs.messages, now, store.rateLimits),
+      settings: config.handoffs,
+    },
   }
 
   const app = new Hono()
@@ -100,6 +119,7 @@ export function createApp(deps: AppDeps): Hono {
   registerHealthRoutes(app, { database: store.database, uploads: ctx.integrations.files })
   registerFlowRoutes(app, ctx)
   registerChatRoutes(app, ctx)
+  registerHandoffRoutes(app, ctx)
   registerUploadRoutes(app, ctx)
   registerQrCodeRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
@@ -113,5 +133,5 @@ export function createApp(deps: AppDeps): Hono {
   deps.mount?.(app)
   // Last: `/:publicId` would otherwise shadow other one-segment routes.
   registerShareRoutes(app, ctx)
-  return app
+  return { app, ctx }
 }

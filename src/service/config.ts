@@ -25,6 +25,19 @@ export interface RateLimitConfig {
   burst: number
 }
 
+export interface HandoffSettings {
+  /** Event streams (visitors' and inboxes') one process holds open for a workspace (HANDOFF_STREAMS_PER_WORKSPACE). */
+  streamsPerWorkspace: number
+  /** Event streams one process holds open for one client network (HANDOFF_STREAMS_PER_ADDRESS). */
+  streamsPerAddress: number
+  /** A stream ends after this long; its client reconnects with Last-Event-ID (HANDOFF_STREAM_MAX_SECONDS). */
+  streamMaxSeconds: number
+  /** A comment line this often keeps proxies from closing a quiet stream (HANDOFF_HEARTBEAT_SECONDS). */
+  heartbeatSeconds: number
+  /** Messages and typing signals one visitor or person may send (HANDOFF_MESSAGES_PER_MINUTE, HANDOFF_MESSAGES_BURST). */
+  messages: RateLimitConfig
+}
+
 export interface ServiceConfig {
   port: number
   /**
@@ -59,6 +72,8 @@ export interface ServiceConfig {
   /** Streamed AI answers: provider calls streaming at once per workspace, and replays of one answer. */
   aiStreams: { perWorkspace: number; replays: RateLimitConfig }
   bodyLimits: { managementBytes: number; chatBytes: number }
+  /** Conversations handed to a person (chat/handoff): what their live streams may hold open and send. */
+  handoffs: HandoffSettings
   /** What one chat step may produce and send (see engine/core/byte-budget.ts). */
   stepBudgets: { stepBytes: number; responseBytes: number }
   /**
@@ -123,6 +138,13 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   authFailureLimit: { perMinute: 10, burst: 20 },
   aiStreams: { perWorkspace: 10, replays: { perMinute: 2, burst: 4 } },
   bodyLimits: { managementBytes: 2 * 1024 * 1024, chatBytes: 64 * 1024 },
+  handoffs: {
+    streamsPerWorkspace: 500,
+    streamsPerAddress: 20,
+    streamMaxSeconds: 300,
+    heartbeatSeconds: 15,
+    messages: { perMinute: 60, burst: 20 },
+  },
   stepBudgets: { ...DEFAULT_BYTE_LIMITS },
   trustProxyHops: 0,
   outboundAllowHosts: [],
@@ -185,6 +207,16 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     bodyLimits: {
       managementBytes: read.integer('BODY_LIMIT_MANAGEMENT_BYTES', d.bodyLimits.managementBytes, 1024, 1 << 30),
       chatBytes: read.integer('BODY_LIMIT_CHAT_BYTES', d.bodyLimits.chatBytes, 1024, 1 << 30),
+    },
+    handoffs: {
+      streamsPerWorkspace: read.integer('HANDOFF_STREAMS_PER_WORKSPACE', d.handoffs.streamsPerWorkspace, 1, 1_000_000),
+      streamsPerAddress: read.integer('HANDOFF_STREAMS_PER_ADDRESS', d.handoffs.streamsPerAddress, 1, 1_000_000),
+      streamMaxSeconds: read.integer('HANDOFF_STREAM_MAX_SECONDS', d.handoffs.streamMaxSeconds, 5, 3_600),
+      heartbeatSeconds: read.integer('HANDOFF_HEARTBEAT_SECONDS', d.handoffs.heartbeatSeconds, 1, 300),
+      messages: {
+        perMinute: read.integer('HANDOFF_MESSAGES_PER_MINUTE', d.handoffs.messages.perMinute, 0, 1e7),
+        burst: read.integer('HANDOFF_MESSAGES_BURST', d.handoffs.messages.burst, 1, 1e7),
+      },
     },
     stepBudgets: {
       stepBytes: read.integer('STEP_BYTE_BUDGET', d.stepBudgets.stepBytes, 64 * 1024, 1 << 30),

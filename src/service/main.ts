@@ -4,7 +4,10 @@ import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
 import type { DestinationStream } from 'pino'
-import { createApp } from './app'
+import { createAppWithContext } from './app'
+import { HandoffHub } from './chat/handoff/handoff-hub'
+import { HandoffSweep } from './chat/handoff/handoff-sweep'
+import type { AppContext } from './context'
 import { adminSocketPath, serveAdminSocket } from './cli/admin-socket'
 import { CLI_COMMAND } from './cli/invocation'
 import { localAdmin } from './cli/local-admin'
@@ -56,13 +59,16 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
   const inFlight = new InFlight()
   let server: Server | undefined
   let integrations: Integrations | undefined
+  let ctx: AppContext | undefined
+  const handoffHub = new HandoffHub(store)
   try {
     const now = options.now ?? (() => new Date())
     await ensureEnvTokens(store, config, now())
     integrations = await startIntegrations(config, store, now)
     const mount = options.mount
-    const app = createApp({
+    const created = createAppWithContext({
       store,
+      handoffHub,
       engine:
         options.engine ??
         createEngine({ stepByteBudget: config.stepBudgets.stepBytes, responseByteBudget: config.stepBudgets.responseBytes }),
@@ -73,8 +79,10 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
       integrations,
       mount: mount && ((app) => mount(app, store)),
     })
-    server = await listen(app, config.port, options.hostname ?? config.host, inFlight)
+    ctx = created.ctx
+    server = await listen(created.app, config.port, options.hostname ?? config.host, inFlight)
   } catch (error) {
+    await handoffHub.close()
     await integrations?.close()
     await qrCodes.close()
     await sandbox.close()
@@ -87,6 +95,9 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
   // Every process sends the completion webhooks that are due, whichever process queued them.
   const webhooks = new WebhookDispatcher({ store, key: started.key, outbound: started.outbound, now: options.now ?? (() => new Date()) })
   webhooks.start()
+  // Every process ends handed-over conversations whose deadline passed, whoever's they are.
+  const handoffSweep = new HandoffSweep(ctx!)
+  handoffSweep.start()
 
   const { port } = server.address() as AddressInfo
   const listening = server
@@ -108,6 +119,9 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
       await commandLine?.close()
       stopPurge()
       await webhooks.stop()
+      await handoffSweep.stop()
+      // Live streams end now (their clients reconnect to another process), not at their maximum life.
+      await handoffHub.close()
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => listening.closeAllConnections(), SHUTDOWN_GRACE_MS)
         force.unref()

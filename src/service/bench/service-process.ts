@@ -18,6 +18,8 @@ const MAIN = join(import.meta.dirname, '../main.ts')
 
 export interface Target {
   url: string
+  /** The process's id (its memory is read from /proc). */
+  pid: number | undefined
   stop(): Promise<void>
 }
 
@@ -41,7 +43,7 @@ export function spawnTarget(file: string, args: string[], env: Record<string, st
       if (!port) return
       // From here on its log (an access line per request) is read and dropped, as a collector would.
       child.stdout!.off('data', listening).resume()
-      resolve({ url: `http://127.0.0.1:${port}`, stop })
+      resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid, stop })
     }
     child.stdout!.on('data', listening)
     child.once('exit', (code) => reject(new Error(`${file} ${args.join(' ')} exited with ${code}: ${out}`)))

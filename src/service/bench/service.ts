@@ -10,13 +10,17 @@
  * one tenant's ten visitors answer a flow whose code never ends, and while an anonymous client
  * draws QR codes or uploads files it never sends (abuse.ts).
  *
- * Options (environment): BENCH_SECONDS (default 10), DATABASE_URL. Asserts nothing: it prints.
+ * With DATABASE_URL, also the live part of handed-over conversations across two processes
+ * (handoff-bench.ts; `BENCH_ONLY=handoff` runs it alone).
+ *
+ * Options (environment): BENCH_SECONDS (default 10), DATABASE_URL, BENCH_ONLY. Asserts nothing: it prints.
  */
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import { ABUSE_TABLE_HEAD, benchAbuse } from './abuse'
+import { benchHandoffs } from './handoff-bench'
 import { benchFlow, noisyFlow } from './bench-flow'
 import {
   bareRequests,
@@ -177,7 +181,15 @@ async function main(): Promise<void> {
   console.log(table(rows))
   console.log(`\n${noisy.join('\n')}`)
   console.log(`\nAnother tenant's startChat, quiet and under an anonymous attack:\n\n${abuse.join('\n')}`)
-  if (!databaseUrl) console.log('\nSet DATABASE_URL to bench a PostgreSQL server as well (WORKERS=2 needs it).')
+  if (databaseUrl) console.log(`\nConversations handed to a person:\n\n${await benchHandoffs()}`)
+  if (!databaseUrl) console.log('\nSet DATABASE_URL to bench a PostgreSQL server as well (WORKERS=2 and the handoff run need it).')
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
+/** `BENCH_ONLY=handoff`: the handoff run alone. */
+export async function handoffOnly(): Promise<void> {
+  console.log(await benchHandoffs())
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await (process.env.BENCH_ONLY === 'handoff' ? handoffOnly() : main())
+}

@@ -4,6 +4,7 @@ import type { PublishedVersions } from '../flows/published-versions'
 import type { RateLimiter } from '../http/rate-limit'
 import type { Integrations } from '../integrations'
 import type { Store } from '../store/store'
+import type { HandoffLive } from './handoff/handoff-live'
 import type { LeaseTiming, LocalQueue } from './session-leases'
 import type { WebhookWaits } from './webhook-waits'
 
@@ -31,6 +32,8 @@ export interface ChatDeps {
   webhookWaits: WebhookWaits
   /** What one streamed AI answer may cost (see stream-service.ts). */
   streams: StreamLimits
+  /** Conversations handed to a person: this process's live streams and their bounds. */
+  handoffs: HandoffLive
 }
 
 export interface StreamLimits {

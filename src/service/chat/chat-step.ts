@@ -3,7 +3,7 @@ import { fileUrl } from '../../protocol/uploads'
 import { EngineError } from '../engine/core/engine-error'
 import type { ChatCompletion, CompletionUsage } from '../engine/core/ports'
 import { createStepContext } from '../engine/core/step-context'
-import type { SessionState, StepContext, StepOutcome } from '../engine/core/types'
+import type { HandoffResume, SessionState, StepContext, StepOutcome } from '../engine/core/types'
 import type { CachedVersion } from '../flows/published-versions'
 import { HttpError } from '../http/errors'
 import { newId, sha256 } from '../ids'
@@ -21,14 +21,18 @@ import { workspaceFlowLoader } from './linked-flows-loader'
  * session's lease meanwhile and commits what this returns.
  */
 
-/** What asks a running session for a step: a visitor's message, or an outside system's webhook. */
+/** What asks a running session for a step: a visitor's message, an outside system's webhook, a handoff's end. */
 export type StepRequest =
   /** No message only after a streamed AI answer: the flow goes on with the recorded one. */
-  { kind: 'message'; message: ChatReplyMessage | undefined } | { kind: 'webhook'; waitId: string; body: unknown }
+  | { kind: 'message'; message: ChatReplyMessage | undefined }
+  | { kind: 'webhook'; waitId: string; body: unknown }
+  /** The conversation a person had came back to the flow (chat/handoff/handoff-resume.ts). */
+  | { kind: 'handoff'; resume: HandoffResume }
 
 /** What an idempotency key is bound to: the same key with another request is refused. */
 export function requestHash(request: StepRequest): string {
   if (request.kind === 'webhook') return sha256(request.waitId)
+  if (request.kind === 'handoff') return sha256(`handoff ${request.resume.handoffId}`)
   const { message } = request
   return sha256(typeof message === 'string' ? message : JSON.stringify(message ?? null))
 }
@@ -62,6 +66,9 @@ async function ask(
     const delivery = { waitId: request.waitId, statusCode: 200, data: request.body ?? null }
     return countedStep('webhook', () => deps.engine.deliverWebhook(version.snapshot, state, delivery, context))
   }
+  if (request.kind === 'handoff') {
+    return countedStep('handoff', () => deps.engine.resumeHandoff(version.snapshot, state, request.resume, context))
+  }
   const { message } = request
   const awaiting = state.awaiting
   if (awaiting?.kind === 'stream' && (message === undefined || typeof message === 'string' || message.type === 'text')) {
@@ -82,8 +89,8 @@ async function ask(
   return countedStep('message', () => deps.engine.continue(version.snapshot, state, message, context))
 }
 
-/** What asked the engine for a step: a new conversation, an answer, a webhook, a streamed answer's end. */
-export type StepKind = 'start' | 'message' | 'webhook' | 'stream'
+/** What asked the engine for a step: a new conversation, an answer, a webhook, a streamed answer's end, a handoff's end. */
+export type StepKind = 'start' | 'message' | 'webhook' | 'stream' | 'handoff'
 
 /** Runs one step of the engine, counted with its time by kind and outcome (`ok` or the error's code). */
 export async function countedStep(kind: StepKind, run: () => Promise<StepOutcome>): Promise<StepOutcome> {

@@ -14,6 +14,8 @@ const HTTP_ERRORS: Record<EngineErrorCode, { code: ErrorCode; message?: string; 
   not_waiting_for_webhook: { code: 'conflict', message: 'No conversation of this result is waiting for a webhook.' },
   waiting_for_stream: { code: 'conflict' },
   not_waiting_for_stream: { code: 'conflict', message: 'This conversation is not waiting for a streamed answer.' },
+  waiting_for_handoff: { code: 'conflict' },
+  not_waiting_for_handoff: { code: 'conflict', message: 'This conversation is not waiting for this handoff.' },
   message_required: { code: 'invalid_body', path: 'message', issue: 'Required' },
 }
 

@@ -82,9 +82,9 @@ export function apiAdmin(input: { url: string; token: string; fetch?: typeof fet
       noWorkspace(workspace)
       return (await listTokens(api)).tokens
     },
-    async createToken(kind, label, workspace) {
+    async createToken(kind, label, workspace, agent) {
       noWorkspace(workspace)
-      const made = await createToken(api, kind, label)
+      const made = await createToken(api, kind, label, agent)
       return { ...made, workspaceId: (await listTokens(api)).workspaceId }
     },
     async revokeToken(id, workspace) {

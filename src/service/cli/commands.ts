@@ -117,11 +117,16 @@ export async function tokenCommand({ admin, args, rest, out }: CommandRun): Prom
   const [action, ...more] = rest
   const workspace = stringOption(args, 'workspace')
   if (action === 'create') {
-    assertKnownOptions(args, ['kind', 'workspace', 'label'])
-    if (more.length > 0) throw new UsageError('Expected: token create --kind secret|publishable')
+    assertKnownOptions(args, ['kind', 'workspace', 'label', 'name', 'avatar-url'])
+    if (more.length > 0) throw new UsageError('Expected: token create --kind secret|publishable|agent')
     const kind = stringOption(args, 'kind')
-    if (kind !== 'secret' && kind !== 'publishable') throw new UsageError('--kind must be secret or publishable')
-    const { value, workspaceId } = await admin.createToken(kind, stringOption(args, 'label'), workspace)
+    if (kind !== 'secret' && kind !== 'publishable' && kind !== 'agent') throw new UsageError('--kind must be secret, publishable or agent')
+    const name = stringOption(args, 'name')
+    if ((kind === 'agent') !== (name !== undefined))
+      throw new UsageError('--name (the name visitors see) goes with --kind agent, and only with it')
+    const avatarUrl = stringOption(args, 'avatar-url')
+    const agent = name === undefined ? undefined : { name, ...(avatarUrl ? { avatarUrl } : {}) }
+    const { value, workspaceId } = await admin.createToken(kind, stringOption(args, 'label'), workspace, agent)
     out(`Created a ${kind} token for workspace ${workspaceId}. It is shown only this once:`)
     out(value)
     if (kind === 'secret') out('Keep it on servers only: it can change every flow of the workspace.')

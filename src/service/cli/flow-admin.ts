@@ -30,6 +30,8 @@ export interface FlowAdmin {
     kind: TokenKind,
     label: string | undefined,
     workspace: string | undefined,
+    /** An agent token's person. */
+    agent?: { name: string; avatarUrl?: string },
   ): Promise<{ token: ApiToken; value: string; workspaceId: string }>
   revokeToken(id: string, workspace: string | undefined): Promise<void>
   credentials(workspace: string | undefined): Promise<CredentialsAdmin>

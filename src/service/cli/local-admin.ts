@@ -82,9 +82,9 @@ export function localAdmin(input: {
     async listTokens(workspace) {
       return listTokens(store, await workspaceOf(workspace))
     },
-    async createToken(kind, label, workspace) {
+    async createToken(kind, label, workspace, agent) {
       const workspaceId = await workspaceOf(workspace)
-      return { ...(await createToken(store, { workspaceId, kind, label, now: now() })), workspaceId }
+      return { ...(await createToken(store, { workspaceId, kind, label, now: now(), ...(agent ? { agent } : {}) })), workspaceId }
     },
     async revokeToken(id, workspace) {
       await revokeToken(store, await workspaceOf(workspace), id, now())

@@ -10,7 +10,7 @@ import { Step, type StepLimits } from './core/step'
 import type { Engine, SessionState, StartOptions, StepContext, StepOutcome } from './core/types'
 import { initialVariables, variableMap } from './core/variables'
 import { admitPrefilled } from './prefill-policy'
-import { answer, answerWithoutMessage, deliverWebhook, resumeAfterStream, runCommand, walkFrom } from './resumption'
+import { answer, answerWithoutMessage, deliverWebhook, resumeAfterHandoff, resumeAfterStream, runCommand, walkFrom } from './resumption'
 
 /** Runs published flows. Holds no session data: every call gets and returns the whole state. */
 export function createFlowEngine(limits: StepLimits): Engine {
@@ -65,6 +65,14 @@ export function createFlowEngine(limits: StepLimits): Engine {
       if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
       return finish(step, await resumeAfterStream(step, awaiting, completion), state.visitedBlockCount)
     },
+
+    async resumeHandoff(flow, state, resume, context) {
+      const awaiting = state.awaiting
+      if (awaiting?.kind !== 'handoff' || awaiting.handoffId !== resume.handoffId) throw new EngineError('not_waiting_for_handoff')
+      const { step, restored } = await resumeStep(flow, state, limits, context)
+      if (!restored) return finish(step, { awaiting: null }, state.visitedBlockCount)
+      return finish(step, await resumeAfterHandoff(step, awaiting, resume), state.visitedBlockCount)
+    },
   }
   return {
     start: (flow, options, context) => withinBudget(() => engine.start(flow, options, context), 0),
@@ -74,6 +82,8 @@ export function createFlowEngine(limits: StepLimits): Engine {
       withinBudget(() => engine.deliverWebhook(flow, state, delivery, context), state.visitedBlockCount),
     resumeStream: (flow, state, completion, context) =>
       withinBudget(() => engine.resumeStream(flow, state, completion, context), state.visitedBlockCount),
+    resumeHandoff: (flow, state, resume, context) =>
+      withinBudget(() => engine.resumeHandoff(flow, state, resume, context), state.visitedBlockCount),
   }
 }
 

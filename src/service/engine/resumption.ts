@@ -1,5 +1,6 @@
 import type { ChatCompletion } from './core/ports'
 import { acceptStreamedAnswer } from './blocks/ai/ai-block'
+import { acceptHandoff } from './blocks/handoff/handoff-block'
 import { acceptHttpReply } from './blocks/http-request/http-request-block'
 import { acceptWebhook } from './blocks/http-request/wait-for-webhook'
 import { acceptAnswer, keepAnswer } from './blocks/inputs/input-answer'
@@ -11,7 +12,7 @@ import { EngineError } from './core/engine-error'
 import { startCommand, startReplyEvent } from './events'
 import type { BlockLocation, Position } from './core/flow-index'
 import type { Step } from './core/step'
-import type { Awaiting, WebhookDelivery } from './core/types'
+import type { Awaiting, HandoffResume, WebhookDelivery } from './core/types'
 import { walk } from './core/walker'
 
 /**
@@ -85,6 +86,7 @@ async function submitAnswer(step: Step, awaiting: Awaiting, message: string, wit
   if (!location) return ENDED
   if (awaiting.kind === 'webhook') throw new EngineError('waiting_for_webhook')
   if (awaiting.kind === 'stream') throw new EngineError('waiting_for_stream')
+  if (awaiting.kind === 'handoff') throw new EngineError('waiting_for_handoff')
   if (awaiting.kind === 'httpReply') {
     await acceptHttpReply(step, location, message)
     return walkOnAfter(step, location)
@@ -121,4 +123,15 @@ export async function resumeAfterStream(
   const location = waitedOn(step, awaiting)
   if (!location) return ENDED
   return walkOnAfter(step, acceptStreamedAnswer(step, location, awaiting, completion))
+}
+
+/** The conversation a `handoff` wait is on came back from the person: their variables, then the block's exit. */
+export function resumeAfterHandoff(
+  step: Step,
+  awaiting: Extract<Awaiting, { kind: 'handoff' }>,
+  resume: HandoffResume,
+): Promise<WalkResult> {
+  const location = waitedOn(step, awaiting)
+  if (!location) return Promise.resolve(ENDED)
+  return walkOnAfter(step, location, acceptHandoff(step, location, resume, awaiting.variables))
 }

@@ -1,3 +1,4 @@
+import { HANDOFF_BLOCK_TYPE } from '../../protocol/handoff'
 import { publicFlowSchema, type PublicFlow, type PublishedFlow } from '../../protocol/index'
 import { isAiBlockType } from '../engine/blocks/ai/ai-options'
 import { isBubbleType, isInputType } from '../engine/blocks/block-kinds'
@@ -12,7 +13,7 @@ export function toPublicFlow(flow: PublishedFlow, name: string): PublicFlow {
   return publicFlowSchema.parse({ ...flow, name, blockKinds: blockKinds(flow) })
 }
 
-/** The message and input types the flow's blocks show, and `stream` when one may stream an AI answer. */
+/** The message and input types the flow's blocks show; `stream` when one may stream an AI answer, `handoff` when one hands over to a person. */
 function blockKinds(flow: PublishedFlow): string[] {
   const kinds = new Set<string>()
   for (const group of flow.groups) {
@@ -21,6 +22,8 @@ function blockKinds(flow: PublishedFlow): string[] {
       else if (isAiBlockType(type)) kinds.add('stream')
       // A QR code shows as a picture.
       else if (type === QR_CODE_BLOCK_TYPE) kinds.add('image')
+      // The widget preloads its live chunk (the `handoff` client action).
+      else if (type === HANDOFF_BLOCK_TYPE) kinds.add('handoff')
     }
   }
   return [...kinds].sort()

@@ -11,6 +11,9 @@ export interface Caller {
   tokenId: string
   workspaceId: string
   kind: TokenKind
+  /** The token's label, and an agent token's person (name and picture). */
+  label: string | null
+  agent?: { name: string; avatarUrl?: string }
 }
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="flow-service"' }
@@ -59,7 +62,20 @@ export async function authenticate(c: Context, auth: TokenAuth, kinds: readonly 
     )
   }
   noteWorkspace(c, record.workspaceId)
-  return { tokenId: record.id, workspaceId: record.workspaceId, kind: record.kind }
+  return {
+    tokenId: record.id,
+    workspaceId: record.workspaceId,
+    kind: record.kind,
+    label: record.label,
+    ...(record.kind === 'agent'
+      ? {
+          agent: {
+            name: record.agentName ?? record.label ?? 'Agent',
+            ...(record.agentAvatarUrl ? { avatarUrl: record.agentAvatarUrl } : {}),
+          },
+        }
+      : {}),
+  }
 }
 
 /** A failed authentication: counted against the client address, then 401 (or 429 once it is out of failures). */

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync'
 import type { ExportFormat, ResultColumn, ResultRow } from '../../protocol/results'
 import type { FlowRecord } from '../store/flows-repository'
+import type { StoredHandoffEvent } from '../store/handoffs-repository'
 import type { ResultFilters, ResultPosition } from '../store/results-repository'
 import type { Store } from '../store/store'
 import { isPlainNegative, neutraliseInnerFormulas, OTHER_SEPARATORS } from './csv-formulas'
@@ -35,16 +36,34 @@ export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = {
   jsonl: 'application/x-ndjson; charset=utf-8',
 }
 
-/** What comes before the results in the file, and how each batch is written. */
+/** What comes before the results in the file, and how each batch is written (with their conversations with a person). */
 interface Writer {
   head(): string
-  rows(rows: readonly ResultRow[]): string
+  rows(rows: readonly ResultRow[], conversations: ReadonlyMap<string, StoredHandoffEvent[]>): string
 }
+
+/** The CSV column holding what was said with a person (handoff blocks), one line per message. */
+export const CONVERSATION_COLUMN = 'Conversation with a person'
+
+/** One message as a line of text: when, who, what. */
+function conversationLine(event: StoredHandoffEvent): string {
+  if (event.type !== 'message') return ''
+  const who = event.author === 'agent' ? (event.agent?.name ?? 'Agent') : event.author === 'visitor' ? 'Visitor' : 'Service'
+  return `[${event.at}] ${who}: ${event.text}`
+}
+
+const conversationJson = (events: readonly StoredHandoffEvent[]) =>
+  events.flatMap((event) =>
+    event.type === 'message'
+      ? [{ at: event.at, author: event.author, ...(event.agent ? { agent: event.agent.name } : {}), text: event.text }]
+      : [],
+  )
 
 export async function exportResults(store: Store, flow: FlowRecord, request: ExportRequest): Promise<ReadableStream<Uint8Array>> {
   const all = await resultColumns(store, flow)
   const columns = request.visibleOnly ? all.filter((column) => !column.hidden) : all
-  const writer = request.format === 'csv' ? csvWriter(columns) : jsonLinesWriter(columns)
+  const withConversation = handsOver(flow)
+  const writer = request.format === 'csv' ? csvWriter(columns, withConversation) : jsonLinesWriter(columns)
   const encoder = new TextEncoder()
   let after: ResultPosition | undefined
   let started = false
@@ -57,8 +76,10 @@ export async function exportResults(store: Store, flow: FlowRecord, request: Exp
         }
         const records = await store.results.page(flow.id, request.filters, after, EXPORT_BATCH)
         if (records.length > 0) {
-          const answers = await store.results.latestAnswers(records.map((record) => record.id))
-          controller.enqueue(encoder.encode(writer.rows(records.map((record) => toResultRow(columns, record, answers.get(record.id))))))
+          const ids = records.map((record) => record.id)
+          const [answers, conversations] = await Promise.all([store.results.latestAnswers(ids), store.handoffs.messagesForResults(ids)])
+          const rows = records.map((record) => toResultRow(columns, record, answers.get(record.id)))
+          controller.enqueue(encoder.encode(writer.rows(rows, conversations)))
           after = records.at(-1)
         }
         if (records.length < EXPORT_BATCH) controller.close()
@@ -78,17 +99,35 @@ const CSV_OPTIONS = {
   quoted_match: OTHER_SEPARATORS,
 } as const
 
-function csvWriter(columns: readonly ResultColumn[]): Writer {
+/** A flow with a handoff block has a column for the conversation with a person; others export as before. */
+function handsOver(flow: FlowRecord): boolean {
+  const groups = (flow.content as { groups?: unknown }).groups
+  return (
+    Array.isArray(groups) &&
+    groups.some((group) => (group as { blocks?: { type?: unknown }[] })?.blocks?.some?.((block) => block?.type === 'handoff'))
+  )
+}
+
+function csvWriter(columns: readonly ResultColumn[], withConversation: boolean): Writer {
   return {
     head: () =>
       stringify(
-        [['Result id', 'Created at', 'Updated at', 'Completed', ...columns.map((column) => neutraliseInnerFormulas(column.name))]],
+        [
+          [
+            'Result id',
+            'Created at',
+            'Updated at',
+            'Completed',
+            ...columns.map((column) => neutraliseInnerFormulas(column.name)),
+            ...(withConversation ? [CONVERSATION_COLUMN] : []),
+          ],
+        ],
         {
           ...CSV_OPTIONS,
           bom: true,
         },
       ),
-    rows: (rows) =>
+    rows: (rows, conversations) =>
       stringify(
         rows.map((row) => [
           row.id,
@@ -96,6 +135,7 @@ function csvWriter(columns: readonly ResultColumn[]): Writer {
           row.updatedAt,
           row.isCompleted ? 'yes' : 'no',
           ...columns.map((column) => csvField(cellText(row.cells[column.id]))),
+          ...(withConversation ? [neutraliseInnerFormulas((conversations.get(row.id) ?? []).map(conversationLine).join('\n'))] : []),
         ]),
         CSV_OPTIONS,
       ),
@@ -113,12 +153,14 @@ function csvField(text: string): string | number {
 function jsonLinesWriter(columns: readonly ResultColumn[]): Writer {
   return {
     head: () => '',
-    rows: (rows) =>
+    rows: (rows, conversations) =>
       rows
         .map((row) => {
           const values: Record<string, unknown> = {}
           for (const column of columns) if (column.id in row.cells) values[column.name] = row.cells[column.id]
-          return `${JSON.stringify({ id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt, isCompleted: row.isCompleted, values })}\n`
+          const conversation = conversationJson(conversations.get(row.id) ?? [])
+          const line = { id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt, isCompleted: row.isCompleted, values }
+          return `${JSON.stringify(conversation.length > 0 ? { ...line, conversation } : line)}\n`
         })
         .join(''),
   }

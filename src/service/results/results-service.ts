@@ -43,10 +43,11 @@ export async function listResults(deps: ResultsDeps, flow: FlowRecord, query: Li
 export async function resultDetail(store: Store, flow: FlowRecord, resultId: string): Promise<ResultDetail> {
   const record = await store.results.findForFlow(resultId, flow.id)
   if (!record) throw resultNotFound()
-  const [columns, answers, logs] = await Promise.all([
+  const [columns, answers, logs, conversations] = await Promise.all([
     resultColumns(store, flow),
     store.results.listAnswers(record.id),
     store.resultLogs.list(record.id),
+    store.handoffs.messagesForResults([record.id]),
   ])
   const latest = new Map(answers.map((answer) => [answer.blockId, answer.value]))
   const columnOf = new Map(columns.filter((column) => column.kind === 'input').map((column) => [column.blockId!, column.id]))
@@ -69,6 +70,20 @@ export async function resultDetail(store: Store, flow: FlowRecord, resultId: str
         value,
       })),
       logs: logs.map((log) => ({ ...log })),
+      // What was said with a person (handoff blocks), in order.
+      conversation: (conversations.get(record.id) ?? []).flatMap((event) =>
+        event.type === 'message'
+          ? [
+              {
+                handoffId: event.handoffId,
+                at: event.at,
+                author: event.author,
+                text: event.text,
+                ...(event.agent ? { agent: event.agent } : {}),
+              },
+            ]
+          : [],
+      ),
     },
   }
 }

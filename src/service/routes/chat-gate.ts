@@ -102,7 +102,7 @@ const ref = (value: string | undefined) => (value !== undefined && isResourceRef
 const IDEMPOTENCY_KEY = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`)
 
 /** The key, or the 400 to answer once origin, rate limit and existence have been ruled on. */
-function idempotencyKey(c: Context): string | HttpError | undefined {
+export function idempotencyKey(c: Context): string | HttpError | undefined {
   const key = c.req.header('idempotency-key')
   if (key === undefined) return undefined
   if (!IDEMPOTENCY_KEY.test(key)) {

@@ -19,8 +19,18 @@ export function registerTokenRoutes(app: Hono, ctx: AppContext): void {
 
   app.post('/v1/tokens', async (c) => {
     const { workspaceId } = await caller(c)
-    const request = await readBody(c, createTokenRequestSchema, { keys: ['kind', 'label'] })
-    return c.json(await createToken(ctx.store, { workspaceId, kind: request.kind, label: request.label, now: ctx.now() }))
+    const request = await readBody(c, createTokenRequestSchema, { keys: ['kind', 'label', 'agent'] })
+    return c.json(
+      await createToken(ctx.store, {
+        workspaceId,
+        kind: request.kind,
+        label: request.label,
+        now: ctx.now(),
+        ...(request.agent
+          ? { agent: { name: request.agent.name, ...(request.agent.avatarUrl ? { avatarUrl: request.agent.avatarUrl } : {}) } }
+          : {}),
+      }),
+    )
   })
 
   app.delete('/v1/tokens/:tokenId', async (c) => {

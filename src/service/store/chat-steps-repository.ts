@@ -4,6 +4,7 @@ import {
   answersCte,
   answersJson,
   completionWebhookCte,
+  handoffRequestCtes,
   linkedResultsCte,
   linkedResultsJson,
   logsCte,
@@ -252,7 +253,7 @@ export class ChatStepsRepository {
     const key = commit.idempotency
     const rows = await this.db.query<{ committed: number }>(
       this.texts.commits.text(
-        'answer',
+        awaitsHandoff(commit.stateJson) ? 'answer, handoff' : 'answer',
         () => `WITH s AS (
          UPDATE ${this.t.sessions}
          SET state = $3::jsonb, step = step + 1, last_activity_at = $4, expires_at = $5,
@@ -270,8 +271,10 @@ export class ChatStepsRepository {
          WHERE id = (SELECT result_id FROM s)),
        i AS (
          INSERT INTO ${this.t.idempotencyKeys} (session_id, key, request_hash, response, created_at)
-         SELECT s.id, $8, $9, $10, $4 FROM s WHERE $8::text IS NOT NULL)
-       SELECT count(*)::int AS committed FROM s`,
+         SELECT s.id, $8, $9, $10, $4 FROM s WHERE $8::text IS NOT NULL)${
+           awaitsHandoff(commit.stateJson) ? `,\n       ${handoffRequestCtes(this.t, '$3', '$4')}` : ''
+         }
+       SELECT count(*)::int AS committed${awaitsHandoff(commit.stateJson) ? ', (SELECT count(*) FROM hn) AS notified' : ''} FROM s`,
       ),
       [
         commit.sessionId,
@@ -295,7 +298,10 @@ export class ChatStepsRepository {
   /** Writes a started session, its new (or resumed) result and any answers, in one statement. */
   async commitStart(commit: StartCommit): Promise<void> {
     const { session } = commit
-    const sql = this.texts.commits.text(commit.newResult ? 'start' : 'resumed start', () => this.startText(commit.newResult))
+    const handoff = awaitsHandoff(commit.stateJson)
+    const sql = this.texts.commits.text(`${commit.newResult ? 'start' : 'resumed start'}${handoff ? ', handoff' : ''}`, () =>
+      this.startText(commit.newResult, handoff),
+    )
     await this.db.query(sql, [
       session.id,
       session.resultId,
@@ -314,7 +320,7 @@ export class ChatStepsRepository {
     ])
   }
 
-  private startText(newResult: boolean): string {
+  private startText(newResult: boolean, handoff: boolean): string {
     const result = newResult
       ? `INSERT INTO ${this.t.results} (id, flow_id, variables, is_completed, created_at, updated_at)
          VALUES ($2, $3, $7::jsonb -> 'variables', $9, $10, $10)`
@@ -329,9 +335,14 @@ export class ChatStepsRepository {
        ${linkedResultsCte(this.t, '$12', '$10')},
        ${answersCte(this.t, '$8', '$10')},
        ${logsCte(this.t, '$13', '$10')},
-       ${completionWebhookCte(this.t, '$14', '$9', '$10')}
-       SELECT 1`
+       ${completionWebhookCte(this.t, '$14', '$9', '$10')}${handoff ? `,\n       ${handoffRequestCtes(this.t, '$7', '$10')}` : ''}
+       SELECT 1${handoff ? ', (SELECT count(*) FROM hn) AS notified' : ''}`
   }
+}
+
+/** Whether a step's stored state waits for a handoff (its statement then records it: step-writes.ts). */
+function awaitsHandoff(stateJson: string): boolean {
+  return stateJson.includes('"kind":"handoff"') && (JSON.parse(stateJson) as { awaiting?: { kind?: string } }).awaiting?.kind === 'handoff'
 }
 
 function sessionHead(row: Record<string, unknown>): SessionHead {

@@ -10,6 +10,13 @@ export interface Queryable {
 export interface Database extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * PostgreSQL's LISTEN: `onPayload` gets each notification on `channel` (sent with `pg_notify`,
+   * delivered at commit, to every process listening). Notifications sent while the listening
+   * connection was down are lost: `onReconnect` runs once it listens again, for the caller to
+   * read what it may have missed. Resolves once listening, with the function that stops.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 

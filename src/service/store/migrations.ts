@@ -314,6 +314,73 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX ON ${t.uploads} (created_at) WHERE NOT sent`,
     ],
   },
+  {
+    version: 11,
+    name: 'conversations handed to a person',
+    statements: (t) => [
+      // One row per `handoff` block reached, written by the step that reached it (step-writes.ts),
+      // so a session never waits for a handoff nobody can see. `session_id` stays after the
+      // session is purged (no key); `status` moves by conditional UPDATEs only (claim: waiting →
+      // live, so two people never both win). `last_seq` numbers its events. `continued_at` is set
+      // with the `continued` event once the flow went on: a handoff ended without it is resumed
+      // again by the sweep (chat/handoff-sweep.ts). `variables`: what the person set, by name.
+      `CREATE TABLE ${t.handoffs} (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL REFERENCES ${t.workspaces}(id) ON DELETE CASCADE,
+        flow_id text NOT NULL REFERENCES ${t.flows}(id) ON DELETE CASCADE,
+        result_id text NOT NULL REFERENCES ${t.results}(id) ON DELETE CASCADE,
+        session_id text NOT NULL,
+        block_id text NOT NULL,
+        status text NOT NULL CHECK (status IN ('waiting', 'live', 'ended', 'unanswered', 'left')),
+        agent_token_id text,
+        agent jsonb,
+        visible_variables jsonb NOT NULL DEFAULT '[]',
+        variables jsonb NOT NULL DEFAULT '{}',
+        last_seq integer NOT NULL DEFAULT 0,
+        requested_at timestamptz NOT NULL,
+        claimed_at timestamptz,
+        ended_at timestamptz,
+        deadline timestamptz,
+        continued_at timestamptz
+      )`,
+      `CREATE INDEX ON ${t.handoffs} (workspace_id, requested_at, id)`,
+      `CREATE INDEX ON ${t.handoffs} (session_id)`,
+      `CREATE INDEX ON ${t.handoffs} (result_id)`,
+      `CREATE INDEX ON ${t.handoffs} (deadline) WHERE status = 'waiting'`,
+      `CREATE INDEX ON ${t.handoffs} (ended_at) WHERE continued_at IS NULL AND status IN ('ended', 'unanswered', 'left')`,
+      // The events of a handoff, `seq` from 1 without gaps (the handoff row's lock hands them out,
+      // so they commit in order): a client resumes after the last it holds. `position` orders a
+      // workspace's events the same way for its inbox (handoff_positions' row lock hands them out).
+      // `idempotency_key`: a visitor's message sent twice is stored once.
+      `CREATE TABLE ${t.handoffEvents} (
+        handoff_id text NOT NULL REFERENCES ${t.handoffs}(id) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        workspace_id text NOT NULL,
+        position bigint NOT NULL,
+        type text NOT NULL,
+        body jsonb NOT NULL,
+        idempotency_key text,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (handoff_id, seq)
+      )`,
+      `CREATE INDEX ON ${t.handoffEvents} (workspace_id, position)`,
+      `CREATE UNIQUE INDEX ON ${t.handoffEvents} (handoff_id, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+      `CREATE TABLE ${t.handoffPositions} (
+        workspace_id text PRIMARY KEY,
+        position bigint NOT NULL
+      )`,
+      // Agent tokens: people who answer handed-over conversations, with the name and picture visitors see.
+      `ALTER TABLE ${t.apiTokens} DROP CONSTRAINT IF EXISTS api_tokens_kind_check`,
+      `ALTER TABLE ${t.apiTokens} ADD CONSTRAINT api_tokens_kind_check CHECK (kind IN ('secret', 'publishable', 'agent'))`,
+      `ALTER TABLE ${t.apiTokens} ADD COLUMN agent_name text, ADD COLUMN agent_avatar_url text`,
+      // Handoff deliveries (handoff.requested, handoff.ended) are one per handoff and event;
+      // result.completed stays one per result.
+      `ALTER TABLE ${t.webhookDeliveries} ADD COLUMN handoff_id text`,
+      `ALTER TABLE ${t.webhookDeliveries} DROP CONSTRAINT IF EXISTS webhook_deliveries_result_id_event_key`,
+      `CREATE UNIQUE INDEX webhook_deliveries_result_event ON ${t.webhookDeliveries} (result_id, event) WHERE handoff_id IS NULL`,
+      `CREATE UNIQUE INDEX webhook_deliveries_handoff_event ON ${t.webhookDeliveries} (handoff_id, event) WHERE handoff_id IS NOT NULL`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -3,6 +3,7 @@ import pg from 'pg'
 import { log } from '../observability/log'
 import { watchPool } from '../observability/metrics'
 import type { Database, Queryable } from './database'
+import { PgListener } from './pg-listener'
 
 /**
  * Statements with parameters run as named prepared statements: each connection parses and plans
@@ -27,6 +28,7 @@ export function openPgDatabase(connectionString: string, maxConnections = 10): D
   const pool = new pg.Pool({ connectionString, max: maxConnections })
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => log().warn({ err: error }, 'an idle database connection failed'))
+  const listener = new PgListener(connectionString)
   const unwatch = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: maxConnections }))
 
   const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
@@ -58,9 +60,11 @@ export function openPgDatabase(connectionString: string, maxConnections = 10): D
         client.release(broken)
       }
     },
-    close: () => {
+    listen: (channel, onPayload, onReconnect) => listener.listen(channel, onPayload, onReconnect),
+    close: async () => {
       unwatch()
-      return pool.end()
+      await listener.close()
+      await pool.end()
     },
   }
 }

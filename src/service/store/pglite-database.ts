@@ -30,6 +30,13 @@ export function wrapPglite(db: PGlite, onClose?: () => Promise<void>): Database 
   return {
     ...queryable(db),
     transaction: (fn) => db.transaction((tx) => fn(queryable(tx))),
+    // One connection in this process: nothing to reconnect.
+    async listen(channel, onPayload) {
+      const stop = await db.listen(channel, onPayload)
+      return async () => {
+        if (!db.closed) await stop()
+      }
+    },
     close: async () => {
       if (db.closed) return
       await db.close()

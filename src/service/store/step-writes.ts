@@ -117,5 +117,39 @@ export function completionWebhookCte(t: Tables, deliveryId: string, ended: strin
     SELECT ${deliveryId}, s.flow_id, s.result_id, 'result.completed', 'pending', ${timestamp}, ${timestamp}, ${timestamp}
     FROM s JOIN ${t.flowWebhooks} w ON w.flow_id = s.flow_id
     WHERE ${ended}::boolean
-    ON CONFLICT (result_id, event) DO NOTHING)`
+    ON CONFLICT (result_id, event) WHERE handoff_id IS NULL DO NOTHING)`
+}
+
+/**
+ * Records the handoff a step's state awaits (a `handoff` block reached): the handoff row, its
+ * first event (`waiting`, seq 1, the workspace's next position), its `handoff.requested` delivery
+ * when the flow has a webhook, and a notification to every process's inbox (sent at commit). All
+ * in the step's own statement, so a session never waits for a handoff no one can see. Only
+ * statements for such steps carry these CTEs (`ho` … `hn`); the final SELECT must name `hn`.
+ */
+export function handoffRequestCtes(t: Tables, state: string, timestamp: string): string {
+  const awaiting = `(${state}::jsonb -> 'awaiting')`
+  return `ho AS (
+    INSERT INTO ${t.handoffs} (id, workspace_id, flow_id, result_id, session_id, block_id, status, visible_variables,
+      last_seq, requested_at, deadline)
+    SELECT ${awaiting} ->> 'handoffId', f.workspace_id, s.flow_id, s.result_id, s.id, ${awaiting} ->> 'blockId', 'waiting',
+      COALESCE(${awaiting} -> 'variables', '[]'::jsonb), 1, ${timestamp}, (${awaiting} ->> 'deadline')::timestamptz
+    FROM s JOIN ${t.flows} f ON f.id = s.flow_id
+    WHERE ${awaiting} ->> 'kind' = 'handoff'
+    ON CONFLICT (id) DO NOTHING
+    RETURNING id, workspace_id, flow_id, result_id),
+  hp AS (
+    INSERT INTO ${t.handoffPositions} (workspace_id, position) SELECT workspace_id, 1 FROM ho
+    ON CONFLICT (workspace_id) DO UPDATE SET position = ${t.handoffPositions}.position + 1
+    RETURNING workspace_id, position),
+  he AS (
+    INSERT INTO ${t.handoffEvents} (handoff_id, seq, workspace_id, position, type, body, created_at)
+    SELECT ho.id, 1, ho.workspace_id, hp.position, 'status', '{"status":"waiting"}'::jsonb, ${timestamp}
+    FROM ho JOIN hp ON hp.workspace_id = ho.workspace_id),
+  hw AS (
+    INSERT INTO ${t.webhookDeliveries} (id, flow_id, result_id, event, status, next_attempt_at, created_at, updated_at, handoff_id)
+    SELECT 'handoff-requested-' || ho.id, ho.flow_id, ho.result_id, 'handoff.requested', 'pending', ${timestamp}, ${timestamp}, ${timestamp}, ho.id
+    FROM ho JOIN ${t.flowWebhooks} w ON w.flow_id = ho.flow_id
+    ON CONFLICT DO NOTHING),
+  hn AS (SELECT pg_notify('${t.handoffChannel}', json_build_object('h', ho.id, 'w', ho.workspace_id, 's', 1)::text) FROM ho)`
 }

@@ -3,6 +3,7 @@ import { ChatStepsRepository } from './chat-steps-repository'
 import { CredentialsRepository } from './credentials-repository'
 import type { Database, Queryable } from './database'
 import { FlowsRepository } from './flows-repository'
+import { HandoffsRepository } from './handoffs-repository'
 import { migrate } from './migrations'
 import { OutboxRepository } from './outbox-repository'
 import { PublishedFlowsRepository } from './published-flows-repository'
@@ -31,6 +32,7 @@ export interface Repositories {
   aiStreams: AiStreamsRepository
   webhooks: WebhooksRepository
   uploads: UploadsRepository
+  handoffs: HandoffsRepository
 }
 
 export interface Store extends Repositories {
@@ -59,6 +61,7 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     aiStreams: new AiStreamsRepository(db, tables),
     webhooks: new WebhooksRepository(db, tables),
     uploads: new UploadsRepository(db, tables),
+    handoffs: new HandoffsRepository(db, tables),
   }
 }
 

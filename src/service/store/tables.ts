@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 /** A PostgreSQL identifier the service may name a schema by (DATABASE_SCHEMA). */
 export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
@@ -26,6 +27,11 @@ export interface Tables {
   flowWebhooks: string
   webhookDeliveries: string
   uploads: string
+  handoffs: string
+  handoffEvents: string
+  handoffPositions: string
+  /** The LISTEN/NOTIFY channel of this schema's handoffs (a name, not a table). */
+  handoffChannel: string
 }
 
 export function tablesFor(schema: string): Tables {
@@ -54,7 +60,19 @@ export function tablesFor(schema: string): Tables {
     flowWebhooks: q('flow_webhooks'),
     webhookDeliveries: q('webhook_deliveries'),
     uploads: q('uploads'),
+    handoffs: q('handoffs'),
+    handoffEvents: q('handoff_events'),
+    handoffPositions: q('handoff_positions'),
+    handoffChannel: channelOf(schema),
   }
+}
+
+/**
+ * Schemas share a database (and its notifications): the channel names the schema. A channel is an
+ * identifier of at most 63 bytes, and a schema name may be as long, so it is a digest of it.
+ */
+function channelOf(schema: string): string {
+  return `handoffs_${createHash('sha256').update(schema).digest('hex').slice(0, 24)}`
 }
 
 /** Timestamps go in and come out as ISO 8601 UTC strings with milliseconds. */

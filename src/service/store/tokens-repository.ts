@@ -10,6 +10,9 @@ export interface TokenRecord {
   /** The token's last characters, kept at creation to tell tokens apart; null for older ones. */
   hint: string | null
   createdAt: string
+  /** An agent token's person: the name and picture visitors see. */
+  agentName: string | null
+  agentAvatarUrl: string | null
 }
 
 interface TokenRow {
@@ -19,9 +22,11 @@ interface TokenRow {
   label: string | null
   hint: string | null
   created_at: unknown
+  agent_name: string | null
+  agent_avatar_url: string | null
 }
 
-const COLUMNS = 'id, workspace_id, kind, label, hint, created_at'
+const COLUMNS = 'id, workspace_id, kind, label, hint, created_at, agent_name, agent_avatar_url'
 
 const toRecord = (row: TokenRow): TokenRecord => ({
   id: row.id,
@@ -30,6 +35,8 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   label: row.label,
   hint: row.hint,
   createdAt: isoTimestamp(row.created_at),
+  agentName: row.agent_name ?? null,
+  agentAvatarUrl: row.agent_avatar_url ?? null,
 })
 
 /** API tokens, stored as SHA-256 hashes only: the plain token is shown once, at creation. */
@@ -48,11 +55,22 @@ export class TokensRepository {
     label: string | null
     hint?: string
     createdAt: Date
+    agent?: { name: string; avatarUrl?: string }
   }): Promise<TokenRecord> {
     await this.db.query(
-      `INSERT INTO ${this.t.apiTokens} (id, workspace_id, kind, token_hash, label, hint, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (token_hash) DO NOTHING`,
-      [token.id, token.workspaceId, token.kind, token.tokenHash, token.label, token.hint ?? null, token.createdAt],
+      `INSERT INTO ${this.t.apiTokens} (id, workspace_id, kind, token_hash, label, hint, created_at, agent_name, agent_avatar_url)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (token_hash) DO NOTHING`,
+      [
+        token.id,
+        token.workspaceId,
+        token.kind,
+        token.tokenHash,
+        token.label,
+        token.hint ?? null,
+        token.createdAt,
+        token.agent?.name ?? null,
+        token.agent?.avatarUrl ?? null,
+      ],
     )
     const stored = await this.findByHash(token.tokenHash)
     if (!stored) throw new Error('Token vanished right after it was stored')

@@ -25,6 +25,8 @@ export interface DeliveryAttempt {
 
 export interface DeliveryRecord {
   id: string
+  /** The handoff a `handoff.*` delivery is about; null for `result.completed`. */
+  handoffId: string | null
   flowId: string
   resultId: string
   event: string
@@ -42,10 +44,11 @@ export interface ClaimedDelivery extends DeliveryRecord {
   workspaceId: string
 }
 
-const DELIVERY_COLUMNS = 'id, flow_id, result_id, event, status, payload, attempt_log, next_attempt_at, created_at, updated_at'
+const DELIVERY_COLUMNS = 'id, flow_id, result_id, event, status, payload, attempt_log, next_attempt_at, created_at, updated_at, handoff_id'
 
 const toDelivery = (row: Record<string, unknown>): DeliveryRecord => ({
   id: String(row.id),
+  handoffId: (row.handoff_id as string | null) ?? null,
   flowId: String(row.flow_id),
   resultId: String(row.result_id),
   event: String(row.event),
@@ -109,6 +112,21 @@ export class WebhooksRepository {
       [flowId, now],
     )
     return (rows[0]?.removed ?? 0) > 0
+  }
+
+  /**
+   * Queues a handoff's delivery (`handoff.ended`) when its flow has a webhook; once per handoff
+   * and event, however often it is asked (the step that requested it queued `handoff.requested`).
+   */
+  async queueHandoffDelivery(handoffId: string, event: string, now: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ${this.t.webhookDeliveries} (id, flow_id, result_id, event, status, next_attempt_at, created_at, updated_at, handoff_id)
+       SELECT replace($2, '.', '-') || '-' || h.id, h.flow_id, h.result_id, $2, 'pending', $3, $3, $3, h.id
+       FROM ${this.t.handoffs} h JOIN ${this.t.flowWebhooks} w ON w.flow_id = h.flow_id
+       WHERE h.id = $1
+       ON CONFLICT DO NOTHING`,
+      [handoffId, event, now],
+    )
   }
 
   /** Deliveries of a flow, newest first. */

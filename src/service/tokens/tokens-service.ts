@@ -20,8 +20,9 @@ export const SHARE_TOKEN_LABEL = 'share-page'
 
 export async function createToken(
   store: Store,
-  input: { workspaceId: string; kind: TokenKind; label?: string | null; now: Date },
+  input: { workspaceId: string; kind: TokenKind; label?: string | null; now: Date; agent?: { name: string; avatarUrl?: string } },
 ): Promise<{ token: ApiToken; value: string }> {
+  const agent = agentOf(input)
   const value = newToken(input.kind)
   const record = await store.tokens.insert({
     id: newId(),
@@ -31,6 +32,7 @@ export async function createToken(
     label: input.label ?? null,
     hint: tokenHint(value),
     createdAt: input.now,
+    ...(agent ? { agent } : {}),
   })
   if (input.kind === 'publishable' && input.label === SHARE_TOKEN_LABEL)
     await store.workspaces.setShareTokensRevoked(input.workspaceId, null)
@@ -60,5 +62,42 @@ function toApiToken(record: TokenRecord, currentTokenId?: string): ApiToken {
     hint: record.hint,
     createdAt: record.createdAt,
     current: record.id === currentTokenId,
+    ...(record.kind === 'agent' && record.agentName !== null
+      ? { agent: { name: record.agentName, ...(record.agentAvatarUrl ? { avatarUrl: record.agentAvatarUrl } : {}) } }
+      : {}),
+  }
+}
+
+/**
+ * An agent token names its person; other kinds name none. The picture is shown in visitors' pages:
+ * an https address only (http on loopback, for development).
+ */
+function agentOf(input: {
+  kind: TokenKind
+  agent?: { name: string; avatarUrl?: string }
+}): { name: string; avatarUrl?: string } | undefined {
+  if (input.kind !== 'agent') {
+    if (input.agent)
+      throw new HttpError('invalid_body', 'Only an agent token names a person.', [{ path: 'agent', message: 'Only with kind "agent"' }])
+    return undefined
+  }
+  const name = input.agent?.name.trim()
+  if (!name)
+    throw new HttpError('invalid_body', 'An agent token needs the name visitors see.', [{ path: 'agent.name', message: 'Required' }])
+  const avatarUrl = input.agent?.avatarUrl?.trim()
+  if (avatarUrl && !isAvatarUrl(avatarUrl)) {
+    throw new HttpError('invalid_body', 'The avatar must be an https address.', [
+      { path: 'agent.avatarUrl', message: 'Expected https://…' },
+    ])
+  }
+  return { name, ...(avatarUrl ? { avatarUrl } : {}) }
+}
+
+function isAvatarUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+  } catch {
+    return false
   }
 }

@@ -5,6 +5,7 @@ import { OutboundError, type OutboundHttp } from '../outbound/outbound-http'
 import type { Store } from '../store/store'
 import type { ClaimedDelivery, DeliveryAttempt } from '../store/webhooks-repository'
 import { completionEvent } from './completion-event'
+import { handoffWebhookEvent } from './handoff-event'
 import { webhookSecret } from './webhook-settings'
 import { signWebhook } from './webhook-signature'
 import { log } from '../observability/log'
@@ -175,7 +176,9 @@ export class WebhookDispatcher {
     if (!webhook || !flow) return void (await finish('cancelled'))
     let body = delivery.payload
     if (body === null) {
-      const event = await completionEvent(store, { flowId: delivery.flowId, resultId: delivery.resultId, now })
+      const event = delivery.handoffId
+        ? await handoffWebhookEvent(store, { handoffId: delivery.handoffId, event: delivery.event, now })
+        : await completionEvent(store, { flowId: delivery.flowId, resultId: delivery.resultId, now })
       if (!event) return void (await finish('cancelled'))
       body = await store.webhooks.fixPayload(delivery.id, JSON.stringify(event))
     }

@@ -11,6 +11,8 @@ const EXPECTED: Record<EngineErrorCode, { status: number; code: string; path?: s
   not_waiting_for_webhook: { status: 409, code: 'conflict' },
   waiting_for_stream: { status: 409, code: 'conflict' },
   not_waiting_for_stream: { status: 409, code: 'conflict' },
+  waiting_for_handoff: { status: 409, code: 'conflict' },
+  not_waiting_for_handoff: { status: 409, code: 'conflict' },
   message_required: { status: 400, code: 'invalid_body', path: 'message' },
 }
 

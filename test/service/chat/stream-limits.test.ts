@@ -211,7 +211,12 @@ function countingDatabase(database: Database, written: { bytes: number }): Datab
       return target.query(sql, params)
     },
   })
-  return { ...counting(database), transaction: (fn) => database.transaction((tx) => fn(counting(tx))), close: () => database.close() }
+  return {
+    ...counting(database),
+    transaction: (fn) => database.transaction((tx) => fn(counting(tx))),
+    listen: (channel, onPayload, onReconnect) => database.listen(channel, onPayload, onReconnect),
+    close: () => database.close(),
+  }
 }
 
 async function until(condition: () => boolean): Promise<void> {

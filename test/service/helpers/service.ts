@@ -1,5 +1,7 @@
 import type { Hono } from 'hono'
-import { type AppDeps, createApp } from '../../../src/service/app'
+import { type AppDeps, createAppWithContext } from '../../../src/service/app'
+import { HandoffHub } from '../../../src/service/chat/handoff/handoff-hub'
+import type { AppContext } from '../../../src/service/context'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
 import type { Engine } from '../../../src/service/engine/core/types'
 import { hashToken, newId, newToken, type TokenKind } from '../../../src/service/ids'
@@ -32,6 +34,8 @@ export interface CallResult {
 
 export interface TestService {
   app: Hono
+  /** What the routes run with (the handoffs' sweep runs with it). */
+  ctx: AppContext
   store: Store
   config: ServiceConfig
   clock: TestClock
@@ -72,7 +76,8 @@ export async function createTestService(
   const config = { ...TEST_CONFIG, ...options.config }
   const engine = options.engine ?? (await loadEngine())
   const integrations = createIntegrations({ config, store, now: clock.now, ...(options.resolve ? { resolve: options.resolve } : {}) })
-  const app = createApp({ store, engine, config, now: clock.now, integrations, ...options.app })
+  const handoffHub = new HandoffHub(store)
+  const { app, ctx } = createAppWithContext({ store, engine, config, now: clock.now, integrations, handoffHub, ...options.app })
 
   await store.workspaces.ensure(WORKSPACE, 'Demo', clock.now())
   await store.workspaces.ensure(OTHER_WORKSPACE, 'Other', clock.now())
@@ -85,6 +90,7 @@ export async function createTestService(
 
   return {
     app,
+    ctx,
     store,
     config,
     clock,
@@ -93,6 +99,7 @@ export async function createTestService(
     tokens,
     call: (method, path, callOptions) => call(app, method, path, callOptions),
     async close() {
+      await handoffHub.close()
       await integrations.close()
       await store.close()
       await dropSchema(db.database, schema)

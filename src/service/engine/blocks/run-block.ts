@@ -6,6 +6,8 @@ import { runAiBlock } from './ai/ai-block'
 import { isAiBlockType } from './ai/ai-options'
 import { runBubble } from './bubbles/bubbles'
 import { runEmailBlock } from './email/email-block'
+import { HANDOFF_BLOCK_TYPE } from '../../../protocol/handoff'
+import { runHandoff } from './handoff/handoff-block'
 import { runHttpRequestBlock } from './http-request/http-request-block'
 import { runWaitForWebhook } from './http-request/wait-for-webhook'
 import { runInput } from './inputs/input-view'
@@ -50,6 +52,8 @@ export function runBlock(location: BlockLocation, step: Step): Continuation | Pr
       return runEmailBlock(block, step)
     case QR_CODE_BLOCK_TYPE:
       return runQrCode(block, step)
+    case HANDOFF_BLOCK_TYPE:
+      return runHandoff(location, step)
     default:
       // Blocks the service cannot run yet (files) or does not know: named
       // in the logs, and the walk goes on along the block's edge.

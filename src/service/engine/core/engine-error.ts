@@ -17,6 +17,10 @@ export type EngineErrorCode =
   | 'waiting_for_stream'
   /** A recorded AI answer for a session that does not wait for one. */
   | 'not_waiting_for_stream'
+  /** The session waits for a person of the team (a `handoff` block); the visitor's messages go to them. */
+  | 'waiting_for_handoff'
+  /** A handoff came back to a session that waits for something else (or another handoff). */
+  | 'not_waiting_for_handoff'
   /** No message, where only a streamed answer or a payment the chat cannot take is answered without one. */
   | 'message_required'
 
@@ -28,6 +32,8 @@ const MESSAGES: Record<EngineErrorCode, string> = {
   not_waiting_for_webhook: 'No conversation of this result is waiting for a webhook',
   waiting_for_stream: 'The reply is still streaming; the conversation goes on once it has finished',
   not_waiting_for_stream: 'This conversation is not waiting for a streamed answer',
+  waiting_for_handoff: 'This conversation is with a person; its messages go to them until the flow goes on',
+  not_waiting_for_handoff: 'This conversation is not waiting for this handoff',
   message_required: 'The body needs a message: only a streamed answer or a payment this chat cannot take is answered without one.',
 }
 

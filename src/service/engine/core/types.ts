@@ -70,6 +70,19 @@ export type Awaiting =
   /** A wait-for-webhook block: an outside system's call (`deliverWebhook`) goes on. */
   | { kind: 'webhook'; groupId: string; blockId: string; waitId: string }
   /**
+   * A `handoff` block: a person of the team takes the conversation; the service goes on
+   * (`resumeHandoff`) when it comes back. `deadline` (ISO) is when no one answering takes the
+   * "no one answered" exit; `variables` are those the person may see and set.
+   */
+  | {
+      kind: 'handoff'
+      groupId: string
+      blockId: string
+      handoffId: string
+      deadline: string
+      variables: { id: string; name: string }[]
+    }
+  /**
    * An AI block whose answer streams (a `stream` client action): the request waits here for
    * `streamMessage`; the recorded answer (`resumeStream`) goes on past `bubbleBlockId`.
    */
@@ -146,6 +159,13 @@ export interface WebhookDelivery extends HttpResponseData {
   waitId: string
 }
 
+/** How a handed-over conversation came back to the flow, and the variables the person set (by name). */
+export interface HandoffResume {
+  handoffId: string
+  outcome: 'ended' | 'unanswered' | 'left'
+  variables?: Record<string, string>
+}
+
 export interface Engine {
   start(flow: PublishedFlow, options?: StartOptions, context?: StepContext): Promise<StepOutcome>
   /**
@@ -164,4 +184,10 @@ export interface Engine {
    * it: mapped, and the walk goes on. Throws an `EngineError` `not_waiting_for_stream` for any other wait.
    */
   resumeStream(flow: PublishedFlow, state: SessionState, completion: ChatCompletion, context?: StepContext): Promise<StepOutcome>
+  /**
+   * The conversation a `handoff` block handed to a person came back: the variables the person set
+   * are applied and the walk leaves by the block's edge (`ended`) or its "no one answered" exit.
+   * Throws an `EngineError` `not_waiting_for_handoff` when the session waits for something else.
+   */
+  resumeHandoff(flow: PublishedFlow, state: SessionState, resume: HandoffResume, context?: StepContext): Promise<StepOutcome>
 }
