@@ -34,6 +34,14 @@ export const httpRequestToExecuteSchema = /* @__PURE__ */ looseObject({
  */
 export const listenForWebhookSchema = /* @__PURE__ */ looseObject({ waitId: string() })
 
+/**
+ * A `handoff` block: the conversation waits for a person of the owner's team. The widget loads
+ * its live chunk and follows the handoff's events (`HANDOFF_EVENTS_PATH` in ./handoff) until a
+ * `continued` event carries the flow's next step. The action has `expectsDedicatedReply`: the
+ * visitor's messages go to the person (`HANDOFF_MESSAGES_PATH`), not to continueChat.
+ */
+export const handoffSchema = /* @__PURE__ */ looseObject({ handoffId: string() })
+
 export const scriptToExecuteSchema = /* @__PURE__ */ looseObject({ content: string(), args: opt(array(scriptArgSchema)) })
 export const redirectSchema = /* @__PURE__ */ looseObject({ url: str(), isNewTab: bool() })
 export const waitSchema = /* @__PURE__ */ looseObject({ secondsToWaitFor: numeric() })
@@ -50,4 +58,5 @@ export const ACTION_PAYLOADS = {
   wait: waitSchema,
   httpRequestToExecute: httpRequestToExecuteSchema,
   listenForWebhook: listenForWebhookSchema,
+  handoff: handoffSchema,
 }

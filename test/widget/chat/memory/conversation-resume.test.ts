@@ -24,7 +24,13 @@ const setup = ({ memory, ...options }: Parameters<typeof fakeClient>[0] & { memo
 const texts = (conversation: Conversation) =>
   conversation.transcript.chunks.value
     .flatMap((chunk) => chunk.entries.value)
-    .map((entry) => (entry.kind === 'host' ? String((entry.message.content as { plainText?: string }).plainText) : `> ${entry.text.value}`))
+    .map((entry) =>
+      entry.kind === 'host'
+        ? String((entry.message.content as { plainText?: string }).plainText)
+        : entry.kind === 'guest'
+          ? `> ${entry.text.value}`
+          : `${entry.agent?.name ?? entry.author}: ${entry.text}`,
+    )
 
 /** A first visit: start, answer once, and leave the saved record behind. */
 async function firstVisit(replies: ChatStepResult[] = [{ messages: [text('m2', 'And your age?')], input: textInput('in2') }]) {
