@@ -67,8 +67,10 @@ export async function startHandoffService(options: { sessionId?: string } = {}) 
       idempotencyKey: request.headers['idempotency-key'] as string | undefined,
       body,
     })
-    if (request.method === 'OPTIONS')
-      return void (response.writeHead(204, { ...cors, 'Access-Control-Allow-Methods': 'GET, POST' }), response.end())
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, { ...cors, 'Access-Control-Allow-Methods': 'GET, POST' })
+      return void response.end()
+    }
     if (!url.pathname.startsWith(base)) return json(response, 404, { error: { code: 'session_not_found', message: 'No such session' } })
     const path = url.pathname.slice(base.length)
     if (path === '/events' && url.searchParams.get('poll') === '1') {
