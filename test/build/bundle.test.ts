@@ -128,7 +128,7 @@ const MEASURED: Record<string, number> = {
    */
   'flow-chat-handoff.mjs': 2_973,
   /** The handoff's views: its status, the person typing, the visitor's field, leaving, and the person's lines. */
-  'flow-chat-handoff-view.mjs': 3_242,
+  'flow-chat-handoff-view.mjs': 3_294,
   /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
   'flow-chat-waiting-view.mjs': 630,
   /**

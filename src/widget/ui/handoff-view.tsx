@@ -89,7 +89,14 @@ export function HandoffView({ widget, live }: WidgetProps & { live: LiveHandoff 
   const field = useRef<HTMLInputElement>(null)
   const composing = useRef(false)
   const [placed, setPlaced] = useState(false)
-  useLayoutEffect(() => adoptChunkCss(anchor.current, CSS), [])
+  /** Focus is in this view: when it goes (the flow goes on), focus waits on the transcript for the next question. */
+  const holdsFocus = useRef(false)
+  useLayoutEffect(() => {
+    adoptChunkCss(anchor.current, CSS)
+    return () => {
+      if (holdsFocus.current) widget.focusTranscript()
+    }
+  }, [])
   useEffect(() => setPlaced(true), [])
   useEffect(() => {
     // The visitor answered the flow a moment ago: the field takes focus, where they were typing.
@@ -103,7 +110,13 @@ export function HandoffView({ widget, live }: WidgetProps & { live: LiveHandoff 
     if (live.send(field.current?.value ?? draft)) field.current?.focus({ preventScroll: true })
   }
   return (
-    <div class="handoff" part="handoff" ref={anchor}>
+    <div
+      class="handoff"
+      part="handoff"
+      ref={anchor}
+      onFocusIn={() => (holdsFocus.current = true)}
+      onFocusOut={() => (holdsFocus.current = false)}
+    >
       {live.agentTyping.value && (
         <div class="row host" part="host-row typing-row">
           <AgentAvatar agent={agent ?? undefined} base={widget.base} />
@@ -121,7 +134,8 @@ export function HandoffView({ widget, live }: WidgetProps & { live: LiveHandoff 
         <p class="handoff-status" part="handoff-status" role="status">
           {placed ? statusText(widget, live) : ''}
         </p>
-        <button type="button" class="button small quiet" part="button leave-button" disabled={leaving} onClick={live.leave}>
+        {/* Not disabled while leaving: a disabled button drops the keyboard's focus. */}
+        <button type="button" class="button small quiet" part="button leave-button" aria-disabled={leaving} onClick={live.leave}>
           {t(status === 'live' ? 'handoffLeaveChat' : 'handoffLeaveQueue')}
         </button>
       </div>
@@ -143,7 +157,7 @@ export function HandoffView({ widget, live }: WidgetProps & { live: LiveHandoff 
           placeholder={t('handoffField')}
           aria-label={t('handoffField')}
           maxLength={MAX_HANDOFF_MESSAGE_LENGTH}
-          disabled={leaving}
+          readOnly={leaving}
           onInput={(event) => {
             live.draft.value = event.currentTarget.value
             live.typed()

@@ -112,10 +112,16 @@ describe('the handoff view', () => {
   it('leaves the queue and goes on with the flow, its input in place of the field', async () => {
     service.behaviour.afterLeave = { messages: [text('m2', 'Can we e-mail you instead?')], input: textInput('email') }
     const { conversation, view } = await open()
-    fireEvent.click(screen.getByRole('button', { name: 'Leave the queue' }))
+    const leave = screen.getByRole('button', { name: 'Leave the queue' })
+    leave.focus()
+    fireEvent.click(leave)
+    // Still in the keyboard's hands while the service takes it.
+    await waitFor(() => expect(leave.getAttribute('aria-disabled')).toBe('true'))
     await waitFor(() => expect(within(transcript(view.container)).getByText('Can we e-mail you instead?')).toBeTruthy(), { timeout: 5_000 })
     expect(conversation.input.value?.input.id).toBe('email')
     expect(screen.queryByRole('button', { name: 'Leave the queue' })).toBeNull()
     expect(screen.queryByRole('textbox', { name: 'Write a message…' })).toBeNull()
+    // Focus went with the visitor to the flow's next question.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Type your answer…' })))
   })
 })
