@@ -5,6 +5,7 @@ import { fetch as nodeFetch, EventSource as NodeEventSource } from 'undici'
 import type { ChatStepResult } from '../../../../src/protocol/index'
 import { formatEvent } from '../../../../src/protocol/event-stream'
 import type { Agent, HandoffEvent, HandoffStatus } from '../../../../src/protocol/handoff'
+import type { EventSourceConstructor } from '../../../../src/widget/transport/handoff-feed'
 import type { ChatEndpoint } from '../../../../src/widget/transport/index'
 
 /**
@@ -172,5 +173,5 @@ export async function startHandoffService(options: { sessionId?: string } = {}) 
   }
 }
 
-/** The browser's EventSource, as Node provides it (happy-dom has none). */
-export const EventSource = NodeEventSource
+/** The browser's EventSource, as Node provides it (happy-dom has none); the same interface, typed apart. */
+export const EventSource = NodeEventSource as unknown as EventSourceConstructor
