@@ -1,5 +1,12 @@
 import { z } from 'zod/mini'
+// What the widget's live chunk reads (the action, the events, a long poll's answer) is written with
+// named imports and the schema kinds the widget's core already has (`anyOf` for a union, `oneOf` for
+// a literal or an enum): the chunk takes them from the core's zod, where the `z` namespace would
+// keep all of zod in the core (build/lazy-chunks.ts). The team's shapes below use `z` freely.
+import { array, boolean, looseObject, number, optional, string, unknown } from 'zod/mini'
 import { handoffSchema } from './action-payloads'
+import { anyOf } from './common'
+import { oneOf } from './one-of'
 
 /**
  * A conversation handed to a person (the `handoff` block): the contract the service, the widget's
@@ -84,14 +91,14 @@ export const HANDOFF_STATUSES = ['waiting', 'live', 'ended', 'unanswered', 'left
 export type HandoffStatus = (typeof HANDOFF_STATUSES)[number]
 
 /** The person answering, as the visitor sees them (an agent token's name and avatar). */
-export const agentSchema = z.looseObject({ name: z.string(), avatarUrl: z.optional(z.string()) })
+export const agentSchema = /* @__PURE__ */ looseObject({ name: string(), avatarUrl: optional(string()) })
 export type Agent = z.infer<typeof agentSchema>
 
 /** The client action's payload: which handoff to follow (`ACTION_PAYLOADS.handoff`). */
 export const handoffActionSchema = handoffSchema
 export type HandoffAction = z.infer<typeof handoffActionSchema>
 
-const stored = { seq: z.number(), at: z.string() }
+const stored = { seq: number(), at: string() }
 
 /**
  * A stored event of one handoff. `message`: a line of the conversation (`author` says whose;
@@ -100,28 +107,31 @@ const stored = { seq: z.number(), at: z.string() }
  * another). `continued`: the last event, carrying the flow's next step (a `ChatStepResult`, read
  * with `chatStepResultSchema` by whoever shows it).
  */
-export const handoffEventSchema = z.discriminatedUnion('type', [
-  z.looseObject({
+export const handoffEventSchema = /* @__PURE__ */ anyOf(
+  looseObject({
     ...stored,
-    type: z.literal('message'),
-    author: z.enum(['visitor', 'agent', 'system']),
-    text: z.string(),
-    agent: z.optional(agentSchema),
+    type: oneOf('message'),
+    author: oneOf('visitor', 'agent', 'system'),
+    text: string(),
+    agent: optional(agentSchema),
   }),
-  z.looseObject({ ...stored, type: z.literal('status'), status: z.enum(HANDOFF_STATUSES), agent: z.optional(agentSchema) }),
-  z.looseObject({ ...stored, type: z.literal('continued'), step: z.unknown() }),
-])
+  looseObject({ ...stored, type: oneOf('status'), status: oneOf(...HANDOFF_STATUSES), agent: optional(agentSchema) }),
+  looseObject({ ...stored, type: oneOf('continued'), step: unknown() }),
+)
 export type HandoffEvent = z.infer<typeof handoffEventSchema>
 
 /** Who is typing now (not stored: sent to those listening at that moment). */
-export const typingEventSchema = z.looseObject({
-  author: z.enum(['visitor', 'agent']),
-  typing: z.boolean(),
-  agent: z.optional(agentSchema),
+export const typingEventSchema = /* @__PURE__ */ looseObject({
+  author: oneOf('visitor', 'agent'),
+  typing: boolean(),
+  agent: optional(agentSchema),
 })
 export type TypingEvent = z.infer<typeof typingEventSchema>
 
-export const handoffPollResponseSchema = z.looseObject({ status: z.enum(HANDOFF_STATUSES), events: z.array(handoffEventSchema) })
+export const handoffPollResponseSchema = /* @__PURE__ */ looseObject({
+  status: oneOf(...HANDOFF_STATUSES),
+  events: array(handoffEventSchema),
+})
 export type HandoffPollResponse = z.infer<typeof handoffPollResponseSchema>
 
 export const handoffMessageRequestSchema = z.strictObject({

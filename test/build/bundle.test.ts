@@ -120,6 +120,15 @@ const MEASURED: Record<string, number> = {
    * Raised from 1,205 B on purpose: it asks a webhook wait once more (transport/long-poll.ts, out of the core).
    */
   'flow-chat-commands.mjs': 1_248,
+  /**
+   * A conversation handed to a person (issue 34): the handoff's runner with its event stream
+   * (EventSource, the long poll it falls back to, the visitor's writes, seq-ordered events, the
+   * schemas of the events it reads): loaded when a step brings the handoff, or with a published
+   * flow that has a handoff block.
+   */
+  'flow-chat-handoff.mjs': 2_973,
+  /** The handoff's views: its status, the person typing, the visitor's field, leaving, and the person's lines. */
+  'flow-chat-handoff-view.mjs': 3_294,
   /** The chat's look while a flow waits for a webhook: loaded when a step announces the wait. */
   'flow-chat-waiting-view.mjs': 630,
   /**

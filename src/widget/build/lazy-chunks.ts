@@ -92,7 +92,7 @@ async function bundleOnce(entry: string, first: Rolldown.Plugin, plugins: Rolldo
       target: 'es2022',
       minify,
       lib: { entry, formats: ['es'], fileName: () => 'out.mjs' },
-      rolldownOptions: { output: { minify, comments: SHIPPED_COMMENTS }, plugins },
+      rolldownOptions: { output: { minify, comments: SHIPPED_COMMENTS }, plugins, treeshake: { manualPureFunctions: ['z'] } },
     },
   })) as Rolldown.RolldownOutput[]
   const chunk = output[0]?.output.find((item): item is Rolldown.OutputChunk => item.type === 'chunk')

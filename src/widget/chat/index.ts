@@ -12,7 +12,8 @@ export { createConversation } from './conversation/conversation'
 export type { Conversation, ConversationMemory, ConversationOptions } from './conversation/conversation-types'
 export type { ActiveInput, Failure, Pending, RestartReason, Stage, StageTag } from './state/stage'
 export type { SavedConversation } from './memory/saved-schema'
-export type { Entry, GuestEntry, HostEntry, ReplyStatus, StreamedAnswer } from './state/entries'
+export type { AgentEntry, Entry, GuestEntry, HostEntry, LiveMessage, ReplyStatus, StreamedAnswer } from './state/entries'
+export type { LiveHandoff } from './state/live-handoff'
 export type {
   DiagnosticCode,
   Emit,
@@ -24,6 +25,6 @@ export type {
 } from './events/events'
 export { chunkFailure, isSetUpMistake, widgetWarning } from './events/events'
 export { refuseCommand, type CommandError } from './events/failures'
-export { isWaitingForWebhook } from './state/stage'
+export { isWaitingForWebhook, liveHandoff } from './state/stage'
 export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './state/transcript'
 export { DEFAULT_TYPING, typingDuration, typingSettings, type TypingSettings } from './conversation/typing'

@@ -63,6 +63,20 @@ export const ENGLISH = {
   waitingPlaceholder: 'Waiting…',
   /** Accessible name of that disabled text field. */
   waitingField: 'Message (unavailable while waiting)',
+  /** Said (on screen and to screen readers) while the conversation waits for a person of the site's team to answer. */
+  handoffWaiting: 'Waiting for a person…',
+  /** Said once a person of the site's team (`{name}`) has taken the conversation. */
+  handoffLive: 'You are chatting with {name}.',
+  /** Under the person's last message while they write the next one. */
+  handoffTyping: '{name} is typing…',
+  /** Placeholder and accessible name of the field where the visitor writes to the person. */
+  handoffField: 'Write a message…',
+  /** Button that stops waiting for a person; the chat goes on without one. */
+  handoffLeaveQueue: 'Leave the queue',
+  /** Button that ends the conversation with the person; the chat goes on. */
+  handoffLeaveChat: 'End the conversation',
+  /** Said while the connection to the person is broken and the chat tries again by itself. */
+  handoffReconnecting: 'Connection lost. Reconnecting…',
   /** Shown when a remembered conversation could not go on because the chat was changed. */
   restartRepublished: 'This chat has been updated since your last visit, so a new conversation has started.',
   /** Shown when a remembered conversation could not go on because it was too old. */

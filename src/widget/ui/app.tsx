@@ -3,7 +3,7 @@ import type { Conversation, Emit } from '../chat/index'
 import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
 import { usePreloadViews } from './preload-views'
-import { FailureNotice, LoadingIndicator, RestartNotice, WaitingNotice } from './status-views'
+import { FailureNotice, HandoffNotice, LoadingIndicator, RestartNotice, WaitingNotice } from './status-views'
 import { lazyView } from './lazy-view'
 import type { CssValidator } from '../content/css'
 import { TranscriptView } from './transcript-view'
@@ -132,6 +132,7 @@ function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProp
             <LoadingIndicator widget={widget} />
             <TypingIndicator widget={widget} />
             <WaitingNotice widget={widget} />
+            <HandoffNotice widget={widget} />
             <InputArea widget={widget} />
           </div>
         </div>

@@ -1,4 +1,4 @@
-import type { GuestEntry, HostEntry } from '../chat/index'
+import { liveHandoff, type GuestEntry, type HostEntry } from '../chat/index'
 import { Avatar, useAvatar } from './avatar'
 import { isImagePending, settleImage } from './image-reveal'
 import { MessageContent, isMediaMessage, streamedAnswerView } from './message-content'
@@ -55,13 +55,19 @@ export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry
         {problem && (
           <div class="status" part="answer-status" role="alert">
             <span>{status === 'failed' ? `${widget.t('notSent')} ${error ? widget.say(error) : ''}` : widget.say(error!)}</span>
-            {status === 'failed' && <RetryButton label={widget.t('retry')} onRetry={widget.conversation.retry} />}
+            {status === 'failed' && <RetryButton label={widget.t('retry')} onRetry={() => retry(widget, entry)} />}
           </div>
         )}
       </div>
       <Avatar side="guest" config={avatar} url={entry.avatarUrl} base={widget.base} />
     </div>
   )
+}
+
+/** Sends a failed answer again; a message to a person goes again through its handoff. */
+function retry({ conversation }: WidgetProps['widget'], entry: GuestEntry) {
+  if (entry.live) liveHandoff(conversation.stage.peek())?.resend(entry)
+  else conversation.retry()
 }
 
 /** An AI answer's dots until its view's chunk is here (it is requested as soon as a step announces it). */

@@ -2,12 +2,22 @@ import { useSignalEffect } from '@preact/signals'
 import type { Conversation } from '../chat/index'
 import { INPUT_CHUNKS } from './inputs/input-views'
 import { MESSAGE_CHUNKS, preloadMessageView, streamedAnswerView } from './message-content'
-import { restartNoticeView, waitingView } from './status-views'
+import { handoffView, restartNoticeView, waitingView } from './status-views'
 
-/** Requests the chunks of these message, input and action types (`stream`: an AI answer). */
+/** A person's message: Markdown, through the content view's sanitiser. */
+const AGENT_MESSAGE = { id: '', type: 'text', content: { plainText: '', format: 'markdown' } }
+
+/**
+ * Requests the chunks of these message, input and action types (`stream`: an AI answer;
+ * `handoff`: a block or action handing the chat to a person; the conversation requests its runner).
+ */
 function preload(types: Iterable<unknown>): void {
   for (const type of types) {
     if (type === 'stream') streamedAnswerView.preload()
+    if (type === 'handoff') {
+      handoffView.preload()
+      preloadMessageView(AGENT_MESSAGE)
+    }
     if (typeof type !== 'string') continue
     INPUT_CHUNKS.get(type)?.preload()
     MESSAGE_CHUNKS.get(type)?.preload()

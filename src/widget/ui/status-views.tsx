@@ -1,4 +1,4 @@
-import { isWaitingForWebhook } from '../chat/index'
+import { isWaitingForWebhook, liveHandoff } from '../chat/index'
 import { lazyView } from './lazy-view'
 import type { WidgetProps } from './widget'
 
@@ -63,4 +63,18 @@ export const waitingView = lazyView('waiting view', () => import('./waiting-view
 /** Where the next bubble will come while the flow waits for a webhook. */
 export function WaitingNotice({ widget }: WidgetProps) {
   return isWaitingForWebhook(widget.conversation.stage.value) ? <waitingView.View widget={widget} /> : null
+}
+
+/**
+ * The live part of a handoff (handoff-view.tsx, a chunk of its own): requested when a step brings
+ * the handoff or a published flow has a handoff block; the person's lines in the transcript too.
+ */
+const handoffViews = () => import('./handoff-view')
+export const handoffView = lazyView('handoff view', () => handoffViews().then((chunk) => chunk.HandoffView))
+export const agentLineView = lazyView('handoff view', () => handoffViews().then((chunk) => chunk.AgentLine))
+
+/** While a person is asked: the status, their typing, the visitor's field and leaving. */
+export function HandoffNotice({ widget }: WidgetProps) {
+  const live = liveHandoff(widget.conversation.stage.value)
+  return live ? <handoffView.View widget={widget} live={live} /> : null
 }

@@ -1,5 +1,5 @@
 import type { ChatReplyMessage, ChatStepResult, PublishedFlow, Settings, StartChatResponse } from '../../../src/protocol/index'
-import { TransportError, type FetchLike, type FlowClient } from '../../../src/widget/transport/index'
+import { TransportError, type ChatEndpoint, type FetchLike, type FlowClient } from '../../../src/widget/transport/index'
 import type { WebhookWait } from '../../../src/widget/transport/long-poll'
 import {
   createConversation,
@@ -95,6 +95,8 @@ export function fakeClient(
     replies?: Reply[]
     waits?: Wait[]
     streamFetch?: FetchLike
+    /** The chat API of a real service on loopback (a handoff's), instead of the scripted long poll. */
+    chat?: ChatEndpoint
   } = {},
 ) {
   const calls = {
@@ -134,7 +136,7 @@ export function fakeClient(
       return answer(replies.shift(), 'continueChat', signal)
     },
     // The long poll (transport/long-poll.ts) over the wire format; anything else is the stream's.
-    chat: {
+    chat: options.chat ?? {
       chatApi: 'https://chat.example',
       timeoutMs: 1_000,
       fetch: async (url, init) => {

@@ -1,6 +1,8 @@
 import type { ChatMessage, ChatStepResult, ClientAction } from '../../../protocol/index'
 import { isTransportError, type FlowClient, type Sleep } from '../../transport/index'
 import type { HostEntry, StreamedAnswer } from '../state/entries'
+import type { LiveHandoff } from '../state/live-handoff'
+import type { Transcript } from '../state/transcript'
 import { widgetWarning, type Emit } from '../events/events'
 
 /** Opens `url` in this tab or a new one (the element provides the browser's navigation). */
@@ -18,6 +20,12 @@ export interface ActionContext {
   sessionId: string
   /** Adds a host bubble whose text `stream` brings (an AI answer). */
   showStream(message: ChatMessage, stream: StreamedAnswer): HostEntry
+  /** The conversation so far (a handoff adds its lines, and reads what it showed before a reload). */
+  transcript: Transcript
+  /** Saves the conversation as it stands now, when the flow remembers users (a handoff's lines). */
+  keep(): void
+  /** Shows a handoff's live part while this action runs (the views read it from the stage). */
+  present(live: LiveHandoff): void
 }
 
 export interface ActionOutcome {

@@ -2,6 +2,7 @@ import { computed } from '@preact/signals-core'
 import { MAX_MESSAGE_LENGTH } from '../../../protocol/chat'
 import { newIdempotencyKey, sleep as defaultSleep, type ChatSettings, type PublishedFlow } from '../../transport/index'
 import { DEFAULT_ACTION_RUNNERS, SCRIPTS_NOT_SUPPORTED } from '../actions/built-in'
+import { runnerFor } from '../actions/runners'
 import { createState } from '../state/conversation-state'
 import type { Commands } from './commands'
 import type { Conversation, ConversationOptions, TextAnswer } from './conversation-types'
@@ -90,8 +91,10 @@ export function createConversation(options: ConversationOptions): Conversation {
     const { publishedFlow: version } = await client.getPublishedFlow(flow, signal, { fresh })
     // The themed shell paints as soon as the theme is in, whether or not startChat is.
     state.receivePublished(version)
-    // A flow that remembers users: its saving code is requested now, beside startChat.
+    // A flow that remembers users: its saving code is requested now, beside startChat; so is the
+    // code of the actions its blocks bring (a handoff to a person, an AI answer).
     if (memory && rememberStorage(version.settings)) void loadRemembered().catch(() => {})
+    for (const kind of version.blockKinds ?? []) runnerFor(context.runners, kind)?.preload?.()
     emit('flowchat:ready', { flowId: version.flowId, publishedFlowId: version.id, updatedAt: version.updatedAt })
     return version
   }

@@ -3,7 +3,7 @@ import { messageText } from '../../content/plain-text'
 import type { Sleep } from '../../transport/index'
 import type { ActionOutcome } from '../actions/runners'
 import { widgetWarning, type Emit } from '../events/events'
-import type { StepItem } from './sequence'
+import type { StepItem } from '../state/sequence'
 import { typingDuration, type TypingSettings } from './typing'
 
 export interface PlayerContext {

@@ -7,7 +7,7 @@ import { hostEntry, type StreamedAnswer } from '../state/entries'
 import type { Emit } from '../events/events'
 import { describeFailure, isAborted, isRejection, isSessionGone } from '../events/failures'
 import { playStep } from './player'
-import { orderStep } from './sequence'
+import { orderStep } from '../state/sequence'
 import type { Next, Pending } from '../state/stage'
 import { typingSettings } from './typing'
 
@@ -47,9 +47,19 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
     runAction: async (action) => {
       state.enter({ tag: runnerFor(runners, action.type)?.stage ?? 'running-action', step, action })
       // The turn's context (client, emit, sleep, navigate) and this step's.
-      const actionContext: ActionContext = { ...context, signal, sessionId: state.session.peek().id, showStream: showHost }
+      const actionContext: ActionContext = {
+        ...context,
+        signal,
+        sessionId: state.session.peek().id,
+        showStream: showHost,
+        transcript: state.transcript,
+        keep: state.keep,
+        present: (live) => state.enter({ tag: 'running-action', step, action, live }),
+      }
       const result = await runClientAction(action, runners, actionContext)
-      playing()
+      // A step the flow went on to (a webhook came, a person ended the chat) is played next, and
+      // saved as such: this one, played again after a reload, would show its bubbles twice.
+      if (!result.step) playing()
       return result
     },
   })

@@ -43,6 +43,8 @@ export type DiagnosticCode =
   | 'command-rejected'
   | 'http-request-failed'
   | 'webhook-wait-interrupted'
+  | 'handoff-interrupted'
+  | 'handoff-message-not-sent'
   | 'unknown-string'
 
 export interface FlowChatErrorDetail {

@@ -4,7 +4,7 @@
  * was republished or its session expired. A chunk of its own: only the chats of flows that
  * remember users, or whose storage holds a record, load it.
  */
-import type { ChatStepResult } from '../../../protocol/index'
+import type { ChatStepResult, ClientAction } from '../../../protocol/index'
 import type { PublishedFlow } from '../../transport/index'
 import type { ConversationState, Saver } from '../state/conversation-state'
 import type { ConversationMemory } from './conversation-memory'
@@ -12,6 +12,7 @@ import { guestEntry, hostEntry, type Entry, type GuestEntry } from '../state/ent
 import { widgetWarning, type Emit } from '../events/events'
 import { parseSavedConversation, SAVED_VERSION, type SavedConversation, type SavedStage } from './saved-schema'
 import { startedBeforeReload } from '../actions/started-before-reload'
+import { orderStep } from '../state/sequence'
 import type { Next, Pending, RestartReason, Stage, StageTag } from '../state/stage'
 import type { Transcript } from '../state/transcript'
 
@@ -34,12 +35,17 @@ export const MAX_SAVED_ENTRIES = 200
 
 function saveEntry(entry: Entry): SavedConversation['entries'][number] {
   if (entry.kind === 'host') return { kind: 'host', message: entry.message, avatarUrl: entry.avatarUrl }
+  if (entry.kind === 'agent') {
+    const { handoffId, seq, author, text, agent } = entry
+    return { kind: 'agent', handoffId, seq, author, text, agent }
+  }
   return {
     kind: 'guest',
     text: entry.text.peek(),
     status: entry.status.peek(),
     error: entry.error.peek()?.text,
     avatarUrl: entry.avatarUrl,
+    live: entry.live,
   }
 }
 
@@ -106,8 +112,9 @@ const savedReply = (reply: Pending): Extract<SavedStage, { tag: 'sending' }>['re
  */
 function savedStage(stage: Stage): SavedStage {
   switch (stage.tag) {
-    case 'playing':
     case 'running-action':
+      return { tag: stage.tag, step: stage.step, started: startedActions.get(stage.step), shown: shownBefore(stage.step, stage.action) }
+    case 'playing':
     case 'streaming':
       return { tag: stage.tag, step: stage.step, started: startedActions.get(stage.step) }
     case 'waiting-input':
@@ -136,7 +143,7 @@ function comeBack(state: ConversationState, stage: SavedStage, lastGuest: GuestE
     case 'playing':
     case 'running-action':
     case 'streaming':
-      return { play: replay(stage.step, stage.started) }
+      return { play: replay(stage.step, stage.started, stage.shown) }
     case 'waiting-input':
       state.showInput(stage.input, stage.draft)
       return null
@@ -227,20 +234,35 @@ function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest
   let lastGuest: GuestEntry | null = null
   const entries = saved.entries.map((item): Entry => {
     if (item.kind === 'host') return hostEntry(item.message, item.avatarUrl, true)
-    const entry = guestEntry(item.text, item.avatarUrl)
+    if (item.kind === 'agent') return { ...item, key: `h${item.handoffId}:${item.seq}`, restored: true }
+    const entry: GuestEntry = { ...guestEntry(item.text, item.avatarUrl), live: item.live }
     entry.status.value = item.status
     entry.error.value = item.error === undefined ? null : { text: item.error }
-    lastGuest = entry
+    // A message to a person is not the answer a reload sends again (the handoff does that itself).
+    if (!item.live) lastGuest = entry
     return entry
   })
   return { entries, lastGuest }
 }
 
-/** `step` to play again, its actions in `started` marked as such (and still counted as started). */
-function replay(step: ChatStepResult, started: number[] = []): ChatStepResult {
-  if (!started.length) return step
+/**
+ * How many of `step`'s messages play before `action`: on screen while it runs. They come first in
+ * the order the step plays (sequence.ts), so they are the first ones of its `messages`.
+ */
+function shownBefore(step: ChatStepResult, action: ClientAction): number {
+  const items = orderStep(step.messages ?? [], step.clientSideActions ?? [])
+  const at = items.findIndex((item) => item.kind === 'action' && item.action === action)
+  return items.slice(0, Math.max(at, 0)).filter((item) => item.kind === 'message').length
+}
+
+/**
+ * `step` to play again, its actions in `started` marked as such (and still counted as started),
+ * without the first `shown` messages, which the restored transcript holds already.
+ */
+function replay(step: ChatStepResult, started: number[] = [], shown = 0): ChatStepResult {
+  if (!started.length && !shown) return step
   const clientSideActions = step.clientSideActions?.map((action, index) => (started.includes(index) ? startedBeforeReload(action) : action))
-  const copy = { ...step, clientSideActions }
+  const copy = { ...step, clientSideActions, messages: step.messages?.slice(shown) }
   startedActions.set(copy, started)
   return copy
 }

@@ -4,22 +4,12 @@ import type { z } from 'zod/mini'
 import { array, boolean, nullable, number, object, optional, string } from 'zod/mini'
 import { chatInputSchema, chatMessageSchema, chatStepResultSchema } from '../../../protocol/chat'
 import { anyOf } from '../../../protocol/common'
+import { oneOf } from '../../../protocol/one-of'
 
 /** The version of the record below: a reload refuses (and forgets) any other. */
 export const SAVED_VERSION = 2
 
 const text = optional(string())
-
-/**
- * Exactly one of `values`, as a check function on a string or number schema: the core's zod has
- * no literal, enum or length-check kind for this chunk's sake (they were 1 KB of it).
- */
-function oneOf<const T extends string | number>(...values: T[]): z.ZodMiniType<T> {
-  const base: z.ZodMiniType = typeof values[0] === 'number' ? number() : string()
-  return base.check((ctx) => {
-    if (!(values as unknown[]).includes(ctx.value)) ctx.issues.push({ code: 'invalid_value', values, input: ctx.value })
-  }) as unknown as z.ZodMiniType<T>
-}
 
 const nonEmpty = string().check((ctx) => {
   if (!ctx.value) ctx.issues.push({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: ctx.value })
@@ -34,6 +24,17 @@ const entriesSchema = array(
       status: oneOf('sending', 'sent', 'failed', 'rejected'),
       error: text,
       avatarUrl: text,
+      // A message to a person (a handoff): sent again after a reload with its key, until it has a seq.
+      live: optional(object({ handoffId: string(), key: string(), seq: optional(number()) })),
+    }),
+    // A line of a handoff's live part: a person's message (with their name and avatar then), or the service's.
+    object({
+      kind: oneOf('agent'),
+      handoffId: string(),
+      seq: number(),
+      author: oneOf('agent', 'system'),
+      text: string(),
+      agent: optional(object({ name: string(), avatarUrl: text })),
     }),
   ),
 )
@@ -67,6 +68,8 @@ const replySchema = object({
  * - `playing`, `running-action`, `streaming`: a step received but maybe not fully played; played
  *   again. `started`: its actions (indexes in its `clientSideActions`) that had started, so may
  *   have had their effect: a request from the browser is not sent twice (http-request-action.ts);
+ *   `shown`: how many of its messages were on screen (in `entries`) when an action was running,
+ *   so they are not shown twice (a reload while the chat waits for a webhook or a person);
  * - `waiting-input`: the input waiting for the visitor, with what was typed into it when saved;
  * - `sending`: an answer on its way (or failed, waiting for a retry): resent;
  * - `ended`: the conversation is over;
@@ -74,7 +77,12 @@ const replySchema = object({
  *   begun): a new conversation begins.
  */
 const savedStageSchema = anyOf(
-  object({ tag: oneOf('playing', 'running-action', 'streaming'), step: chatStepResultSchema, started: optional(array(number())) }),
+  object({
+    tag: oneOf('playing', 'running-action', 'streaming'),
+    step: chatStepResultSchema,
+    started: optional(array(number())),
+    shown: optional(number()),
+  }),
   object({ tag: oneOf('waiting-input'), input: chatInputSchema, draft: text }),
   object({ tag: oneOf('sending'), reply: replySchema }),
   object({ tag: oneOf('ended', 'redirected', 'idle') }),

@@ -1,4 +1,5 @@
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals-core'
+import type { Agent } from '../../../protocol/handoff'
 import type { ChatMessage } from '../../../protocol/index'
 import type { Words } from '../../i18n/strings'
 
@@ -51,9 +52,38 @@ export interface GuestEntry {
   /** Why it was not sent or was refused. */
   error: Signal<Words | null>
   avatarUrl: string | undefined
+  /** A message to a person of the owner's team (a handoff), not an answer to the flow. */
+  live?: LiveMessage
 }
 
-export type Entry = HostEntry | GuestEntry
+/**
+ * Where a visitor's message to a person stands: `key` sends it once however often it is sent
+ * again (a retry, a reload), `seq` is its place in the handoff's events once the service stored it.
+ */
+export interface LiveMessage {
+  handoffId: string
+  key: string
+  seq?: number
+}
+
+/**
+ * A line from the handoff's live part that is not the visitor's: a person's message (`agent`, with
+ * their name and avatar as they were then) or the service's own (`system`: "Ada joined"). `seq`
+ * is its place in the handoff's events, so none is shown twice.
+ */
+export interface AgentEntry {
+  kind: 'agent'
+  key: string
+  handoffId: string
+  seq: number
+  author: 'agent' | 'system'
+  text: string
+  agent?: Agent | undefined
+  /** Shown again from a remembered conversation: already read out on the earlier page. */
+  restored?: true
+}
+
+export type Entry = HostEntry | GuestEntry | AgentEntry
 
 let counter = 0
 const nextKey = () => `e${++counter}`

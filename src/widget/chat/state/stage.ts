@@ -1,6 +1,7 @@
 import type { Signal } from '@preact/signals-core'
 import type { ChatInput, ChatReplyMessage, ChatStepResult, ClientAction } from '../../../protocol/index'
 import type { GuestEntry } from './entries'
+import type { LiveHandoff } from './live-handoff'
 import type { Told } from '../events/failures'
 
 /** Why a remembered conversation could not go on and a new one started instead. */
@@ -46,7 +47,8 @@ export interface Failure extends Told {
  * dots, a failure, the loading state) and what a reload finds in storage follow from it.
  * - `playing`: showing a step's bubbles, with the typing indicator when `typing`;
  * - `running-action`: a client action of the step runs (a script, a wait, a redirect, an HTTP
- *   request, or the wait for a webhook: see `isWaitingForWebhook`);
+ *   request, the wait for a webhook (see `isWaitingForWebhook`), or a person of the owner's team
+ *   (a handoff: `live` says where it stands once its runner runs);
  * - `streaming`: an answer streams in, token by token, for an action whose runner says so;
  * - `sending`: an answer (or an action's hidden reply) is on its way;
  * - `redirected`: a redirect took this tab away; nothing more plays.
@@ -55,7 +57,7 @@ export type Stage =
   | { tag: 'idle' }
   | { tag: 'loading' }
   | { tag: 'playing'; step: ChatStepResult; typing: boolean }
-  | { tag: 'running-action' | 'streaming'; step: ChatStepResult; action: ClientAction }
+  | { tag: 'running-action' | 'streaming'; step: ChatStepResult; action: ClientAction; live?: LiveHandoff }
   | { tag: 'waiting-input'; input: ActiveInput }
   | { tag: 'sending'; reply: Pending }
   | { tag: 'ended' }
@@ -67,6 +69,9 @@ export type StageTag = Stage['tag']
 /** The chat waits for an outside system (a wait-for-webhook block): shown as waiting, commands still go. */
 export const isWaitingForWebhook = (stage: Stage): stage is Extract<Stage, { tag: 'running-action' }> =>
   stage.tag === 'running-action' && stage.action.type === 'listenForWebhook'
+
+/** The live part of a handoff, while its action runs. */
+export const liveHandoff = (stage: Stage): LiveHandoff | undefined => (stage.tag === 'running-action' ? stage.live : undefined)
 
 /**
  * What comes after a turn: a step to play, a reply to deliver, a remembered conversation that

@@ -5,6 +5,7 @@ import { runClientAction, type ActionContext } from '../../../../src/widget/chat
 import { scriptActionRunner, type RunScript } from '../../../../src/widget/chat/actions/client-actions'
 import type { ScriptOutcome } from '../../../../src/widget/sandbox/index'
 import { BAD_URLS } from '../../content/bad-url-corpus'
+import { createTranscript } from '../../../../src/widget/chat/state/transcript'
 import { fakeClient, recordEvents } from '../fake-client'
 
 function context(overrides: Partial<ActionContext> = {}) {
@@ -19,6 +20,9 @@ function context(overrides: Partial<ActionContext> = {}) {
     showStream: () => {
       throw new Error('no stream expected')
     },
+    transcript: createTranscript(),
+    keep: () => {},
+    present: () => {},
     ...overrides,
   }
   return { ctx, events }

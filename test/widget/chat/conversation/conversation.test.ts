@@ -252,7 +252,7 @@ describe('client actions and logs', () => {
     await settle()
     expect(conversation.progress.value).toBe(40)
     const [first] = entriesOf(conversation)
-    expect(first?.avatarUrl).toBe('https://cdn.example/bot.png')
+    expect(first?.kind === 'host' && first.avatarUrl).toBe('https://cdn.example/bot.png')
   })
 })
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { playStep, type PlayerContext } from '../../../../src/widget/chat/conversation/player'
-import { orderStep } from '../../../../src/widget/chat/conversation/sequence'
+import { orderStep } from '../../../../src/widget/chat/state/sequence'
 import { DEFAULT_TYPING, type TypingSettings } from '../../../../src/widget/chat/conversation/typing'
 import { sleep } from '../../../../src/widget/transport/index'
 import type { ChatMessage } from '../../../../src/protocol/index'

@@ -24,7 +24,13 @@ const setup = ({ memory, ...options }: Parameters<typeof fakeClient>[0] & { memo
 const texts = (conversation: Conversation) =>
   conversation.transcript.chunks.value
     .flatMap((chunk) => chunk.entries.value)
-    .map((entry) => (entry.kind === 'host' ? String((entry.message.content as { plainText?: string }).plainText) : `> ${entry.text.value}`))
+    .map((entry) =>
+      entry.kind === 'host'
+        ? String((entry.message.content as { plainText?: string }).plainText)
+        : entry.kind === 'guest'
+          ? `> ${entry.text.value}`
+          : `${entry.agent?.name ?? entry.author}: ${entry.text}`,
+    )
 
 /** A first visit: start, answer once, and leave the saved record behind. */
 async function firstVisit(replies: ChatStepResult[] = [{ messages: [text('m2', 'And your age?')], input: textInput('in2') }]) {
@@ -117,6 +123,29 @@ describe('remembered conversations', () => {
     expect(texts(second.conversation)).toEqual(['Hello'])
     expect(second.conversation.input.value?.input.id).toBe('in1')
     expect(second.calls.start).toHaveLength(0)
+  })
+
+  it('a reload while the chat waits for a webhook shows the waiting message once, and still waits', async () => {
+    await import('../../../../src/widget/chat/actions/client-actions')
+    const store = memoryStore()
+    const never = new Promise<never>(() => {})
+    const waiting = startResponse({
+      messages: [text('m1', 'Checking your payment'), text('m2', 'This takes a minute')],
+      clientSideActions: [
+        { type: 'listenForWebhook', listenForWebhook: { waitId: 'w1' }, lastBubbleBlockId: 'm2', expectsDedicatedReply: true },
+      ],
+    })
+    const first = setup({ memory: store.memory, start: waiting, waits: [never] })
+    first.conversation.start()
+    await settle()
+    expect(store.saved?.stage).toMatchObject({ tag: 'running-action', shown: 2 })
+    const second = setup({ memory: store.memory, waits: [{ status: 'continued', step: { messages: [text('m3', 'Paid')] } }] })
+    second.conversation.start()
+    await settle()
+    expect(texts(second.conversation)).toEqual(['Checking your payment', 'This takes a minute', 'Paid'])
+    expect(second.calls.listen).toHaveLength(1)
+    // The step the webhook brought is what a reload would play now, not the wait's again.
+    expect(store.saved?.stage.tag).toBe('ended')
   })
 
   // A visitor mid-chat while the widget is upgraded: the record the previous version saved (where

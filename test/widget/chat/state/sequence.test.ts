@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { orderStep } from '../../../../src/widget/chat/conversation/sequence'
+import { orderStep } from '../../../../src/widget/chat/state/sequence'
 
 const message = (id: string) => ({ id, type: 'text', content: { plainText: id } })
 const action = (type: string, lastBubbleBlockId?: string) => ({ type, lastBubbleBlockId })
