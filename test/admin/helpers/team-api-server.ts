@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { formatEvent } from '../../../src/protocol/event-stream'
 import {
   type HandoffDetail,
@@ -59,7 +61,18 @@ export interface TeamApiServer {
 
 const tokenValue = (kind: TokenKind) => TOKEN_PREFIXES[kind] + randomBytes(32).toString('base64url')
 
-export async function startTeamApiServer(options: { agents?: Array<{ name: string; avatarUrl?: string }> } = {}): Promise<TeamApiServer> {
+/** The console's page as the service serves it (src/service/routes/admin.ts), for a browser. */
+const CONSOLE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Flow console</title>
+<link rel="stylesheet" href="/admin/assets/console.css"><script type="module" src="/admin/assets/console.js"></script></head>
+<body><div id="console"></div></body></html>`
+
+export async function startTeamApiServer(
+  options: {
+    agents?: Array<{ name: string; avatarUrl?: string }>
+    /** The console's build (dist/admin) to serve at `/admin`, for a browser test. */
+    consoleDir?: string
+  } = {},
+): Promise<TeamApiServer> {
   let ids = 0
   const newId = (prefix: string) => `${prefix}${++ids}`
   const secret: Token = { id: 'tok-secret', kind: 'secret', value: tokenValue('secret'), label: 'owner' }
@@ -117,6 +130,12 @@ export async function startTeamApiServer(options: { agents?: Array<{ name: strin
 
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost')
+    if (options.consoleDir && url.pathname.startsWith('/admin')) {
+      const file = /^\/admin\/assets\/(console\.(js|css))$/.exec(url.pathname)
+      const type = file?.[2] === 'js' ? 'text/javascript' : 'text/css'
+      response.writeHead(200, { 'Content-Type': file ? type : 'text/html' })
+      return response.end(file ? readFileSync(join(options.consoleDir, file[1]!)) : CONSOLE_PAGE)
+    }
     const body = await readBody(request)
     const header = (name: string) => {
       const value = request.headers[name]
