@@ -4,7 +4,20 @@ import { type HandoffEvent, type HandoffStatus, MAX_HANDOFF_MESSAGE_LENGTH } fro
 import { Confirm } from '../confirm'
 import { When } from '../dates'
 import { tokens } from '../workspace'
-import { actionError, claim, detail, end, ownTokenId, reply, setVariable, speaker, transfer, typing, typingVisitors } from './inbox-state'
+import {
+  actionError,
+  STATUS_LINES,
+  claim,
+  detail,
+  end,
+  ownTokenId,
+  reply,
+  setVariable,
+  speaker,
+  transfer,
+  typing,
+  typingVisitors,
+} from './inbox-state'
 import { ReplyBox } from './reply-box'
 
 export const STATUS_WORDS: Record<HandoffStatus, string> = {
@@ -13,15 +26,6 @@ export const STATUS_WORDS: Record<HandoffStatus, string> = {
   ended: 'Ended',
   unanswered: 'No one answered',
   left: 'The visitor left',
-}
-
-/** A change of status as the transcript says it. */
-const STATUS_LINES: Record<HandoffStatus, (agent: string | undefined) => string> = {
-  waiting: () => 'Waiting for a person.',
-  live: (agent) => `${agent ?? 'A person'} is answering.`,
-  ended: () => 'The conversation ended.',
-  unanswered: () => 'No one answered in time.',
-  left: () => 'The visitor left.',
 }
 
 /** A stored event as a line of the transcript. */

@@ -1,6 +1,6 @@
 import { batch, computed, signal } from '@preact/signals'
 import type { StreamState } from '../../protocol/follow-event-stream'
-import type { HandoffDetail, HandoffEvent, HandoffSummary, InboxEvent } from '../../protocol/handoff'
+import type { HandoffDetail, HandoffEvent, HandoffStatus, HandoffSummary, InboxEvent } from '../../protocol/handoff'
 import {
   claimHandoff,
   endHandoff,
@@ -103,9 +103,21 @@ function addEvent(handoffId: string, event: HandoffEvent) {
   const last = open.events.at(-1)?.seq ?? 0
   detail.value = { ...open, events: mergeEvents(open.events, [event]) }
   if (event.type === 'message' && event.author !== 'agent') speak(`${handoffId}-${event.seq}`, `${speaker(event)}: ${event.text}`)
+  // What the person did not do themselves is said too: the visitor left, no one answered in time.
+  if (event.type === 'status' && (event.status === 'left' || event.status === 'unanswered'))
+    speak(`${handoffId}-${event.seq}`, STATUS_LINES[event.status](undefined))
   if (event.author === 'visitor') setTyping(handoffId, false)
   // A gap (events this console never received): the conversation is read again.
   if (event.seq > last + 1) void load(handoffId)
+}
+
+/** A change of status as the transcript (and, for the visitor's doing, the live region) says it. */
+export const STATUS_LINES: Record<HandoffStatus, (agent: string | undefined) => string> = {
+  waiting: () => 'Waiting for a person.',
+  live: (agent) => `${agent ?? 'A person'} is answering.`,
+  ended: () => 'The conversation ended.',
+  unanswered: () => 'No one answered in time.',
+  left: () => 'The visitor left.',
 }
 
 /** Who said a line, as the transcript and the live region name them. */

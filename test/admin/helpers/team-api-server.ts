@@ -49,9 +49,13 @@ export interface TeamApiServer {
   handOver(flowName: string, detail?: Partial<Pick<Conversation, 'transcript' | 'variables'>>): HandoffSummary
   visitorSays(handoffId: string, text: string): HandoffEvent
   visitorTyping(handoffId: string, typing: boolean): void
+  /** The visitor leaves the queue or the conversation (the flow goes on without the person). */
+  visitorLeaves(handoffId: string): void
   /** Another person claims it (as `agent`), as if from another console. */
   claimAs(agent: Token, handoffId: string): void
   conversation(handoffId: string): Conversation
+  /** The next call to a path ending so is carried out but its answer is lost (the connection cut), as on a flaky network. */
+  loseNextAnswer(pathEnd: string): void
   /** Cuts every open inbox stream, as a proxy or a restart would. */
   dropStreams(): void
   /** How many inbox streams are open now. */
@@ -115,7 +119,12 @@ export async function startTeamApiServer(
     changed(conversation)
   }
 
+  let loseAnswer: string | undefined
   const send = (response: ServerResponse, status: number, body?: unknown) => {
+    if (loseAnswer && requests.at(-1)?.path.endsWith(loseAnswer)) {
+      loseAnswer = undefined
+      return void response.destroy()
+    }
     response.writeHead(status, body === undefined ? {} : { 'Content-Type': 'application/json' })
     response.end(body === undefined ? undefined : JSON.stringify(body))
   }
@@ -148,6 +157,8 @@ export async function startTeamApiServer(
       ...(header('last-event-id') ? { lastEventId: header('last-event-id') } : {}),
       ...(header('idempotency-key') ? { idempotencyKey: header('idempotency-key') } : {}),
     })
+    // The console's templates (the start panel of the Flows view): none here.
+    if (url.pathname === '/admin/assets/templates.json') return send(response, 200, { templates: [] })
     const bearer = /^Bearer (\S+)$/.exec(header('authorization') ?? '')?.[1]
     const caller = tokens.find((token) => token.value === bearer && !token.revoked)
     if (!caller) return refuse(response, 401, 'unauthorized', 'Unknown or revoked token.')
@@ -291,7 +302,14 @@ export async function startTeamApiServer(
       return stored
     },
     visitorTyping: (handoffId, typing) => publish({ type: 'typing', handoffId, typing }),
+    visitorLeaves(handoffId) {
+      const conversation = conversations.get(handoffId)!
+      conversation.summary = { ...conversation.summary, status: 'left', endedAt: now() }
+      addEvent(conversation, { type: 'status', status: 'left' })
+      changed(conversation)
+    },
     claimAs: (agent, handoffId) => claim(conversations.get(handoffId)!, agent),
+    loseNextAnswer: (pathEnd) => void (loseAnswer = pathEnd),
     conversation: (handoffId) => conversations.get(handoffId)!,
     dropStreams() {
       for (const stream of streams) stream.destroy()

@@ -133,6 +133,48 @@ describe('the inbox', () => {
     expect(await axeViolations()).toEqual([])
   })
 
+  it('keeps a message whose answer was lost in the box, and sends it again under the same key: stored and shown once', async () => {
+    const handoff = server().handOver('Support')
+    renderConsole(server().secret.value)
+    await inbox()
+    fireEvent.click(await entry(/Support/))
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim the conversation' }))
+    const box = (await screen.findByLabelText('Reply to the visitor')) as HTMLTextAreaElement
+    fireEvent.input(box, { target: { value: 'Your refund is on its way.' } })
+    server().loseNextAnswer('/messages')
+    fireEvent.keyDown(box, { key: 'Enter' })
+    expect((await screen.findByRole('alert')).textContent).toMatch(/could not be reached/)
+    expect(box.value).toBe('Your refund is on its way.')
+
+    fireEvent.keyDown(box, { key: 'Enter' })
+    await waitFor(() => expect(box.value).toBe(''))
+    const sent = server().requests.filter((request) => request.path.endsWith('/messages'))
+    expect(sent).toHaveLength(2)
+    expect(sent[1]?.idempotencyKey).toBe(sent[0]?.idempotencyKey)
+    expect(
+      server()
+        .conversation(handoff.id)
+        .events.filter((event) => event.type === 'message'),
+    ).toHaveLength(1)
+    const transcript = screen.getByRole('region', { name: 'Transcript' })
+    expect(within(transcript).getAllByText('Your refund is on its way.')).toHaveLength(1)
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('says so when the visitor leaves the conversation being answered, and takes the reply box away', async () => {
+    const handoff = server().handOver('Support')
+    renderConsole(server().secret.value)
+    await inbox()
+    fireEvent.click(await entry(/Support/))
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim the conversation' }))
+    await screen.findByLabelText('Reply to the visitor')
+    server().visitorLeaves(handoff.id)
+    await within(screen.getByRole('region', { name: 'Transcript' })).findByText('The visitor left.')
+    expect(within(log()).getAllByText('The visitor left.')).toHaveLength(1)
+    expect(screen.queryByLabelText('Reply to the visitor')).toBeNull()
+    expect(screen.getByRole('heading', { name: 'Ended (1)' })).toBeTruthy()
+  })
+
   it('says plainly who claimed a conversation first, and shows it as it now stands', async () => {
     const handoff = server().handOver('Support')
     renderConsole(server().secret.value)
