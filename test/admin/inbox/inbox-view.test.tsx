@@ -28,6 +28,16 @@ const inbox = async () => {
 }
 const log = () => screen.getByRole('log')
 const entry = (name: RegExp) => screen.findByRole('button', { name })
+/** The owner's console with a conversation of the Support flow handed over, opened and claimed. */
+const answering = async () => {
+  const handoff = server().handOver('Support')
+  renderConsole(server().secret.value)
+  await inbox()
+  fireEvent.click(await entry(/Support/))
+  fireEvent.click(await screen.findByRole('button', { name: 'Claim the conversation' }))
+  await screen.findByLabelText('Reply to the visitor')
+  return handoff
+}
 
 describe('the inbox', () => {
   it('shows a conversation handed over while it is open, marked new, counted, announced once and chimed', async () => {
@@ -134,12 +144,8 @@ describe('the inbox', () => {
   })
 
   it('keeps a message whose answer was lost in the box, and sends it again under the same key: stored and shown once', async () => {
-    const handoff = server().handOver('Support')
-    renderConsole(server().secret.value)
-    await inbox()
-    fireEvent.click(await entry(/Support/))
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim the conversation' }))
-    const box = (await screen.findByLabelText('Reply to the visitor')) as HTMLTextAreaElement
+    const handoff = await answering()
+    const box = screen.getByLabelText('Reply to the visitor') as HTMLTextAreaElement
     fireEvent.input(box, { target: { value: 'Your refund is on its way.' } })
     server().loseNextAnswer('/messages')
     fireEvent.keyDown(box, { key: 'Enter' })
@@ -162,12 +168,7 @@ describe('the inbox', () => {
   })
 
   it('says so when the visitor leaves the conversation being answered, and takes the reply box away', async () => {
-    const handoff = server().handOver('Support')
-    renderConsole(server().secret.value)
-    await inbox()
-    fireEvent.click(await entry(/Support/))
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim the conversation' }))
-    await screen.findByLabelText('Reply to the visitor')
+    const handoff = await answering()
     server().visitorLeaves(handoff.id)
     await within(screen.getByRole('region', { name: 'Transcript' })).findByText('The visitor left.')
     expect(within(log()).getAllByText('The visitor left.')).toHaveLength(1)
@@ -225,12 +226,8 @@ describe('the inbox', () => {
   })
 
   it('resumes after a dropped stream from the last event it holds: nothing lost, nothing twice', async () => {
-    const handoff = server().handOver('Support')
-    renderConsole(server().secret.value)
-    await inbox()
-    fireEvent.click(await entry(/Support/))
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim the conversation' }))
-    const transcript = await screen.findByRole('region', { name: 'Transcript' })
+    const handoff = await answering()
+    const transcript = screen.getByRole('region', { name: 'Transcript' })
     server().visitorSays(handoff.id, 'First')
     await within(transcript).findByText('First')
 
