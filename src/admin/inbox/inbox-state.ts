@@ -89,6 +89,8 @@ function upsert(summary: HandoffSummary) {
 
 function addEvent(handoffId: string, event: HandoffEvent) {
   if (event.type === 'message') {
+    // A visitor's line ends their "typing…", in the list as in the open conversation.
+    if (event.author === 'visitor') setTyping(handoffId, false)
     const list = conversations.value
     if (list?.some((item) => item.id === handoffId))
       conversations.value = list.map((item) => (item.id === handoffId ? { ...item, lastMessage: event.text } : item))
@@ -106,7 +108,6 @@ function addEvent(handoffId: string, event: HandoffEvent) {
   // What the person did not do themselves is said too: the visitor left, no one answered in time.
   if (event.type === 'status' && (event.status === 'left' || event.status === 'unanswered'))
     speak(`${handoffId}-${event.seq}`, STATUS_LINES[event.status](undefined))
-  if (event.author === 'visitor') setTyping(handoffId, false)
   // A gap (events this console never received): the conversation is read again.
   if (event.seq > last + 1) void load(handoffId)
 }
