@@ -35,7 +35,7 @@ export function SignIn() {
     } catch (caught) {
       error.value =
         caught instanceof ApiError && caught.status === 403
-          ? 'This token may not manage the workspace: the console needs a secret token (fs_sk_…) or an agent token (fs_ag_…), not a publishable one.'
+          ? 'This token may not manage the workspace: the console needs a secret token (fs_sk_…) or an agent token (fs_ak_…), not a publishable one.'
           : messageOf(caught)
     } finally {
       busy.value = false
@@ -53,7 +53,7 @@ export function SignIn() {
       <form onSubmit={submit} noValidate>
         <label for="secret-token">Secret token or agent token</label>
         <p id="secret-token-help" class="help">
-          Your workspace's secret token (fs_sk_…), or your agent token (fs_ag_…) to answer conversations. It stays in this tab only and is
+          Your workspace's secret token (fs_sk_…), or your agent token (fs_ak_…) to answer conversations. It stays in this tab only and is
           forgotten when you close it.
         </p>
         <input

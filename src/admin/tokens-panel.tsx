@@ -38,7 +38,14 @@ export function TokensPanel() {
     if (agent && !label.value.trim()) return void (error.value = 'Enter the name visitors will see for this person.')
     if (avatarUrl && !isHttps(avatarUrl)) return void (error.value = 'The picture must be an https:// address.')
     try {
-      const answer = await createToken(api, kind.value, label.value.trim() || undefined, avatarUrl)
+      const name = label.value.trim()
+      // An agent's name is also the token's label: the list names the person.
+      const answer = await createToken(
+        api,
+        kind.value,
+        name || undefined,
+        agent ? { name, ...(avatarUrl ? { avatarUrl } : {}) } : undefined,
+      )
       made.value = { kind: kind.value, value: answer.value }
       if (kind.value === 'publishable' && !publishable.value) rememberPublishable(answer.value, answer.token.id)
       label.value = ''
@@ -112,7 +119,7 @@ export function TokensPanel() {
         <input
           id="token-label"
           type="text"
-          maxLength={200}
+          maxLength={kind.value === 'agent' ? 80 : 200}
           aria-describedby={kind.value === 'agent' ? 'token-agent-help' : undefined}
           value={label.value}
           onInput={(event) => (label.value = event.currentTarget.value)}

@@ -96,12 +96,12 @@ export const listWebhookDeliveries = async (api: ApiClient, flowId: string, limi
 /** The token's workspace and its tokens (never their values). */
 export const listTokens = (api: ApiClient) => api.read(tokensListResponseSchema, 'GET', '/v1/tokens')
 
-/** A new token: `value` is the token itself, answered this once. An agent token's label is its name; `avatarUrl` its picture. */
-export const createToken = (api: ApiClient, kind: TokenKind, label?: string, avatarUrl?: string) =>
+/** A new token: `value` is the token itself, answered this once. */
+export const createToken = (api: ApiClient, kind: TokenKind, label?: string, agent?: { name: string; avatarUrl?: string }) =>
   api.read(createTokenResponseSchema, 'POST', '/v1/tokens', {
     kind,
     ...(label === undefined ? {} : { label }),
-    ...(avatarUrl === undefined ? {} : { avatarUrl }),
+    ...(agent === undefined ? {} : { agent }),
   })
 
 export const revokeToken = async (api: ApiClient, tokenId: string) =>

@@ -41,12 +41,16 @@ export const MAX_FLOWS_LIST = 1_000
  */
 export const replaceFlowRequestSchema = z.object({ flow: importFlowSchema, updatedAt: opt(z.string()) })
 
-/** `agent`: a person of the team who answers conversations handed over by a flow (the inbox), and nothing else. */
+/**
+ * `secret`: the workspace's owner (everything); `publishable`: public pages (read published
+ * flows); `agent`: a person of the team who answers handed-over conversations (src/protocol/handoff.ts)
+ * and nothing else, with the name and picture visitors see.
+ */
 export const TOKEN_KINDS = ['secret', 'publishable', 'agent'] as const
 export type TokenKind = (typeof TOKEN_KINDS)[number]
 
 /** A token's first characters name its kind; 43 URL-safe characters (32 random bytes) follow. */
-export const TOKEN_PREFIXES: Record<TokenKind, string> = { secret: 'fs_sk_', publishable: 'fs_pk_', agent: 'fs_ag_' }
+export const TOKEN_PREFIXES: Record<TokenKind, string> = { secret: 'fs_sk_', publishable: 'fs_pk_', agent: 'fs_ak_' }
 
 /** How a token is named in lists once made (the service keeps no copy of it): its last four characters. */
 export const tokenHint = (token: string) => `…${token.slice(-4)}`
@@ -66,18 +70,23 @@ export const apiTokenSchema = z.looseObject({
   createdAt: z.string(),
   /** The token this request was made with. */
   current: z.boolean(),
-  /** An agent token's picture, shown to visitors beside its name (the label). */
-  avatarUrl: opt(z.string()),
+  /** An agent token's person, as visitors see them. */
+  agent: opt(z.looseObject({ name: z.string(), avatarUrl: opt(z.string()) })),
 })
 export type ApiToken = z.infer<typeof apiTokenSchema>
 
 /** The workspace the token belongs to, and its tokens. */
 export const tokensListResponseSchema = z.looseObject({ workspaceId: z.string(), tokens: z.array(apiTokenSchema) })
-/** An agent token's `label` is the name visitors see; `avatarUrl` (https) its picture. */
 export const createTokenRequestSchema = z.object({
   kind: z.enum(TOKEN_KINDS),
   label: opt(z.string().check(z.maxLength(200))),
-  avatarUrl: opt(z.string().check(z.maxLength(2_000))),
+  /** An agent token's person (required for `agent`): the name and the picture (an https address) visitors see. */
+  agent: opt(
+    z.object({
+      name: z.string().check(z.minLength(1), z.maxLength(80)),
+      avatarUrl: opt(z.string().check(z.maxLength(2_048))),
+    }),
+  ),
 })
 /** `value` is the token itself: shown this once, never stored. */
 export const createTokenResponseSchema = z.looseObject({ token: apiTokenSchema, value: z.string() })

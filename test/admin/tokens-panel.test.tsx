@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact'
 import { describe, expect, it } from 'vitest'
+import { TOKEN_PREFIXES } from '../../src/protocol/management'
 import { axeViolations, renderConsole, useConsole } from './helpers/console'
 
 /** The tokens panel with the team's agent tokens, against the team API on loopback. */
@@ -32,11 +33,11 @@ describe('agent tokens in the console', () => {
     fireEvent.input(panel.getByLabelText('Picture address (optional, https)'), { target: { value: 'https://pics.example/chen.png' } })
     fireEvent.click(panel.getByRole('button', { name: 'Create a token' }))
     const made = await panel.findByText(/Your new agent token, shown this once/)
-    expect(made.querySelector('code')?.textContent).toMatch(/^fs_ag_/)
+    expect(made.querySelector('code')?.textContent).toMatch(new RegExp(`^${TOKEN_PREFIXES.agent}`))
     expect(server().requests.find((request) => request.method === 'POST')?.body).toEqual({
       kind: 'agent',
       label: 'Chen',
-      avatarUrl: 'https://pics.example/chen.png',
+      agent: { name: 'Chen', avatarUrl: 'https://pics.example/chen.png' },
     })
     await panel.findByText(/agent · Chen/)
     expect(await axeViolations()).toEqual([])

@@ -117,7 +117,7 @@ describe("the inbox's stream", () => {
     ])
     const events: InboxEvent[] = []
     let gaveUp: unknown
-    const follower = followInbox(apiClient({ baseUrl: origin, token: () => 'fs_ag_token' }), {
+    const follower = followInbox(apiClient({ baseUrl: origin, token: () => 'fs_ak_token' }), {
       onEvent: (event) => events.push(event),
       onGiveUp: (error) => (gaveUp = error),
     })
@@ -128,8 +128,8 @@ describe("the inbox's stream", () => {
       { type: 'typing', handoffId: 'h1', typing: true },
     ])
     expect(seen).toEqual([
-      { lastEventId: undefined, authorization: 'Bearer fs_ag_token' },
-      { lastEventId: '3', authorization: 'Bearer fs_ag_token' },
+      { lastEventId: undefined, authorization: 'Bearer fs_ak_token' },
+      { lastEventId: '3', authorization: 'Bearer fs_ak_token' },
     ])
     expect(gaveUp).toBeInstanceOf(ApiError)
     expect((gaveUp as ApiError).status).toBe(401)

@@ -94,7 +94,7 @@ export function ConversationPanel(props: { title: string; onClose(): void }) {
   const submitTransfer = async (event: Event) => {
     event.preventDefault()
     const agent = agents.find((item) => item.id === (target.value || agents[0]?.id))
-    if (agent && (await transfer(agent.id, agent.label ?? 'another agent'))) heading.current?.focus()
+    if (agent && (await transfer(agent.id, agent.agent?.name ?? agent.label ?? 'another agent'))) heading.current?.focus()
   }
 
   return (
@@ -194,7 +194,7 @@ export function ConversationPanel(props: { title: string; onClose(): void }) {
               >
                 {agents.map((item) => (
                   <option key={item.id} value={item.id}>
-                    {item.label ?? item.hint ?? item.id}
+                    {item.agent?.name ?? item.label ?? item.hint ?? item.id}
                   </option>
                 ))}
               </select>

@@ -180,13 +180,15 @@ export async function startTeamApiServer(
               hint: `…${token.value.slice(-4)}`,
               createdAt: '2026-11-28T10:00:00.000Z',
               current: token === caller,
-              ...(token.avatarUrl ? { avatarUrl: token.avatarUrl } : {}),
+              ...(token.kind === 'agent' ? { agent: agentOf(token) } : {}),
             })),
         })
       if (request.method === 'POST') {
         const kind = body?.kind as TokenKind
-        const made: Token = { id: newId('tok-'), kind, value: tokenValue(kind), label: (body?.label as string) ?? null }
-        if (typeof body?.avatarUrl === 'string') made.avatarUrl = body.avatarUrl
+        const agent = body?.agent as { name: string; avatarUrl?: string } | undefined
+        if (kind === 'agent' && !agent?.name) return refuse(response, 400, 'invalid_body', 'An agent token needs agent.name.')
+        const made: Token = { id: newId('tok-'), kind, value: tokenValue(kind), label: agent?.name ?? (body?.label as string) ?? null }
+        if (agent?.avatarUrl) made.avatarUrl = agent.avatarUrl
         tokens.push(made)
         const listed = { id: made.id, kind, label: made.label, hint: `…${made.value.slice(-4)}`, createdAt: now(), current: false }
         return send(response, 200, { token: listed, value: made.value })
