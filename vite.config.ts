@@ -38,6 +38,7 @@ const ENTRY = 'src/widget/bundle.ts'
 // One config for the widget build and every test project (the service's production build: below).
 // - `node`: contract schemas, the reference service and its engine (no DOM).
 // - `dom`: widget modules and Preact components in a simulated DOM (happy-dom).
+// - `console`: the console's views (src/admin) in happy-dom, against API servers on loopback.
 // - `browser`: real Chromium driven by playwright-core against the built bundle and a running
 //   reference service (see test/browser/README.md); these files set up their own servers.
 const WIDGET_AND_TESTS = {
@@ -102,6 +103,14 @@ const WIDGET_AND_TESTS = {
           include: ['test/widget/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['test/widget/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'console',
+          include: ['test/admin/**/*.test.tsx'],
+          environment: 'happy-dom',
         },
       },
       {

@@ -1,13 +1,16 @@
+import { signal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
 import { FlowList } from './flows/flow-list'
 import { FlowPanel } from './flows/flow-panel'
 import { START_TITLE_ID, StartPanel } from './flows/start-panel'
-import { announce, announcement, signOut, token } from './session'
+import { InboxAnnouncements, InboxView, useInbox } from './inbox/inbox-view'
+import { resetInbox, waitingCount } from './inbox/inbox-state'
+import { announce, announcement, isAgent, signOut, token } from './session'
 import { SignIn } from './sign-in'
 import { TokensPanel } from './tokens-panel'
-import { flows, loadWorkspace, openFlowId, reloadFlows, workspaceError, workspaceId } from './workspace'
+import { clearWorkspace, flows, loadWorkspace, openFlowId, reloadFlows, workspaceError, workspaceId } from './workspace'
 
-/** The console: the sign-in form, or the workspace's flows and the one opened. */
+/** The console: the sign-in form, or the workspace's flows and the one opened, or the team's inbox. */
 export function App() {
   return (
     <>
@@ -35,44 +38,79 @@ function newFlow() {
   focusNext(`#${START_TITLE_ID}`)
 }
 
+/** Which of the console's two views is shown (an agent token sees the inbox only). */
+export const view = signal<'flows' | 'inbox'>('flows')
+
 function Workspace() {
   const title = useRef<HTMLHeadingElement>(null)
   // Signing in removes the form that had focus: it goes to the page's heading instead of being lost.
   useEffect(() => {
     title.current?.focus()
-    void loadWorkspace()
+    // The inbox reads the workspace's tokens too (the agents to hand a conversation to).
+    if (!isAgent.value) void loadWorkspace()
+    return () => {
+      resetInbox()
+      clearWorkspace()
+    }
   }, [])
+  useInbox()
 
-  const open = flows.value?.find((flow) => flow.id === openFlowId.value)
+  const showInbox = isAgent.value || view.value === 'inbox'
+  const waiting = waitingCount.value
   return (
     <>
       <header class="top">
         <h1 tabIndex={-1} ref={title}>
-          Flow console
+          {isAgent.value ? 'Team inbox' : 'Flow console'}
         </h1>
         {workspaceId.value && <p class="workspace">Workspace {workspaceId.value}</p>}
+        {!isAgent.value && (
+          <nav class="views" aria-label="Views">
+            <button type="button" aria-current={showInbox ? undefined : 'page'} onClick={() => (view.value = 'flows')}>
+              Flows
+            </button>
+            <button type="button" aria-current={showInbox ? 'page' : undefined} onClick={() => (view.value = 'inbox')}>
+              Inbox{waiting > 0 && ` (${waiting} waiting)`}
+            </button>
+          </nav>
+        )}
         <button
           type="button"
           onClick={() => {
             signOut()
+            view.value = 'flows'
             announce('Signed out.')
           }}
         >
           Sign out
         </button>
       </header>
-      <main class="layout">
-        {workspaceError.value && (
-          <p class="error" role="alert">
-            {workspaceError.value}
-          </p>
-        )}
-        <div class="side">
-          <FlowList flows={flows.value} openId={openFlowId.value} onOpen={(id) => (openFlowId.value = id)} onNew={newFlow} />
-          <TokensPanel />
-        </div>
-        {flows.value && (open ? <FlowPanel key={open.id} flow={open} onChanged={reloadFlows} onClose={closeFlow} /> : <StartPanel />)}
-      </main>
+      <InboxAnnouncements />
+      {showInbox ? (
+        <main class="layout inbox-layout">
+          <InboxView />
+        </main>
+      ) : (
+        <Flows />
+      )}
     </>
+  )
+}
+
+function Flows() {
+  const open = flows.value?.find((flow) => flow.id === openFlowId.value)
+  return (
+    <main class="layout">
+      {workspaceError.value && (
+        <p class="error" role="alert">
+          {workspaceError.value}
+        </p>
+      )}
+      <div class="side">
+        <FlowList flows={flows.value} openId={openFlowId.value} onOpen={(id) => (openFlowId.value = id)} onNew={newFlow} />
+        <TokensPanel />
+      </div>
+      {flows.value && (open ? <FlowPanel key={open.id} flow={open} onChanged={reloadFlows} onClose={closeFlow} /> : <StartPanel />)}
+    </main>
   )
 }

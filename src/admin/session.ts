@@ -1,4 +1,5 @@
-import { signal } from '@preact/signals'
+import { computed, signal } from '@preact/signals'
+import { tokenKindOf } from '../protocol/management'
 
 /**
  * The secret token lives in this tab's sessionStorage only: gone when the tab closes, never in a
@@ -24,6 +25,11 @@ const write = (key: string, value: string | null) => {
 }
 
 export const token = signal<string | null>(read(TOKEN_KEY))
+/**
+ * Signed in with an agent token: a person of the team who answers conversations, to whom the
+ * console shows the inbox only (the service refuses such a token everything else anyway).
+ */
+export const isAgent = computed(() => token.value !== null && tokenKindOf(token.value) === 'agent')
 /** Why the owner was signed out, shown on the sign-in form. */
 export const signOutReason = signal<string | null>(null)
 

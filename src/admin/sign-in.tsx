@@ -1,11 +1,14 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
+import { listHandoffs } from '../protocol/handoffs-api'
+import { tokenKindOf } from '../protocol/management'
 import { listTokens } from '../protocol/management-api'
 import { ApiError, apiWith, messageOf } from './api'
 import { announce, signIn, signOutReason } from './session'
 
 /**
- * Asks for the workspace's secret token and checks it with the service before keeping it: a
+ * Asks for the workspace's secret token, or a person's agent token, and checks it with the service
+ * before keeping it (an agent token by reading the inbox, the only thing it may do): a
  * publishable token, an unknown or a revoked one is refused here with the service's words.
  */
 export function SignIn() {
@@ -20,18 +23,19 @@ export function SignIn() {
     event.preventDefault()
     const candidate = value.value.trim()
     if (!candidate) {
-      error.value = 'Enter your secret token.'
+      error.value = 'Enter your secret token or agent token.'
       return
     }
     busy.value = true
     try {
-      await listTokens(apiWith(candidate))
+      if (tokenKindOf(candidate) === 'agent') await listHandoffs(apiWith(candidate), { status: ['waiting'] })
+      else await listTokens(apiWith(candidate))
       signIn(candidate)
       announce('Signed in.')
     } catch (caught) {
       error.value =
         caught instanceof ApiError && caught.status === 403
-          ? 'This token may not manage the workspace: the console needs a secret token (fs_sk_…), not a publishable one.'
+          ? 'This token may not manage the workspace: the console needs a secret token (fs_sk_…) or an agent token (fs_ak_…), not a publishable one.'
           : messageOf(caught)
     } finally {
       busy.value = false
@@ -47,9 +51,10 @@ export function SignIn() {
         </p>
       )}
       <form onSubmit={submit} noValidate>
-        <label for="secret-token">Secret token</label>
+        <label for="secret-token">Secret token or agent token</label>
         <p id="secret-token-help" class="help">
-          Your workspace's secret token (fs_sk_…). It stays in this tab only and is forgotten when you close it.
+          Your workspace's secret token (fs_sk_…), or your agent token (fs_ak_…) to answer conversations. It stays in this tab only and is
+          forgotten when you close it.
         </p>
         <input
           id="secret-token"

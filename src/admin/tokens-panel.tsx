@@ -1,31 +1,55 @@
 import { useSignal } from '@preact/signals'
-import type { ApiToken } from '../protocol/management'
+import type { ApiToken, TokenKind } from '../protocol/management'
 import { createToken, revokeToken } from '../protocol/management-api'
 import { api, messageOf } from './api'
 import { Confirm } from './confirm'
 import { announce, signOut } from './session'
 import { publishable, rememberPublishable, reloadTokens, tokens } from './workspace'
 
+/** An agent's picture must be an https address (shown to visitors); the service checks it again. */
+const isHttps = (value: string) => {
+  try {
+    return new URL(value).protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
 /**
  * The workspace's tokens (never their values: the service keeps hashes), a new one shown once,
  * and revocation after confirming; revoking the token the console runs with signs the owner out.
- * A publishable token made here serves the snippets and the preview when none does yet.
+ * A publishable token made here serves the snippets and the preview when none does yet. An agent
+ * token is a person of the team who answers in the inbox: its label is the name visitors see,
+ * with an optional picture.
  */
 export function TokensPanel() {
   const made = useSignal<{ kind: string; value: string } | null>(null)
-  const kind = useSignal<'publishable' | 'secret'>('publishable')
+  const kind = useSignal<TokenKind>('publishable')
   const label = useSignal('')
+  const avatar = useSignal('')
   const revoking = useSignal<ApiToken | null>(null)
   const error = useSignal<string | null>(null)
   const fail = (caught: unknown) => (error.value = messageOf(caught))
 
   const create = async (event: Event) => {
     event.preventDefault()
+    const agent = kind.value === 'agent'
+    const avatarUrl = agent ? avatar.value.trim() || undefined : undefined
+    if (agent && !label.value.trim()) return void (error.value = 'Enter the name visitors will see for this person.')
+    if (avatarUrl && !isHttps(avatarUrl)) return void (error.value = 'The picture must be an https:// address.')
     try {
-      const answer = await createToken(api, kind.value, label.value.trim() || undefined)
+      const name = label.value.trim()
+      // An agent's name is also the token's label: the list names the person.
+      const answer = await createToken(
+        api,
+        kind.value,
+        name || undefined,
+        agent ? { name, ...(avatarUrl ? { avatarUrl } : {}) } : undefined,
+      )
       made.value = { kind: kind.value, value: answer.value }
       if (kind.value === 'publishable' && !publishable.value) rememberPublishable(answer.value, answer.token.id)
       label.value = ''
+      avatar.value = ''
       error.value = null
       announce(`A ${kind.value} token was created. It is shown once: copy it now.`)
       await reloadTokens()
@@ -86,22 +110,36 @@ export function TokensPanel() {
       )}
       <form class="inline-form" onSubmit={create}>
         <label for="token-kind">Kind</label>
-        <select
-          id="token-kind"
-          value={kind.value}
-          onChange={(event) => (kind.value = event.currentTarget.value as 'publishable' | 'secret')}
-        >
+        <select id="token-kind" value={kind.value} onChange={(event) => (kind.value = event.currentTarget.value as TokenKind)}>
           <option value="publishable">publishable</option>
           <option value="secret">secret</option>
+          <option value="agent">agent (a person who answers)</option>
         </select>
-        <label for="token-label">Label</label>
+        <label for="token-label">{kind.value === 'agent' ? 'Name' : 'Label'}</label>
         <input
           id="token-label"
           type="text"
-          maxLength={200}
+          maxLength={kind.value === 'agent' ? 80 : 200}
+          aria-describedby={kind.value === 'agent' ? 'token-agent-help' : undefined}
           value={label.value}
           onInput={(event) => (label.value = event.currentTarget.value)}
         />
+        {kind.value === 'agent' && (
+          <>
+            <p id="token-agent-help" class="help">
+              Shown to visitors beside this person's messages. An agent token signs in to the inbox only: it can read and answer
+              conversations, not change flows or tokens.
+            </p>
+            <label for="token-avatar">Picture address (optional, https)</label>
+            <input
+              id="token-avatar"
+              type="url"
+              maxLength={2_000}
+              value={avatar.value}
+              onInput={(event) => (avatar.value = event.currentTarget.value)}
+            />
+          </>
+        )}
         <button type="submit">Create a token</button>
       </form>
     </section>

@@ -19,13 +19,20 @@ export const publishable = signal<string | null>(null)
 
 /** Everything the console shows of the workspace, read again (after signing in, or a reload). */
 export async function loadWorkspace(): Promise<void> {
+  clearWorkspace()
+  await Promise.all([reloadFlows(), reloadTokens()])
+}
+
+/** Forgets what the console showed of the workspace (signing out: the next token may be another's). */
+export function clearWorkspace(): void {
   batch(() => {
+    workspaceId.value = null
     flows.value = null
     tokens.value = null
     openFlowId.value = null
     publishable.value = null
+    workspaceError.value = null
   })
-  await Promise.all([reloadFlows(), reloadTokens()])
 }
 
 export async function reloadFlows(): Promise<void> {

@@ -39,24 +39,29 @@ export interface ApiClientOptions {
 
 export interface ApiClient {
   readonly baseUrl: string
-  /** One call: the response when it is 2xx, else an `ApiError` with what the service said. */
-  send(method: string, path: string, body?: unknown): Promise<Response>
+  /**
+   * One call: the response when it is 2xx, else an `ApiError` with what the service said. `init`
+   * adds to this call only (its headers beside the client's, an `AbortSignal`).
+   */
+  send(method: string, path: string, body?: unknown, init?: RequestInit): Promise<Response>
   /** One call whose answer is parsed with `schema`: an answer the schema refuses is an `unexpected` error, not data. */
-  read<S extends z.ZodMiniType>(schema: S, method: string, path: string, body?: unknown): Promise<z.output<S>>
+  read<S extends z.ZodMiniType>(schema: S, method: string, path: string, body?: unknown, init?: RequestInit): Promise<z.output<S>>
 }
 
 export function apiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
-  const send = async (method: string, path: string, body?: unknown) => {
+  const send = async (method: string, path: string, body?: unknown, init?: RequestInit) => {
     const bearer = options.token()
     const fail = (error: ApiError) => options.onError?.(error, bearer) ?? error
     const headers = new Headers(options.init?.headers)
+    for (const [name, value] of new Headers(init?.headers)) headers.set(name, value)
     if (bearer) headers.set('Authorization', `Bearer ${bearer}`)
     if (body !== undefined) headers.set('Content-Type', 'application/json')
     let response: Response
     try {
       response = await (options.fetch ?? fetch)(`${baseUrl}${path}`, {
         ...options.init,
+        ...init,
         method,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -70,9 +75,9 @@ export function apiClient(options: ApiClientOptions): ApiClient {
   }
   return {
     baseUrl,
-    send: async (method, path, body) => (await send(method, path, body)).response,
-    async read(schema, method, path, body) {
-      const { response, fail } = await send(method, path, body)
+    send: async (method, path, body, init) => (await send(method, path, body, init)).response,
+    async read(schema, method, path, body, init) {
+      const { response, fail } = await send(method, path, body, init)
       const parsed = schema.safeParse(await response.json().catch(() => undefined))
       if (parsed.success) return parsed.data
       throw fail(
