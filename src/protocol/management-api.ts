@@ -1,3 +1,4 @@
+import { z } from 'zod/mini'
 import type { ApiClient } from './api-client'
 import { flowResponseSchema, getFlowResponseSchema, publishedFlowResponseSchema, publishResponseSchema, type UpdateFlow } from './flow'
 import {
@@ -5,9 +6,13 @@ import {
   type FlowStandingChange,
   flowsListResponseSchema,
   flowSummaryResponseSchema,
+  flowVersionResponseSchema,
+  flowVersionsResponseSchema,
+  publishedVersionResponseSchema,
   revokeTokenResponseSchema,
   type TokenKind,
   tokensListResponseSchema,
+  versionDiffResponseSchema,
 } from './management'
 import { deleteResultsResponseSchema, type ExportFormat, resultDetailSchema, resultsPageSchema } from './results'
 import { webhookDeliveriesResponseSchema, webhookResponseSchema } from './webhooks'
@@ -37,8 +42,39 @@ export const replaceFlow = async (api: ApiClient, flowId: string, flow: unknown)
 export const updateFlow = async (api: ApiClient, flowId: string, flow: UpdateFlow) =>
   (await api.read(flowResponseSchema, 'PATCH', flowPath(flowId), { flow })).flow
 
-export const publishFlow = async (api: ApiClient, flowId: string) =>
-  (await api.read(publishResponseSchema, 'POST', `${flowPath(flowId)}/publish`)).publishedFlow
+/** Publishes the flow as it is; `note` is kept with the new version. */
+export const publishFlow = async (api: ApiClient, flowId: string, note?: string) => {
+  const answer = await api.read(
+    z.looseObject({ ...publishResponseSchema.shape, ...publishedVersionResponseSchema.shape }),
+    'POST',
+    `${flowPath(flowId)}/publish`,
+    note === undefined ? undefined : { note },
+  )
+  return Object.assign(answer.publishedFlow, { publishedVersion: answer.version })
+}
+
+/** The flow's published versions, newest first. */
+export const listVersions = async (api: ApiClient, flowId: string) =>
+  (await api.read(flowVersionsResponseSchema, 'GET', `${flowPath(flowId)}/versions`)).versions
+
+/** One version and the flow it published. */
+export const getVersion = (api: ApiClient, flowId: string, number: number) =>
+  api.read(flowVersionResponseSchema, 'GET', `${flowPath(flowId)}/versions/${number}`)
+
+/** What changed from version `from` to version `to`, in the author's words. */
+export const diffVersions = (api: ApiClient, flowId: string, from: number, to: number) =>
+  api.read(versionDiffResponseSchema, 'GET', `${flowPath(flowId)}/versions/diff?from=${from}&to=${to}`)
+
+/** Publishes version `number` again as the newest version; answers the new version. */
+export const rollbackFlow = async (api: ApiClient, flowId: string, number: number, note?: string) =>
+  (
+    await api.read(
+      publishedVersionResponseSchema,
+      'POST',
+      `${flowPath(flowId)}/versions/${number}/rollback`,
+      note === undefined ? undefined : { note },
+    )
+  ).version
 
 export const changeFlowStanding = async (api: ApiClient, flowId: string, change: FlowStandingChange) =>
   (await api.read(flowSummaryResponseSchema, 'POST', `${flowPath(flowId)}/${change}`)).flow

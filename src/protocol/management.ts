@@ -91,3 +91,60 @@ export const createTokenRequestSchema = z.object({
 /** `value` is the token itself: shown this once, never stored. */
 export const createTokenResponseSchema = z.looseObject({ token: apiTokenSchema, value: z.string() })
 export const revokeTokenResponseSchema = z.looseObject({ id: z.string(), revoked: z.literal(true) })
+
+/**
+ * A flow's published versions (`GET /v1/flows/{id}/versions`): every publish keeps one, numbered
+ * 1, 2, 3… per flow, never changed afterwards. `restoredFrom` is the number a rollback published again.
+ */
+export const flowVersionSchema = z.looseObject({
+  number: z.number(),
+  publishedAt: z.string(),
+  /** The name of the token that published it (its label, else its last characters); null for versions from before names were kept. */
+  publishedBy: z.nullable(z.string()),
+  note: z.nullable(z.string()),
+  restoredFrom: z.nullable(z.number()),
+  /** The version new conversations start on. */
+  isLive: z.boolean(),
+})
+export type FlowVersion = z.infer<typeof flowVersionSchema>
+
+export const flowVersionsResponseSchema = z.looseObject({ versions: z.array(flowVersionSchema) })
+/** One version with the flow it published (`GET /v1/flows/{id}/versions/{n}`). */
+export const flowVersionResponseSchema = z.looseObject({
+  version: flowVersionSchema,
+  publishedFlow: z.looseObject({ flowId: z.string() }),
+})
+
+/** The longest note a publish keeps. */
+export const MAX_VERSION_NOTE = 500
+/** `POST /v1/flows/{id}/publish` and `…/versions/{n}/rollback` take an optional body: a note for the new version. */
+export const publishRequestSchema = z.object({ note: opt(z.string().check(z.maxLength(MAX_VERSION_NOTE))) })
+
+export const VERSION_CHANGE_AREAS = ['group', 'block', 'edge', 'variable', 'event', 'theme', 'settings'] as const
+export type VersionChangeArea = (typeof VERSION_CHANGE_AREAS)[number]
+
+/**
+ * One difference between two versions, in the author's words: `summary` names the thing
+ * ("Block 'Age' (number input) in group 'About you'"), `details` what changed in it
+ * ("placeholder changed from "Type a number..." to "Your age"").
+ */
+export const versionChangeSchema = z.looseObject({
+  area: z.enum(VERSION_CHANGE_AREAS),
+  change: z.enum(['added', 'removed', 'changed']),
+  /** The group's, block's, edge's, variable's or event's id; null for the theme and the settings. */
+  id: z.nullable(z.string()),
+  summary: z.string(),
+  details: z.array(z.string()),
+})
+export type VersionChange = z.infer<typeof versionChangeSchema>
+
+/** `GET /v1/flows/{id}/versions/diff?from=A&to=B`: what changed from version A to version B. */
+export const versionDiffResponseSchema = z.looseObject({
+  from: flowVersionSchema,
+  to: flowVersionSchema,
+  changes: z.array(versionChangeSchema),
+})
+export type VersionDiff = z.infer<typeof versionDiffResponseSchema>
+
+/** What publishing and a rollback answer besides the published flow: the new version. */
+export const publishedVersionResponseSchema = z.looseObject({ version: flowVersionSchema })

@@ -67,6 +67,8 @@ export const resultRowSchema = z.looseObject({
   createdAt: z.string(),
   updatedAt: z.string(),
   isCompleted: z.boolean(),
+  /** The number of the flow version the conversation ran (its latest, when resumed); null for results from before versions were numbered. */
+  version: opt(z.number()),
   cells: z.record(z.string(), variableValue),
 })
 export type ResultRow = z.infer<typeof resultRowSchema>

@@ -20,6 +20,7 @@ import { registerHandoffRoutes } from './routes/handoffs'
 import { registerQrCodeRoutes } from './routes/qr-code'
 import { type QrCodeImages, sharedQrCodeImages } from './qr-codes/qr-code-images'
 import { registerFlowRoutes } from './routes/flows'
+import { registerFlowVersionRoutes } from './routes/flow-versions'
 import { registerHealthRoutes } from './routes/health'
 import { registerMetricsRoute } from './routes/metrics'
 import { registerSandboxRoutes } from './routes/sandbox'
@@ -118,6 +119,7 @@ export function createAppWithContext(deps: AppDeps): { app: Hono; ctx: AppContex
 
   registerHealthRoutes(app, { database: store.database, uploads: ctx.integrations.files })
   registerFlowRoutes(app, ctx)
+  registerFlowVersionRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerHandoffRoutes(app, ctx)
   registerUploadRoutes(app, ctx)

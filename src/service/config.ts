@@ -66,6 +66,11 @@ export interface ServiceConfig {
   publishableToken: string | undefined
   /** Inactivity after which a chat session expires. */
   sessionTtlSeconds: number
+  /**
+   * Published versions kept per flow (`FLOW_VERSIONS_KEEP`): each publish deletes older ones
+   * beyond it, never the live one nor one a conversation still runs on. Undefined: every version is kept.
+   */
+  keepVersions: number | undefined
   rateLimits: { chat: RateLimitConfig; management: RateLimitConfig }
   /** Failed authentications (401) per client address; past it the address gets 429, right token or not. */
   authFailureLimit: RateLimitConfig
@@ -131,6 +136,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   secretToken: undefined,
   publishableToken: undefined,
   sessionTtlSeconds: 86_400,
+  keepVersions: undefined,
   rateLimits: {
     chat: { perMinute: 300, burst: 60 },
     management: { perMinute: 600, burst: 120 },
@@ -183,6 +189,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     secretToken: read.string('FLOW_SECRET_TOKEN'),
     publishableToken: read.string('FLOW_PUBLISHABLE_TOKEN'),
     sessionTtlSeconds: read.integer('SESSION_TTL_SECONDS', d.sessionTtlSeconds, 1, 31_536_000),
+    keepVersions: read.string('FLOW_VERSIONS_KEEP') === undefined ? undefined : read.integer('FLOW_VERSIONS_KEEP', 1, 1, 1_000_000),
     rateLimits: {
       chat: {
         perMinute: read.integer('RATE_LIMIT_CHAT_PER_MINUTE', d.rateLimits.chat.perMinute, 0, 1e7),

@@ -169,6 +169,7 @@ async function answerCommandLine(config: ServiceConfig, store: Store, integratio
     now,
     credentialsKey: async () => integrations.key,
     files: uploadedFiles(store, integrations.files),
+    keepVersions: config.keepVersions,
     close: async () => undefined,
   })
   return serveAdminSocket({ path, admin, limitBytes: config.bodyLimits.managementBytes }).catch((error: unknown) => {

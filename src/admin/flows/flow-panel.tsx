@@ -10,6 +10,7 @@ import { ResultsPanel } from '../results/results-panel'
 import { When } from '../dates'
 import { announce } from '../session'
 import { Upload } from './upload'
+import { VersionsPanel } from './versions-panel'
 
 /** One flow: publishing, a new version, the preview, the snippets, its results and its webhook's deliveries. */
 export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>; onClose(): void }) {
@@ -89,6 +90,14 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
       <Upload
         flow={flow}
         onUploaded={async () => {
+          await props.onChanged()
+          version.value++
+        }}
+      />
+      <VersionsPanel
+        flow={flow}
+        version={version.value}
+        onRolledBack={async () => {
           await props.onChanged()
           version.value++
         }}

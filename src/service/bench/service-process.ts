@@ -96,7 +96,7 @@ export async function seed<Name extends string>(
     for (const [name, { workspace, flow }] of Object.entries(flows) as [Name, { workspace: string; flow: unknown }][]) {
       await store.workspaces.ensure(workspace, workspace, now)
       const record = await importFlow(store, { workspaceId: workspace, flow: importFlowSchema.parse(flow), now })
-      await publishFlow(store, { flowId: record.id, now, authorize: () => undefined })
+      await publishFlow(store, { flowId: record.id, now, authorize: () => undefined, publishedBy: 'benchmark' })
       ids[name] = record.id
     }
     return ids

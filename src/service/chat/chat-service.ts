@@ -43,6 +43,7 @@ export async function startChat(deps: ChatDeps, gate: FlowGate, request: StartCh
       publishedAt: version.publishedAt,
     },
     newResult: !resumed,
+    versionNumber: version.number,
     ...stepWrite(outcome, now, deps.sessionTtlSeconds),
   })
   const response: StartChatResponse = {

@@ -54,6 +54,7 @@ const exportRequest = z.object({
   format: z.enum(EXPORT_FORMATS),
   filters: z.object({ completed: z.optional(z.boolean()), from: z.optional(text), to: z.optional(text), text: z.optional(text) }),
 })
+const versionNumber = z.number().check(z.int(), z.positive())
 const none = (value: string | null | undefined) => value ?? undefined
 
 /** Every call the socket answers: its arguments, checked, and what it runs. */
@@ -68,7 +69,16 @@ const CALLS: Record<string, (admin: FlowAdmin, args: unknown[]) => Promise<unkno
     const [ref, file] = z.tuple([text, z.unknown()]).parse(args)
     return admin.replaceFlow(ref, file)
   },
-  publish: (admin, args) => admin.publish(...z.tuple([text]).parse(args)),
+  publish: (admin, args) => {
+    const [ref, note] = z.tuple([text, optionalText]).parse(args)
+    return admin.publish(ref, none(note))
+  },
+  listVersions: (admin, args) => admin.listVersions(...z.tuple([text]).parse(args)),
+  diffVersions: (admin, args) => admin.diffVersions(...z.tuple([text, versionNumber, versionNumber]).parse(args)),
+  rollback: (admin, args) => {
+    const [ref, number, note] = z.tuple([text, versionNumber, optionalText]).parse(args)
+    return admin.rollback(ref, number, none(note))
+  },
   changeStanding: (admin, args) => admin.changeStanding(...z.tuple([text, standing]).parse(args)),
   listFlows: (admin, args) => admin.listFlows(none(z.tuple([optionalText]).parse(args)[0])),
   exportResults: (admin, args) => admin.exportResults(...z.tuple([text, exportRequest]).parse(args)),

@@ -5,13 +5,16 @@ import {
   changeFlowStanding,
   createToken,
   deleteResults,
+  diffVersions,
   exportResults,
   importFlow,
   listFlows,
   listTokens,
+  listVersions,
   publishFlow,
   replaceFlow,
   revokeToken,
+  rollbackFlow,
 } from '../../protocol/management-api'
 import type { FlowSummary } from '../../protocol/management'
 import { HttpError } from '../http/errors'
@@ -57,10 +60,16 @@ export function apiAdmin(input: { url: string; token: string; fetch?: typeof fet
       return importFlow(api, workspaceId, file)
     },
     replaceFlow: async (ref, file) => replaceFlow(api, await flowId(ref), file),
-    async publish(ref) {
+    async publish(ref, note) {
       const flow = await flowOf(ref)
-      const published = await publishFlow(api, flow.id)
-      return { flow, publishedAt: published.updatedAt }
+      const published = await publishFlow(api, flow.id, note)
+      return { flow, publishedAt: published.updatedAt, version: published.publishedVersion }
+    },
+    listVersions: async (ref) => listVersions(api, await flowId(ref)),
+    diffVersions: async (ref, from, to) => diffVersions(api, await flowId(ref), from, to),
+    async rollback(ref, number, note) {
+      const flow = await flowOf(ref)
+      return { flow, version: await rollbackFlow(api, flow.id, number, note) }
     },
     changeStanding: async (ref, change) => changeFlowStanding(api, await flowId(ref), change),
     async listFlows(workspace) {

@@ -45,8 +45,11 @@ export async function updateCommand({ admin, args, rest, cli, out }: CommandRun)
 }
 
 export async function publishCommand({ admin, args, rest, out }: CommandRun): Promise<void> {
-  const { flow, publishedAt } = await admin.publish(flowArgument(args, rest, 'publish'))
-  out(`Published ${flow.id} (publicId ${flow.publicId}) at ${publishedAt}`)
+  assertKnownOptions(args, ['note'])
+  const [ref] = rest
+  if (ref === undefined || rest.length > 1) throw new UsageError('publish takes exactly one FLOW (id or publicId)')
+  const { flow, publishedAt, version } = await admin.publish(ref, stringOption(args, 'note'))
+  out(`Published ${flow.id} (publicId ${flow.publicId}) as version ${version.number} at ${publishedAt}`)
 }
 
 const STANDING_DONE = { archive: 'Archived', unarchive: 'Unarchived', unpublish: 'Unpublished' } as const

@@ -1,6 +1,6 @@
 import type { CreateCredentialRequest, Credential } from '../../protocol/credentials'
 import type { Flow } from '../../protocol/index'
-import type { ApiToken, FlowStandingChange, FlowSummary, TokenKind } from '../../protocol/management'
+import type { ApiToken, FlowStandingChange, FlowSummary, FlowVersion, TokenKind, VersionDiff } from '../../protocol/management'
 import type { ExportFormat } from '../../protocol/results'
 import type { ResultFilters } from '../store/results-repository'
 
@@ -19,7 +19,12 @@ export interface FlowAdmin {
   /** `file` is the parsed JSON of a flow export, checked here like an import body. */
   importFlow(file: unknown, workspace: string | undefined): Promise<Flow>
   replaceFlow(ref: string, file: unknown): Promise<Flow>
-  publish(ref: string): Promise<{ flow: Pick<Flow, 'id' | 'publicId'>; publishedAt: string }>
+  publish(ref: string, note?: string): Promise<{ flow: Pick<Flow, 'id' | 'publicId'>; publishedAt: string; version: FlowVersion }>
+  /** The flow's published versions, newest first. */
+  listVersions(ref: string): Promise<FlowVersion[]>
+  diffVersions(ref: string, from: number, to: number): Promise<VersionDiff>
+  /** Publishes version `number` again as the newest; answers the new version. */
+  rollback(ref: string, number: number, note?: string): Promise<{ flow: Pick<Flow, 'id' | 'publicId'>; version: FlowVersion }>
   changeStanding(ref: string, change: FlowStandingChange): Promise<FlowSummary>
   listFlows(workspace: string | undefined): Promise<FlowSummary[]>
   exportResults(ref: string, request: { format: ExportFormat; filters: ResultFilters }): Promise<ReadableStream<Uint8Array>>

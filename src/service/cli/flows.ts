@@ -21,6 +21,7 @@ import {
   type CommandRun,
 } from './commands'
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials-command'
+import { diffCommand, rollbackCommand, versionsCommand } from './versions-command'
 import type { FlowAdmin } from './flow-admin'
 import { cliInvocation } from './invocation'
 import { localAdmin } from './local-admin'
@@ -40,8 +41,12 @@ export const usage = (cli: string) => `Usage: ${cli} <command>
   import FILE [--publish] [--workspace ID]   import a flow export (JSON); prints its id and publicId
   update FLOW FILE [--publish]                replace a flow (id or publicId) with a new export of it,
                                               keeping its id and publicId (embeds keep working)
-  publish FLOW | unpublish FLOW               make the flow as it is what visitors get, or stop new
-                                              conversations (those under way finish)
+  publish FLOW [--note TEXT] | unpublish FLOW make the flow as it is what visitors get (a new version,
+                                              with your note), or stop new conversations (those under way finish)
+  versions FLOW                               list the flow's published versions, newest first
+  diff FLOW A B                               what changed from version A to version B
+  rollback FLOW N [--note TEXT]               publish version N again as the newest version (it also
+                                              becomes the flow's content); conversations under way finish
   archive FLOW | unarchive FLOW               take a flow out of service (no chats, no share page) or back
   list [--workspace ID]                       list flows, with their result counts
   results FLOW [--csv | --jsonl] [--completed true|false] [--from DATE] [--to DATE] [--search TEXT]
@@ -79,7 +84,21 @@ export interface CliOptions {
   invocation?: string
 }
 
-const COMMANDS = ['import', 'update', 'publish', 'unpublish', 'archive', 'unarchive', 'list', 'results', 'token', 'credentials']
+const COMMANDS = [
+  'import',
+  'update',
+  'publish',
+  'versions',
+  'diff',
+  'rollback',
+  'unpublish',
+  'archive',
+  'unarchive',
+  'list',
+  'results',
+  'token',
+  'credentials',
+]
 
 /** Runs one command; returns the process exit code. */
 export async function runFlowsCli(argv: readonly string[], options: CliOptions = {}): Promise<number> {
@@ -99,6 +118,9 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
     if (command === 'import') await importCommand(run)
     else if (command === 'update') await updateCommand(run)
     else if (command === 'publish') await publishCommand(run)
+    else if (command === 'versions') await versionsCommand(run)
+    else if (command === 'diff') await diffCommand(run)
+    else if (command === 'rollback') await rollbackCommand(run)
     else if (command === 'unpublish' || command === 'archive' || command === 'unarchive') await standingCommand(run, command)
     else if (command === 'list') await listCommand(run)
     else if (command === 'results') await resultsCommand(run)
@@ -159,6 +181,7 @@ async function openAdmin(options: CliOptions): Promise<FlowAdmin> {
   return localAdmin({
     store,
     now: options.now ?? (() => new Date()),
+    keepVersions: config.keepVersions,
     credentialsKey: () =>
       (key ??= options.credentialsKey ? Promise.resolve(options.credentialsKey) : loadCredentialsKey(config).then((loaded) => loaded.key)),
     close: async () => {

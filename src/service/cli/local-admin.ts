@@ -6,6 +6,7 @@ import { toFlow } from '../flows/flow-document'
 import { migrateToV6 } from '../flows/flow-migration'
 import { importFlow, publishFlow, replaceFlow } from '../flows/flow-service'
 import { changeFlowStanding, toFlowSummary } from '../flows/flow-summaries'
+import { diffFlowVersions, listVersions, rollbackFlow, toFlowVersion } from '../flows/flow-versions'
 import { parseBody } from '../http/body'
 import { HttpError } from '../http/errors'
 import { MAX_FLOWS_LIST } from '../../protocol/management'
@@ -29,10 +30,14 @@ export function localAdmin(input: {
   credentialsKey: () => Promise<CredentialsKey>
   /** The uploaded files of deleted results: the running service's (when it answers), else none reachable. */
   files?: ResultFiles
+  /** FLOW_VERSIONS_KEEP, as the service prunes. */
+  keepVersions?: number
   close: () => Promise<void>
 }): FlowAdmin {
   const { store, now } = input
   const anyone = () => {}
+  // Versions published from here are signed by the command line (it holds no token).
+  const signed = { publishedBy: 'command line', keepVersions: input.keepVersions }
 
   const workspaceOf = async (workspace: string | undefined): Promise<string> => {
     const id = workspace ?? DEMO_WORKSPACE_ID
@@ -58,10 +63,17 @@ export function localAdmin(input: {
       const flow = flowFile(file)
       return toFlow(await replaceFlow(store, { flowId: (await flowOf(ref)).id, flow, now: now(), authorize: anyone }))
     },
-    async publish(ref) {
+    async publish(ref, note) {
       const flow = await flowOf(ref)
-      const published = await publishFlow(store, { flowId: flow.id, now: now(), authorize: anyone })
-      return { flow, publishedAt: published.publishedAt }
+      const published = await publishFlow(store, { flowId: flow.id, now: now(), authorize: anyone, ...signed, note })
+      return { flow, publishedAt: published.publishedAt, version: toFlowVersion(published, published.versionId) }
+    },
+    listVersions: async (ref) => listVersions(store, await flowOf(ref)),
+    diffVersions: async (ref, from, to) => diffFlowVersions(store, await flowOf(ref), from, to),
+    async rollback(ref, number, note) {
+      const flow = await flowOf(ref)
+      const published = await rollbackFlow(store, { flowId: flow.id, number, now: now(), authorize: anyone, ...signed, note })
+      return { flow, version: toFlowVersion(published, published.versionId) }
     },
     async changeStanding(ref, change) {
       return changeFlowStanding(store, { flowId: (await flowOf(ref)).id, change, now: now(), authorize: anyone })

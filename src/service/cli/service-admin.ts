@@ -55,7 +55,10 @@ export async function serviceAdmin(path: string): Promise<FlowAdmin | undefined>
     where: 'the running service',
     importFlow: (file, workspace) => value('importFlow', file, workspace),
     replaceFlow: (ref, file) => value('replaceFlow', ref, file),
-    publish: (ref) => value('publish', ref),
+    publish: (ref, note) => value('publish', ref, note),
+    listVersions: (ref) => value('listVersions', ref),
+    diffVersions: (ref, from, to) => value('diffVersions', ref, from, to),
+    rollback: (ref, number, note) => value('rollback', ref, number, note),
     changeStanding: (ref, change) => value('changeStanding', ref, change),
     listFlows: (workspace) => value('listFlows', workspace),
     exportResults: async (ref, exported) =>

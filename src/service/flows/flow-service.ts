@@ -148,30 +148,56 @@ function parseTimestamp(value: string, path: string): number {
   return ms
 }
 
+/** Who publishes, why, and how many versions the service keeps (`FLOW_VERSIONS_KEEP`; undefined: all). */
+export interface PublishInput {
+  flowId: string
+  now: Date
+  authorize: (flow: FlowRecord) => void
+  /** The name of the token (or "command line") publishing. */
+  publishedBy: string
+  note?: string | null
+  keepVersions?: number
+}
+
 /** Snapshots the flow as its new published version; the published flow's id stays stable. */
-export async function publishFlow(
-  store: Store,
-  input: { flowId: string; now: Date; authorize: (flow: FlowRecord) => void },
-): Promise<PublishedVersion> {
+export async function publishFlow(store: Store, input: PublishInput): Promise<PublishedVersion> {
   return store.transaction(async (tx) => {
-    // The lock also serialises concurrent publishes of one flow.
+    // The lock also serialises concurrent publishes of one flow (and their version numbers).
     const flow = await findFlowOrThrow(tx, input.flowId, true)
     input.authorize(flow)
-    const header = await tx.publishedFlows.findHeader(flow.id)
-    const publishedFlowId = header?.id ?? newId()
-    const createdAt = header?.createdAt ?? input.now.toISOString()
-    // updatedAt must change on every publish (after an unpublish too): startChat clients
-    // compare it to spot new versions.
-    const previous = header ? Date.parse(header.updatedAt) : Number.NEGATIVE_INFINITY
-    const updatedAt = new Date(Math.max(input.now.getTime(), previous + 1)).toISOString()
-    const snapshot: PublishedFlow = toPublishedSnapshot(flow, { publishedFlowId, createdAt, updatedAt })
-    return tx.publishedFlows.publish({
-      publishedFlowId,
-      flowId: flow.id,
-      versionId: newId(),
-      snapshot,
-      createdAt,
-      publishedAt: updatedAt,
-    })
+    return publishSnapshot(tx, flow, input, { restoredFrom: null })
   })
+}
+
+/**
+ * Stores the flow's content as its next version, under the flow's row lock (the caller's
+ * transaction), then prunes beyond `keepVersions`.
+ */
+export async function publishSnapshot(
+  tx: Repositories,
+  flow: FlowRecord,
+  input: Omit<PublishInput, 'flowId' | 'authorize'>,
+  origin: { restoredFrom: number | null },
+): Promise<PublishedVersion> {
+  const header = await tx.publishedFlows.findHeader(flow.id)
+  const publishedFlowId = header?.id ?? newId()
+  const createdAt = header?.createdAt ?? input.now.toISOString()
+  // updatedAt must change on every publish (after an unpublish too): startChat clients
+  // compare it to spot new versions.
+  const previous = header ? Date.parse(header.updatedAt) : Number.NEGATIVE_INFINITY
+  const updatedAt = new Date(Math.max(input.now.getTime(), previous + 1)).toISOString()
+  const snapshot: PublishedFlow = toPublishedSnapshot(flow, { publishedFlowId, createdAt, updatedAt })
+  const version = await tx.publishedFlows.publish({
+    publishedFlowId,
+    flowId: flow.id,
+    versionId: newId(),
+    snapshot,
+    createdAt,
+    publishedAt: updatedAt,
+    publishedBy: input.publishedBy,
+    note: input.note?.trim() || null,
+    restoredFrom: origin.restoredFrom,
+  })
+  if (input.keepVersions !== undefined) await tx.publishedFlows.prune(flow.id, input.keepVersions)
+  return version
 }

@@ -14,6 +14,8 @@ export interface Caller {
   /** The token's label, and an agent token's person (name and picture). */
   label: string | null
   agent?: { name: string; avatarUrl?: string }
+  /** How people know the token: its label, else its last characters (what published versions are signed with). */
+  name: string
 }
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="flow-service"' }
@@ -67,6 +69,7 @@ export async function authenticate(c: Context, auth: TokenAuth, kinds: readonly 
     workspaceId: record.workspaceId,
     kind: record.kind,
     label: record.label,
+    name: tokenName(record),
     ...(record.kind === 'agent'
       ? {
           agent: {
@@ -77,6 +80,10 @@ export async function authenticate(c: Context, auth: TokenAuth, kinds: readonly 
       : {}),
   }
 }
+
+/** A token's label, else "token …AbC1" (its hint), else its id. */
+export const tokenName = (token: { id: string; label: string | null; hint: string | null }) =>
+  token.label?.trim() || `token ${token.hint ?? token.id}`
 
 /** A failed authentication: counted against the client address, then 401 (or 429 once it is out of failures). */
 export async function refuseAuthentication(c: Context, auth: TokenAuth, message: string): Promise<never> {

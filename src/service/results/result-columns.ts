@@ -138,7 +138,14 @@ export function toResultRow(
     const value = column.kind === 'input' ? answers?.get(column.blockId!) : result.variables[column.variableId!]
     if (value !== undefined && value !== null) cells[column.id] = value
   }
-  return { id: result.id, createdAt: result.createdAt, updatedAt: result.updatedAt, isCompleted: result.isCompleted, cells }
+  return {
+    id: result.id,
+    createdAt: result.createdAt,
+    updatedAt: result.updatedAt,
+    isCompleted: result.isCompleted,
+    version: result.version,
+    cells,
+  }
 }
 
 /** A cell as text (CSV): a list joined with ", ", as choice inputs join several answers. */

@@ -118,6 +118,7 @@ function csvWriter(columns: readonly ResultColumn[], withConversation: boolean):
             'Created at',
             'Updated at',
             'Completed',
+            'Version',
             ...columns.map((column) => neutraliseInnerFormulas(column.name)),
             ...(withConversation ? [CONVERSATION_COLUMN] : []),
           ],
@@ -134,6 +135,7 @@ function csvWriter(columns: readonly ResultColumn[], withConversation: boolean):
           row.createdAt,
           row.updatedAt,
           row.isCompleted ? 'yes' : 'no',
+          row.version ?? '',
           ...columns.map((column) => csvField(cellText(row.cells[column.id]))),
           ...(withConversation ? [neutraliseInnerFormulas((conversations.get(row.id) ?? []).map(conversationLine).join('\n'))] : []),
         ]),
@@ -159,7 +161,8 @@ function jsonLinesWriter(columns: readonly ResultColumn[]): Writer {
           const values: Record<string, unknown> = {}
           for (const column of columns) if (column.id in row.cells) values[column.name] = row.cells[column.id]
           const conversation = conversationJson(conversations.get(row.id) ?? [])
-          const line = { id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt, isCompleted: row.isCompleted, values }
+          const { id, createdAt, updatedAt, isCompleted, version } = row
+          const line = { id, createdAt, updatedAt, isCompleted, version: version ?? null, values }
           return `${JSON.stringify(conversation.length > 0 ? { ...line, conversation } : line)}\n`
         })
         .join(''),

@@ -1,12 +1,13 @@
 import type { Hono } from 'hono'
 import { importFlowRequestSchema, updateFlowRequestSchema, type PublicFlowResponse, type PublishedFlowResponse } from '../../protocol/index'
-import { FLOW_STANDING_CHANGES, replaceFlowRequestSchema } from '../../protocol/management'
+import { FLOW_STANDING_CHANGES, publishRequestSchema, replaceFlowRequestSchema } from '../../protocol/management'
 import type { AppContext } from '../context'
 import { toFlow, withMigratedVersion } from '../flows/flow-document'
 import { migrateImportBody } from '../flows/flow-migration'
 import { findLiveFlow, flowRefused } from '../flows/live-flow'
 import { flowNotFound, importFlow, publishFlow, replaceFlow, updateFlow } from '../flows/flow-service'
 import { changeFlowStanding, listFlows } from '../flows/flow-summaries'
+import { toFlowVersion } from '../flows/flow-versions'
 import { toPublicFlow } from '../flows/public-flow'
 import { authenticate, type Caller } from '../http/auth'
 import { bodyReader } from '../http/body'
@@ -86,11 +87,20 @@ export function registerFlowRoutes(app: Hono, ctx: AppContext): void {
     })
   }
 
+  // The body is optional: `{ "note": "…" }` is kept with the new version.
   app.post('/v1/flows/:flowId/publish', async (c) => {
     const caller = await authorizeSecret(c)
     const flowId = requireRef(c.req.param('flowId'))
-    const published = await publishFlow(store, { flowId, now: ctx.now(), authorize: ownedBy(caller, flowId) })
-    return c.json({ publishedFlow: published.snapshot })
+    const body = await readBody(c, publishRequestSchema, { keys: ['note'], absent: {} })
+    const published = await publishFlow(store, {
+      flowId,
+      now: ctx.now(),
+      authorize: ownedBy(caller, flowId),
+      publishedBy: caller.name,
+      note: body.note,
+      keepVersions: config.keepVersions,
+    })
+    return c.json({ publishedFlow: published.snapshot, version: toFlowVersion(published, published.versionId) })
   })
 
   app.options('/v1/flows/:flowId/publishedFlow', (c) => preflightResponse(c, '*', PUBLISHED_FLOW_CORS))

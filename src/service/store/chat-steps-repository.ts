@@ -317,14 +317,16 @@ export class ChatStepsRepository {
       linkedResultsJson(commit.linkedResults ?? []),
       JSON.stringify(commit.logs ?? []),
       commit.deliveryId,
+      commit.versionNumber,
     ])
   }
 
   private startText(newResult: boolean, handoff: boolean): string {
     const result = newResult
-      ? `INSERT INTO ${this.t.results} (id, flow_id, variables, is_completed, created_at, updated_at)
-         VALUES ($2, $3, $7::jsonb -> 'variables', $9, $10, $10)`
-      : `UPDATE ${this.t.results} SET variables = $7::jsonb -> 'variables', is_completed = is_completed OR $9, updated_at = $10
+      ? `INSERT INTO ${this.t.results} (id, flow_id, variables, is_completed, created_at, updated_at, version)
+         VALUES ($2, $3, $7::jsonb -> 'variables', $9, $10, $10, $15)`
+      : `UPDATE ${this.t.results} SET variables = $7::jsonb -> 'variables', is_completed = is_completed OR $9, updated_at = $10,
+           version = $15
          WHERE id = $2`
     return `WITH r AS (${result}),
        s AS (

@@ -381,6 +381,32 @@ const MIGRATIONS: Migration[] = [
       `CREATE UNIQUE INDEX webhook_deliveries_handoff_event ON ${t.webhookDeliveries} (handoff_id, event) WHERE handoff_id IS NOT NULL`,
     ],
   },
+  {
+    // Self-contained: depends on nothing after migration 10.
+    version: 12,
+    name: 'flow versions: numbered, signed, noted; results name theirs',
+    statements: (t) => [
+      // Every publish was already a row here (sessions run on theirs). A version now has its
+      // number per flow (1, 2, 3…, never reused), the name of the token that published it, the
+      // author's note, and the number it restored when it was a rollback.
+      `ALTER TABLE ${t.publishedFlowVersions} ADD COLUMN number integer, ADD COLUMN published_by text,
+         ADD COLUMN note text, ADD COLUMN restored_from integer`,
+      `UPDATE ${t.publishedFlowVersions} v SET number = n.number
+       FROM (SELECT id, row_number() OVER (PARTITION BY published_flow_id ORDER BY published_at, id) AS number
+             FROM ${t.publishedFlowVersions}) n
+       WHERE v.id = n.id`,
+      `ALTER TABLE ${t.publishedFlowVersions} ALTER COLUMN number SET NOT NULL`,
+      `CREATE UNIQUE INDEX published_flow_versions_number_idx ON ${t.publishedFlowVersions} (published_flow_id, number)`,
+      // The version a result's conversation ran (its number: it outlives a pruned version and
+      // the purged session). Results from before this migration take their latest session's.
+      `ALTER TABLE ${t.results} ADD COLUMN version integer`,
+      `UPDATE ${t.results} r SET version = s.number
+       FROM (SELECT DISTINCT ON (s.result_id) s.result_id, v.number
+             FROM ${t.sessions} s JOIN ${t.publishedFlowVersions} v ON v.id = s.published_version_id
+             ORDER BY s.result_id, s.created_at DESC) s
+       WHERE r.id = s.result_id`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -11,6 +11,8 @@ export interface ResultRecord {
   isCompleted: boolean
   createdAt: string
   updatedAt: string
+  /** The number of the flow version its conversation ran (the latest, when resumed); null before versions were numbered. */
+  version: number | null
 }
 
 /** One answer as the results keep it. */
@@ -54,9 +56,10 @@ interface ResultRow {
   is_completed: boolean
   created_at: unknown
   updated_at: unknown
+  version: number | null
 }
 
-const COLUMNS = 'id, flow_id, variables, is_completed, created_at, updated_at'
+const COLUMNS = 'id, flow_id, variables, is_completed, created_at, updated_at, version'
 
 const toRecord = (row: ResultRow): ResultRecord => ({
   id: row.id,
@@ -65,6 +68,7 @@ const toRecord = (row: ResultRow): ResultRecord => ({
   isCompleted: row.is_completed,
   createdAt: isoTimestamp(row.created_at),
   updatedAt: isoTimestamp(row.updated_at),
+  version: row.version === null || row.version === undefined ? null : Number(row.version),
 })
 
 export class ResultsRepository {

@@ -53,6 +53,8 @@ export interface StartCommit extends StepWrite {
   session: Pick<SessionRecord, 'id' | 'flowId' | 'resultId' | 'publishedFlowId' | 'publishedVersionId' | 'publishedAt'>
   /** True when the result is new; false when the start resumes an earlier result. */
   newResult: boolean
+  /** The number of the version the conversation runs, kept on its result. */
+  versionNumber: number
 }
 
 export function answersJson(answers: readonly AnswerWrite[]): string {
