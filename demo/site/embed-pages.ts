@@ -1,5 +1,5 @@
-import { html, type Html } from '../../src/service/http/html'
-import { layout as pageLayout, type PageContext } from './pages'
+import { type Html, html } from '../../src/service/http/html'
+import { type PageContext, layout as pageLayout } from './pages'
 import type { SeededFlow } from './seed'
 import { scriptSnippet } from './snippets'
 

@@ -1,5 +1,5 @@
+import { type Html, html } from '../../src/service/http/html'
 import type { SeededFlow } from './seed'
-import { html, type Html } from '../../src/service/http/html'
 import { elementSnippet, scriptSnippet } from './snippets'
 
 export interface PageContext {

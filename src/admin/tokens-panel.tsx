@@ -4,7 +4,7 @@ import { createToken, revokeToken } from '../protocol/management-api'
 import { api, messageOf } from './api'
 import { Confirm } from './confirm'
 import { announce, signOut } from './session'
-import { publishable, rememberPublishable, reloadTokens, tokens } from './workspace'
+import { publishable, reloadTokens, rememberPublishable, tokens } from './workspace'
 
 /** An agent's picture must be an https address (shown to visitors); the service checks it again. */
 const isHttps = (value: string) => {

@@ -1,9 +1,8 @@
-import { z } from 'zod/mini'
 // What the widget's live chunk reads (the action, the events, a long poll's answer) is written with
 // named imports and the schema kinds the widget's core already has (`anyOf` for a union, `oneOf` for
 // a literal or an enum): the chunk takes them from the core's zod, where the `z` namespace would
 // keep all of zod in the core (build/lazy-chunks.ts). The team's shapes below use `z` freely.
-import { array, boolean, looseObject, number, optional, string, unknown } from 'zod/mini'
+import { array, boolean, looseObject, number, optional, string, unknown, z } from 'zod/mini'
 import { handoffSchema } from './action-payloads'
 import { anyOf } from './common'
 import { oneOf } from './one-of'

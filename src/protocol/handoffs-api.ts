@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { ApiError, type ApiClient, safeJson } from './api-client'
+import { type ApiClient, ApiError, safeJson } from './api-client'
 import { type EventStreamFollower, followEventStream, type StreamState } from './follow-event-stream'
 import {
   HANDOFF_PATH,

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini'
-import { bool, opt, str } from './common'
 import { chatGeneralShape, rememberUserSchema, typingEmulationSchema } from './chat-settings'
+import { bool, opt, str } from './common'
 import { themeLayoutSchema } from './theme-layout'
 
 /**

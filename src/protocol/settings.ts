@@ -1,9 +1,9 @@
 import { z } from 'zod/mini'
-import { bool, num, opt, str } from './common'
 import { chatGeneralShape, rememberUserSchema, typingEmulationSchema } from './chat-settings'
+import { bool, num, opt, str } from './common'
 import { metadataSchema } from './metadata'
 
-export { REMEMBER_USER_STORAGES, chatGeneralSettingsSchema, typingEmulationSchema } from './chat-settings'
+export { chatGeneralSettingsSchema, REMEMBER_USER_STORAGES, typingEmulationSchema } from './chat-settings'
 export { metadataSchema } from './metadata'
 
 /** A flow's general settings, as the service validates them; a chat reads those of chat-settings.ts. */

@@ -9,9 +9,9 @@ import { fontSchema } from './theme-font'
 import { chatLayoutShape, customCssShape } from './theme-layout'
 
 export { PROGRESS_BAR_PLACEMENTS, PROGRESS_BAR_POSITIONS, progressBarSchema } from './progress-bar'
-export { borderSchema, styleBoxSchema, type StyleBox } from './style-box'
+export { borderSchema, type StyleBox, styleBoxSchema } from './style-box'
 export { fontSchema } from './theme-font'
-export { avatarSchema, themeLayoutSchema, type ThemeLayoutFields } from './theme-layout'
+export { avatarSchema, type ThemeLayoutFields, themeLayoutSchema } from './theme-layout'
 
 /**
  * A flow's theme, as the service validates it. The widget's core validates only its layout

@@ -3,20 +3,20 @@
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
 import { Resolver } from 'node:dns'
+import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../protocol/uploads'
 import { type AiConfig, DEFAULT_AI_TIMEOUTS } from './ai/ai-config'
+import { credentialsKeyFrom } from './credentials/credentials-key'
 import { DEFAULT_BYTE_LIMITS } from './engine/core/byte-budget'
 import { defaultCodeWorkers } from './engine/sandbox/sandbox'
-import { credentialsKeyFrom } from './credentials/credentials-key'
 import { type Env, EnvReader } from './env-reader'
 import { tokenKindOf } from './ids'
 import { LOG_LEVELS, type LogSettings } from './observability/log'
 import { AllowList } from './outbound/address-policy'
+import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './outbound/workspace-limits'
+import { SCHEMA_NAME_PATTERN } from './store/tables'
 import type { UploadSettings } from './uploads/files'
 import type { S3Settings } from './uploads/s3-storage'
 import { DEFAULT_UPLOAD_QUOTAS } from './uploads/upload-quotas'
-import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../protocol/uploads'
-import { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './outbound/workspace-limits'
-import { SCHEMA_NAME_PATTERN } from './store/tables'
 
 export interface RateLimitConfig {
   /** Tokens refilled per minute; 0 disables the limit. */

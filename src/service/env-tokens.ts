@@ -1,7 +1,7 @@
+import { tokenHint } from '../protocol/management'
 import type { ServiceConfig } from './config'
 import { hashToken, newId, type TokenKind } from './ids'
 import type { Store } from './store/store'
-import { tokenHint } from '../protocol/management'
 
 /** The workspace the environment tokens (and the demo) belong to. */
 export const DEMO_WORKSPACE_ID = 'demo'

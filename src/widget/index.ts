@@ -6,14 +6,6 @@
 import './element/global-types'
 import './element/launcher-types'
 
-export { DEFAULT_TAG_NAME, createFlowChatElement, defineFlowChat } from './element/index'
-export type { DefineOptions, FlowChatElement, FlowChatElementOptions } from './element/index'
-export { defineFlowChatLaunchers } from './element/define-launchers'
-export type { FlowChatBubbleElement, FlowChatPopupElement } from './element/launcher-element'
-export type { PrefilledVariables } from './element/properties'
-export * from './embed/index'
-export type { FlowChatAttributes, FlowChatBubbleAttributes, FlowChatPopupAttributes, LengthValue } from './jsx/attributes'
-export { DEFAULT_ACTION_RUNNERS } from './chat/index'
 export type {
   ActionContext,
   ActionOutcome,
@@ -27,3 +19,11 @@ export type {
   FlowChatLogDetail,
   FlowChatScriptEventDetail,
 } from './chat/index'
+export { DEFAULT_ACTION_RUNNERS } from './chat/index'
+export { defineFlowChatLaunchers } from './element/define-launchers'
+export type { DefineOptions, FlowChatElement, FlowChatElementOptions } from './element/index'
+export { createFlowChatElement, DEFAULT_TAG_NAME, defineFlowChat } from './element/index'
+export type { FlowChatBubbleElement, FlowChatPopupElement } from './element/launcher-element'
+export type { PrefilledVariables } from './element/properties'
+export * from './embed/index'
+export type { FlowChatAttributes, FlowChatBubbleAttributes, FlowChatPopupAttributes, LengthValue } from './jsx/attributes'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { move, preferencesOf } from '../../src/admin/results/columns'
 import { snippet } from '../../src/admin/embed/snippets'
+import { move, preferencesOf } from '../../src/admin/results/columns'
 import type { ResultColumn as Column } from '../../src/protocol/results'
 
 const INPUT = { origin: 'https://chat.example.com', publicId: 'help-desk-a1b2', token: 'fs_pk_abc' }

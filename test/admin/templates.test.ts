@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resultDetailSchema } from '../../src/protocol/results'
-import { importOverHttp, publishOverHttp } from '../service/helpers/flows'
 import { useTestDatabase } from '../service/helpers/database'
+import { importOverHttp, publishOverHttp } from '../service/helpers/flows'
 import { createTestService, type TestService } from '../service/helpers/service'
 
 /**

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { startOpenAiTestServer } from '../service/helpers/openai-test-server'
 import { chat } from './helpers/chat-page'
 import { launchChromium } from './helpers/chromium'
-import { measureLongAnswer, type LongAnswerFigures } from './helpers/stream-metrics'
-import { TEST_FLOWS_DIR, startTestService } from './helpers/test-service'
+import { type LongAnswerFigures, measureLongAnswer } from './helpers/stream-metrics'
+import { startTestService, TEST_FLOWS_DIR } from './helpers/test-service'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 

@@ -7,9 +7,9 @@
  */
 import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { TEST_FLOWS_DIR, startTestService, type TestService } from './helpers/test-service'
 import { measureWire } from './bench-wire'
+import { type LaunchedBrowser, launchChromium } from './helpers/chromium'
+import { startTestService, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 500)
 const WINDOW = 5

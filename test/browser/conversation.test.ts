@@ -2,9 +2,9 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { PNG } from '../service/fixtures/upload-files'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { DEMO_FLOWS_DIR, SHARED_FLOWS_DIR } from './helpers/test-service'
-import { useBrowserSuite } from './helpers/browser-suite'
 
 /** Whole conversations with typing emulation, or waits for retries to run out. */
 const LONG_TEST_MS = 120_000

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest'
 import type { Page } from 'puppeteer-core'
-import { CROSS_SITE_FLOW, expectCleanWalk, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
-import { launchFirefox, type LaunchedFirefox } from './helpers/firefox'
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest'
+import { CROSS_SITE_FLOW, expectCleanWalk, type PageCase, pageCases, walkToTheEnd } from './embed/cross-site-walk'
+import { type LaunchedFirefox, launchFirefox } from './helpers/firefox'
 import { startTestService, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
 import { adaptPuppeteer, type WalkPage } from './helpers/walk'
 

@@ -7,13 +7,13 @@ import { serve } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { axeViolations } from './helpers/chat-page'
+import { CROSS_SITE_FLOW, expectCleanWalk, type PageCase, pageCases, walkToTheEnd } from './embed/cross-site-walk'
 import { useBrowserSuite } from './helpers/browser-suite'
+import { axeViolations } from './helpers/chat-page'
 import { fillIn, htmlSnippets, modeOf } from './helpers/doc-snippets'
 import { DIST_DIR, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
 import { recordTransfers } from './helpers/transfers'
 import { adaptPlaywright, type WalkPage } from './helpers/walk'
-import { CROSS_SITE_FLOW, expectCleanWalk, pageCases, walkToTheEnd, type PageCase } from './embed/cross-site-walk'
 
 /**
  * The product's one situation: a flow served by the flow service, embedded on a site owner's page

@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { animationsSettled, attributes } from './embed/embed-test-pages'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat } from './helpers/chat-page'
 import { REPO_ROOT, TEST_FLOWS_DIR } from './helpers/test-service'
-import { animationsSettled, attributes } from './embed/embed-test-pages'
 
 // The default theme (no colours set, as most real flows have) as a visitor sees it. Screenshots
 // are kept as artefacts of the run, for people to look at (never compared pixel by pixel), in a

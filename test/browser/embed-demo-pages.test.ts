@@ -4,10 +4,10 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { bubblePage, severalInstancesPage } from '../../demo/site/embed-pages'
 import type { SeededFlow } from '../../demo/site/seed'
-import { axeViolations, trackErrors } from './helpers/chat-page'
 import { animationsSettled } from './embed/embed-test-pages'
-import { DEMO_ASSETS_DIR, SHARED_FLOWS_DIR, TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
 import { useBrowserSuite } from './helpers/browser-suite'
+import { axeViolations, trackErrors } from './helpers/chat-page'
+import { DEMO_ASSETS_DIR, type PublishedTestFlow, SHARED_FLOWS_DIR, TEST_FLOWS_DIR } from './helpers/test-service'
 
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
 let page: Page

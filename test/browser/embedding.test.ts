@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR } from './helpers/test-service'
-import { useBrowserSuite } from './helpers/browser-suite'
 
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
 let page: Page

@@ -2,8 +2,8 @@ import { join } from 'node:path'
 import type { Page, Route } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { PDF, PNG } from '../service/fixtures/upload-files'
-import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { useBrowserSuite } from './helpers/browser-suite'
+import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
 
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'files.json'), join(TEST_FLOWS_DIR, 'file-single.json')], async () => {

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { CORPUS_END, FLOW_CORPUS, GOOD_DATA_IMAGE, writeBadUrlFlow } from './fixtures-bad-urls'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { chat } from './helpers/chat-page'
-import { CORPUS_END, FLOW_CORPUS, GOOD_DATA_IMAGE, writeBadUrlFlow } from './fixtures-bad-urls'
 
 const suite = useBrowserSuite([writeBadUrlFlow()])
 let page: Page

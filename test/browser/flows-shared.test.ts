@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { SHARED_FLOWS_DIR } from './helpers/test-service'
-import { useBrowserSuite } from './helpers/browser-suite'
 
 /** Whole real flows, typed and clicked as a visitor would, take a while with typing emulation on. */
 const FLOW_TEST_MS = 150_000

@@ -2,15 +2,15 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import type { Page as PuppeteerPage } from 'puppeteer-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { data, openStream, overHttp } from '../service/helpers/handoffs'
 import { apiOf } from './admin/console-page'
+import { expectCleanWalk } from './embed/cross-site-walk'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { type LaunchedBrowser, launchChromium } from './helpers/chromium'
 import { type LaunchedFirefox, launchFirefox } from './helpers/firefox'
-import { useBrowserSuite } from './helpers/browser-suite'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
 import { adaptPlaywright, adaptPuppeteer, type WalkPage } from './helpers/walk'
-import { expectCleanWalk } from './embed/cross-site-walk'
-import { data, openStream, overHttp } from '../service/helpers/handoffs'
 
 /**
  * A person takes over, end to end: the visitor's page on the site owner's site (another origin

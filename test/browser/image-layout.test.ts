@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import type { Page, Route } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
-import { useBrowserSuite } from './helpers/browser-suite'
 
 const FLOW = 'image-layout.json'
 const IMAGE_PATH = '/test/held/view.svg'

@@ -1,10 +1,10 @@
 import { join } from 'node:path'
-import { chromium as playwright, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, type CDPSession, type Page, chromium as playwright } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { attributes, openEmbedPage } from './embed/embed-test-pages'
 import { trackErrors } from './helpers/chat-page'
 import { findChromium, LAUNCH_FLAGS } from './helpers/chromium'
-import { TEST_FLOWS_DIR, startTestService, type PublishedTestFlow, type TestService } from './helpers/test-service'
-import { attributes, openEmbedPage } from './embed/embed-test-pages'
+import { type PublishedTestFlow, startTestService, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
 
 /**
  * A phone whose on-screen keyboard opens over the bubble's chat window. Headless Chromium has no

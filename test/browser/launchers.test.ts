@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { axeViolations, trackErrors } from './helpers/chat-page'
-import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
-import { useBrowserSuite } from './helpers/browser-suite'
 import { animationsSettled, attributes, deepFocus, openEmbedPage, sessionCount } from './embed/embed-test-pages'
+import { useBrowserSuite } from './helpers/browser-suite'
+import { axeViolations, trackErrors } from './helpers/chat-page'
+import { type PublishedTestFlow, SHARED_FLOWS_DIR, TEST_FLOWS_DIR } from './helpers/test-service'
 
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'theme-variant.json'), join(SHARED_FLOWS_DIR, 'tpl-nps.json')])
 let page: Page

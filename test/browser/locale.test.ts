@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { animationsSettled, attributes } from './embed/embed-test-pages'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
-import { SHARED_FLOWS_DIR, TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
-import { animationsSettled, attributes } from './embed/embed-test-pages'
+import { type PublishedTestFlow, SHARED_FLOWS_DIR, TEST_FLOWS_DIR } from './helpers/test-service'
 
 // The visitor's language, reading direction and colour scheme, in Chromium, on host pages of
 // another site: words, layout, formats, and what reaches the service.

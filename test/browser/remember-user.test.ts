@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations, chat, trackErrors } from './helpers/chat-page'
 import { TEST_FLOWS_DIR } from './helpers/test-service'
-import { useBrowserSuite } from './helpers/browser-suite'
 
 const suite = useBrowserSuite([join(TEST_FLOWS_DIR, 'remember-user.json')], async () => {
   // The browser context is shared: the next test must not resume this one's conversation.

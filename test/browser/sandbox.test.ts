@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { scriptReply, type ScriptOutcome, type ScriptToRun } from '../../src/widget/sandbox/index'
-import { launchChromium, type LaunchedBrowser } from './helpers/chromium'
-import { ESCAPE_CORPUS, NETWORK_OFF_CORPUS, type EscapeCase } from './sandbox/escape-corpus'
+import { type ScriptOutcome, type ScriptToRun, scriptReply } from '../../src/widget/sandbox/index'
+import { type LaunchedBrowser, launchChromium } from './helpers/chromium'
+import { ESCAPE_CORPUS, type EscapeCase, NETWORK_OFF_CORPUS } from './sandbox/escape-corpus'
 import type { SandboxHost } from './sandbox/host-entry'
 import { HOST_SECRETS } from './sandbox/host-secrets'
-import { startSandboxTestServer, type HostPageOptions, type SandboxTestServer } from './sandbox/sandbox-server'
+import { type HostPageOptions, type SandboxTestServer, startSandboxTestServer } from './sandbox/sandbox-server'
 
 let server: SandboxTestServer
 let browser: LaunchedBrowser

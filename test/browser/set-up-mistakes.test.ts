@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { attributes } from './embed/embed-test-pages'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { axeViolations } from './helpers/chat-page'
-import { attributes } from './embed/embed-test-pages'
 import { SHARED_FLOWS_DIR } from './helpers/test-service'
 
 // A page that embeds the chat wrongly (a flow id that is no flow of the token's workspace, a

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
+import { HOSTILE_MARKDOWN_VALUES } from '../service/fixtures/hostile-markdown-values'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { chat, trackErrors } from './helpers/chat-page'
 import { DIST_DIR, REPO_ROOT } from './helpers/test-service'
-import { HOSTILE_MARKDOWN_VALUES } from '../service/fixtures/hostile-markdown-values'
 
 /**
  * The full-page share link in a real browser: the service's own page, its metadata, and query

@@ -1,14 +1,14 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { beforeAll, afterAll, describe, expect, it } from 'vitest'
-import { startOpenAiTestServer, type OpenAiTestServer } from '../service/helpers/openai-test-server'
-import { useBrowserSuite } from './helpers/browser-suite'
-import { axeViolations, chat, trackErrors } from './helpers/chat-page'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_BLOCK } from '../../src/widget/content/markdown-blocks'
-import { answerTokens, countRendering, measureLongAnswer, waitForAnswerText } from './helpers/stream-metrics'
-import { TEST_FLOWS_DIR } from './helpers/test-service'
+import { type OpenAiTestServer, startOpenAiTestServer } from '../service/helpers/openai-test-server'
 import { MARKDOWN_PATHOLOGIES } from '../widget/content/markdown-pathology-corpus'
 import { MARKDOWN_XSS_CORPUS } from '../widget/content/markdown-xss-corpus'
+import { useBrowserSuite } from './helpers/browser-suite'
+import { axeViolations, chat, trackErrors } from './helpers/chat-page'
+import { answerTokens, countRendering, measureLongAnswer, waitForAnswerText } from './helpers/stream-metrics'
+import { TEST_FLOWS_DIR } from './helpers/test-service'
 
 // A local OpenAI-compatible server (the API's server-sent events) behind the real service.
 let ai: OpenAiTestServer

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { useBrowserSuite } from './helpers/browser-suite'
 import { chat, trackErrors } from './helpers/chat-page'
 import { testPage } from './helpers/test-pages'
-import { TEST_FLOWS_DIR, type PublishedTestFlow } from './helpers/test-service'
+import { type PublishedTestFlow, TEST_FLOWS_DIR } from './helpers/test-service'
 
 /**
  * The strictest policy a host can have and still run the widget and frame its sandbox: only the

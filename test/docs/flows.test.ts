@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChatInput } from '../../src/protocol/index'
 import { useTestDatabase } from '../service/helpers/database'
-import { createTestService, WORKSPACE, type TestService } from '../service/helpers/service'
+import { createTestService, type TestService, WORKSPACE } from '../service/helpers/service'
 import { answerFor } from '../service/helpers/walker'
-import { codeBlocks, documents, type CodeBlock } from './doc-blocks'
+import { type CodeBlock, codeBlocks, documents } from './doc-blocks'
 
 /**
  * Every flow the documentation shows, imported, published and played to its end through the chat

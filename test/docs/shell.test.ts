@@ -6,9 +6,9 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/service/config'
 import { newToken } from '../../src/service/ids'
-import { startServer, type RunningServer } from '../../src/service/main'
+import { type RunningServer, startServer } from '../../src/service/main'
 import { QUIET_LOG } from '../service/helpers/logs'
-import { codeBlocks, documents, REPO_ROOT, type CodeBlock } from './doc-blocks'
+import { type CodeBlock, codeBlocks, documents, REPO_ROOT } from './doc-blocks'
 
 /**
  * Every shell block of the documentation, run with bash against a service started here, as a

@@ -1,22 +1,22 @@
 import { describe, expect, test } from 'vitest'
 import {
+  ACTION_PAYLOADS,
+  chatInputSchema,
   chatStepResultSchema,
   clientActionSchema,
   continueChatRequestSchema,
   errorBodySchema,
+  inputOptionsSchema,
+  isPrefilledValue,
   MAX_ATTACHED_FILES,
   MAX_COMMAND_LENGTH,
   MAX_MESSAGE_LENGTH,
   startChatRequestSchema,
-  isPrefilledValue,
   startChatResponseSchema,
   textContentSchema,
   videoContentSchema,
-  chatInputSchema,
-  inputOptionsSchema,
-  webhookWaitResponseSchema,
   waitSchema,
-  ACTION_PAYLOADS,
+  webhookWaitResponseSchema,
 } from '../../src/protocol/index'
 
 describe('chat step result', () => {

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { flowSchema, importFlowRequestSchema, publishedFlowSchema, readableIssues, updateFlowRequestSchema } from '../../src/protocol/index'

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError, apiClient } from '../../src/protocol/api-client'
 import type { ServerSentEvent } from '../../src/protocol/event-stream'
 import { followEventStream, type StreamState, streamRetryDelay } from '../../src/protocol/follow-event-stream'
-import { followInbox } from '../../src/protocol/handoffs-api'
 import type { InboxEvent } from '../../src/protocol/handoff'
+import { followInbox } from '../../src/protocol/handoffs-api'
 
 /**
  * Following a Server-Sent Events stream with fetch, against a server on loopback that answers each

@@ -6,8 +6,8 @@ import {
   MAX_STREAM_LINE_LENGTH,
   MAX_STREAM_TEXT_PART,
   STREAM_LOG_CONTEXT,
-  type StreamPart,
   StreamFormatError,
+  type StreamPart,
   textLines,
 } from '../../src/protocol/stream'
 

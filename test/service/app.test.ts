@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { chatStepResultSchema, errorBodySchema, startChatResponseSchema } from '../../src/protocol/index'
-import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp, sharedFlowFiles } from './helpers/flows'
 import { useTestDatabase } from './helpers/database'
+import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp, sharedFlowFiles } from './helpers/flows'
 import { captureLogs } from './helpers/logs'
-import { createTestService, WORKSPACE, type TestService } from './helpers/service'
+import { createTestService, type TestService, WORKSPACE } from './helpers/service'
 import { answerFor } from './helpers/walker'
 
 const db = useTestDatabase()

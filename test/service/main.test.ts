@@ -1,6 +1,6 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'

@@ -1,6 +1,6 @@
+import type { FlowSummary } from '../../protocol/management'
 import { announce } from '../session'
 import { publishable } from '../workspace'
-import type { FlowSummary } from '../../protocol/management'
 import { PublishableToken } from './publishable-token'
 import { MODES, snippet } from './snippets'
 

@@ -3,7 +3,7 @@ import { tokenKindOf } from '../../protocol/management'
 import { createToken } from '../../protocol/management-api'
 import { api, messageOf } from '../api'
 import { announce } from '../session'
-import { forgetPublishable, isListedPublishable, publishable, rememberPublishable, reloadTokens, tokens } from '../workspace'
+import { forgetPublishable, isListedPublishable, publishable, reloadTokens, rememberPublishable, tokens } from '../workspace'
 
 /**
  * The publishable token snippets and the preview carry. The service keeps hashes only, so the

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals'
 import { useEffect, useRef } from 'preact/hooks'
-import { publishable } from '../workspace'
 import type { FlowSummary } from '../../protocol/management'
+import { publishable } from '../workspace'
 
 const WIDGET_SCRIPT = '/widget/v1/flow-chat.js'
 

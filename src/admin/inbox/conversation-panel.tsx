@@ -6,12 +6,12 @@ import { When } from '../dates'
 import { tokens } from '../workspace'
 import {
   actionError,
-  STATUS_LINES,
   claim,
   detail,
   end,
   ownTokenId,
   reply,
+  STATUS_LINES,
   setVariable,
   speaker,
   transfer,

@@ -4,8 +4,8 @@ import { When } from '../dates'
 import { muted, setMuted, unlockAudio } from './chime'
 import { ConversationPanel, STATUS_WORDS } from './conversation-panel'
 import {
-  conversations,
   closeConversation,
+  conversations,
   fresh,
   inboxError,
   openConversation,

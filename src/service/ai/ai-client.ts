@@ -1,11 +1,11 @@
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai'
 import type { ApiKeyCredentialData } from '../../protocol/credentials'
-import { CredentialNotFoundError, type CredentialsVault } from '../credentials/credentials-vault'
 import { CredentialUnreadableError } from '../credentials/credentials-key'
+import { CredentialNotFoundError, type CredentialsVault } from '../credentials/credentials-vault'
 import type { AiCaller, ChatCompletion, ChatCompletionRequest, CompletionUsage } from '../engine/core/ports'
-import { AiCallError } from './chat-completion'
 import { type OutboundCalls, OutboundError, type OutboundHttp } from '../outbound/outbound-http'
 import { type AiConfig, type AiTimeouts, PROVIDER_BASE_URLS, PROVIDER_ENV } from './ai-config'
+import { AiCallError } from './chat-completion'
 
 /**
  * Chat completions from OpenAI-compatible providers, through the official `openai` package with

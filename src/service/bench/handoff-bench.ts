@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { createEventStreamParser } from '../../protocol/event-stream'
 import { newToken } from '../ids'
 import { benchFlow } from './bench-flow'
 import { percentiles } from './load'
 import { freshDatabase, seed, spawnTarget } from './service-process'
-import { join } from 'node:path'
 
 /**
  * The live part of handed-over conversations, on PostgreSQL with two service processes: the

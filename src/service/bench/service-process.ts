@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { importFlowSchema } from '../../protocol/index'
 import { importFlow, publishFlow } from '../flows/flow-service'
-import { openStore, type OpenStoreOptions } from '../store/open-store'
+import { type OpenStoreOptions, openStore } from '../store/open-store'
 
 export type DatabaseKind = 'embedded' | 'postgres'
 

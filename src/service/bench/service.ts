@@ -20,14 +20,14 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import { ABUSE_TABLE_HEAD, benchAbuse } from './abuse'
-import { benchHandoffs } from './handoff-bench'
 import { benchFlow, noisyFlow } from './bench-flow'
+import { benchHandoffs } from './handoff-bench'
 import {
   bareRequests,
   chatRequests,
   type Figures,
-  measure,
   MINIMAL_SESSIONS,
+  measure,
   minimalRequests,
   percentiles,
   sequentialLatencies,

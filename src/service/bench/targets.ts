@@ -9,9 +9,9 @@
  * Prints `listening <port>` once ready; stops on SIGTERM.
  */
 import { createServer, type IncomingMessage } from 'node:http'
+import type { Database } from '../store/database'
 import { openPgDatabase } from '../store/pg-database'
 import { openPgliteDatabase } from '../store/pglite-database'
-import type { Database } from '../store/database'
 import { FIXED_STEP_BODY, MINIMAL_SESSIONS } from './load'
 
 async function readBody(request: IncomingMessage): Promise<string> {

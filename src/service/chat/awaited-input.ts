@@ -1,6 +1,6 @@
 import type { Block, PublishedFlow } from '../../protocol/index'
-import type { ChatDeps } from './chat-deps'
 import type { SessionState } from '../engine/core/types'
+import type { ChatDeps } from './chat-deps'
 
 /** The input block a session waits on (in the linked flow it is in, if any), or undefined. */
 export async function awaitedInput(deps: Pick<ChatDeps, 'versions'>, state: SessionState, flow: PublishedFlow): Promise<Block | undefined> {

@@ -1,4 +1,4 @@
-import { findLiveFlow, type FlowStanding, type LiveFlow, liveFlow } from '../flows/live-flow'
+import { type FlowStanding, findLiveFlow, type LiveFlow, liveFlow } from '../flows/live-flow'
 import { HttpError } from '../http/errors'
 import { rateLimited } from '../http/rate-limit'
 import type { RequestContext } from '../observability/request-context'

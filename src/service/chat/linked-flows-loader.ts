@@ -1,8 +1,8 @@
 import type { LinkedFlowLoader } from '../engine/core/ports'
-import { isResourceRef } from '../ids'
-import type { Repositories } from '../store/store'
 import { findLiveFlow } from '../flows/live-flow'
 import type { PublishedVersions } from '../flows/published-versions'
+import { isResourceRef } from '../ids'
+import type { Repositories } from '../store/store'
 
 /**
  * What a `Typebot link` may reach: the published flows of the session's own workspace, and

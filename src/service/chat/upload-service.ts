@@ -6,24 +6,24 @@ import { pipeline } from 'node:stream/promises'
 import type { Block, PublishedFlow } from '../../protocol/index'
 import {
   allowedTypes,
+  type FileInputOptions,
   fileInputOptionsSchema,
   fileUrl,
   MAX_FILES_PER_INPUT,
-  uploadLimitBytes,
-  type FileInputOptions,
   type UploadedFile,
+  uploadLimitBytes,
 } from '../../protocol/uploads'
+import type { SessionState } from '../engine/core/types'
+import { HttpError } from '../http/errors'
+import { checkContent, checkDeclared, SNIFF_BYTES } from '../uploads/content-check'
+import { safeFileName } from '../uploads/file-names'
+import { storageKey } from '../uploads/file-storage'
+import { type Files, newFileId } from '../uploads/files'
+import { type Allowance, recordWithinQuotas, uploadAllowance } from '../uploads/upload-quotas'
+import { awaitedInput } from './awaited-input'
 import type { ChatDeps } from './chat-deps'
 import type { SessionGate } from './chat-gate'
 import { checkSession, sessionNotFound } from './session-check'
-import type { SessionState } from '../engine/core/types'
-import { awaitedInput } from './awaited-input'
-import { HttpError } from '../http/errors'
-import { checkContent, checkDeclared, SNIFF_BYTES } from '../uploads/content-check'
-import { storageKey } from '../uploads/file-storage'
-import { type Files, newFileId } from '../uploads/files'
-import { safeFileName } from '../uploads/file-names'
-import { type Allowance, recordWithinQuotas, uploadAllowance } from '../uploads/upload-quotas'
 
 export interface UploadRequest {
   /** The `name` query parameter, unchecked. */

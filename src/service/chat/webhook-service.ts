@@ -3,8 +3,8 @@ import type { SessionState } from '../engine/core/types'
 import { HttpError } from '../http/errors'
 import type { RequestContext } from '../observability/request-context'
 import type { ChatDeps } from './chat-deps'
-import { refusal } from './engine-errors'
 import type { SessionGate } from './chat-gate'
+import { refusal } from './engine-errors'
 import { SessionTurn } from './turn'
 
 /**

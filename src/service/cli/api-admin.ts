@@ -1,6 +1,7 @@
 import { apiClient } from '../../protocol/api-client'
-import { type ErrorCode, ERROR_CODES } from '../../protocol/errors'
 import { createCredential, listCredentials, removeCredential } from '../../protocol/credentials-api'
+import { ERROR_CODES, type ErrorCode } from '../../protocol/errors'
+import type { FlowSummary } from '../../protocol/management'
 import {
   changeFlowStanding,
   createToken,
@@ -16,7 +17,6 @@ import {
   revokeToken,
   rollbackFlow,
 } from '../../protocol/management-api'
-import type { FlowSummary } from '../../protocol/management'
 import { HttpError } from '../http/errors'
 import { UsageError } from './args'
 import type { FlowAdmin } from './flow-admin'

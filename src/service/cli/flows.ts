@@ -11,6 +11,7 @@ import { adminSocketPath } from './admin-socket'
 import { apiAdmin } from './api-admin'
 import { parseArgs, stringOption, UsageError } from './args'
 import {
+  type CommandRun,
   importCommand,
   listCommand,
   publishCommand,
@@ -18,14 +19,13 @@ import {
   standingCommand,
   tokenCommand,
   updateCommand,
-  type CommandRun,
 } from './commands'
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials-command'
-import { diffCommand, rollbackCommand, versionsCommand } from './versions-command'
 import type { FlowAdmin } from './flow-admin'
 import { cliInvocation } from './invocation'
 import { localAdmin } from './local-admin'
 import { serviceAdmin } from './service-admin'
+import { diffCommand, rollbackCommand, versionsCommand } from './versions-command'
 
 /**
  * `npx flow-service <command>` (build/service/flow-service.mjs): manage flows, results and tokens,

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import { type IncomingMessage, request } from 'node:http'
 import { Readable } from 'node:stream'
+import { safeJson } from '../../protocol/api-client'
 import { type AdminCall, type AdminFailure, failureError } from './admin-socket'
 import type { FlowAdmin } from './flow-admin'
-import { safeJson } from '../../protocol/api-client'
 
 /**
  * The command line through the service running on the embedded database, on its socket

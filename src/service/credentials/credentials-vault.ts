@@ -12,7 +12,7 @@ import { readableIssues } from '../../protocol/index'
 import { HttpError } from '../http/errors'
 import { newId } from '../ids'
 import type { CredentialRecord, CredentialsRepository } from '../store/credentials-repository'
-import { CredentialUnreadableError, type CredentialsKey, open, seal } from './credentials-key'
+import { type CredentialsKey, CredentialUnreadableError, open, seal } from './credentials-key'
 
 /** A block names credentials its workspace does not have (or of another type). */
 export class CredentialNotFoundError extends Error {

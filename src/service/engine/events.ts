@@ -1,8 +1,8 @@
 import type { FlowEvent } from '../../protocol/index'
+import { EngineError } from './core/engine-error'
 import { asFields, readBoolean, readString } from './core/field-readers'
 import { type BlockLocation, edgeTarget, type FlowIndex, type Position } from './core/flow-index'
 import type { Step } from './core/step'
-import { EngineError } from './core/engine-error'
 import type { Awaiting } from './core/types'
 
 /**

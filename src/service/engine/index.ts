@@ -1,5 +1,5 @@
-import { createFlowEngine } from './engine'
 import type { Engine, EngineOptions } from './core/types'
+import { createFlowEngine } from './engine'
 
 /** Defaults for code run on the server: short, because it runs on the service's event loop. */
 export const DEFAULT_CODE_TIMEOUT_MS = 500

@@ -3,7 +3,7 @@ import { type FlowIndex, indexFlow } from './core/flow-index'
 import type { LinkedFlowLoader } from './core/ports'
 import type { StartOptions } from './core/types'
 import { variableIdByName } from './core/variables'
-import { valueFlows, type ValueFlows } from './value-flows'
+import { type ValueFlows, valueFlows } from './value-flows'
 
 type Prefilled = NonNullable<StartOptions['prefilledVariables']>
 

@@ -1,4 +1,3 @@
-import type { ChatCompletion } from './core/ports'
 import { acceptStreamedAnswer } from './blocks/ai/ai-block'
 import { acceptHandoff } from './blocks/handoff/handoff-block'
 import { acceptHttpReply } from './blocks/http-request/http-request-block'
@@ -9,11 +8,12 @@ import { isPayment, passPayment } from './blocks/inputs/payment'
 import { runBlock } from './blocks/run-block'
 import { leave, type WalkResult } from './core/continuation'
 import { EngineError } from './core/engine-error'
-import { startCommand, startReplyEvent } from './events'
 import type { BlockLocation, Position } from './core/flow-index'
+import type { ChatCompletion } from './core/ports'
 import type { Step } from './core/step'
 import type { Awaiting, HandoffResume, WebhookDelivery } from './core/types'
 import { walk } from './core/walker'
+import { startCommand, startReplyEvent } from './events'
 
 /**
  * Where the walk goes on: from the start, a command's event, or what a session waits for (a

@@ -1,5 +1,5 @@
 import { HANDOFF_BLOCK_TYPE } from '../../protocol/handoff'
-import { publicFlowSchema, type PublicFlow, type PublishedFlow } from '../../protocol/index'
+import { type PublicFlow, type PublishedFlow, publicFlowSchema } from '../../protocol/index'
 import { isAiBlockType } from '../engine/blocks/ai/ai-options'
 import { isBubbleType, isInputType } from '../engine/blocks/block-kinds'
 import { QR_CODE_BLOCK_TYPE } from '../engine/blocks/qr-code'

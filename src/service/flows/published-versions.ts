@@ -1,7 +1,7 @@
 import type { PublishedFlow } from '../../protocol/index'
+import { deepFreeze } from '../engine/core/deep-freeze'
 import { allowedOriginsOf } from '../http/cors'
 import type { PublishedFlowsRepository, PublishedVersion } from '../store/published-flows-repository'
-import { deepFreeze } from '../engine/core/deep-freeze'
 
 /**
  * A published version never changes once written, so each is read and parsed once per process

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { hashToken, tokenKindOf, type TokenKind } from '../ids'
+import { hashToken, type TokenKind, tokenKindOf } from '../ids'
 import { noteWorkspace } from '../observability/request-context'
 import type { TokensRepository } from '../store/tokens-repository'
 import { clientKey } from './client-address'

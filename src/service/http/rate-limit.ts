@@ -1,6 +1,6 @@
+import type { Context } from 'hono'
 import type { RateLimitConfig } from '../config'
 import type { BucketVerdict, RateLimitsRepository } from '../store/rate-limits-repository'
-import type { Context } from 'hono'
 import { clientKey } from './client-address'
 import { HttpError } from './errors'
 

@@ -1,6 +1,6 @@
-import { isIP } from 'node:net'
 import { Resolver } from 'node:dns/promises'
 import { readFile } from 'node:fs/promises'
+import { isIP } from 'node:net'
 
 /**
  * Names to addresses for outgoing calls, without `dns.lookup`: that is `getaddrinfo` on libuv's

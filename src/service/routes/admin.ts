@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import { errorBody } from '../http/errors'
 import { html } from '../http/html'
-import { conditionalGet, sendStaticFile, type StaticFile } from '../http/static-files'
+import { conditionalGet, type StaticFile, sendStaticFile } from '../http/static-files'
 import { ADMIN_DIST_DIR } from '../service-files'
 import { sharePagePolicy } from '../share/csp'
 import { loadBuiltFiles } from '../widget/widget-files'

@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono'
+import { z } from 'zod/mini'
 import {
   HANDOFF_STATUSES,
   type HandoffStatus,
@@ -8,7 +9,6 @@ import {
   setHandoffVariableRequestSchema,
   transferHandoffRequestSchema,
 } from '../../protocol/handoff'
-import { z } from 'zod/mini'
 import { EVENT_STREAM_HEADERS } from '../chat/handoff/event-streams'
 import { handoffPoll, handoffStream, inboxStream } from '../chat/handoff/handoff-streams'
 import {

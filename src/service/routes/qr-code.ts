@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import type { AppContext } from '../context'
-import { chatRateKey } from '../http/rate-limit'
 import { clientKey } from '../http/client-address'
+import { chatRateKey } from '../http/rate-limit'
 import { QR_CODE_PATH } from '../qr-codes/qr-code-images'
 
 /**

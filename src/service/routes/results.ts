@@ -1,20 +1,20 @@
 import type { Context, Hono } from 'hono'
-import { MAX_OUTBOX_PAGE, type OutboxEmail, deleteResultsRequestSchema } from '../../protocol/results'
+import { z } from 'zod/mini'
+import { deleteResultsRequestSchema, MAX_OUTBOX_PAGE, type OutboxEmail } from '../../protocol/results'
 import { deliverResultWebhook } from '../chat/webhook-service'
 import type { AppContext } from '../context'
 import { derivedKey } from '../credentials/credentials-key'
-import { z } from 'zod/mini'
 import { bodyReader } from '../http/body'
 import { HttpError } from '../http/errors'
 import { integerQuery } from '../http/query'
 import { isResourceRef } from '../ids'
+import { requestOf } from '../observability/request-context'
 import { ResultCursors } from '../results/result-cursor'
 import { uploadedFiles } from '../results/result-files'
 import { readExportQuery, readListQuery } from '../results/result-query'
 import { EXPORT_MEDIA_TYPES, exportResults } from '../results/results-export'
 import { deleteResults, listResults, resultDetail, resultNotFound } from '../results/results-service'
 import { ownedFlowFinder, secretCaller } from './secret-caller'
-import { requestOf } from '../observability/request-context'
 
 /**
  * Results of the caller's flows (secret token): pages of the results table, one result, exports,

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
-import { SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH, isNetworkVariant, sandboxPolicy } from '../../protocol/sandbox-policy'
+import { isNetworkVariant, SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH, sandboxPolicy } from '../../protocol/sandbox-policy'
 import { errorBody } from '../http/errors'
-import { conditionalGet, readStaticFile, sendStaticFile, type StaticFile } from '../http/static-files'
+import { conditionalGet, readStaticFile, type StaticFile, sendStaticFile } from '../http/static-files'
 import { WIDGET_DIST_DIR } from '../service-files'
 
 export { SANDBOX_BASE_PATH, SANDBOX_DOCUMENT_PATH }

@@ -1,17 +1,16 @@
 import { join } from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { ServiceConfig } from '../config'
-import { serviceFile } from '../service-files'
-import { WIDGET_BASE_PATH } from './widget'
 import { findLiveFlow } from '../flows/live-flow'
 import { PublishedVersions } from '../flows/published-versions'
 import { clientKey } from '../http/client-address'
 import { isOriginAllowed } from '../http/cors'
 import { HttpError } from '../http/errors'
 import type { RateLimiter } from '../http/rate-limit'
-import { conditionalGet, readStaticFile, sendStaticFile, type StaticFile } from '../http/static-files'
+import { conditionalGet, readStaticFile, type StaticFile, sendStaticFile } from '../http/static-files'
 import { isResourceRef } from '../ids'
-import { sharePagePolicy, STATUS_PAGE_POLICY } from '../share/csp'
+import { serviceFile } from '../service-files'
+import { STATUS_PAGE_POLICY, sharePagePolicy } from '../share/csp'
 import { HEAD_FRAME_POLICY, headFrameHtml, headFramePath, needsHeadFrame } from '../share/head-frame'
 import { headMetaTags } from '../share/head-meta'
 import { pageMetadata } from '../share/head-tags'
@@ -25,13 +24,14 @@ import {
   NOT_FOUND_PAGE,
   ORIGIN_REFUSED_PAGE,
   rateLimitedPage,
-  statusPageHtml,
   type StatusPage,
+  statusPageHtml,
   TOKEN_REVOKED_PAGE,
 } from '../share/status-page'
 import { tagManagerId } from '../share/tag-manager'
 import type { FlowHead } from '../store/chat-steps-repository'
 import type { Store } from '../store/store'
+import { WIDGET_BASE_PATH } from './widget'
 
 /** Where the share page's own script and stylesheet are served; `v1` versions their contract. */
 export const SHARE_ASSETS_PATH = '/share/v1'

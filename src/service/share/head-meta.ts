@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2'
-import { html, type Html } from '../http/html'
+import { type Html, html } from '../http/html'
 
 /**
  * The `<meta name|property content>` tags of the owner's head code that describe the page, for

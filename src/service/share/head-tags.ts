@@ -1,4 +1,4 @@
-import { html, type Html } from '../http/html'
+import { type Html, html } from '../http/html'
 import { iconUrl, webUrl } from './safe-url'
 import type { ShareSettings } from './share-settings'
 

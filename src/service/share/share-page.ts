@@ -1,6 +1,6 @@
 import { html } from '../http/html'
 import { headFrameElement } from './head-frame'
-import { headMetaHtml, type HeadMeta } from './head-meta'
+import { type HeadMeta, headMetaHtml } from './head-meta'
 import { headTags, type PageMetadata } from './head-tags'
 
 export interface SharePageAssets {

@@ -1,6 +1,8 @@
 import type { Queryable } from './database'
 import type { VerdictRow } from './rate-limits-repository'
+import { StatementTexts } from './statement-texts'
 import {
+  type AnswerCommit,
   answersCte,
   answersJson,
   completionWebhookCte,
@@ -8,10 +10,8 @@ import {
   linkedResultsCte,
   linkedResultsJson,
   logsCte,
-  type AnswerCommit,
   type StartCommit,
 } from './step-writes'
-import { StatementTexts } from './statement-texts'
 import { isoTimestamp, isoTimestampOrNull, type Tables } from './tables'
 
 /**

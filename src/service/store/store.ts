@@ -11,10 +11,10 @@ import { RateLimitsRepository } from './rate-limits-repository'
 import { ResultLogsRepository } from './result-logs-repository'
 import { ResultsRepository } from './results-repository'
 import { SessionsRepository } from './sessions-repository'
-import { tablesFor, type Tables } from './tables'
+import { type Tables, tablesFor } from './tables'
 import { TokensRepository } from './tokens-repository'
-import { WebhooksRepository } from './webhooks-repository'
 import { UploadsRepository } from './uploads-repository'
+import { WebhooksRepository } from './webhooks-repository'
 import { WorkspacesRepository } from './workspaces-repository'
 
 export interface Repositories {

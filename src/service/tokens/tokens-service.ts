@@ -1,8 +1,8 @@
 import { type ApiToken, tokenHint } from '../../protocol/management'
 import { HttpError } from '../http/errors'
 import { hashToken, newId, newToken, type TokenKind } from '../ids'
-import type { TokenRecord } from '../store/tokens-repository'
 import type { Store } from '../store/store'
+import type { TokenRecord } from '../store/tokens-repository'
 
 /**
  * A workspace's API tokens, for the API and the command line alike: made (the token itself is

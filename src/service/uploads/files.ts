@@ -6,7 +6,7 @@ import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../../protocol/uploads'
 import type { Store } from '../store/store'
 import { DiskStorage } from './disk-storage'
 import type { FileStorage } from './file-storage'
-import { S3Storage, type S3Settings } from './s3-storage'
+import { type S3Settings, S3Storage } from './s3-storage'
 import { DEFAULT_UPLOAD_QUOTAS, diskRoom, type UploadQuotas } from './upload-quotas'
 
 /** The operator's upload settings (UPLOAD_MAX_BYTES, S3_*; docs/operators). */

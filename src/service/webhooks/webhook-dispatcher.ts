@@ -1,6 +1,7 @@
 import { WEBHOOK_HEADERS } from '../../protocol/webhooks'
 import type { CredentialsKey } from '../credentials/credentials-key'
 import { newId } from '../ids'
+import { log } from '../observability/log'
 import { OutboundError, type OutboundHttp } from '../outbound/outbound-http'
 import type { Store } from '../store/store'
 import type { ClaimedDelivery, DeliveryAttempt } from '../store/webhooks-repository'
@@ -8,7 +9,6 @@ import { completionEvent } from './completion-event'
 import { handoffWebhookEvent } from './handoff-event'
 import { webhookSecret } from './webhook-settings'
 import { signWebhook } from './webhook-signature'
-import { log } from '../observability/log'
 
 /**
  * Sends the completion webhooks the chat steps queued (webhook_deliveries), from every process

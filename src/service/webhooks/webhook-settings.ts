@@ -1,4 +1,4 @@
-import { MAX_DELIVERIES_PAGE, MAX_WEBHOOK_URL_LENGTH, type WebhookDelivery, WEBHOOK_HEADERS } from '../../protocol/webhooks'
+import { MAX_DELIVERIES_PAGE, MAX_WEBHOOK_URL_LENGTH, WEBHOOK_HEADERS, type WebhookDelivery } from '../../protocol/webhooks'
 import { type CredentialsKey, open, seal } from '../credentials/credentials-key'
 import { HttpError } from '../http/errors'
 import type { FlowRecord } from '../store/flows-repository'

@@ -1,19 +1,16 @@
 export { DEFAULT_ACTION_RUNNERS } from './actions/built-in'
 export {
-  lazyRunner,
-  runClientAction,
   type ActionContext,
   type ActionOutcome,
   type ActionRunner,
   type ActionRunners,
+  lazyRunner,
   type Navigate,
+  runClientAction,
 } from './actions/runners'
 export { createConversation } from './conversation/conversation'
 export type { Conversation, ConversationMemory, ConversationOptions } from './conversation/conversation-types'
-export type { ActiveInput, Failure, Pending, RestartReason, Stage, StageTag } from './state/stage'
-export type { SavedConversation } from './memory/saved-schema'
-export type { AgentEntry, Entry, GuestEntry, HostEntry, LiveMessage, ReplyStatus, StreamedAnswer } from './state/entries'
-export type { LiveHandoff } from './state/live-handoff'
+export { DEFAULT_TYPING, type TypingSettings, typingDuration, typingSettings } from './conversation/typing'
 export type {
   DiagnosticCode,
   Emit,
@@ -24,7 +21,10 @@ export type {
   FlowChatScriptEventDetail,
 } from './events/events'
 export { chunkFailure, isSetUpMistake, widgetWarning } from './events/events'
-export { refuseCommand, type CommandError } from './events/failures'
+export { type CommandError, refuseCommand } from './events/failures'
+export type { SavedConversation } from './memory/saved-schema'
+export type { AgentEntry, Entry, GuestEntry, HostEntry, LiveMessage, ReplyStatus, StreamedAnswer } from './state/entries'
+export type { LiveHandoff } from './state/live-handoff'
+export type { ActiveInput, Failure, Pending, RestartReason, Stage, StageTag } from './state/stage'
 export { isWaitingForWebhook, liveHandoff } from './state/stage'
 export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './state/transcript'
-export { DEFAULT_TYPING, typingDuration, typingSettings, type TypingSettings } from './conversation/typing'

@@ -1,5 +1,5 @@
 import DOMPurify from 'dompurify'
-import { LINK_SCHEMES, WEB_SCHEMES, safeUrl } from './url'
+import { LINK_SCHEMES, safeUrl, WEB_SCHEMES } from './url'
 
 /**
  * Tags a message may keep. No forms, media, frames, SVG or `style`: an html-only message is

@@ -1,5 +1,5 @@
 import type { ComponentChildren, VNode } from 'preact'
-import { MAX_RICH_TEXT_DEPTH, isRichElement, isRichLeaf, type RichLeaf } from '../../protocol/rich-text'
+import { isRichElement, isRichLeaf, MAX_RICH_TEXT_DEPTH, type RichLeaf } from '../../protocol/rich-text'
 import { safeUrl } from './url'
 
 /**

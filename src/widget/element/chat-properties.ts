@@ -1,6 +1,6 @@
+import type { PrefilledVariables } from '../../protocol/chat'
 import { SANDBOX_DOCUMENT_PATH } from '../../protocol/sandbox-policy'
 import { SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
-import type { PrefilledVariables } from '../../protocol/chat'
 import type { StringOverrides } from '../i18n/strings'
 import type { ObjectProperty, PropertyTable } from './properties'
 

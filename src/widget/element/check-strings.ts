@@ -1,4 +1,4 @@
-import { widgetWarning, type Emit } from '../chat/index'
+import { type Emit, widgetWarning } from '../chat/index'
 import { isText } from '../i18n/locale'
 import { ENGLISH, type StringOverrides } from '../i18n/strings'
 

@@ -1,4 +1,4 @@
-import { widgetWarning, type ConversationMemory, type Emit } from '../chat/index'
+import { type ConversationMemory, type Emit, widgetWarning } from '../chat/index'
 
 const PREFIX = 'flowchat:chat:'
 const KINDS = ['session', 'local'] as const

@@ -1,4 +1,4 @@
-import { defineFlowChat, type DefineOptions } from './define'
+import { type DefineOptions, defineFlowChat } from './define'
 import { createLauncherElement, launcherTag } from './launcher-element'
 
 /**

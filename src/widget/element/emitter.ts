@@ -1,4 +1,4 @@
-import { isSetUpMistake, type Emit, type FlowChatErrorDetail, type FlowChatLogDetail } from '../chat/index'
+import { type Emit, type FlowChatErrorDetail, type FlowChatLogDetail, isSetUpMistake } from '../chat/index'
 
 /** A failure in the console, with its stable code. */
 const report = (detail: FlowChatErrorDetail) => console.error(`[flow-chat] ${detail.message} (${detail.code})`, detail)

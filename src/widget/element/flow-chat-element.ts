@@ -1,16 +1,16 @@
 import { effect } from '@preact/signals-core'
 import { h, render } from 'preact'
 import {
-  DEFAULT_ACTION_RUNNERS,
-  chunkFailure,
-  createConversation,
-  lazyRunner,
-  refuseCommand,
-  widgetWarning,
   type ActionRunners,
   type Conversation,
   type ConversationMemory,
+  chunkFailure,
+  createConversation,
+  DEFAULT_ACTION_RUNNERS,
   type Emit,
+  lazyRunner,
+  refuseCommand,
+  widgetWarning,
 } from '../chat/index'
 import { createLocale } from '../i18n/locale'
 import { createFlowClient, type FetchLike } from '../transport/index'
@@ -19,7 +19,7 @@ import { loadChatView, preloadChatView, showUnavailable } from './chat-view'
 import { claimConversationKey, conversationKey, createConversationStorage, forgetConversation } from './conversation-storage'
 import { createEmitter } from './emitter'
 import { browserNavigate } from './navigate'
-import { defineProperties, observedAttributes, propertyOf, upgradeProperties, type Properties } from './properties'
+import { defineProperties, observedAttributes, type Properties, propertyOf, upgradeProperties } from './properties'
 import type { ScriptHost } from './scripts'
 import { adoptStyles, type StyleTarget } from './stylesheets'
 

@@ -1,7 +1,7 @@
-import { WEB_SCHEMES, safeUrl } from '../content/url'
-import { fetchFontStylesheet } from '../transport/font-stylesheet'
 import { fontSchema } from '../../protocol/theme-font'
-import { fontRequest, type FontRequest, type FontSource } from '../ui/theme/font'
+import { safeUrl, WEB_SCHEMES } from '../content/url'
+import { fetchFontStylesheet } from '../transport/font-stylesheet'
+import { type FontRequest, type FontSource, fontRequest } from '../ui/theme/font'
 
 /** Aliases already registered in this document: each font loads once, whatever the widget count. */
 const registered = new Map<string, Promise<void>>()

@@ -1,2 +1,2 @@
-export { DEFAULT_TAG_NAME, defineFlowChat, type DefineOptions } from './define'
+export { DEFAULT_TAG_NAME, type DefineOptions, defineFlowChat } from './define'
 export { createFlowChatElement, type FlowChatElement, type FlowChatElementOptions } from './flow-chat-element'

@@ -1,5 +1,5 @@
+import { type RunScript, scriptActionRunner } from '../chat/actions/client-actions'
 import type { ActionRunner, Emit } from '../chat/index'
-import { scriptActionRunner, type RunScript } from '../chat/actions/client-actions'
 import { createScriptRunner, readPageAddress, type ScriptOutcome, type ScriptRunner } from '../sandbox/index'
 
 /** The element's script settings, read when a sandbox is made (the element itself, whose properties are live). */

@@ -1,4 +1,4 @@
-import { initBubble, initPopup, initStandard, type FlowChatHandle } from './init'
+import { type FlowChatHandle, initBubble, initPopup, initStandard } from './init'
 
 /**
  * `<script src=…/flow-chat.js data-flow=… data-api-host=… data-token=… data-mode=…>`: embeds the

@@ -1,3 +1,3 @@
 export { autoEmbed } from './auto-embed'
-export { initBubble, initPopup, initStandard, type BubbleHandle, type FlowChatHandle } from './init'
+export { type BubbleHandle, type FlowChatHandle, initBubble, initPopup, initStandard } from './init'
 export type { BubbleEmbedOptions, CommonEmbedOptions, PopupEmbedOptions, StandardEmbedOptions } from './options'

@@ -1,9 +1,9 @@
+import { CHAT_PROPERTIES } from '../element/chat-properties'
 import { DEFAULT_TAG_NAME } from '../element/define'
 import { defineFlowChatLaunchers } from '../element/define-launchers'
 import type { FlowChatElement } from '../element/flow-chat-element'
-import { CHAT_PROPERTIES } from '../element/chat-properties'
 import type { LauncherClass, LauncherKind } from '../element/launcher-behaviour'
-import { launcherCommands, launcherTag, type FlowChatBubbleElement, type FlowChatPopupElement } from '../element/launcher-element'
+import { type FlowChatBubbleElement, type FlowChatPopupElement, launcherCommands, launcherTag } from '../element/launcher-element'
 import { applyOptions, type PrefilledVariables } from '../element/properties'
 import type { BubbleEmbedOptions, PopupEmbedOptions, StandardEmbedOptions } from './options'
 

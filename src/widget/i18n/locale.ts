@@ -1,4 +1,4 @@
-import { signal, type ReadonlySignal } from '@preact/signals-core'
+import { type ReadonlySignal, signal } from '@preact/signals-core'
 import { bundledLanguage, directionOf, type TranslatedLanguage } from '../../protocol/languages'
 import { ENGLISH, type PluralForms, type StringId, type StringOverrides, type Translation, type Words } from './strings'
 

@@ -5,8 +5,8 @@
  * Events are not props: listen with `addEventListener` on a ref (see docs/integrators/javascript-api.md).
  */
 import type { HTMLAttributes, Signalish } from 'preact'
-import type { FlowChatBubbleElement, FlowChatPopupElement } from '../element/launcher-element'
 import type { FlowChatElement } from '../element/flow-chat-element'
+import type { FlowChatBubbleElement, FlowChatPopupElement } from '../element/launcher-element'
 import type { FlowChatAttributes, FlowChatBubbleAttributes, FlowChatPopupAttributes } from './attributes'
 
 /** Preact's own props of an HTML element (`ref`, `class`, `style`, `key`, …) plus the tag's. */

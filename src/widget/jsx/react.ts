@@ -5,8 +5,8 @@
  * Events are not props: listen with `addEventListener` on a ref (see docs/integrators/javascript-api.md).
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react'
-import type { FlowChatBubbleElement, FlowChatPopupElement } from '../element/launcher-element'
 import type { FlowChatElement } from '../element/flow-chat-element'
+import type { FlowChatBubbleElement, FlowChatPopupElement } from '../element/launcher-element'
 import type { FlowChatAttributes, FlowChatBubbleAttributes, FlowChatPopupAttributes } from './attributes'
 
 /** React's own props of an HTML element (`ref`, `className`, `style`, `key`, …) plus the tag's. */

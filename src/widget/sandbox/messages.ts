@@ -7,7 +7,7 @@ import {
   RUN_ID_PATTERN,
   RUN_LIMIT_CEILINGS,
 } from './limits'
-import { parsePageAddress, type PageAddress } from './page-address'
+import { type PageAddress, parsePageAddress } from './page-address'
 
 /**
  * The messages between the widget and the sandbox frame, and the one check of each, shared by the

@@ -1,6 +1,6 @@
 import { SANDBOX_READY_GRACE_MS } from '../../protocol/time-limits'
 import { SANDBOX_PROTOCOL_VERSION } from './limits'
-import { claimsSandboxProtocol, parseFrameMessage, type FrameMessage, type RunMessage } from './messages'
+import { claimsSandboxProtocol, type FrameMessage, parseFrameMessage, type RunMessage } from './messages'
 
 export class SandboxUnavailableError extends Error {
   constructor(

@@ -1,9 +1,9 @@
-import { argNamesProblem } from './arg-names'
 import { REQUEST_TIMEOUT_MS, SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
+import { argNamesProblem } from './arg-names'
 import { MAX_EVENT_PAYLOAD_CHARS, MAX_EVENTS_PER_RUN, MAX_RESULT_CHARS, MESSAGE_PREFIX } from './limits'
 import { parseSandboxJson, type ResultMessage } from './messages'
 import { NO_PAGE_ADDRESS } from './page-address'
-import { openSandboxFrame, SandboxUnavailableError, type RunReply, type SandboxFrame } from './sandbox-frame'
+import { openSandboxFrame, type RunReply, type SandboxFrame, SandboxUnavailableError } from './sandbox-frame'
 import { sandboxDocumentUrl } from './sandbox-url'
 import type { SandboxLogEntry, ScriptFailureReason, ScriptOutcome, ScriptRunner, ScriptRunnerOptions, ScriptToRun } from './types'
 

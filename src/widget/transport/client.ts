@@ -1,16 +1,16 @@
 import {
-  chatStepResultSchema,
-  startChatResponseSchema,
   type ChatReplyMessage,
   type ChatStepResult,
+  chatStepResultSchema,
   type StartChatRequest,
   type StartChatResponse,
+  startChatResponseSchema,
 } from '../../protocol/chat'
-import { publicFlowResponseSchema, type PublicFlow, type PublicFlowResponse } from '../../protocol/public-flow'
+import { type PublicFlow, type PublicFlowResponse, publicFlowResponseSchema } from '../../protocol/public-flow'
 import { REQUEST_TIMEOUT_MS } from '../../protocol/time-limits'
-import { TransportError, isSetUpRefusal } from './errors'
-import { requestJson, type FetchLike } from './http'
-import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type Sleep } from './retry'
+import { isSetUpRefusal, TransportError } from './errors'
+import { type FetchLike, requestJson } from './http'
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Sleep, withRetry } from './retry'
 
 export interface FlowClientConfig {
   /** Base URL of the flow-management API (`{base_url}`); empty means the page's own origin. */

@@ -1,21 +1,21 @@
+// Named zod imports, not the `z` namespace: only a chunk imports this module (build/lazy-chunks.ts).
+import { unknown } from 'zod/mini'
 import {
   HANDOFF_EVENTS_PATH,
   HANDOFF_LEAVE_PATH,
   HANDOFF_MESSAGES_PATH,
   HANDOFF_TYPING_PATH,
+  type HandoffEvent,
+  type HandoffPollResponse,
   handoffEventSchema,
   handoffPath,
   handoffPollResponseSchema,
-  typingEventSchema,
-  type HandoffEvent,
-  type HandoffPollResponse,
   type TypingEvent,
+  typingEventSchema,
 } from '../../protocol/handoff'
 import type { ChatEndpoint } from './client'
-// Named zod imports, not the `z` namespace: only a chunk imports this module (build/lazy-chunks.ts).
-import { unknown } from 'zod/mini'
 import { jsonOf, requestJson } from './http'
-import { DEFAULT_RETRY_POLICY, withRetry, type Sleep } from './retry'
+import { DEFAULT_RETRY_POLICY, type Sleep, withRetry } from './retry'
 
 /**
  * A handoff's live channel from the visitor's side (protocol/handoff.ts): its events as

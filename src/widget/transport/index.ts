@@ -1,13 +1,13 @@
 export {
-  createFlowClient,
   type ChatEndpoint,
   type ChatSettings,
+  createFlowClient,
   type FlowClient,
   type FlowClientConfig,
   type PublishedFlow,
   type PublishedFlowView,
 } from './client'
-export { TransportError, isSetUpRefusal, isTransportError, type TransportErrorKind } from './errors'
+export { isSetUpRefusal, isTransportError, TransportError, type TransportErrorKind } from './errors'
 export type { FetchLike } from './http'
 export { newIdempotencyKey } from './idempotency'
-export { DEFAULT_RETRY_POLICY, backoffDelay, sleep, withRetry, type RetryPolicy, type Sleep } from './retry'
+export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, type Sleep, sleep, withRetry } from './retry'

@@ -2,7 +2,7 @@ import type { z } from 'zod/mini'
 // Named zod imports, not the `z` namespace: only chunks import this module (a webhook's runner and
 // the commands), and they take from the core's zod only what they use (build/lazy-chunks.ts).
 import { looseObject, string } from 'zod/mini'
-import { LISTEN_FOR_WEBHOOK_PATH, MAX_LISTEN_SECONDS, chatStepResultSchema } from '../../protocol/chat'
+import { chatStepResultSchema, LISTEN_FOR_WEBHOOK_PATH, MAX_LISTEN_SECONDS } from '../../protocol/chat'
 import { opt } from '../../protocol/common'
 import type { ChatEndpoint } from './client'
 import { requestJson } from './http'

@@ -1,5 +1,5 @@
 import { RETRY_POLICY } from '../../protocol/time-limits'
-import { TransportError, isTransportError } from './errors'
+import { isTransportError, TransportError } from './errors'
 
 export interface RetryPolicy {
   /** Attempts after the first one. */

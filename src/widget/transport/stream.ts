@@ -1,7 +1,7 @@
-import { STREAM_MESSAGE_PATH, StreamFormatError, createStreamParser, type StreamErrorLog, type StreamPart } from '../../protocol/stream'
+import { createStreamParser, STREAM_MESSAGE_PATH, type StreamErrorLog, StreamFormatError, type StreamPart } from '../../protocol/stream'
 import { TransportError } from './errors'
-import { httpError, jsonOf, type FetchLike } from './http'
-import { sleep as defaultSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
+import { type FetchLike, httpError, jsonOf } from './http'
+import { sleep as defaultSleep, type RetryPolicy, type Sleep, withRetry } from './retry'
 
 /**
  * How long the widget waits on a stream. The service gives its AI provider 30 s to connect and

@@ -1,4 +1,4 @@
-import { uploadedFileSchema, uploadPath, type UploadedFile } from '../../protocol/uploads'
+import { type UploadedFile, uploadedFileSchema, uploadPath } from '../../protocol/uploads'
 import type { ChatEndpoint } from './client'
 import { TransportError } from './errors'
 import { readAnswer } from './http'

@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Conversation, Emit } from '../chat/index'
+import type { CssValidator } from '../content/css'
+import { type Locale, say, translate } from '../i18n/locale'
 import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
+import { lazyView } from './lazy-view'
 import { usePreloadViews } from './preload-views'
 import { FailureNotice, HandoffNotice, LoadingIndicator, RestartNotice, WaitingNotice } from './status-views'
-import { lazyView } from './lazy-view'
-import type { CssValidator } from '../content/css'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
-import { say, translate, type Locale } from '../i18n/locale'
 import type { Widget } from './widget'
 
 export interface AppProps {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { WEB_SCHEMES, safeUrl } from '../content/url'
+import { safeUrl, WEB_SCHEMES } from '../content/url'
 import type { Widget } from './widget'
 
 type Side = 'host' | 'guest'

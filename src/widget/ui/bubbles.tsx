@@ -1,7 +1,7 @@
-import { liveHandoff, type GuestEntry, type HostEntry } from '../chat/index'
+import { type GuestEntry, type HostEntry, liveHandoff } from '../chat/index'
 import { Avatar, useAvatar } from './avatar'
 import { isImagePending, settleImage } from './image-reveal'
-import { MessageContent, isMediaMessage, streamedAnswerView } from './message-content'
+import { isMediaMessage, MessageContent, streamedAnswerView } from './message-content'
 import { RetryButton } from './retry-button'
 import type { WidgetProps } from './widget'
 

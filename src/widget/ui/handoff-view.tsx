@@ -1,11 +1,11 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { MAX_HANDOFF_MESSAGE_LENGTH, type Agent } from '../../protocol/handoff'
+import { type Agent, MAX_HANDOFF_MESSAGE_LENGTH } from '../../protocol/handoff'
 import type { AgentEntry, LiveHandoff } from '../chat/index'
-import { WEB_SCHEMES, safeUrl } from '../content/url'
+import { safeUrl, WEB_SCHEMES } from '../content/url'
 import { adoptChunkCss } from './chunk-css'
 import { css } from './css'
-import { MessageContent } from './message-content'
 import { isComposing } from './inputs/use-answer'
+import { MessageContent } from './message-content'
 import type { Widget, WidgetProps } from './widget'
 
 /**

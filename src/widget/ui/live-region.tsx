@@ -1,8 +1,8 @@
 import { useRef } from 'preact/hooks'
-import { isWaitingForWebhook, type AgentEntry, type HostEntry, type Transcript } from '../chat/index'
+import { type AgentEntry, type HostEntry, isWaitingForWebhook, type Transcript } from '../chat/index'
 import { awaitsHtmlReader, messageText } from '../content/plain-text'
-import { isImagePending } from './image-reveal'
 import type { StringId } from '../i18n/strings'
+import { isImagePending } from './image-reveal'
 import type { Widget, WidgetProps } from './widget'
 
 /** Announcements kept in the region after they were read: a little history, bounded in size. */

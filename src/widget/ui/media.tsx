@@ -1,10 +1,10 @@
 import type { Ref } from 'preact'
 import { useLayoutEffect, useRef } from 'preact/hooks'
-import { WEB_SCHEMES, safeUrl } from '../content/url'
-import { adoptChunkCss } from './chunk-css'
-import { ImageMessage } from './image-message'
-import { css } from './css'
+import { safeUrl, WEB_SCHEMES } from '../content/url'
 import type { StringId } from '../i18n/strings'
+import { adoptChunkCss } from './chunk-css'
+import { css } from './css'
+import { ImageMessage } from './image-message'
 import type { Widget, WidgetProps } from './widget'
 
 /** The players' look, added to the widget's styles when the first one shows (the core styles pictures only). */

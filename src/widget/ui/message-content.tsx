@@ -1,9 +1,9 @@
 import { useEffect } from 'preact/hooks'
 import type { ChatMessage } from '../../protocol/index'
-import { renderRichText } from '../content/rich-text'
 import { htmlToPlain, withHtmlReader } from '../content/plain-text'
-import { lazyView, type LazyView } from './lazy-view'
+import { renderRichText } from '../content/rich-text'
 import type { StringId } from '../i18n/strings'
+import { type LazyView, lazyView } from './lazy-view'
 import type { WidgetProps } from './widget'
 
 type Content = Record<string, unknown>

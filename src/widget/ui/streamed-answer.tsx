@@ -1,11 +1,11 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { StreamedAnswer } from '../chat/index'
-import { createBlockSplitter } from '../content/markdown-blocks'
 import { createMarkdownRenderer, type MarkdownRenderer } from '../content/markdown'
+import { createBlockSplitter } from '../content/markdown-blocks'
 import type { Sanitizer } from '../content/purify'
 import { adoptChunkCss } from './chunk-css'
-import { RetryButton } from './retry-button'
 import { css } from './css'
+import { RetryButton } from './retry-button'
 import type { WidgetProps } from './widget'
 
 /**

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { hashToken, newId, newToken } from '../../../src/service/ids'
 import { beforeAll } from 'vitest'
-import { useBrowserSuite, type BrowserSuite } from '../helpers/browser-suite'
+import { hashToken, newId, newToken } from '../../../src/service/ids'
+import { type BrowserSuite, useBrowserSuite } from '../helpers/browser-suite'
 import { trackErrors } from '../helpers/chat-page'
 import { TEST_FLOWS_DIR } from '../helpers/test-service'
 

@@ -3,9 +3,9 @@ import { axeViolations, chat } from '../helpers/chat-page'
 import {
   announced,
   apiOf,
-  CONSOLE_FLOW_NAME as NAME,
   consoleErrors,
   consolePage,
+  CONSOLE_FLOW_NAME as NAME,
   openFlow,
   readConsoleFlow,
   secretOf,

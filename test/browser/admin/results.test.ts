@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { axeViolations, chat, trackErrors } from '../helpers/chat-page'
 import {
   announced,
   answerFlow,
   type apiOf,
   CONSOLE_FLOW,
-  CONSOLE_FLOW_NAME as NAME,
   consolePage,
+  CONSOLE_FLOW_NAME as NAME,
   openFlow,
   readConsoleFlow,
   signIn,
   useConsoleSuite,
   usePublishable,
 } from './console-page'
-import { axeViolations, chat, trackErrors } from '../helpers/chat-page'
 
 /**
  * The console's results views in Chromium: the table in the flow's resultsTablePreferences (saved

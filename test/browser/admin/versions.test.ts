@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { axeViolations } from '../helpers/chat-page'
-import { announced, CONSOLE_FLOW_NAME as NAME, consoleErrors, consolePage, readConsoleFlow, useConsoleSuite } from './console-page'
+import { announced, consoleErrors, consolePage, CONSOLE_FLOW_NAME as NAME, readConsoleFlow, useConsoleSuite } from './console-page'
 
 /**
  * The Versions panel of a flow in Chromium, by keyboard: the list of published versions, what

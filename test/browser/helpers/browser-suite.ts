@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { launchChromium, type LaunchedBrowser } from './chromium'
 import type { ServiceConfig } from '../../../src/service/config'
+import { type LaunchedBrowser, launchChromium } from './chromium'
 import { startTestService, type TestService } from './test-service'
 
 export interface BrowserSuite {

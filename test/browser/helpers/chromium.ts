@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type BrowserContext } from 'playwright-core'
+import { type BrowserContext, chromium } from 'playwright-core'
 
 export const LAUNCH_FLAGS = [
   '--headless',

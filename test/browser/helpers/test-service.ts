@@ -5,13 +5,13 @@ import { basename, join, relative, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
 import { DEFAULT_CONFIG, type ServiceConfig } from '../../../src/service/config'
+import { newToken } from '../../../src/service/ids'
+import { type RunningServer, startServer } from '../../../src/service/main'
+import type { Store } from '../../../src/service/store/store'
 import { QUIET_LOG } from '../../service/helpers/logs'
 import { copyInitialisedPglite } from '../../service/helpers/pglite-template'
-import { newToken } from '../../../src/service/ids'
-import { startServer, type RunningServer } from '../../../src/service/main'
-import type { Store } from '../../../src/service/store/store'
-import { startHostSite, type HostFile, type HostSite } from './host-site'
-import { HOST_CSS, testPage, type PageOptions } from './test-pages'
+import { type HostFile, type HostSite, startHostSite } from './host-site'
+import { HOST_CSS, type PageOptions, testPage } from './test-pages'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..')
 export const DIST_DIR = join(REPO_ROOT, 'dist')

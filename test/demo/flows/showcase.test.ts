@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../../service/helpers/database'
-import { createTestService, WORKSPACE, type TestService } from '../../service/helpers/service'
+import { createTestService, type TestService, WORKSPACE } from '../../service/helpers/service'
 
 /** The demo's showcase flow as a visitor meets it, through the chat API. */
 const SHOWCASE = resolve(import.meta.dirname, '../../../demo/flows/showcase.json')

@@ -3,7 +3,7 @@ import { errorBodySchema, startChatResponseSchema } from '../../../src/protocol/
 import { createStreamParser } from '../../../src/protocol/stream'
 import { DEFAULT_CONFIG } from '../../../src/service/config'
 import type { Database, Queryable } from '../../../src/service/store/database'
-import { aiFlow, aiService, type AiServiceOptions, say, startAiChat, streamMessage, texts, useAiServices } from '../helpers/ai-flows'
+import { type AiServiceOptions, aiFlow, aiService, say, startAiChat, streamMessage, texts, useAiServices } from '../helpers/ai-flows'
 import { useTestDatabase } from '../helpers/database'
 import { OTHER_WORKSPACE, type TestService } from '../helpers/service'
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { chatStepResultSchema } from '../../../src/protocol/index'
 import { createEngine } from '../../../src/service/engine/index'
 import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
-import { chatStepResultSchema } from '../../../src/protocol/index'
 import { buildFlow, Conversation, input, text, texts, varId } from './support/flow-builder'
 
 afterAll(closeSandbox)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { Theme } from '../../../src/protocol/index'
 import { indexFlow } from '../../../src/service/engine/core/flow-index'
 import { longestPaths } from '../../../src/service/engine/progress'
-import type { Theme } from '../../../src/protocol/index'
 import { buildFlow, Conversation, edge, input, text, varId } from './support/flow-builder'
 
 const withProgress: Theme = { general: { progressBar: { isEnabled: true } } }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { migrateToV6 } from '../../../src/service/flows/flow-migration'
 import { useTestDatabase } from '../helpers/database'
 import { importOverHttp, publishOverHttp } from '../helpers/flows'
-import { createTestService, WORKSPACE, type TestService } from '../helpers/service'
+import { createTestService, type TestService, WORKSPACE } from '../helpers/service'
 
 const paragraph = (text: string) => ({ richText: [{ type: 'p', children: [{ text }] }] })
 

@@ -3,9 +3,9 @@ import { chatStepResultSchema, startChatResponseSchema } from '../../../src/prot
 import { createStreamParser, type StreamPart } from '../../../src/protocol/stream'
 import type { AiTimeouts } from '../../../src/service/ai/ai-config'
 import type { ServiceConfig } from '../../../src/service/config'
+import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import type { TestDatabase } from './database'
 import { importOverHttp, publishOverHttp } from './flows'
-import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { type OpenAiTestServer, startOpenAiTestServer } from './openai-test-server'
 import { createTestService, type TestService } from './service'
 

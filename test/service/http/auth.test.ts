@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
-import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
-import { createTestService, WORKSPACE, type TestService } from '../helpers/service'
+import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
+import { createTestService, type TestService, WORKSPACE } from '../helpers/service'
 
 const db = useTestDatabase()
 let svc: TestService

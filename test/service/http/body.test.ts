@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
 import { BAD_BODIES, type Target } from '../fixtures/bad-bodies'
-import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
-import { snapshotTables } from '../helpers/snapshot'
+import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { createTestService, type TestService } from '../helpers/service'
+import { snapshotTables } from '../helpers/snapshot'
 
 const db = useTestDatabase()
 let svc: TestService

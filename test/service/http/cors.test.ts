@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
 import { isOriginAllowed, normalizeOrigin } from '../../../src/service/http/cors'
-import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
-import { snapshotTables } from '../helpers/snapshot'
+import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { createTestService, type TestService } from '../helpers/service'
+import { snapshotTables } from '../helpers/snapshot'
 
 const SHOP = 'https://shop.example'
 const EVIL = 'https://evil.example'

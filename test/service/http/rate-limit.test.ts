@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
+import { uploadPath } from '../../../src/protocol/uploads'
 import { HttpError } from '../../../src/service/http/errors'
 import { RateLimiter } from '../../../src/service/http/rate-limit'
 import { TestClock } from '../helpers/clock'
-import { uploadPath } from '../../../src/protocol/uploads'
-import { fileInputFlow, greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
+import { fileInputFlow, greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
+import { createTestService, TEST_CONFIG, type TestService } from '../helpers/service'
 import { snapshotTables } from '../helpers/snapshot'
 import { uploadService } from '../uploads/upload-helpers'
 import { SAME_CLIENT } from './fixtures/client-networks'
-import { createTestService, TEST_CONFIG, type TestService } from '../helpers/service'
 
 async function refusal(attempt: Promise<void>): Promise<HttpError | undefined> {
   try {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
-import { captureLogs, type CapturedLogs, type LogLine } from '../helpers/logs'
+import { type CapturedLogs, captureLogs, type LogLine } from '../helpers/logs'
 import { createTestService, type TestService, WORKSPACE } from '../helpers/service'
 import { HOSTILE_REQUEST_IDS, REQUEST_IDS_KEPT } from './fixtures/request-ids'
 

@@ -6,7 +6,7 @@ import { AllowList } from '../../../src/service/outbound/address-policy'
 import { createOutboundHttp, type OutboundHttp } from '../../../src/service/outbound/outbound-http'
 import { createStore, type Store } from '../../../src/service/store/store'
 import { dropSchema, freshSchema, useTestDatabase } from '../helpers/database'
-import { SMTP_PASSWORD, SMTP_USER, startSmtpTestServer, type SmtpTestServer } from '../helpers/smtp-test-server'
+import { SMTP_PASSWORD, SMTP_USER, type SmtpTestServer, startSmtpTestServer } from '../helpers/smtp-test-server'
 
 const db = useTestDatabase()
 let smtp: SmtpTestServer

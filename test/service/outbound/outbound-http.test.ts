@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { AllowList, refusedRangeOf } from '../../../src/service/outbound/address-policy'
-import { createOutboundHttp, type OutboundHttp, OutboundError, type OutboundOptions } from '../../../src/service/outbound/outbound-http'
+import { createOutboundHttp, OutboundError, type OutboundHttp, type OutboundOptions } from '../../../src/service/outbound/outbound-http'
 import { REFUSED_RANGES } from '../../../src/service/outbound/refused-ranges'
-import { startHttpTestServer, type HttpTestServer } from '../helpers/http-test-server'
+import { type HttpTestServer, startHttpTestServer } from '../helpers/http-test-server'
 import { captureLogs } from '../helpers/logs'
 import { NAME_PROBES, PUBLIC_ADDRESSES, REFUSED_TARGETS } from './fixtures/refused-targets'
 

@@ -3,7 +3,7 @@ import { errorBodySchema } from '../../../src/protocol/index'
 import { uploadPath } from '../../../src/protocol/uploads'
 import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
-import { captureLogs, type CapturedLogs } from '../helpers/logs'
+import { type CapturedLogs, captureLogs } from '../helpers/logs'
 import { createTestService, TEST_CONFIG, type TestService, WORKSPACE } from '../helpers/service'
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { chatStepResultSchema, errorBodySchema, startChatResponseSchema } from '../../../src/protocol/index'
-import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
+import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { createTestService, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()

@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { credentialSchema, type CreateCredentialRequest } from '../../../src/protocol/credentials'
+import { type CreateCredentialRequest, credentialSchema } from '../../../src/protocol/credentials'
 import { errorBodySchema } from '../../../src/protocol/index'
-import { credentialsKeyFrom } from '../../../src/service/credentials/credentials-key'
+import { CredentialUnreadableError, credentialsKeyFrom } from '../../../src/service/credentials/credentials-key'
 import { CredentialNotFoundError, CredentialsVault } from '../../../src/service/credentials/credentials-vault'
-import { CredentialUnreadableError } from '../../../src/service/credentials/credentials-key'
 import { useTestDatabase } from '../helpers/database'
-import { createTestService, WORKSPACE, type CallResult, type TestService } from '../helpers/service'
+import { type CallResult, createTestService, type TestService, WORKSPACE } from '../helpers/service'
 import { dumpSchema } from '../helpers/table-dump'
 
 const db = useTestDatabase()

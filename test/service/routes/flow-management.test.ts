@@ -10,7 +10,7 @@ import {
 import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp } from '../helpers/flows'
 import { collectResult } from '../helpers/results'
-import { createTestService, OTHER_WORKSPACE, type CallResult, type TestService } from '../helpers/service'
+import { type CallResult, createTestService, OTHER_WORKSPACE, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()
 let svc: TestService

@@ -8,9 +8,9 @@ import {
   publishedFlowSchema,
 } from '../../../src/protocol/index'
 import { FLOW_SECRETS, secretFlow } from '../fixtures/secret-flow'
-import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
-import { createTestService, WORKSPACE, type TestService } from '../helpers/service'
+import { greetingFlow, importOverHttp, loadSharedFlow, publishOverHttp } from '../helpers/flows'
+import { createTestService, type TestService, WORKSPACE } from '../helpers/service'
 
 const db = useTestDatabase()
 let svc: TestService

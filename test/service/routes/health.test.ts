@@ -1,5 +1,5 @@
-import { createServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { createServer, type Socket } from 'node:net'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it } from 'vitest'
 import { registerHealthRoutes } from '../../../src/service/routes/health'

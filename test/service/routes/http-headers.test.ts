@@ -4,8 +4,8 @@ import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { HOSTILE_HEADER_VALUES } from '../engine/blocks/http-request/fixtures/hostile-header-values'
 import { useTestDatabase } from '../helpers/database'
 import { importOverHttp, publishOverHttp } from '../helpers/flows'
-import { captureLogs, type CapturedLogs } from '../helpers/logs'
 import { type HttpTestServer, startHttpTestServer } from '../helpers/http-test-server'
+import { type CapturedLogs, captureLogs } from '../helpers/logs'
 import { createTestService, type TestService } from '../helpers/service'
 
 /**

@@ -4,7 +4,7 @@ import { resultsPageSchema } from '../../../src/protocol/results'
 import { CSV_CELLS } from '../fixtures/csv-cells'
 import { HOSTILE_EXPORT_QUERIES } from '../fixtures/hostile-result-queries'
 import { useTestDatabase } from '../helpers/database'
-import { collectResult, resultsPath, publishedSurvey as publishSurvey } from '../helpers/results'
+import { collectResult, publishedSurvey as publishSurvey, resultsPath } from '../helpers/results'
 import { createTestService, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()

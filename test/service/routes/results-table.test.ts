@@ -4,8 +4,8 @@ import { deleteResultsResponseSchema, resultDetailSchema, resultsPageSchema } fr
 import { HOSTILE_RESULT_QUERIES } from '../fixtures/hostile-result-queries'
 import { useTestDatabase } from '../helpers/database'
 import { importOverHttp, publishOverHttp } from '../helpers/flows'
-import { collectResult, resultsPath, surveyFlow, publishedSurvey as publishSurvey } from '../helpers/results'
-import { createTestService, issueToken, OTHER_WORKSPACE, type CallResult, type TestService } from '../helpers/service'
+import { collectResult, publishedSurvey as publishSurvey, resultsPath, surveyFlow } from '../helpers/results'
+import { type CallResult, createTestService, issueToken, OTHER_WORKSPACE, type TestService } from '../helpers/service'
 
 const db = useTestDatabase()
 let svc: TestService

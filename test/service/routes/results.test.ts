@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
 import { outboxResponseSchema, resultLogsResponseSchema } from '../../../src/protocol/results'
-import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { useTestDatabase } from '../helpers/database'
-import { createTestService, OTHER_WORKSPACE, WORKSPACE, type TestService } from '../helpers/service'
+import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
+import { createTestService, OTHER_WORKSPACE, type TestService, WORKSPACE } from '../helpers/service'
 
 const db = useTestDatabase()
 let svc: TestService

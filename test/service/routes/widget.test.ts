@@ -4,10 +4,10 @@ import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import packageJson from '../../../package.json' with { type: 'json' }
+import { contentEncoding } from '../../../src/service/http/content-encoding'
 import { handleError, handleNotFound } from '../../../src/service/http/errors'
 import { registerWidgetRoutes, WIDGET_BASE_PATH } from '../../../src/service/routes/widget'
-import { contentEncoding } from '../../../src/service/http/content-encoding'
-import packageJson from '../../../package.json' with { type: 'json' }
 
 const SCRIPT = 'var FlowChat=(function(){return {}})();\n'.repeat(50)
 const CHUNK = 'export default function(e){return{}}\n'.repeat(20)

@@ -3,7 +3,7 @@ import { hashToken } from '../../../src/service/ids'
 import { createShareTokens, SHARE_TOKEN_LABEL } from '../../../src/service/share/share-token'
 import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
-import { createTestService, OTHER_WORKSPACE, WORKSPACE, type TestService } from '../helpers/service'
+import { createTestService, OTHER_WORKSPACE, type TestService, WORKSPACE } from '../helpers/service'
 
 const db = useTestDatabase()
 let svc: TestService

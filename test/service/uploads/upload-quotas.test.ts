@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { errorBodySchema } from '../../../src/protocol/index'
-import { SESSION_PURGE_GRACE_MS, purgeExpired } from '../../../src/service/chat/session-purge'
+import { purgeExpired, SESSION_PURGE_GRACE_MS } from '../../../src/service/chat/session-purge'
 import { DEFAULT_CONFIG } from '../../../src/service/config'
 import type { UploadQuotas } from '../../../src/service/uploads/upload-quotas'
 import { UPLOAD_FLOODS } from '../fixtures/upload-floods'

@@ -12,7 +12,7 @@ import { verifyWebhook } from '../../../src/service/webhooks/webhook-signature'
 import { useTestDatabase } from '../helpers/database'
 import { greetingFlow, importOverHttp, publishOverHttp } from '../helpers/flows'
 import { collectResult, surveyFlow } from '../helpers/results'
-import { createTestService, type CallResult, type TestService } from '../helpers/service'
+import { type CallResult, createTestService, type TestService } from '../helpers/service'
 import { until } from '../helpers/until'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 

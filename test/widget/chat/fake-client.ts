@@ -1,16 +1,16 @@
 import type { ChatReplyMessage, ChatStepResult, PublishedFlow, Settings, StartChatResponse } from '../../../src/protocol/index'
-import { TransportError, type ChatEndpoint, type FetchLike, type FlowClient } from '../../../src/widget/transport/index'
-import type { WebhookWait } from '../../../src/widget/transport/long-poll'
 import {
-  createConversation,
   type Conversation,
   type ConversationMemory,
   type ConversationOptions,
+  createConversation,
   type FlowChatEventMap,
   type FlowChatEventType,
   type GuestEntry,
   type SavedConversation,
 } from '../../../src/widget/chat/index'
+import { type ChatEndpoint, type FetchLike, type FlowClient, TransportError } from '../../../src/widget/transport/index'
+import type { WebhookWait } from '../../../src/widget/transport/long-poll'
 
 export const UPDATED_AT = '2026-01-02T00:00:00.000Z'
 

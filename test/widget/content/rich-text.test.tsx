@@ -1,6 +1,5 @@
-import { render } from '@testing-library/preact'
+import { cleanup, render } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup } from '@testing-library/preact'
 import { renderRichText } from '../../../src/widget/content/rich-text'
 
 afterEach(cleanup)

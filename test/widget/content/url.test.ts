@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LINK_SCHEMES, WEB_SCHEMES, safeImageUrl, safeUrl } from '../../../src/widget/content/url'
+import { LINK_SCHEMES, safeImageUrl, safeUrl, WEB_SCHEMES } from '../../../src/widget/content/url'
 import { BAD_URLS } from './bad-url-corpus'
 
 describe('safeUrl', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Settings, Theme } from '../../../src/protocol/index'
 import { loadChatView } from '../../../src/widget/element/chat-view'
 import { defineFlowChat, type FlowChatElement } from '../../../src/widget/index'
-import type { Settings, Theme } from '../../../src/protocol/index'
 import type { FetchLike } from '../../../src/widget/transport/index'
 import { publishedFlow, startResponse, text, textInput } from '../chat/fake-client'
 

@@ -5,9 +5,9 @@ import {
   applyOptions,
   defineProperties,
   observedAttributes,
+  type PropertyTable,
   readProperty,
   upgradeProperties,
-  type PropertyTable,
 } from '../../../src/widget/element/properties'
 
 const TABLE = {

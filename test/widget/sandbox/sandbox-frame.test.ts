@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SANDBOX_READY_GRACE_MS as READY_GRACE_MS } from '../../../src/protocol/time-limits'
 import type { RunMessage } from '../../../src/widget/sandbox/messages'
-import { openSandboxFrame, SandboxUnavailableError, type SandboxFrame } from '../../../src/widget/sandbox/sandbox-frame'
+import { openSandboxFrame, type SandboxFrame, SandboxUnavailableError } from '../../../src/widget/sandbox/sandbox-frame'
 import { fakeFrameWindows, quietFrameLoading, reportViolation, SANDBOX_ORIGIN, SANDBOX_URL, useShadowContainer } from './frame-harness'
 
 const READY = { type: 'flow-chat-sandbox:ready', version: 1 }

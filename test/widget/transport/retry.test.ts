@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { TransportError, backoffDelay, sleep, withRetry } from '../../../src/widget/transport/index'
+import { backoffDelay, sleep, TransportError, withRetry } from '../../../src/widget/transport/index'
 
 const policy = { retries: 3, baseDelayMs: 100, maxDelayMs: 1000 }
 

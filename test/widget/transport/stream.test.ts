@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { errorLine, finishLine, textLines } from '../../../src/protocol/stream'
-import { TransportError, type FetchLike } from '../../../src/widget/transport/index'
+import { type FetchLike, TransportError } from '../../../src/widget/transport/index'
 import { streamMessage } from '../../../src/widget/transport/stream'
 import { errorResponse, streamResponse } from './stream-responses'
 

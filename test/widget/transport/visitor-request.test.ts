@@ -2,7 +2,7 @@ import { fetch as undiciFetch } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TransportError } from '../../../src/widget/transport/index'
 import { sendVisitorRequest, type VisitorRequest } from '../../../src/widget/transport/visitor-request'
-import { startHttpTestServer, type HttpTestServer } from '../../service/helpers/http-test-server'
+import { type HttpTestServer, startHttpTestServer } from '../../service/helpers/http-test-server'
 
 // A real server on loopback, reached with Node's fetch (the browser's is exercised in Chromium).
 const fetch = undiciFetch as unknown as typeof globalThis.fetch

@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact'
 import axe from 'axe-core'
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { settle, startResponse, text, textInput } from '../chat/fake-client'
 import { EventSource, startHandoffService } from '../chat/actions/handoff-service'
+import { settle, startResponse, text, textInput } from '../chat/fake-client'
 import { renderApp } from './render-app'
 
 const ADA = { name: 'Ada Lovelace', avatarUrl: 'https://cdn.example/ada.png' }

@@ -2,8 +2,8 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ChatMessage } from '../../../src/protocol/index'
 import { settle, startResponse, textInput } from '../chat/fake-client'
-import { renderApp } from './render-app'
 import { MARKDOWN_XSS_CORPUS } from '../content/markdown-xss-corpus'
+import { renderApp } from './render-app'
 
 afterEach(cleanup)
 

@@ -1,7 +1,7 @@
 import { isParameterName } from '../../../protocol/script-params'
 import type { FlowIndex } from '../core/flow-index'
+import { replacePlaceholders, type Variables, valueForCode, variableIdByName } from '../core/variables'
 import type { SandboxProgram } from '../sandbox/sandbox'
-import { replacePlaceholders, valueForCode, type Variables, variableIdByName } from '../core/variables'
 
 /**
  * Code never gets variable values spliced into its text (that would let an answer such as

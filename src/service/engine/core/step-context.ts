@@ -1,5 +1,5 @@
-import type { SandboxPool } from '../sandbox/sandbox-pool'
 import { runInSandbox, type SandboxLimits, type SandboxProgram, type SandboxRun } from '../sandbox/sandbox'
+import type { SandboxPool } from '../sandbox/sandbox-pool'
 import type { AiCaller, HttpCaller, LinkedFlowLoader, MailSender, SnapshotAnswer } from './ports'
 
 /**

@@ -1,7 +1,7 @@
 import type { ChatMessage, ClientAction } from '../../../protocol/index'
+import type { SandboxLimits, SandboxOutcome, SandboxProgram } from '../sandbox/sandbox'
 import { type ByteLimits, ByteMeter, DEFAULT_BYTE_LIMITS, resultText } from './byte-budget'
 import type { FlowIndex, Position } from './flow-index'
-import type { SandboxLimits, SandboxOutcome, SandboxProgram } from '../sandbox/sandbox'
 import { type StepContext, standaloneStepContext } from './step-context'
 import { recordBotLine } from './transcript'
 import type { Answer, LinkFrame, ReturnMark, StepLog, TranscriptLine } from './types'

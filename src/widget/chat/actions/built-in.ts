@@ -1,4 +1,4 @@
-import { lazyRunner, type ActionRunners } from './runners'
+import { type ActionRunners, lazyRunner } from './runners'
 
 /** The runners of the contract's client actions are a chunk of their own (client-actions.ts). */
 const builtIn = (name: 'redirect' | 'wait' | 'scriptNotSupported' | 'httpRequest' | 'listenForWebhook') =>

@@ -1,10 +1,10 @@
 import { MAX_WAIT_SECONDS } from '../../../protocol/time-limits'
-import { LINK_SCHEMES, WEB_SCHEMES, safeUrl } from '../../content/url'
+import { LINK_SCHEMES, safeUrl, WEB_SCHEMES } from '../../content/url'
 import { scriptReply } from '../../sandbox/reply'
 import type { ScriptFailureReason, ScriptOutcome, ScriptToRun } from '../../sandbox/types'
+import { type DiagnosticCode, widgetWarning } from '../events/events'
 import { actionPayload } from './action-payload'
 import type { ActionRunner } from './runners'
-import { widgetWarning, type DiagnosticCode } from '../events/events'
 
 /**
  * The runners of the contract's client actions (redirect, wait, an HTTP request from the

@@ -1,19 +1,19 @@
 import { batch, signal } from '@preact/signals-core'
 import { chatStepResultSchema } from '../../../protocol/chat'
-import { MAX_HANDOFF_MESSAGE_LENGTH, MAX_POLL_SECONDS, type Agent, type HandoffEvent, type TypingEvent } from '../../../protocol/handoff'
+import { type Agent, type HandoffEvent, MAX_HANDOFF_MESSAGE_LENGTH, MAX_POLL_SECONDS, type TypingEvent } from '../../../protocol/handoff'
 import { RETRY_POLICY } from '../../../protocol/time-limits'
 import type { Words } from '../../i18n/strings'
-import { TransportError, backoffDelay, isTransportError, newIdempotencyKey } from '../../transport/index'
 import {
+  type EventSourceConstructor,
   leaveHandoff,
   pollEvents,
   sendHandoffMessage,
   sendTyping,
   streamEvents,
-  type EventSourceConstructor,
 } from '../../transport/handoff-feed'
+import { backoffDelay, isTransportError, newIdempotencyKey, TransportError } from '../../transport/index'
 import { describeFailure, isAborted } from '../events/failures'
-import { guestEntry, type AgentEntry, type Entry, type GuestEntry } from '../state/entries'
+import { type AgentEntry, type Entry, type GuestEntry, guestEntry } from '../state/entries'
 import type { LiveHandoff } from '../state/live-handoff'
 import { actionPayload } from './action-payload'
 import type { ActionContext, ActionOutcome, ActionRunner } from './runners'

@@ -1,9 +1,9 @@
 import type { ChatMessage, ChatStepResult, ClientAction } from '../../../protocol/index'
-import { isTransportError, type FlowClient, type Sleep } from '../../transport/index'
+import { type FlowClient, isTransportError, type Sleep } from '../../transport/index'
+import { type Emit, widgetWarning } from '../events/events'
 import type { HostEntry, StreamedAnswer } from '../state/entries'
 import type { LiveHandoff } from '../state/live-handoff'
 import type { Transcript } from '../state/transcript'
-import { widgetWarning, type Emit } from '../events/events'
 
 /** Opens `url` in this tab or a new one (the element provides the browser's navigation). */
 export type Navigate = (url: string, newTab: boolean) => void

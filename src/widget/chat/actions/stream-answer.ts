@@ -1,10 +1,10 @@
 import { batch, signal } from '@preact/signals-core'
 import type { Words } from '../../i18n/strings'
-import { TransportError, isTransportError } from '../../transport/index'
+import { isTransportError, TransportError } from '../../transport/index'
 import { streamMessage } from '../../transport/stream'
-import type { ActionRunner } from './runners'
+import { describeFailure, type Told, told } from '../events/failures'
 import type { StreamedAnswer } from '../state/entries'
-import { describeFailure, told, type Told } from '../events/failures'
+import type { ActionRunner } from './runners'
 
 /**
  * The `stream` action: an AI answer streams into a host bubble, then the conversation goes on

@@ -1,9 +1,9 @@
 import { RETRY_POLICY } from '../../../protocol/time-limits'
-import { TransportError, backoffDelay } from '../../transport/index'
+import { backoffDelay, TransportError } from '../../transport/index'
 import { listenForWebhook as longPoll } from '../../transport/long-poll'
+import { describeFailure } from '../events/failures'
 import { actionPayload } from './action-payload'
 import type { ActionRunner } from './runners'
-import { describeFailure } from '../events/failures'
 
 /**
  * A wait-for-webhook block: long-polls the service until the outside system has called the

@@ -3,13 +3,13 @@
  * `{type: "command", command}` through continueChat. A chunk of its own, loaded on the first one.
  */
 import { listenForWebhookSchema } from '../../../protocol/action-payloads'
-import { MAX_COMMAND_LENGTH, type ChatStepResult, type ClientAction, type CommandReply } from '../../../protocol/chat'
+import { type ChatStepResult, type ClientAction, type CommandReply, MAX_COMMAND_LENGTH } from '../../../protocol/chat'
 import { listenForWebhook } from '../../transport/long-poll'
-import type { ConversationState } from '../state/conversation-state'
 import type { FlowChatErrorDetail } from '../events/events'
-import { commandError, describeFailure, isRejection, refuseCommand, type CommandError } from '../events/failures'
+import { type CommandError, commandError, describeFailure, isRejection, refuseCommand } from '../events/failures'
+import type { ConversationState } from '../state/conversation-state'
 import { isWaitingForWebhook, type Next, type Pending, type Stage } from '../state/stage'
-import { deliverTurn, turnFailed, type TurnContext } from './turns'
+import { deliverTurn, type TurnContext, turnFailed } from './turns'
 
 type Task = (signal: AbortSignal) => Promise<Next>
 

@@ -7,6 +7,7 @@ import type { ConversationMemory } from '../memory/conversation-memory'
 import type { ActiveInput, Failure, RestartReason, Stage } from '../state/stage'
 
 export type { ConversationMemory }
+
 import type { Transcript } from '../state/transcript'
 
 export interface ConversationOptions {

@@ -1,10 +1,10 @@
-import { MESSAGE_TYPES, type ChatMessage, type ClientAction } from '../../../protocol/chat'
+import { type ChatMessage, type ClientAction, MESSAGE_TYPES } from '../../../protocol/chat'
 import { messageText } from '../../content/plain-text'
 import type { Sleep } from '../../transport/index'
 import type { ActionOutcome } from '../actions/runners'
-import { widgetWarning, type Emit } from '../events/events'
+import { type Emit, widgetWarning } from '../events/events'
 import type { StepItem } from '../state/sequence'
-import { typingDuration, type TypingSettings } from './typing'
+import { type TypingSettings, typingDuration } from './typing'
 
 export interface PlayerContext {
   signal: AbortSignal

@@ -1,5 +1,5 @@
 import { isPrefilledValue, type PrefilledVariables, type StartChatRequest } from '../../../protocol/chat'
-import { widgetWarning, type Emit } from '../events/events'
+import { type Emit, widgetWarning } from '../events/events'
 
 export type { PrefilledVariables }
 

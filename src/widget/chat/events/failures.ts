@@ -1,6 +1,6 @@
 import { ENGLISH, type StringId, type Words } from '../../i18n/strings'
 import { isSetUpRefusal, isTransportError, type TransportError } from '../../transport/index'
-import { isSetUpMistake, type DiagnosticCode, type Emit, type FlowChatErrorDetail } from './events'
+import { type DiagnosticCode, type Emit, type FlowChatErrorDetail, isSetUpMistake } from './events'
 
 const SESSION_GONE = new Set(['session_not_found', 'session_expired'])
 

@@ -6,15 +6,15 @@
  */
 import type { ChatStepResult, ClientAction } from '../../../protocol/index'
 import type { PublishedFlow } from '../../transport/index'
-import type { ConversationState, Saver } from '../state/conversation-state'
-import type { ConversationMemory } from './conversation-memory'
-import { guestEntry, hostEntry, type Entry, type GuestEntry } from '../state/entries'
-import { widgetWarning, type Emit } from '../events/events'
-import { parseSavedConversation, SAVED_VERSION, type SavedConversation, type SavedStage } from './saved-schema'
 import { startedBeforeReload } from '../actions/started-before-reload'
+import { type Emit, widgetWarning } from '../events/events'
+import type { ConversationState, Saver } from '../state/conversation-state'
+import { type Entry, type GuestEntry, guestEntry, hostEntry } from '../state/entries'
 import { orderStep } from '../state/sequence'
 import type { Next, Pending, RestartReason, Stage, StageTag } from '../state/stage'
 import type { Transcript } from '../state/transcript'
+import type { ConversationMemory } from './conversation-memory'
+import { parseSavedConversation, SAVED_VERSION, type SavedConversation, type SavedStage } from './saved-schema'
 
 export type { SavedConversation }
 

@@ -1,8 +1,8 @@
-import { batch, signal, type ReadonlySignal } from '@preact/signals-core'
+import { batch, type ReadonlySignal, signal } from '@preact/signals-core'
 import type { ChatInput, ChatStepResult } from '../../../protocol/index'
 import type { PublishedFlow } from '../../transport/index'
-import type { Entry } from './entries'
 import type { Told } from '../events/failures'
+import type { Entry } from './entries'
 import type { Failure, Pending, RestartReason, Stage } from './stage'
 import { createTranscript, type Transcript } from './transcript'
 

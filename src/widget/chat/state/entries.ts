@@ -1,4 +1,4 @@
-import { signal, type ReadonlySignal, type Signal } from '@preact/signals-core'
+import { type ReadonlySignal, type Signal, signal } from '@preact/signals-core'
 import type { Agent } from '../../../protocol/handoff'
 import type { ChatMessage } from '../../../protocol/index'
 import type { Words } from '../../i18n/strings'

@@ -1,8 +1,8 @@
 import type { Signal } from '@preact/signals-core'
 import type { ChatInput, ChatReplyMessage, ChatStepResult, ClientAction } from '../../../protocol/index'
+import type { Told } from '../events/failures'
 import type { GuestEntry } from './entries'
 import type { LiveHandoff } from './live-handoff'
-import type { Told } from '../events/failures'
 
 /** Why a remembered conversation could not go on and a new one started instead. */
 export type RestartReason = 'republished' | 'expired'

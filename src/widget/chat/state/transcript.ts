@@ -1,4 +1,4 @@
-import { batch, signal, type ReadonlySignal, type Signal } from '@preact/signals-core'
+import { batch, type ReadonlySignal, type Signal, signal } from '@preact/signals-core'
 import type { Entry } from './entries'
 
 /** Entries per chunk: appending copies at most this many references. */

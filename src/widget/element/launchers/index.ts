@@ -4,8 +4,8 @@
  * accessors, the attributes it watches, the options of FlowChat.init*) and its window.
  */
 import type { FlowChatElementOptions } from '../flow-chat-element'
-import { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from '../launcher-properties'
 import type { LauncherBehaviour, LauncherClass, LauncherKind } from '../launcher-behaviour'
+import { BUBBLE_PROPERTIES, POPUP_PROPERTIES } from '../launcher-properties'
 import { applyOptions, defineProperties, observedAttributes, upgradeProperties } from '../properties'
 import { Bubble } from './bubble'
 import type { LauncherBase } from './launcher-base'

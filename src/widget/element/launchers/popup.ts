@@ -2,7 +2,7 @@ import type { FlowChatElementOptions } from '../flow-chat-element'
 import { POPUP_PROPERTIES } from '../launcher-properties'
 import { focusableWithin } from './deep-focus'
 import { CLOSE_ICON } from './icons'
-import { LauncherBase, emitLauncherEvent, speaks } from './launcher-base'
+import { emitLauncherEvent, LauncherBase, speaks } from './launcher-base'
 import { POPUP_CSS } from './launcher-styles'
 import { lockPageScroll } from './scroll-lock'
 

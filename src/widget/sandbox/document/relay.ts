@@ -7,7 +7,7 @@
  * can reach; whatever the Worker sends is checked again here and rebuilt field by field before it
  * goes to the parent, so only messages of this protocol ever leave the frame.
  */
-import { NO_NETWORK_POLICY, isNetworkVariant } from '../../../protocol/sandbox-policy'
+import { isNetworkVariant, NO_NETWORK_POLICY } from '../../../protocol/sandbox-policy'
 import { EVENT_NAME_PATTERN, MAX_FAILURE_MESSAGE_CHARS, MESSAGE_PREFIX, SANDBOX_PROTOCOL_VERSION } from '../limits'
 import { parseRunMessage, type RunMessage } from '../messages'
 import type { WorkerReply } from './worker'

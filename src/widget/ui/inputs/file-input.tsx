@@ -9,7 +9,7 @@ import {
 } from '../../../protocol/uploads'
 import { adoptChunkCss } from '../chunk-css'
 import { ACCENT, css, v } from '../css'
-import { useFileUploads, type FileItem } from './file-uploads'
+import { type FileItem, useFileUploads } from './file-uploads'
 import type { InputProps } from './input-props'
 import { useAnswer, useAutoFocus } from './use-answer'
 

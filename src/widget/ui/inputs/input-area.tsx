@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks'
-import { widgetWarning, type ActiveInput } from '../../chat/index'
+import { type ActiveInput, widgetWarning } from '../../chat/index'
 import type { WidgetProps } from '../widget'
 import { INPUT_CHUNKS, TEXT_INPUT } from './input-views'
 import { TextInput } from './text-input'

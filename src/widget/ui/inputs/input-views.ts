@@ -1,4 +1,4 @@
-import { lazyView, type LazyView } from '../lazy-view'
+import { type LazyView, lazyView } from '../lazy-view'
 import type { InputProps } from './input-props'
 
 /** The input answered in the core's own text field (any unknown type gets one too). */

@@ -1,6 +1,6 @@
 import type { RichInputProps } from './input-props'
 import { localNumber } from './local-formats'
-import { TextInput, type TextField } from './text-input'
+import { type TextField, TextInput } from './text-input'
 
 /** The fields of number, e-mail, URL and phone inputs: the keyboard a phone shows, and autofill. */
 export const TYPED_FIELDS: ReadonlyMap<string, TextField> = new Map<string, TextField>([

@@ -1,5 +1,5 @@
 import type { Theme } from '../../../protocol/index'
-import { WEB_SCHEMES, safeUrl } from '../../content/url'
+import { safeUrl, WEB_SCHEMES } from '../../content/url'
 
 export const SYSTEM_FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
 

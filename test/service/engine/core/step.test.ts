@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { indexFlow } from '../../../../src/service/engine/core/flow-index'
-import { closeSandbox } from '../../../../src/service/engine/sandbox/sandbox'
 import { Step } from '../../../../src/service/engine/core/step'
+import { closeSandbox } from '../../../../src/service/engine/sandbox/sandbox'
 import { buildFlow } from '../support/flow-builder'
 
 afterAll(closeSandbox)

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import type { ChatReplyMessage } from '../../../../src/protocol/index'
 import {
   type Block,
   chatStepResultSchema,
@@ -8,6 +9,7 @@ import {
   type Settings,
   type Theme,
 } from '../../../../src/protocol/index'
+import { createStepContext, type StepContextInput } from '../../../../src/service/engine/core/step-context'
 import {
   createEngine,
   type Engine,
@@ -16,8 +18,6 @@ import {
   type StepContext,
   type StepOutcome,
 } from '../../../../src/service/engine/index'
-import type { ChatReplyMessage } from '../../../../src/protocol/index'
-import { createStepContext, type StepContextInput } from '../../../../src/service/engine/core/step-context'
 
 /** Test flows: small graphs written inline, published the way the service publishes them. */
 

@@ -1,10 +1,10 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fetch as nodeFetch, EventSource as NodeEventSource } from 'undici'
-import type { ChatStepResult } from '../../../../src/protocol/index'
+import { EventSource as NodeEventSource, fetch as nodeFetch } from 'undici'
 import { formatEvent } from '../../../../src/protocol/event-stream'
 import type { Agent, HandoffEvent, HandoffStatus } from '../../../../src/protocol/handoff'
+import type { ChatStepResult } from '../../../../src/protocol/index'
 import type { EventSourceConstructor } from '../../../../src/widget/transport/handoff-feed'
 import type { ChatEndpoint } from '../../../../src/widget/transport/index'
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ClientAction } from '../../../../src/protocol/index'
+import { STREAM_ATTEMPTS } from '../../../../src/widget/chat/actions/handoff'
 import type { AgentEntry, Conversation, GuestEntry, LiveHandoff } from '../../../../src/widget/chat/index'
 import { liveHandoff } from '../../../../src/widget/chat/index'
-import { STREAM_ATTEMPTS } from '../../../../src/widget/chat/actions/handoff'
 import {
   entriesOf,
   hostTexts,

@@ -1,8 +1,8 @@
 import { fetch as undiciFetch } from 'undici'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ClientAction } from '../../../../src/protocol/index'
+import { type HttpTestServer, startHttpTestServer } from '../../../service/helpers/http-test-server'
 import { BAD_URLS } from '../../content/bad-url-corpus'
-import { startHttpTestServer, type HttpTestServer } from '../../../service/helpers/http-test-server'
 import { memoryStore, publishedFlow, REMEMBER, settle, setupConversation, startResponse, textInput } from '../fake-client'
 
 let server: HttpTestServer

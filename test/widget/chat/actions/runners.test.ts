@@ -1,11 +1,11 @@
-import { MAX_WAIT_SECONDS } from '../../../../src/protocol/time-limits'
 import { describe, expect, it, vi } from 'vitest'
+import { MAX_WAIT_SECONDS } from '../../../../src/protocol/time-limits'
 import { DEFAULT_ACTION_RUNNERS } from '../../../../src/widget/chat/actions/built-in'
-import { runClientAction, type ActionContext } from '../../../../src/widget/chat/actions/runners'
-import { scriptActionRunner, type RunScript } from '../../../../src/widget/chat/actions/client-actions'
+import { type RunScript, scriptActionRunner } from '../../../../src/widget/chat/actions/client-actions'
+import { type ActionContext, runClientAction } from '../../../../src/widget/chat/actions/runners'
+import { createTranscript } from '../../../../src/widget/chat/state/transcript'
 import type { ScriptOutcome } from '../../../../src/widget/sandbox/index'
 import { BAD_URLS } from '../../content/bad-url-corpus'
-import { createTranscript } from '../../../../src/widget/chat/state/transcript'
 import { fakeClient, recordEvents } from '../fake-client'
 
 function context(overrides: Partial<ActionContext> = {}) {

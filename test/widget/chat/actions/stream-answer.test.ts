@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { errorLine, finishLine, textLines } from '../../../../src/protocol/stream'
 import { follow } from '../../../../src/widget/chat/actions/stream-answer'
-import { createConversation, type Conversation, type HostEntry } from '../../../../src/widget/chat/index'
+import { type Conversation, createConversation, type HostEntry } from '../../../../src/widget/chat/index'
 import type { FetchLike } from '../../../../src/widget/transport/index'
 import { errorResponse, liveStream, streamResponse } from '../../transport/stream-responses'
 import { fakeClient, recordEvents, settle, startResponse, text, textInput } from '../fake-client'

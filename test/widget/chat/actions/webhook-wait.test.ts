@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { ChatStepResult, ClientAction } from '../../../../src/protocol/index'
 import { MAX_LISTEN_SECONDS } from '../../../../src/protocol/chat'
+import type { ChatStepResult, ClientAction } from '../../../../src/protocol/index'
 import { TransportError } from '../../../../src/widget/transport/index'
 import type { WebhookWait } from '../../../../src/widget/transport/long-poll'
 import { hostTexts, settle, setupConversation, startResponse, text, textInput } from '../fake-client'

@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals'
 import { describe, expect, it, vi } from 'vitest'
-import { createConversation, lazyRunner, type Conversation } from '../../../../src/widget/chat/index'
 import type { ChatStepResult } from '../../../../src/protocol/index'
+import { type Conversation, createConversation, lazyRunner } from '../../../../src/widget/chat/index'
 import { TransportError } from '../../../../src/widget/transport/index'
 import {
   entriesOf,

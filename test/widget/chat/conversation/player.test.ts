@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { playStep, type PlayerContext } from '../../../../src/widget/chat/conversation/player'
-import { orderStep } from '../../../../src/widget/chat/state/sequence'
-import { DEFAULT_TYPING, type TypingSettings } from '../../../../src/widget/chat/conversation/typing'
-import { sleep } from '../../../../src/widget/transport/index'
 import type { ChatMessage } from '../../../../src/protocol/index'
+import { type PlayerContext, playStep } from '../../../../src/widget/chat/conversation/player'
+import { DEFAULT_TYPING, type TypingSettings } from '../../../../src/widget/chat/conversation/typing'
+import { orderStep } from '../../../../src/widget/chat/state/sequence'
+import { sleep } from '../../../../src/widget/transport/index'
 import { recordEvents } from '../fake-client'
 
 const words = (id: string, count: number): ChatMessage => ({

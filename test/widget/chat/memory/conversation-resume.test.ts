@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { parseSavedConversation } from '../../../../src/widget/chat/memory/saved-schema'
-import { MAX_SAVED_ENTRIES } from '../../../../src/widget/chat/memory/remembered'
-import type { Conversation, ConversationMemory } from '../../../../src/widget/chat/index'
 import type { ChatStepResult } from '../../../../src/protocol/index'
+import type { Conversation, ConversationMemory } from '../../../../src/widget/chat/index'
+import { MAX_SAVED_ENTRIES } from '../../../../src/widget/chat/memory/remembered'
+import { parseSavedConversation } from '../../../../src/widget/chat/memory/saved-schema'
 import { TransportError } from '../../../../src/widget/transport/index'
 import {
   type fakeClient,

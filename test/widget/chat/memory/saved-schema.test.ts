@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SAVED_VERSION, parseSavedConversation } from '../../../../src/widget/chat/memory/saved-schema'
+import { parseSavedConversation, SAVED_VERSION } from '../../../../src/widget/chat/memory/saved-schema'
 
 const common = () => ({
   publishedAt: '2026-01-01T00:00:00.000Z',

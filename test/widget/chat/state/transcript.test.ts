@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals'
 import { describe, expect, it } from 'vitest'
-import { guestEntry, hostEntry } from '../../../../src/widget/chat/state/entries'
 import { latest } from '../../../../src/widget/chat/memory/remembered'
+import { guestEntry, hostEntry } from '../../../../src/widget/chat/state/entries'
 import { CHUNK_SIZE, createTranscript } from '../../../../src/widget/chat/state/transcript'
 
 const host = (id: string) => hostEntry({ id, type: 'text', content: { plainText: id } }, undefined)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defineFlowChatLaunchers, initBubble, type FlowChatBubbleElement, type FlowChatPopupElement } from '../../../../src/widget/index'
+import { defineFlowChatLaunchers, type FlowChatBubbleElement, type FlowChatPopupElement, initBubble } from '../../../../src/widget/index'
 import { fetch, requests } from './fake-service'
 
 afterEach(() => {

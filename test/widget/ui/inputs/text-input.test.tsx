@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
 import { publishedFlow, textInput } from '../../chat/fake-client'
-import { type, press, withInput } from './with-input'
+import { press, type, withInput } from './with-input'
 
 afterEach(cleanup)
 

@@ -1,7 +1,7 @@
 import type { Block, VariableValue } from '../../../../protocol/index'
 import { asFields, readArray, readString, toFiniteNumber } from '../../core/field-readers'
-import type { Step } from '../../core/step'
 import type { AiProvider, ChatCompletionMessage, ChatCompletionRequest } from '../../core/ports'
+import type { Step } from '../../core/step'
 
 /**
  * An AI block's options, read the way builders run them (integrations.md 4.1, 4.2, 4.5): forged

@@ -1,8 +1,8 @@
 import type { Block } from '../../../../protocol/index'
 import { type Continuation, follow } from '../../core/continuation'
+import type { Step } from '../../core/step'
 import { resultSnapshot } from '../http-request/answers-snapshot'
 import { logIntegration } from '../integration-logs'
-import type { Step } from '../../core/step'
 import { buildEmail } from './email-builder'
 
 /** Builders refuse more e-mails than this in one step, and the same e-mail twice in a row. */

@@ -1,7 +1,7 @@
 import addressparser from 'nodemailer/lib/addressparser'
-import type { OutgoingEmail } from '../../core/ports'
 import { asFields, readArray, readBoolean, readString } from '../../core/field-readers'
 import type { FlowIndex } from '../../core/flow-index'
+import type { OutgoingEmail } from '../../core/ports'
 import { escapeHtml, formatValue, isSet, singleVariableName, substitute, type Variables, valueByName } from '../../core/variables'
 
 /** An `Email` block's message (integrations.md 3.2), before a sender is chosen. Pure. */

@@ -1,7 +1,7 @@
 import { MAX_HTTP_RESPONSE_BYTES } from '../../../../protocol/http-request-limits'
-import type { BuiltRequest } from './request-builder'
 import { type CallFailure, callFailure, HTTP_CALL_FAILURES, type HttpCaller, type HttpCallFailure } from '../../core/ports'
 import type { HttpResponseData } from '../../core/types'
+import type { BuiltRequest } from './request-builder'
 
 export interface HttpCallResult {
   response: HttpResponseData

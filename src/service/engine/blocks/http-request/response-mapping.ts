@@ -1,9 +1,9 @@
-import { parameterize } from '../code-params'
-import { toVariableValue } from '../code-results'
 import { asFields, readString } from '../../core/field-readers'
-import { describeFailure } from '../logic/set-variable'
 import type { Step } from '../../core/step'
 import type { HttpResponseData } from '../../core/types'
+import { parameterize } from '../code-params'
+import { toVariableValue } from '../code-results'
+import { describeFailure } from '../logic/set-variable'
 
 /**
  * Every `{bodyPath}` of `responseVariableMapping` is a JavaScript expression over `statusCode`

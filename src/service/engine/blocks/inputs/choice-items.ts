@@ -1,7 +1,7 @@
 import type { Block } from '../../../../protocol/index'
-import { isItemVisible } from '../logic/conditions'
 import { asFields, readBoolean, readString } from '../../core/field-readers'
 import type { Step } from '../../core/step'
+import { isItemVisible } from '../logic/conditions'
 
 /** A choice or picture-choice item as the visitor sees it: visible, variables filled in. */
 export type RenderedItem = {

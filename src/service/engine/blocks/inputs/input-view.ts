@@ -7,8 +7,8 @@ import type { Awaiting } from '../../core/types'
 import { formatValue, isSet } from '../../core/variables'
 import { cardView, renderCards } from './cards'
 import { renderItems } from './choice-items'
-import { paymentView } from './payment'
 import { numberOption } from './input-answer'
+import { paymentView } from './payment'
 
 const NUMERIC_OPTIONS = ['min', 'max', 'step', 'length', 'startsAt'] as const
 /** Options that name things rather than show text: never substituted. */

@@ -1,9 +1,9 @@
 import type { Block } from '../../../../protocol/index'
-import { codeProgram, parameterize } from '../code-params'
 import { type Continuation, follow } from '../../core/continuation'
 import { asFields, readBoolean, readString, toFiniteNumber } from '../../core/field-readers'
-import { describeFailure } from './set-variable'
 import type { Step } from '../../core/step'
+import { codeProgram, parameterize } from '../code-params'
+import { describeFailure } from './set-variable'
 
 /** Schemes a redirect may open; `javascript:` and `data:` would run code in the host page. */
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:', 'sms:'])

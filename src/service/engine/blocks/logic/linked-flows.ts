@@ -1,11 +1,11 @@
 import type { PublishedFlow } from '../../../../protocol/index'
 import { newId } from '../../../ids'
 import { type Continuation, follow, leave } from '../../core/continuation'
-import { findGroup } from './detours'
 import { asFields, readBoolean, readString } from '../../core/field-readers'
 import { type BlockLocation, type FlowIndex, groupTarget, indexFlow, type Position, startPosition } from '../../core/flow-index'
 import type { Step } from '../../core/step'
 import { initialVariables, type Variables } from '../../core/variables'
+import { findGroup } from './detours'
 
 /**
  * `Typebot link`: the walk enters another published flow of the same workspace (or a copy of

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { VariableValue } from '../../../../protocol/index'
-import { type Fields, asFields, readString } from '../../core/field-readers'
+import { asFields, type Fields, readString } from '../../core/field-readers'
 import type { Step } from '../../core/step'
 import { formatTranscript } from '../../core/transcript'
 import { formatValue, isSet, singleVariableName, valueByName } from '../../core/variables'

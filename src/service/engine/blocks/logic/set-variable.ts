@@ -1,13 +1,13 @@
 import type { Block, VariableValue } from '../../../../protocol/index'
-import { codeProgram, parameterize } from '../code-params'
-import { toVariableValue } from '../code-results'
 import { type Continuation, follow } from '../../core/continuation'
 import { asFields, type Fields, readBoolean, readString } from '../../core/field-readers'
 import type { BlockLocation } from '../../core/flow-index'
-import type { SandboxOutcome } from '../../sandbox/sandbox'
-import { presetValue } from './set-variable-types'
 import type { Step } from '../../core/step'
 import { singleVariableName, valueByName } from '../../core/variables'
+import type { SandboxOutcome } from '../../sandbox/sandbox'
+import { codeProgram, parameterize } from '../code-params'
+import { toVariableValue } from '../code-results'
+import { presetValue } from './set-variable-types'
 
 const LITERAL_NUMBER = /^-?\d+(?:\.\d+)?$/
 const LEADING_ZERO = /^0\d+$/

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { aiFlow, type AiServiceOptions, FAST_TIMEOUTS, say, startAiChat, texts, useAiServices } from '../../../helpers/ai-flows'
+import { type AiServiceOptions, aiFlow, FAST_TIMEOUTS, say, startAiChat, texts, useAiServices } from '../../../helpers/ai-flows'
 import { useTestDatabase } from '../../../helpers/database'
 import { importOverHttp, publishOverHttp } from '../../../helpers/flows'
 import { type OpenAiTestServer, startOpenAiTestServer } from '../../../helpers/openai-test-server'

@@ -5,7 +5,7 @@ import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
 import { createOutboundHttp } from '../../../../../src/service/outbound/outbound-http'
 import { createStore, type Store } from '../../../../../src/service/store/store'
 import { dropSchema, freshSchema, useTestDatabase } from '../../../helpers/database'
-import { startSmtpTestServer, type SmtpTestServer } from '../../../helpers/smtp-test-server'
+import { type SmtpTestServer, startSmtpTestServer } from '../../../helpers/smtp-test-server'
 import { buildFlow, Conversation, input, varId } from '../../support/flow-builder'
 import { mailContext as mailContextOf } from '../../support/mail-context'
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { indexFlow } from '../../../../../src/service/engine/core/flow-index'
 import { applyResponseMapping } from '../../../../../src/service/engine/blocks/http-request/response-mapping'
-import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
+import { indexFlow } from '../../../../../src/service/engine/core/flow-index'
 import { Step } from '../../../../../src/service/engine/core/step'
+import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
 import { buildFlow, varId } from '../../support/flow-builder'
 
 afterAll(closeSandbox)

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
 import type { ChatReplyMessage } from '../../../../../src/protocol/index'
 import { EngineError } from '../../../../../src/service/engine/index'
+import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
 import { buildFlow, Conversation, edge, input, text, texts, varId } from '../../support/flow-builder'
 
 afterAll(closeSandbox)

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Block } from '../../../../../src/protocol/index'
+import { MAX_BLOCKS_PER_STEP } from '../../../../../src/service/engine/core/walker'
 import { createEngine } from '../../../../../src/service/engine/index'
 import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
-import { MAX_BLOCKS_PER_STEP } from '../../../../../src/service/engine/core/walker'
 import { buildFlow, Conversation, edge, flowLoader, input, text, texts, varId } from '../../support/flow-builder'
 
 afterAll(closeSandbox)

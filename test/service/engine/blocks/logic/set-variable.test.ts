@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { functionBody } from '../../../../../src/service/engine/blocks/logic/set-variable'
 import { createEngine } from '../../../../../src/service/engine/index'
 import { closeSandbox } from '../../../../../src/service/engine/sandbox/sandbox'
-import { functionBody } from '../../../../../src/service/engine/blocks/logic/set-variable'
 import { buildFlow, Conversation, input, text, texts, varId } from '../../support/flow-builder'
 
 afterAll(closeSandbox)
