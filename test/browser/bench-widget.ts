@@ -2,13 +2,16 @@
  * `npm run bench:widget`: the widget in Chromium against the reference service, on a flow that
  * loops one question forever (typing emulation off). Prints the time from navigation to the first
  * bubble on a desktop and on a mid-range phone profile (CPU 4× slower, 150 ms round trips,
- * 1.6 Mbit/s down), the cost of one exchange around turn 10 and turn 500, and the JS heap and DOM
+ * 1.6 Mbit/s down), beside the start-up floor measured in the same run (helpers/floor-page.ts:
+ * a page that loads one small script from the service, makes one startChat and paints one
+ * element; loads alternate between the two) and their ratio, the cost of one exchange around turn 10 and turn 500, and the JS heap and DOM
  * node count at the end. Numbers only; nothing here asserts timings.
  */
 import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
 import { measureWire } from './bench-wire'
 import { type LaunchedBrowser, launchChromium } from './helpers/chromium'
+import { FLOOR_PAINTED } from './helpers/floor-page'
 import { startTestService, TEST_FLOWS_DIR, type TestService } from './helpers/test-service'
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 500)
@@ -60,32 +63,45 @@ async function applyProfile(session: CDPSession, profile: Profile, cached = fals
   await session.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu })
 }
 
-/** Navigation start → the first host bubble in the widget's shadow root, in ms. */
-async function firstBubble(page: Page, url: string): Promise<number> {
+/** Navigation start → the first host bubble in the widget's shadow root (or the floor's element), in ms. */
+async function firstBubble(page: Page, url: string, floor = false): Promise<number> {
   await page.goto(url)
   const handle = await page.waitForFunction(
-    () => {
+    (floorPainted) => {
+      if (floorPainted) return document.querySelector(floorPainted) ? performance.now() : undefined
       const root = document.querySelector('flow-chat')?.shadowRoot
       return root?.querySelector('[part~="host-bubble"]:not([part~="typing"])') ? performance.now() : undefined
     },
-    undefined,
+    floor ? FLOOR_PAINTED : '',
     { polling: 'raf', timeout: 30_000 },
   )
   return (await handle.jsonValue()) as number
 }
 
-async function measureFirstBubble(chromium: LaunchedBrowser, service: TestService, profile: Profile): Promise<number> {
-  const samples: number[] = []
-  for (let load = 0; load < LOADS; load++) {
+interface StartUp {
+  ours: number
+  floor: number
+}
+
+/** Medians of first visits to the widget's page and to the floor's, one after the other. */
+async function measureFirstBubble(chromium: LaunchedBrowser, service: TestService, profile: Profile): Promise<StartUp> {
+  const flow = service.flows['bench-loop.json']!
+  const samples: Record<keyof StartUp, number[]> = { ours: [], floor: [] }
+  const load = async (floor: boolean) => {
     const page = await chromium.context.newPage()
     try {
       await applyProfile(await chromium.context.newCDPSession(page), profile)
-      samples.push(await firstBubble(page, service.pageUrl(service.flows['bench-loop.json']!)))
+      samples[floor ? 'floor' : 'ours'].push(await firstBubble(page, floor ? service.floorUrl(flow) : service.pageUrl(flow), floor))
     } finally {
       await page.close()
     }
   }
-  return median(samples)
+  for (let round = 0; round < LOADS; round++) {
+    // Which goes first alternates too, so neither always meets a warmer (or busier) machine.
+    await load(round % 2 === 1)
+    await load(round % 2 === 0)
+  }
+  return { ours: median(samples.ours), floor: median(samples.floor) }
 }
 
 async function measureExchanges(page: Page): Promise<Turn[]> {
@@ -134,7 +150,7 @@ async function main() {
   const chromium = await launchChromium()
   try {
     const firstBubbles = []
-    for (const profile of PROFILES) firstBubbles.push({ profile, ms: await measureFirstBubble(chromium, service, profile) })
+    for (const profile of PROFILES) firstBubbles.push({ profile, ...(await measureFirstBubble(chromium, service, profile)) })
     // A themed flow (avatar, progress bar, choice input) on the phone profile, on the wire.
     const phone = PROFILES[1]!
     const wire = await measureWire(chromium, service, service.flows['cross-site.json']!, (session) => applyProfile(session, phone, true))
@@ -168,8 +184,11 @@ async function main() {
     console.log(
       `flow-chat widget benchmark (${TURNS} exchanges, typing emulation off, Chromium ${chromium.context.browser()?.version() ?? ''})`,
     )
-    for (const { profile, ms } of firstBubbles) {
-      console.log(`${`First bubble, ${profile.name}`.padEnd(52)}${ms.toFixed(0).padStart(6)} ms   (median of ${LOADS} first visits)`)
+    for (const { profile, ours, floor } of firstBubbles) {
+      console.log(
+        `${`First bubble, ${profile.name}`.padEnd(52)}${ours.toFixed(0).padStart(6)} ms, floor ${floor.toFixed(0).padStart(5)} ms, ` +
+          `${(ours / floor).toFixed(2)}× the floor   (medians of ${LOADS} first visits each, alternating)`,
+      )
     }
     console.log(
       `${''.padEnd(26)}${'exchange'.padStart(13)}${'widget JS'.padStart(13)}${'to paint'.padStart(13)}   (desktop, medians of ${WINDOW * 2} turns)`,

@@ -49,3 +49,26 @@ p { color: rgb(10, 20, 30) !important; }
 flow-chat { --fc-guest-bubble-bg: rgb(1, 2, 3); height: 500px; }
 flow-chat::part(host-bubble) { outline: 3px solid rgb(4, 5, 6); }
 `
+
+/**
+ * The start-up floor's host page (helpers/floor-page.ts): the test page's shape and text, with
+ * one small script from the service in place of the widget.
+ */
+export function floorPage(options: Pick<PageOptions, 'flow' | 'apiHost'>, scriptPath: string): string {
+  const data = (name: string, value: string) => ` data-${name}="${escapeHtml(value)}"`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>flow-chat floor page</title>
+<script src="${escapeHtml(options.apiHost)}${scriptPath}"${data('api', options.apiHost)}${data('flow', options.flow)}></script>
+</head>
+<body>
+<main>
+<h1>Host page</h1>
+<p id="host-text">Text of the host page.</p>
+</main>
+</body>
+</html>`
+}

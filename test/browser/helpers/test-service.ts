@@ -10,8 +10,9 @@ import { type RunningServer, startServer } from '../../../src/service/main'
 import type { Store } from '../../../src/service/store/store'
 import { QUIET_LOG } from '../../service/helpers/logs'
 import { copyInitialisedPglite } from '../../service/helpers/pglite-template'
+import { FLOOR_SCRIPT_PATH, mountFloorScript } from './floor-page'
 import { type HostFile, type HostSite, startHostSite } from './host-site'
-import { HOST_CSS, type PageOptions, testPage } from './test-pages'
+import { floorPage, HOST_CSS, type PageOptions, testPage } from './test-pages'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..')
 export const DIST_DIR = join(REPO_ROOT, 'dist')
@@ -62,6 +63,8 @@ export interface TestService {
   store(): Store
   /** The page (on the host site) that embeds `<flow-chat>` for a flow. */
   pageUrl(flow: PublishedTestFlow, options?: Omit<PageOptions, 'flow' | 'apiHost' | 'token'> & { csp?: boolean }): string
+  /** The start-up floor's page (on the host site) for a flow: helpers/floor-page.ts. */
+  floorUrl(flow: PublishedTestFlow): string
   /** Publishes the flow again, as its owner would after an edit (its `updatedAt` changes). */
   republish(flow: PublishedTestFlow): Promise<void>
   /** Stops the service (the database stays) until `start()`; both do nothing when already so. */
@@ -70,20 +73,34 @@ export interface TestService {
   close(): Promise<void>
 }
 
-/** What the service serves beside its own routes in tests: the assets the test flows point at. */
+/**
+ * What the service serves beside its own routes in tests: the assets the test flows point at, and
+ * the start-up floor's script.
+ */
 function mountFlowAssets(app: Hono) {
+  mountFloorScript(app)
   app.use(
     '/demo/assets/*',
     serveStatic({ root: relative(process.cwd(), DEMO_ASSETS_DIR), rewriteRequestPath: (path) => path.replace(/^\/demo\/assets/, '') }),
   )
 }
 
-/** The host site's own pages: `/test/page?flow=…` (a page embedding one flow) and its stylesheet. */
+/**
+ * The host site's own pages: `/test/page?flow=…` (a page embedding one flow), its stylesheet, and
+ * `/test/floor?flow=…` (the start-up floor's page).
+ */
 function hostPages(service: () => Pick<TestService, 'origin' | 'publishableToken'>) {
   return (path: string, query: URLSearchParams): HostFile | undefined => {
     if (path === '/test/host.css') return { body: HOST_CSS, type: 'text/css' }
-    if (path !== '/test/page') return undefined
     const { origin, publishableToken } = service()
+    if (path === '/test/floor') {
+      const flow = query.get('flow') ?? ''
+      return {
+        headers: { 'Content-Security-Policy': testPageCsp(origin) },
+        body: floorPage({ flow, apiHost: origin }, FLOOR_SCRIPT_PATH),
+      }
+    }
+    if (path !== '/test/page') return undefined
     return {
       // `csp=0` serves the page without a CSP, so sanitising (not the CSP) is what a test exercises.
       headers: query.get('csp') === '0' ? {} : { 'Content-Security-Policy': testPageCsp(origin) },
@@ -173,6 +190,7 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
       if (options.hostCss) query.set('hostCss', '1')
       return `${host.origin}/test/page?${query}`
     },
+    floorUrl: (flow) => `${host.origin}/test/floor?${new URLSearchParams({ flow: flow.id })}`,
     republish: async (flow) => {
       await api('POST', `/v1/flows/${flow.id}/publish`)
     },
