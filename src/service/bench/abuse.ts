@@ -11,10 +11,12 @@
  * (what any flood costs, whatever it asks for). Quiet and attacked samples alternate over six
  * rounds. Asserts nothing: it prints.
  */
-import { randomBytes } from 'node:crypto'
+import { type ChildProcess, fork } from 'node:child_process'
 import { readdir, stat } from 'node:fs/promises'
+import { setPriority } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { ATTACK_CONNECTIONS, ATTACKS, type Flows, type Tally } from './abuse-attacks'
 import { benchFlow, uploadFlow } from './bench-flow'
 import { percentiles, sequentialLatencies } from './load'
 import { type DatabaseKind, databaseUrl, withService } from './service-process'
@@ -24,105 +26,54 @@ const ROUNDS = 6
 const SAMPLES_PER_ROUND = 25
 /** How long an attack runs before the quiet tenant is measured under it. */
 const RAMP_MS = 1_500
-const ATTACK_CONNECTIONS = 8
-const UPLOAD_BYTES = 10_000_000
 /** The quiet tenant's visitors: each startChat from a visitor of its own, as on a real site. */
 let quietVisitors = 0
 const quietVisitor = () => `192.0.2.${(quietVisitors++ % 250) + 1}`
 
-interface Tally {
-  statuses: Map<number, number>
-  storedBytes: number
-}
+const ATTACKER = fileURLToPath(new URL('./abuse-attacker.ts', import.meta.url))
 
-interface Attack {
-  name: string
-  /** One request of connection `connection`, its `n`th; returns the status. */
-  request(url: string, connection: number, n: number, flows: Flows, tally: Tally): Promise<number>
-}
+/**
+ * The attacking client, in a process of its own at the lowest CPU priority: it stands for other
+ * machines, so it takes only the CPU that the service, its database and the quiet tenant's client
+ * leave. The service still answers every request it sends, which the tally counts.
+ */
+class Attacker {
+  private constructor(private readonly child: ChildProcess) {}
 
-type Flows = Record<'quiet' | 'files', string>
-
-const oneAddress = () => '198.51.100.66'
-/** A new address of one /64 for every request. */
-const oneNetwork = (connection: number, n: number) => `2001:db8:66:1:${(connection + 1).toString(16)}::${(n + 1).toString(16)}`
-
-let texts = 0
-const qrAttack = (name: string, address: (connection: number, n: number) => string, length = 1_000): Attack => ({
-  name,
-  async request(url, connection, n) {
-    const text = `${++texts}:${'x'.repeat(1_000)}`.slice(0, length)
-    const response = await fetch(`${url}/v1/qr-code?text=${encodeURIComponent(text)}`, {
-      headers: { 'x-forwarded-for': address(connection, n) },
+  static async start(index: number, url: string, flows: Flows): Promise<Attacker> {
+    const child = fork(ATTACKER, [String(index), url, JSON.stringify(flows)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    if (child.pid !== undefined) setPriority(child.pid, 19)
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve())
+      child.once('exit', (code) => reject(new Error(`the attacking client exited (${code}) before it was ready`)))
     })
-    await response.arrayBuffer()
-    return response.status
-  },
-})
+    return new Attacker(child)
+  }
 
-const BODY = randomBytes(UPLOAD_BYTES)
-/** Each connection's conversation, started anew when its file question is full or refused. */
-const sessions = new Map<number, string>()
-const uploadAttack = (name: string, address: (connection: number, n: number) => string): Attack => ({
-  name,
-  async request(url, connection, n, flows, tally) {
-    const from = { 'x-forwarded-for': address(connection, n) }
-    let session = sessions.get(connection)
-    if (!session) {
-      const started = await fetch(`${url}/v1/flows/${flows.files}/startChat`, {
-        method: 'POST',
-        headers: { ...from, 'content-type': 'application/json' },
-        body: '{}',
-      })
-      const body = (await started.json()) as { sessionId?: string }
-      if (!body.sessionId) return started.status
-      session = body.sessionId
-      sessions.set(connection, session)
-    }
-    const response = await fetch(`${url}/v1/sessions/${session}/uploads?name=scan-${n}.bin`, {
-      method: 'POST',
-      headers: { ...from, 'content-type': 'application/octet-stream' },
-      body: BODY,
-    })
-    await response.arrayBuffer()
-    if (response.status === 201) tally.storedBytes += UPLOAD_BYTES
-    else sessions.delete(connection)
-    return response.status
-  },
-})
+  attack(): void {
+    this.child.send('start')
+  }
 
-const ATTACKS: Attack[] = [
-  // The floor: the same flood, every request refused (past its rate limit, or an empty text), nothing drawn.
-  qrAttack('floor: the same flood refused without drawing (QR codes of an empty text), one address', oneAddress, 0),
-  qrAttack('QR codes of distinct 1,000-character texts, one address', oneAddress),
-  qrAttack('QR codes of distinct 1,000-character texts, a new address of one /64 each', oneNetwork),
-  uploadAttack('10 MB uploads never sent, one address', oneAddress),
-  uploadAttack('10 MB uploads never sent, a new address of one /64 each', oneNetwork),
-]
+  /** Stops the attack; resolves with what it got. */
+  stop(): Promise<Tally> {
+    const tally = new Promise<Tally>((resolve) => this.child.once('message', (message) => resolve(message as Tally)))
+    this.child.send('stop')
+    return tally
+  }
 
-/** Runs `attack` on ATTACK_CONNECTIONS connections until `stop` is called. */
-function launch(url: string, attack: Attack, flows: Flows, tally: Tally): () => Promise<void> {
-  let stopped = false
-  const connections = Array.from({ length: ATTACK_CONNECTIONS }, async (_, connection) => {
-    for (let n = 0; !stopped; n++) {
-      let status: number
-      try {
-        status = await attack.request(url, connection, n, flows, tally)
-      } catch {
-        status = 0
-      }
-      tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1)
-      // A refused client tries again at once: refusals must stay cheap.
-    }
-  })
-  return async () => {
-    stopped = true
-    await Promise.all(connections)
+  close(): void {
+    this.child.send('exit')
   }
 }
 
+const add = (into: Tally, from: Tally) => {
+  for (const [status, count] of Object.entries(from.statuses)) into.statuses[Number(status)] = (into.statuses[Number(status)] ?? 0) + count
+  into.storedBytes += from.storedBytes
+}
+
 const summary = (tally: Tally) =>
-  [...tally.statuses]
+  Object.entries(tally.statuses)
+    .map(([status, count]) => [Number(status), count] as const)
     .sort(([a], [b]) => a - b)
     .map(([status, count]) => `${count}× ${status === 0 ? 'failed' : status}`)
     .join(', ')
@@ -136,8 +87,7 @@ async function bytesUnder(dir: string): Promise<number> {
 
 export async function benchAbuse(kind: DatabaseKind, label: string): Promise<string[]> {
   const lines: string[] = []
-  for (const attack of ATTACKS) {
-    sessions.clear()
+  for (const [index, attack] of ATTACKS.entries()) {
     const line = await withService(
       kind,
       {
@@ -163,22 +113,31 @@ export async function benchAbuse(kind: DatabaseKind, label: string): Promise<str
           }
         }
         await sequentialLatencies(startQuiet, 20) // warm-up
-        const tally: Tally = { statuses: new Map(), storedBytes: 0 }
+        const attacker = await Attacker.start(index, url, flows as Flows)
+        const tally: Tally = { statuses: {}, storedBytes: 0 }
         const quiet: number[] = []
         const attacked: number[] = []
-        for (let round = 0; round < ROUNDS; round++) {
-          quiet.push(...(await sequentialLatencies(startQuiet, SAMPLES_PER_ROUND)))
-          const stop = launch(url, attack, flows, tally)
-          await new Promise((resolve) => setTimeout(resolve, RAMP_MS))
-          attacked.push(...(await sequentialLatencies(startQuiet, SAMPLES_PER_ROUND)))
-          await stop()
+        let attackMs = 0
+        try {
+          for (let round = 0; round < ROUNDS; round++) {
+            quiet.push(...(await sequentialLatencies(startQuiet, SAMPLES_PER_ROUND)))
+            const began = performance.now()
+            attacker.attack()
+            await new Promise((resolve) => setTimeout(resolve, RAMP_MS))
+            attacked.push(...(await sequentialLatencies(startQuiet, SAMPLES_PER_ROUND)))
+            add(tally, await attacker.stop())
+            attackMs += performance.now() - began
+          }
+        } finally {
+          attacker.close()
         }
+        const requests = Object.values(tally.statuses).reduce((a, b) => a + b, 0)
         const [q, a] = [percentiles(quiet), percentiles(attacked)]
         const failed = quietFailures > 0 ? ` (${quietFailures} of its startChats failed)` : ''
         const used = (await bytesUnder(join(dataDir, 'uploads'))) + (await bytesUnder(join(dataDir, 'uploads-incoming')))
         return (
           `| ${label} | ${attack.name} | ${q.p50} / ${q.p99} | ${a.p50} / ${a.p99}${failed} | ${(a.p50 / q.p50).toFixed(2)}× | ` +
-          `${summary(tally)} | ${(tally.storedBytes / 2 ** 20).toFixed(0)} MiB accepted, ${(used / 2 ** 20).toFixed(0)} MiB on disk at the end |`
+          `${Math.round(requests / (attackMs / 1000))}/s: ${summary(tally)} | ${(tally.storedBytes / 2 ** 20).toFixed(0)} MiB accepted, ${(used / 2 ** 20).toFixed(0)} MiB on disk at the end |`
         )
       },
     )
@@ -189,7 +148,7 @@ export async function benchAbuse(kind: DatabaseKind, label: string): Promise<str
 }
 
 export const ABUSE_TABLE_HEAD = [
-  '| database | attack (8 connections) | quiet p50 / p99 ms | attacked p50 / p99 ms | p50 ratio | attacker’s answers | stored |',
+  `| database | attack (${ATTACK_CONNECTIONS} connections) | quiet p50 / p99 ms | attacked p50 / p99 ms | p50 ratio | attacker’s requests | stored |`,
   '|---|---|---:|---:|---:|---|---|',
 ]
 
