@@ -49,19 +49,46 @@ export function createConversationStorage(key: string, emit: Emit): Conversation
     for (const other of KINDS) if (other !== kind) attempt(other, (storage) => storage.removeItem(key))
   }
 
+  /** Where this tab tells the other tabs of this site what it saved under `key`, while it listens (watch). */
+  let channel: BroadcastChannel | undefined
+  const parse = (raw: string) => {
+    try {
+      return JSON.parse(raw)
+    } catch {
+      return raw // Not JSON: the conversation's own check refuses it and starts fresh.
+    }
+  }
+
   return {
     load() {
       let raw = pageMemory.get(key) ?? null
       for (const kind of KINDS) if (raw === null) attempt(kind, (storage) => (raw = storage.getItem(key)))
-      if (raw === null) return undefined
-      try {
-        return JSON.parse(raw)
-      } catch {
-        return raw // Not JSON: the conversation's own check refuses it and starts fresh.
-      }
+      return raw === null ? undefined : parse(raw)
     },
-    save: (kind, data) => write(kind, JSON.stringify(data)),
+    save(kind, data) {
+      const raw = JSON.stringify(data)
+      write(kind, raw)
+      channel?.postMessage(raw)
+    },
     clear: () => write(),
+    /**
+     * Other tabs' saves under this key: posted on a BroadcastChannel of the page's origin; where
+     * there is none, the `storage` event of local storage (which only other tabs' writes fire).
+     */
+    watch(listener) {
+      const hear = (raw: unknown) => typeof raw === 'string' && listener(parse(raw))
+      if (typeof BroadcastChannel === 'function') {
+        const own = (channel = new BroadcastChannel(key))
+        own.onmessage = (event) => hear(event.data)
+        return () => {
+          own.close()
+          if (channel === own) channel = undefined
+        }
+      }
+      const onStorage = (event: StorageEvent) => event.key === key && hear(event.newValue)
+      addEventListener('storage', onStorage)
+      return () => removeEventListener('storage', onStorage)
+    },
   }
 }
 

@@ -26,6 +26,8 @@ export const ENGLISH = {
   sending: 'Sending…',
   /** Under the visitor's answer when it could not be delivered; the reason follows it. */
   notSent: 'Not sent.',
+  /** Under the visitor's answer while the browser is offline: kept, and sent when the network is back (not an error). */
+  waitingForNetwork: 'Waiting for the network. Your answer will be sent when you are back online.',
   /** Button that sends a failed answer again. */
   retry: 'Retry',
   /** Button that tries loading the chat again after a failure. */
@@ -157,6 +159,8 @@ export const ENGLISH = {
   uploaded: '{name} uploaded',
   /** Under a file whose upload failed (a network failure, a refusal). */
   uploadFailed: '{name} could not be uploaded.',
+  /** Under a file that cannot upload while the browser is offline: it uploads by itself when the network is back. */
+  uploadOffline: '{name} will be uploaded when you are back online.',
   /** A file refused before uploading: over the size limit `{size}`. */
   fileTooBig: '{name} is too big: files may be up to {size}.',
   /** A file refused before uploading: a kind of file the question does not take. */

@@ -39,7 +39,10 @@ export function HostBubble({ entry, widget }: WidgetProps & { entry: HostEntry }
   )
 }
 
-/** The visitor's answer, with its delivery state and, once retries are spent, a retry control. */
+/**
+ * The visitor's answer, with its delivery state: waiting for the network (a polite status, not an
+ * error) and, once retries are spent, a retry control.
+ */
 export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry }) {
   const avatar = useAvatar(widget, 'guest')
   const status = entry.status.value
@@ -52,6 +55,11 @@ export function GuestBubble({ entry, widget }: WidgetProps & { entry: GuestEntry
           {entry.text}
         </div>
         {status === 'sending' && <span class="sr-only">{widget.t('sending')}</span>}
+        {status === 'waiting' && (
+          <div class="status waiting" part="answer-status" role="status">
+            {widget.t('waitingForNetwork')}
+          </div>
+        )}
         {problem && (
           <div class="status" part="answer-status" role="alert">
             <span>{status === 'failed' ? `${widget.t('notSent')} ${error ? widget.say(error) : ''}` : widget.say(error!)}</span>

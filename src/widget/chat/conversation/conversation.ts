@@ -23,6 +23,7 @@ function rememberStorage(settings: ChatSettings | null | undefined): 'session' |
 
 /** Remembering conversations is a chunk of its own (see remembered.ts), and so are commands (commands.ts). */
 const loadRemembered = () => import('../memory/remembered')
+type Remembered = Awaited<ReturnType<typeof loadRemembered>>
 
 /**
  * One conversation's lifecycle: start (or resume what storage remembers), then turns until the
@@ -32,7 +33,7 @@ const loadRemembered = () => import('../memory/remembered')
 export function createConversation(options: ConversationOptions): Conversation {
   const { client, emit, memory } = options
   const newKey = options.newKey ?? newIdempotencyKey
-  const state = createState()
+  const state = createState(newKey)
   const { stage, publishedFlow } = state
   const context: TurnContext = {
     client,
@@ -46,8 +47,15 @@ export function createConversation(options: ConversationOptions): Conversation {
   let controller = new AbortController()
   let disposed = false
   let commands: Promise<Commands> | undefined
-  /** What the remembered-conversations chunk needs to go on from storage or start over. */
-  const host: RememberHost = { state, emit, memory, begin }
+  /** What the remembered-conversations chunk needs to go on from storage, start over, or follow another tab. */
+  const host: RememberHost = { state, emit, memory, begin, stop: () => stop() }
+  /** Stops following what the conversation's other tabs save. */
+  let unwatch: (() => void) | undefined
+  /** Saves the conversation from now on, and follows its other tabs (tab-sync.ts). */
+  const remember = (chunk: Remembered) => {
+    state.saveWith(chunk.saverFor(host))
+    unwatch ??= chunk.keepInStep(host)
+  }
 
   /**
    * What the visitor sees when the conversation cannot go on: the failure, and starting over; a
@@ -83,6 +91,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     while (next) {
       if ('play' in next) next = await playTurn(state, context, next.play, signal)
       else if ('deliver' in next) next = await deliverTurn(state, context, next.deliver, signal)
+      else if ('catchUp' in next) next = (await loadRemembered()).catchUp(host, next.catchUp)
       else next = await (await loadRemembered()).startOver(host, next.startOver, signal)
     }
   }
@@ -111,7 +120,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     const data = memory?.load()
     if (!memory || data === undefined || data === null) return begin(signal)
     const [remembered, published] = await Promise.all([loadRemembered(), fetchPublished(flow, signal)])
-    state.saveWith(remembered.saverFor(memory))
+    remember(remembered)
     return remembered.reopen(host, data, published, rememberStorage(published.settings), signal)
   }
 
@@ -128,7 +137,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     ])
     const storage = rememberStorage(published.settings)
     if (!storage) memory?.clear()
-    else if (memory) state.saveWith((await loadRemembered()).saverFor(memory))
+    else if (memory) remember(await loadRemembered())
     state.open({ id: started.sessionId, resultId: started.resultId, publishedAt: started.publishedAt, storage, resumed: false })
     emit('flowchat:start', {
       sessionId: started.sessionId,
@@ -169,7 +178,8 @@ export function createConversation(options: ConversationOptions): Conversation {
     const entry = guestEntry(label?.trim() ? label : text, state.avatars.peek().guest)
     if (typeof message === 'string') state.noteAnswer(active.input.id, message)
     state.transcript.append(entry)
-    run((signal) => deliverTurn(state, context, { message, key: newKey(), entry, answered: active.input }, signal))
+    // Under the input's own key: the same step answered from another tab is refused by the service.
+    run((signal) => deliverTurn(state, context, { message, key: active.answerKey, entry, answered: active.input }, signal))
     return true
   }
 
@@ -236,6 +246,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     },
     dispose() {
       disposed = true
+      unwatch?.()
       cancelCommands()
       controller.abort()
       const current = stage.peek()

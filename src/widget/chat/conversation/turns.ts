@@ -1,8 +1,8 @@
 import { batch } from '@preact/signals-core'
 import type { ChatMessage, ChatStepResult } from '../../../protocol/index'
-import { type FlowClient, isTransportError, type Sleep } from '../../transport/index'
+import { type FlowClient, isOffline, isTransportError, type Sleep, whenOnline } from '../../transport/index'
 import { type ActionContext, type ActionRunners, type Navigate, runClientAction, runnerFor } from '../actions/runners'
-import type { Emit } from '../events/events'
+import { type Emit, widgetWarning } from '../events/events'
 import { describeFailure, isAborted, isRejection, isSessionGone } from '../events/failures'
 import type { ConversationState } from '../state/conversation-state'
 import { hostEntry, type StreamedAnswer } from '../state/entries'
@@ -77,7 +77,11 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
   return null
 }
 
-/** Sends an answer (or an action's reply) with its idempotency key; the step that comes back plays next. */
+/**
+ * Sends an answer (or an action's reply) with its idempotency key; the step that comes back plays
+ * next. While the browser is offline it is not sent but kept, waiting for the network (see
+ * `waitForNetwork`).
+ */
 export async function deliverTurn(state: ConversationState, context: TurnContext, reply: Pending, signal: AbortSignal): Promise<Next> {
   const { entry } = reply
   batch(() => {
@@ -88,11 +92,17 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
       entry.error.value = null
     }
   })
+  // Saving it found a newer record of another tab, which this one now shows: nothing to send.
+  signal.throwIfAborted()
+  if (isOffline()) return waitForNetwork(context, reply, signal)
   let step: ChatStepResult
   try {
     step = await context.client.continueChat(state.session.peek().id, reply.message, reply.key, signal)
   } catch (error) {
     if (isAborted(error, signal)) throw error
+    // The connection went while it was on its way: whether or not it arrived, it is sent again
+    // under its key when the network is back, and applied once.
+    if (isOffline()) return waitForNetwork(context, reply, signal)
     return reply.failed ? reply.failed(error) : turnFailed(state, context, reply, error)
   }
   state.confirm()
@@ -107,6 +117,25 @@ export async function deliverTurn(state: ConversationState, context: TurnContext
   return { play: step }
 }
 
+/**
+ * An answer that cannot go while the browser is offline: its bubble says it waits for the network
+ * (not an error), the chat stays `sending` (saved as such: a reload sends it, or waits again), the
+ * input waits with it (the next step needs the service), and it goes once the network is back.
+ */
+async function waitForNetwork(context: TurnContext, reply: Pending, signal: AbortSignal): Promise<Next> {
+  if (reply.entry) reply.entry.status.value = 'waiting'
+  context.emit(
+    'flowchat:log',
+    widgetWarning('waiting-for-network', 'The browser is offline: the answer is kept and sent when it is back online'),
+  )
+  await whenOnline(signal)
+  return { deliver: reply }
+}
+
+/** The service took another answer under this input's key: another tab of this conversation answered the step first. */
+const answeredElsewhere = (error: unknown, reply: Pending) =>
+  reply.answered !== null && isTransportError(error) && error.status === 409 && error.code === 'conflict'
+
 /** What follows when the service did not take `reply`: the failure the visitor sees, with its way out. */
 export function turnFailed(
   state: ConversationState,
@@ -117,6 +146,7 @@ export function turnFailed(
 ): Next {
   const { entry } = reply
   if (state.session.peek().resumed && isSessionGone(error)) return { startOver: 'expired' }
+  if (answeredElsewhere(error, reply)) return { catchUp: reply }
   context.emit('flowchat:error', failure.detail)
   batch(() => {
     if (isTransportError(error) && error.retryable) {

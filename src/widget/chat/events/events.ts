@@ -46,6 +46,8 @@ export type DiagnosticCode =
   | 'handoff-interrupted'
   | 'handoff-message-not-sent'
   | 'unknown-string'
+  | 'waiting-for-network'
+  | 'answered-in-another-tab'
 
 export interface FlowChatErrorDetail {
   code: DiagnosticCode

@@ -7,4 +7,9 @@ export interface ConversationMemory {
   /** Saves in the storage the flow's setting names, and removes it from the other. */
   save(storage: 'session' | 'local', data: SavedConversation): void
   clear(): void
+  /**
+   * Hears the records other tabs of the site save under the same key (unchecked), until the
+   * returned function is called (tab-sync.ts keeps the tabs of one conversation in step).
+   */
+  watch?(listener: (data: unknown) => void): () => void
 }

@@ -9,13 +9,16 @@ import type { PublishedFlow } from '../../transport/index'
 import { startedBeforeReload } from '../actions/started-before-reload'
 import { type Emit, widgetWarning } from '../events/events'
 import type { ConversationState, Saver } from '../state/conversation-state'
-import { type Entry, type GuestEntry, guestEntry, hostEntry } from '../state/entries'
+import type { Entry, GuestEntry } from '../state/entries'
 import { orderStep } from '../state/sequence'
 import type { Next, Pending, RestartReason, Stage, StageTag } from '../state/stage'
 import type { Transcript } from '../state/transcript'
 import type { ConversationMemory } from './conversation-memory'
+import { pendingOf, restoreEntries } from './restore'
 import { parseSavedConversation, SAVED_VERSION, type SavedConversation, type SavedStage } from './saved-schema'
+import { followStored, nextRevision, sawRevision } from './tab-sync'
 
+export { catchUp, keepInStep } from './tab-sync'
 export type { SavedConversation }
 
 /** What this chunk needs of its conversation to go on from storage, or start over. */
@@ -25,6 +28,8 @@ export interface RememberHost {
   memory: ConversationMemory | undefined
   /** A new session (startChat), with the published flow when in hand, for a result to keep. */
   begin(signal: AbortSignal, known?: { published?: PublishedFlow; resultId?: string; reason?: RestartReason }): Promise<Next>
+  /** Stops what the conversation is doing (another tab went on: this one follows it). */
+  stop(): void
 }
 
 /**
@@ -118,7 +123,7 @@ function savedStage(stage: Stage): SavedStage {
     case 'streaming':
       return { tag: stage.tag, step: stage.step, started: startedActions.get(stage.step) }
     case 'waiting-input':
-      return { tag: 'waiting-input', input: stage.input.input, draft: stage.input.draft.peek() || undefined }
+      return { tag: 'waiting-input', input: stage.input.input, draft: stage.input.draft.peek() || undefined, key: stage.input.answerKey }
     case 'sending':
       return { tag: 'sending', reply: savedReply(stage.reply) }
     case 'failed':
@@ -136,16 +141,16 @@ function savedStage(stage: Stage): SavedStage {
 function comeBack(state: ConversationState, stage: SavedStage, lastGuest: GuestEntry | null): Next {
   switch (stage.tag) {
     case 'sending': {
-      const { message, key, shown, input } = stage.reply
+      const { message, input } = stage.reply
       if (input && typeof message === 'string') state.noteAnswer(input.id, message)
-      return { deliver: { message, key, entry: shown ? lastGuest : null, answered: input ?? null } }
+      return { deliver: pendingOf(stage.reply, lastGuest) }
     }
     case 'playing':
     case 'running-action':
     case 'streaming':
       return { play: replay(stage.step, stage.started, stage.shown) }
     case 'waiting-input':
-      state.showInput(stage.input, stage.draft)
+      state.showInput(stage.input, stage.draft, stage.key)
       return null
     case 'ended':
       state.enter({ tag: 'ended' })
@@ -163,27 +168,44 @@ function comeBack(state: ConversationState, stage: SavedStage, lastGuest: GuestE
 const CHECKPOINTS: ReadonlySet<StageTag> = new Set(['playing', 'running-action', 'waiting-input', 'sending', 'ended', 'redirected'])
 
 /** Saves the conversation when it just entered a checkpoint (from `previous`) of a session the flow remembers. */
-export function checkpoint(state: ConversationState, memory: ConversationMemory, previous: Stage): void {
+export function checkpoint(host: RememberHost, previous: Stage): void {
+  const { state } = host
   const stage = state.stage.peek()
   const { storage, id } = state.session.peek()
   if (!storage || !id || previous.tag === stage.tag || !CHECKPOINTS.has(stage.tag)) return
   recordStart(stage)
-  save(state, memory)
+  save(host)
 }
 
-/** How a conversation is saved in `memory`: at its checkpoints, and when asked to keep what it shows. */
-export const saverFor = (memory: ConversationMemory): Saver => ({
-  checkpoint: (state, previous) => checkpoint(state, memory, previous),
-  save: (state) => save(state, memory),
+/** How a conversation is saved in its memory: at its checkpoints, and when asked to keep what it shows. */
+export const saverFor = (host: RememberHost): Saver => ({
+  checkpoint: (_state, previous) => checkpoint(host, previous),
+  save: () => save(host),
 })
 
-/** Saves the conversation as it stands now (a checkpoint, or files uploaded to the waiting input). */
-export function save(state: ConversationState, memory: ConversationMemory): void {
+/**
+ * Saves the conversation as it stands now (a checkpoint, or files uploaded to the waiting input),
+ * unless another tab saved a newer record meanwhile: this tab follows it instead (tab-sync.ts).
+ */
+export function save(host: RememberHost): void {
+  const { state, memory } = host
   const session = state.session.peek()
-  if (!session.storage || !session.id) return
+  if (!memory || !session.storage || !session.id) return
+  const stored = parseSavedConversation(memory.load())
+  if (followStored(host, stored)) return
   const { stage, transcript, avatars, progress } = state
-  memory.save(session.storage, snapshot({ stage: stage.peek(), session, transcript, avatars: avatars.peek(), progress: progress.peek() }))
+  const record = snapshot({ stage: stage.peek(), session, transcript, avatars: avatars.peek(), progress: progress.peek() })
+  // The same as stored (a reload showing it again): its revision stays, so no tab takes it for news.
+  if (stored && sameRecord(stored, record)) sawRevision(memory, stored.rev)
+  else {
+    // Nothing is saved while this tab shows what another one saved.
+    const rev = nextRevision(memory)
+    if (rev !== undefined) memory.save(session.storage, { ...record, rev })
+  }
 }
+
+const sameRecord = ({ rev: _, ...stored }: SavedConversation, record: SavedConversation) =>
+  JSON.stringify(stored) === JSON.stringify(record)
 
 /** The saved conversation `data` (what storage held), if readable; an unreadable one is dropped with a log. */
 function readSaved(data: unknown, { memory, emit }: RememberHost): SavedConversation | undefined {
@@ -210,6 +232,7 @@ export function reopen(
   if (!saved || !storage) return host.begin(signal, { published })
   // A remembered conversation goes on only with the flow version it started on.
   if (saved.publishedAt !== published.updatedAt) return startOver(host, 'republished', signal, saved.resultId, published)
+  if (host.memory) sawRevision(host.memory, saved.rev)
   return resume(host.state, saved, storage, host.emit)
 }
 
@@ -227,22 +250,6 @@ export function startOver(
   memory?.clear()
   state.startOver(reason)
   return begin(signal, { published, resultId, reason: reason ?? undefined })
-}
-
-/** The transcript entries of a saved conversation; `lastGuest` is the bubble of a pending answer. */
-function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest: GuestEntry | null } {
-  let lastGuest: GuestEntry | null = null
-  const entries = saved.entries.map((item): Entry => {
-    if (item.kind === 'host') return hostEntry(item.message, item.avatarUrl, true)
-    if (item.kind === 'agent') return { ...item, key: `h${item.handoffId}:${item.seq}`, restored: true }
-    const entry: GuestEntry = { ...guestEntry(item.text, item.avatarUrl), live: item.live }
-    entry.status.value = item.status
-    entry.error.value = item.error === undefined ? null : { text: item.error }
-    // A message to a person is not the answer a reload sends again (the handoff does that itself).
-    if (!item.live) lastGuest = entry
-    return entry
-  })
-  return { entries, lastGuest }
 }
 
 /**

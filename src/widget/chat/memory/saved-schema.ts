@@ -21,7 +21,7 @@ const entriesSchema = array(
     object({
       kind: oneOf('guest'),
       text: string(),
-      status: oneOf('sending', 'sent', 'failed', 'rejected'),
+      status: oneOf('sending', 'waiting', 'sent', 'failed', 'rejected'),
       error: text,
       avatarUrl: text,
       // A message to a person (a handoff): sent again after a reload with its key, until it has a seq.
@@ -70,7 +70,8 @@ const replySchema = object({
  *   have had their effect: a request from the browser is not sent twice (http-request-action.ts);
  *   `shown`: how many of its messages were on screen (in `entries`) when an action was running,
  *   so they are not shown twice (a reload while the chat waits for a webhook or a person);
- * - `waiting-input`: the input waiting for the visitor, with what was typed into it when saved;
+ * - `waiting-input`: the input waiting for the visitor, with what was typed into it when saved
+ *   and the idempotency key its answer goes under (`key`: the same from every tab);
  * - `sending`: an answer on its way (or failed, waiting for a retry): resent;
  * - `ended`: the conversation is over;
  * - `redirected`, `idle`: nothing to come back to (a redirect took the tab away, or nothing had
@@ -83,7 +84,7 @@ const savedStageSchema = anyOf(
     started: optional(array(number())),
     shown: optional(number()),
   }),
-  object({ tag: oneOf('waiting-input'), input: chatInputSchema, draft: text }),
+  object({ tag: oneOf('waiting-input'), input: chatInputSchema, draft: text, key: text }),
   object({ tag: oneOf('sending'), reply: replySchema }),
   object({ tag: oneOf('ended', 'redirected', 'idle') }),
 )
@@ -98,6 +99,11 @@ const commonFields = {
   entries: entriesSchema,
   avatars: object({ host: text, guest: text }),
   progress: nullable(number()),
+  /**
+   * Counts the saves of this conversation by all its tabs: a tab goes on from another's record
+   * only when it is newer than any it saved or followed (tab-sync.ts).
+   */
+  rev: optional(number()),
 }
 
 /**

@@ -66,9 +66,10 @@ export interface ConversationState {
   enter(next: Stage): void
   /**
    * Waits for an answer to `input`. Its draft is the answer the service just refused (it sent the
-   * same input again), else the flow's prefill; `restored` is what a reload found typed.
+   * same input again), else the flow's prefill; `restored` is what a reload found typed, and
+   * `answerKey` the key its answer goes under (another tab's, or a reload's); else a new one.
    */
-  showInput(input: ChatInput, restored?: string): void
+  showInput(input: ChatInput, restored?: string, answerKey?: string): void
   fail(failure: Told, recovery: Failure['recovery'], reply?: Pending): void
   /** The published flow arrived (its theme paints the chat). */
   receivePublished(version: PublishedFlow): void
@@ -95,7 +96,8 @@ export interface ConversationState {
 /** No session yet (sessions are replaced whole, never changed in place). */
 const NO_SESSION: Session = { id: '', resultId: '', publishedAt: '', storage: undefined, resumed: false }
 
-export function createState(): ConversationState {
+/** `newKey` makes the idempotency key of each input's answer (ActiveInput.answerKey). */
+export function createState(newKey: () => string): ConversationState {
   let inputs = 0
   let saver: Saver | undefined
   const stage = signal<Stage>({ tag: 'idle' })
@@ -132,12 +134,12 @@ export function createState(): ConversationState {
     avatars,
     lastAnswer,
     enter,
-    showInput(input, restored) {
+    showInput(input, restored, answerKey = newKey()) {
       const last = lastAnswer.peek()
       const retried = last?.inputId === input.id ? last.message : undefined
       const prefill = publishedFlow.peek()?.settings?.general?.isInputPrefillEnabled !== false
       const draft = restored ?? retried ?? (prefill ? input.prefilledValue : undefined) ?? ''
-      enter({ tag: 'waiting-input', input: { input, key: ++inputs, draft: signal(draft) } })
+      enter({ tag: 'waiting-input', input: { input, key: ++inputs, draft: signal(draft), answerKey } })
     },
     fail(failure, recovery, reply) {
       enter({ tag: 'failed', failure: { ...failure, recovery }, reply })

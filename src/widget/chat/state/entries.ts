@@ -37,11 +37,12 @@ export interface HostEntry {
 
 /**
  * - `sending`: on its way (including automatic retries);
+ * - `waiting`: the browser is offline: kept, and sent (once) when the network is back;
  * - `sent`: the service accepted it;
  * - `failed`: retries spent; the visitor can retry (same idempotency key);
  * - `rejected`: the service refused it (4xx); `error` says why and the input comes back.
  */
-export type ReplyStatus = 'sending' | 'sent' | 'failed' | 'rejected'
+export type ReplyStatus = 'sending' | 'waiting' | 'sent' | 'failed' | 'rejected'
 
 /** The visitor's answer: its own signals, so a status change re-renders only this bubble. */
 export interface GuestEntry {

@@ -16,6 +16,12 @@ export interface ActiveInput {
    * text field edits it, and so do the page's `setInputValue` calls.
    */
   draft: Signal<string>
+  /**
+   * The idempotency key of the answer to this input, kept with it in the remembered record: every
+   * tab showing this input sends its answer under the same key, so the service takes one answer
+   * for the step whichever tab sends it (another one is refused, 409).
+   */
+  answerKey: string
 }
 
 /** An answer (or a host page's command) on its way to the service, kept until it is acknowledged (for Retry and reloads). */
@@ -75,7 +81,8 @@ export const liveHandoff = (stage: Stage): LiveHandoff | undefined => (stage.tag
 
 /**
  * What comes after a turn: a step to play, a reply to deliver, a remembered conversation that
- * has to start over (`null`: for no reason the visitor needs to hear), or nothing: the visitor's
- * turn, the end, or a failure the visitor sees.
+ * has to start over (`null`: for no reason the visitor needs to hear), one to catch up with
+ * (another tab answered the step `catchUp` answered: its record goes on), or nothing: the
+ * visitor's turn, the end, or a failure the visitor sees.
  */
-export type Next = { play: ChatStepResult } | { deliver: Pending } | { startOver: RestartReason | null } | null
+export type Next = { play: ChatStepResult } | { deliver: Pending } | { startOver: RestartReason | null } | { catchUp: Pending } | null

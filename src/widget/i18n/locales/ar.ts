@@ -12,6 +12,7 @@ export const strings: Translation = {
   loading: 'جارٍ تحميل الدردشة…',
   sending: 'جارٍ الإرسال…',
   notSent: 'لم يُرسَل.',
+  waitingForNetwork: 'في انتظار الشبكة. ستُرسَل إجابتك عند عودة الاتصال.',
   retry: 'إعادة الإرسال',
   tryAgain: 'حاول مرة أخرى',
   newConversation: 'بدء محادثة جديدة',
@@ -90,6 +91,7 @@ export const strings: Translation = {
   uploading: 'جارٍ رفع {name}',
   uploaded: 'تم رفع {name}',
   uploadFailed: 'تعذّر رفع {name}.',
+  uploadOffline: 'سيُرفَع {name} عند عودة الاتصال.',
   fileTooBig: '{name} كبير جدًا: الحد الأقصى {size} لكل ملف.',
   fileNotAccepted: '{name} ليس نوع ملف تقبله هذه الخطوة.',
   filesUploaded: {

@@ -1,7 +1,7 @@
 import type { Signal } from '@preact/signals'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { acceptsFile, fileIdOfUrl, type UploadedFile } from '../../../protocol/uploads'
-import { isTransportError } from '../../transport/index'
+import { isOffline, isTransportError, whenOnline } from '../../transport/index'
 import { uploadFile } from '../../transport/upload'
 import type { Widget } from '../widget'
 
@@ -77,12 +77,23 @@ export function useFileUploads(widget: Widget, draft: Signal<string>, rules: Fil
   const start = (item: FileItem) => {
     const session = widget.conversation.session()
     if (!session || !item.file) return
+    item.controller?.abort()
     const controller = new AbortController()
     update(item.id, { status: 'uploading', progress: 0, error: undefined, controller })
     uploadFile(session.chat, session.id, item.file, (progress) => update(item.id, { progress }), controller.signal).then(
       (file: UploadedFile) => update(item.id, { status: 'done', progress: 1, url: file.url, name: file.name, controller: undefined }),
       (error: unknown) => {
         if (isTransportError(error) && error.kind === 'aborted') return
+        if (isOffline()) {
+          // Offline: it says so and uploads by itself once the network is back (or on Retry).
+          const waiting = new AbortController()
+          update(item.id, { status: 'failed', controller: waiting, error: widget.t('uploadOffline', { name: item.name }) })
+          whenOnline(waiting.signal).then(
+            () => start({ ...item, controller: undefined }),
+            () => {},
+          )
+          return
+        }
         update(item.id, { status: 'failed', controller: undefined, error: widget.t('uploadFailed', { name: item.name }) })
       },
     )

@@ -20,7 +20,8 @@ describe('sendCommand', () => {
     await settle()
     await conversation.command('wizz')
     await settle()
-    expect(calls.continue).toEqual([{ sessionId: 's1', message: command('wizz'), key: 'key-1' }])
+    // key-1 is the waiting input's, kept for its answer; the command goes under a key of its own.
+    expect(calls.continue).toEqual([{ sessionId: 's1', message: command('wizz'), key: 'key-2' }])
     expect(hostTexts(conversation)).toEqual(['Hello', 'Wizzzzz'])
     expect(guests(conversation)).toEqual([])
     // A command is not an answer: the page is not told one was given.
@@ -44,7 +45,7 @@ describe('sendCommand', () => {
     await settle()
     expect(calls.continue.map((call) => [call.message, call.key])).toEqual([
       ['Ada', 'key-1'],
-      [command('wizz'), 'key-2'],
+      [command('wizz'), 'key-3'],
     ])
     expect(hostTexts(conversation)).toEqual(['Hello', 'Thanks, Ada', 'Wizzzzz'])
     expect(conversation.input.value?.input.id).toBe('in3')
@@ -134,7 +135,7 @@ describe('sendCommand', () => {
     expect(conversation.failure.value?.recovery).toBe('resend')
     conversation.retry()
     await settle()
-    expect(calls.continue.map((call) => call.key)).toEqual(['key-1', 'key-1'])
+    expect(calls.continue.map((call) => call.key)).toEqual(['key-2', 'key-2'])
     expect(hostTexts(conversation)).toEqual(['Hello', 'Wizzzzz'])
   })
 })

@@ -83,7 +83,8 @@ describe('remembered conversations', () => {
     expect(events.of('flowchat:start')).toEqual([{ sessionId: 's1', resultId: 'r1', resumed: true }])
     conversation.send('36')
     await settle()
-    expect(calls.continue).toEqual([{ sessionId: 's1', message: '36', key: 'key-1' }])
+    // Under the key the first visit saved with its input: the same from every tab and reload.
+    expect(calls.continue).toEqual([{ sessionId: 's1', message: '36', key: 'key-2' }])
     expect(conversation.stage.value.tag).toBe('ended')
     expect(store.saved?.stage).toEqual({ tag: 'ended' })
   })

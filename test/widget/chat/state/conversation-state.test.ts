@@ -2,13 +2,14 @@ import { effect } from '@preact/signals-core'
 import { describe, expect, it } from 'vitest'
 import { createState, type Saver } from '../../../../src/widget/chat/state/conversation-state'
 import { guestEntry, hostEntry } from '../../../../src/widget/chat/state/entries'
+import { newIdempotencyKey } from '../../../../src/widget/transport/index'
 import { publishedFlow, text, textInput } from '../fake-client'
 
 const SESSION = { id: 's1', resultId: 'r1', publishedAt: 'p1', storage: 'local' as const, resumed: true }
 
 describe('the conversation state', () => {
   it('changes what a restore shows in one batch: a view reading it all renders once', () => {
-    const state = createState()
+    const state = createState(newIdempotencyKey)
     const seen: unknown[] = []
     const stop = effect(() => {
       seen.push([state.session.value.id, state.avatars.value.host, state.progress.value, state.transcript.count.value])
@@ -27,14 +28,14 @@ describe('the conversation state', () => {
   })
 
   it("takes a step's avatars and progress, keeping an avatar the step does not change and the progress within 0 to 100", () => {
-    const state = createState()
+    const state = createState(newIdempotencyKey)
     state.applyStep({ dynamicTheme: { hostAvatarUrl: 'h.png' }, progress: 250 })
     state.applyStep({ dynamicTheme: { guestAvatarUrl: 'g.png' } })
     expect([state.avatars.value, state.progress.value]).toEqual([{ host: 'h.png', guest: 'g.png' }, 100])
   })
 
   it('gives an answer back as the draft only when the same input comes again; a restored session is confirmed once answered', () => {
-    const state = createState()
+    const state = createState(newIdempotencyKey)
     state.open(SESSION)
     state.noteAnswer('in1', 'ada@example')
     state.showInput(textInput('in2'))
@@ -47,7 +48,7 @@ describe('the conversation state', () => {
   })
 
   it('starts over empty but for the published flow, with the reason for the visitor, loading', () => {
-    const state = createState()
+    const state = createState(newIdempotencyKey)
     state.receivePublished(publishedFlow())
     state.restore({ session: SESSION, avatars: { guest: 'g.png' }, entries: [guestEntry('Yo', undefined)], progress: 10 })
     state.noteAnswer('in1', 'x')
@@ -68,7 +69,7 @@ describe('the conversation state', () => {
       checkpoint: (state, previous) => calls.push(`checkpoint ${previous.tag} → ${state.stage.peek().tag}`),
       save: () => calls.push('save'),
     }
-    const state = createState()
+    const state = createState(newIdempotencyKey)
     state.enter({ tag: 'loading' })
     state.keep()
     state.saveWith(saver)
