@@ -104,7 +104,7 @@ ${WAITING_IMAGE}
 .image-missing { display: block; padding: 10px 12px; border: 1px dashed currentColor; border-radius: inherit; font-style: italic; }
 .guest-wrap { display: flex; flex-direction: column; align-items: flex-end; max-width: min(85%, 640px); }
 .guest-wrap .bubble { max-width: 100%; }
-.bubble[data-status="sending"], .bubble[data-status="waiting"] { opacity: 0.7; }
+.bubble[data-status="sending"] { opacity: 0.7; }
 .bubble[data-status="failed"], .bubble[data-status="rejected"] { opacity: 0.85; }
 .status { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin-top: 4px; font-size: 14px; color: ${v('error', '#b91c1c')}; }
 .status.waiting { color: inherit; }
