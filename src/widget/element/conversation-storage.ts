@@ -59,7 +59,7 @@ export function createConversationStorage(key: string, emit: Emit): Conversation
     }
   }
 
-  return {
+  const memory: ConversationMemory = {
     load() {
       let raw = pageMemory.get(key) ?? null
       for (const kind of KINDS) if (raw === null) attempt(kind, (storage) => (raw = storage.getItem(key)))
@@ -74,22 +74,29 @@ export function createConversationStorage(key: string, emit: Emit): Conversation
     /**
      * Other tabs' saves under this key: posted on a BroadcastChannel of the page's origin; where
      * there is none, the `storage` event of local storage (which only other tabs' writes fire).
+     * A tab coming back to the front reads the record again: a browser may have frozen it meanwhile.
      */
     watch(listener) {
       const hear = (raw: unknown) => typeof raw === 'string' && listener(parse(raw))
+      const onShow = () => document.visibilityState === 'visible' && listener(memory.load())
+      document.addEventListener('visibilitychange', onShow)
+      let stop = () => removeEventListener('storage', onStorage)
+      const onStorage = (event: StorageEvent) => event.key === key && hear(event.newValue)
       if (typeof BroadcastChannel === 'function') {
         const own = (channel = new BroadcastChannel(key))
         own.onmessage = (event) => hear(event.data)
-        return () => {
+        stop = () => {
           own.close()
           if (channel === own) channel = undefined
         }
+      } else addEventListener('storage', onStorage)
+      return () => {
+        document.removeEventListener('visibilitychange', onShow)
+        stop()
       }
-      const onStorage = (event: StorageEvent) => event.key === key && hear(event.newValue)
-      addEventListener('storage', onStorage)
-      return () => removeEventListener('storage', onStorage)
     },
   }
+  return memory
 }
 
 /** Forgets a remembered conversation without a chat to hand (a reset before the chat exists). */

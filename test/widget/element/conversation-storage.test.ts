@@ -6,6 +6,7 @@ const record = (rev: number) => ({ version: 2, sessionId: 's1', rev }) as never
 afterEach(() => {
   localStorage.clear()
   vi.unstubAllGlobals()
+  vi.restoreAllMocks()
 })
 
 describe("a chat's storage across tabs", () => {
@@ -31,6 +32,23 @@ describe("a chat's storage across tabs", () => {
     here.save('local', record(2))
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(heardThere).toEqual([record(1)])
+  })
+
+  it('reads the record again when its tab comes back to the front (a browser may have frozen it)', () => {
+    const key = conversationKey('f1', 'chat')
+    const memory = createConversationStorage(key, () => {})
+    const heard: unknown[] = []
+    const stop = memory.watch!((data) => heard.push(data))
+    localStorage.setItem(key, JSON.stringify(record(7)))
+    let visibility: DocumentVisibilityState = 'hidden'
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility)
+    document.dispatchEvent(new Event('visibilitychange'))
+    visibility = 'visible'
+    document.dispatchEvent(new Event('visibilitychange'))
+    expect(heard).toEqual([record(7)])
+    stop()
+    document.dispatchEvent(new Event('visibilitychange'))
+    expect(heard).toEqual([record(7)])
   })
 
   it("hears other tabs' writes to local storage where there is no BroadcastChannel", () => {
