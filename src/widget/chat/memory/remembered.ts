@@ -13,24 +13,14 @@ import type { Entry, GuestEntry } from '../state/entries'
 import { orderStep } from '../state/sequence'
 import type { Next, Pending, RestartReason, Stage, StageTag } from '../state/stage'
 import type { Transcript } from '../state/transcript'
-import type { ConversationMemory } from './conversation-memory'
+import type { RememberHost } from './remember-host'
 import { pendingOf, restoreEntries } from './restore'
 import { parseSavedConversation, SAVED_VERSION, type SavedConversation, type SavedStage } from './saved-schema'
 import { followStored, nextRevision, sawRevision } from './tab-sync'
 
+export type { RememberHost } from './remember-host'
 export { catchUp, keepInStep } from './tab-sync'
 export type { SavedConversation }
-
-/** What this chunk needs of its conversation to go on from storage, or start over. */
-export interface RememberHost {
-  state: ConversationState
-  emit: Emit
-  memory: ConversationMemory | undefined
-  /** A new session (startChat), with the published flow when in hand, for a result to keep. */
-  begin(signal: AbortSignal, known?: { published?: PublishedFlow; resultId?: string; reason?: RestartReason }): Promise<Next>
-  /** Stops what the conversation is doing (another tab went on: this one follows it). */
-  stop(): void
-}
 
 /**
  * Bubbles kept across a reload. Bounded so that saving after each turn costs the same at turn

@@ -11,7 +11,7 @@ import { batch } from '@preact/signals-core'
 import { widgetWarning } from '../events/events'
 import type { Next, Pending } from '../state/stage'
 import type { ConversationMemory } from './conversation-memory'
-import type { RememberHost } from './remembered'
+import type { RememberHost } from './remember-host'
 import { pendingOf, restoreEntries } from './restore'
 import { parseSavedConversation, type SavedConversation } from './saved-schema'
 
