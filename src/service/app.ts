@@ -21,6 +21,7 @@ import { registerFlowRoutes } from './routes/flows'
 import { registerHandoffRoutes } from './routes/handoffs'
 import { registerHealthRoutes } from './routes/health'
 import { registerMetricsRoute } from './routes/metrics'
+import { registerPrivacyRoutes } from './routes/privacy'
 import { registerQrCodeRoutes } from './routes/qr-code'
 import { registerResultRoutes } from './routes/results'
 import { registerSandboxRoutes } from './routes/sandbox'
@@ -126,6 +127,7 @@ export function createAppWithContext(deps: AppDeps): { app: Hono; ctx: AppContex
   registerQrCodeRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
+  registerPrivacyRoutes(app, ctx)
   registerTokenRoutes(app, ctx)
   registerWebhookRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })

@@ -71,6 +71,8 @@ export interface ServiceConfig {
    * beyond it, never the live one nor one a conversation still runs on. Undefined: every version is kept.
    */
   keepVersions: number | undefined
+  /** How often a process offers to run the retention job (`RETENTION_INTERVAL_SECONDS`); one process at a time runs it. */
+  retentionIntervalSeconds: number
   rateLimits: { chat: RateLimitConfig; management: RateLimitConfig }
   /** Failed authentications (401) per client address; past it the address gets 429, right token or not. */
   authFailureLimit: RateLimitConfig
@@ -137,6 +139,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   publishableToken: undefined,
   sessionTtlSeconds: 86_400,
   keepVersions: undefined,
+  retentionIntervalSeconds: 3_600,
   rateLimits: {
     chat: { perMinute: 300, burst: 60 },
     management: { perMinute: 600, burst: 120 },
@@ -190,6 +193,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     publishableToken: read.string('FLOW_PUBLISHABLE_TOKEN'),
     sessionTtlSeconds: read.integer('SESSION_TTL_SECONDS', d.sessionTtlSeconds, 1, 31_536_000),
     keepVersions: read.string('FLOW_VERSIONS_KEEP') === undefined ? undefined : read.integer('FLOW_VERSIONS_KEEP', 1, 1, 1_000_000),
+    retentionIntervalSeconds: read.integer('RETENTION_INTERVAL_SECONDS', d.retentionIntervalSeconds, 1, 604_800),
     rateLimits: {
       chat: {
         perMinute: read.integer('RATE_LIMIT_CHAT_PER_MINUTE', d.rateLimits.chat.perMinute, 0, 1e7),

@@ -22,6 +22,7 @@ import { ensureEnvTokens } from './env-tokens'
 import { createIntegrations, type Integrations } from './integrations'
 import { reportMetricsToPrimary } from './observability/cluster-metrics'
 import { configureLogging, log } from './observability/log'
+import { RetentionJob } from './privacy/retention-job'
 import { QrCodeImages } from './qr-codes/qr-code-images'
 import { uploadedFiles } from './results/result-files'
 import { openStore, storeOptionsFrom } from './store/open-store'
@@ -98,6 +99,9 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
   // Every process ends handed-over conversations whose deadline passed, whoever's they are.
   const handoffSweep = new HandoffSweep(ctx!)
   handoffSweep.start()
+  // Every process offers to run the retention job; the one holding its lease in the database does.
+  const retention = new RetentionJob({ store, files: started.files, now: options.now ?? (() => new Date()) })
+  retention.start(config.retentionIntervalSeconds * 1000)
 
   const { port } = server.address() as AddressInfo
   const listening = server
@@ -120,6 +124,7 @@ export async function startServer(config: ServiceConfig, options: StartServerOpt
       stopPurge()
       await webhooks.stop()
       await handoffSweep.stop()
+      await retention.stop()
       // Live streams end now (their clients reconnect to another process), not at their maximum life.
       await handoffHub.close()
       await new Promise<void>((resolve) => {

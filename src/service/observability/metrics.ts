@@ -57,6 +57,18 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers,
   }),
+  retentionDeleted: new Counter({
+    name: 'flow_retention_deleted_total',
+    help: 'What the retention job deleted, by kind (results with everything they hold, files, outbox e-mails)',
+    labelNames: ['kind'] as const,
+    registers,
+  }),
+  retentionRuns: new Counter({
+    name: 'flow_retention_runs_total',
+    help: 'Runs of the retention job, by outcome (done, busy: another process held it, lost: its lease was taken, failed)',
+    labelNames: ['outcome'] as const,
+    registers,
+  }),
   aiStreamsActive: new Gauge({
     name: 'flow_ai_streams_active',
     help: 'AI answers being streamed from a provider now',

@@ -407,6 +407,42 @@ const MIGRATIONS: Migration[] = [
        WHERE r.id = s.result_id`,
     ],
   },
+  {
+    // Self-contained: depends on nothing after migration 11.
+    version: 13,
+    name: 'retention and erasure: the workspace setting, the audit, job leases',
+    statements: (t) => [
+      // Days a workspace keeps a visitor's data after its last activity; null keeps it (the default).
+      `ALTER TABLE ${t.workspaces} ADD COLUMN retention_days integer CHECK (retention_days IS NULL OR retention_days > 0)`,
+      // What was deleted (or exported), how many rows of each kind, by whom: never the data nor
+      // the value a visitor was found by (`selector` names its kind and variable only).
+      `CREATE TABLE ${t.privacyAudit} (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL REFERENCES ${t.workspaces}(id) ON DELETE CASCADE,
+        action text NOT NULL CHECK (action IN ('erase', 'access', 'retention')),
+        selector text,
+        token_id text,
+        actor text NOT NULL,
+        counts jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX ON ${t.privacyAudit} (workspace_id, created_at, id)`,
+      // A job one process of many runs at a time (the retention job): whoever holds the lease
+      // (`owner` until `expires_at`) runs it; `progress` is what the last holder wrote, so the next
+      // one carries on and operators can read how far it got.
+      `CREATE TABLE ${t.jobLeases} (
+        name text PRIMARY KEY,
+        owner text,
+        expires_at timestamptz,
+        progress jsonb NOT NULL DEFAULT '{}',
+        updated_at timestamptz NOT NULL
+      )`,
+      // Deleting results (erasure, retention, the results API) cascades to these by result_id:
+      // the existing indexes on it are partial (webhook deliveries) or missing (outbox).
+      `CREATE INDEX ON ${t.webhookDeliveries} (result_id)`,
+      `CREATE INDEX ON ${t.outbox} (result_id)`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

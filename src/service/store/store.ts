@@ -4,8 +4,10 @@ import { CredentialsRepository } from './credentials-repository'
 import type { Database, Queryable } from './database'
 import { FlowsRepository } from './flows-repository'
 import { HandoffsRepository } from './handoffs-repository'
+import { JobLeasesRepository } from './job-leases-repository'
 import { migrate } from './migrations'
 import { OutboxRepository } from './outbox-repository'
+import { PrivacyRepository } from './privacy-repository'
 import { PublishedFlowsRepository } from './published-flows-repository'
 import { RateLimitsRepository } from './rate-limits-repository'
 import { ResultLogsRepository } from './result-logs-repository'
@@ -33,6 +35,8 @@ export interface Repositories {
   webhooks: WebhooksRepository
   uploads: UploadsRepository
   handoffs: HandoffsRepository
+  privacy: PrivacyRepository
+  jobLeases: JobLeasesRepository
 }
 
 export interface Store extends Repositories {
@@ -62,6 +66,8 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     webhooks: new WebhooksRepository(db, tables),
     uploads: new UploadsRepository(db, tables),
     handoffs: new HandoffsRepository(db, tables),
+    privacy: new PrivacyRepository(db, tables),
+    jobLeases: new JobLeasesRepository(db, tables),
   }
 }
 

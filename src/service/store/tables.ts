@@ -30,6 +30,8 @@ export interface Tables {
   handoffs: string
   handoffEvents: string
   handoffPositions: string
+  privacyAudit: string
+  jobLeases: string
   /** The LISTEN/NOTIFY channel of this schema's handoffs (a name, not a table). */
   handoffChannel: string
 }
@@ -63,6 +65,8 @@ export function tablesFor(schema: string): Tables {
     handoffs: q('handoffs'),
     handoffEvents: q('handoff_events'),
     handoffPositions: q('handoff_positions'),
+    privacyAudit: q('privacy_audit'),
+    jobLeases: q('job_leases'),
     handoffChannel: channelOf(schema),
   }
 }
