@@ -5,6 +5,7 @@ import { FlowPanel } from './flows/flow-panel'
 import { START_TITLE_ID, StartPanel } from './flows/start-panel'
 import { resetInbox, waitingCount } from './inbox/inbox-state'
 import { InboxAnnouncements, InboxView, useInbox } from './inbox/inbox-view'
+import { PrivacyView } from './privacy/privacy-view'
 import { announce, announcement, isAgent, signOut, token } from './session'
 import { SignIn } from './sign-in'
 import { TokensPanel } from './tokens-panel'
@@ -39,7 +40,7 @@ function newFlow() {
 }
 
 /** Which of the console's two views is shown (an agent token sees the inbox only). */
-export const view = signal<'flows' | 'inbox'>('flows')
+export const view = signal<'flows' | 'inbox' | 'privacy'>('flows')
 
 function Workspace() {
   const title = useRef<HTMLHeadingElement>(null)
@@ -66,11 +67,14 @@ function Workspace() {
         {workspaceId.value && <p class="workspace">Workspace {workspaceId.value}</p>}
         {!isAgent.value && (
           <nav class="views" aria-label="Views">
-            <button type="button" aria-current={showInbox ? undefined : 'page'} onClick={() => (view.value = 'flows')}>
+            <button type="button" aria-current={view.value === 'flows' ? 'page' : undefined} onClick={() => (view.value = 'flows')}>
               Flows
             </button>
             <button type="button" aria-current={showInbox ? 'page' : undefined} onClick={() => (view.value = 'inbox')}>
               Inbox{waiting > 0 && ` (${waiting} waiting)`}
+            </button>
+            <button type="button" aria-current={view.value === 'privacy' ? 'page' : undefined} onClick={() => (view.value = 'privacy')}>
+              Privacy
             </button>
           </nav>
         )}
@@ -89,6 +93,10 @@ function Workspace() {
       {showInbox ? (
         <main class="layout inbox-layout">
           <InboxView />
+        </main>
+      ) : view.value === 'privacy' ? (
+        <main class="layout privacy-layout">
+          <PrivacyView />
         </main>
       ) : (
         <Flows />

@@ -23,3 +23,7 @@ export const exportVisitor = (api: ApiClient, selector: VisitorSelectorInput): P
   api.read(accessExportSchema, 'POST', '/v1/privacy/access', selector)
 
 export const privacyAudit = async (api: ApiClient) => (await api.read(auditResponseSchema, 'GET', '/v1/privacy/audit')).audit
+
+/** The same export as a response, for a client that saves it as a file (the console). */
+export const exportVisitorFile = (api: ApiClient, selector: VisitorSelectorInput): Promise<Response> =>
+  api.send('POST', '/v1/privacy/access', selector)

@@ -16,11 +16,10 @@ export const retentionSettingSchema = z.object({
 })
 export type RetentionSetting = z.infer<typeof retentionSettingSchema>
 
-/** How the retention job did last (absent before its first run). */
+/** When the retention job (one for all workspaces) last ran: null before its first run; what it deleted is in the audit. */
 export const retentionRunSchema = z.looseObject({
   startedAt: z.string(),
   finishedAt: opt(z.string()),
-  deleted: z.record(z.string(), z.number()),
 })
 
 export const retentionResponseSchema = z.looseObject({

@@ -23,10 +23,9 @@ export function registerPrivacyRoutes(app: Hono, ctx: AppContext): void {
 
   const retention = async (workspaceId: string) => {
     const progress = await store.jobLeases.progress(RETENTION_JOB)
+    // When the job (one for every workspace) last ran; what it deleted of this workspace is in its audit.
     const lastRun =
-      progress && typeof progress.startedAt === 'string'
-        ? { startedAt: progress.startedAt, finishedAt: progress.finishedAt ?? null, deleted: progress.deleted }
-        : null
+      progress && typeof progress.startedAt === 'string' ? { startedAt: progress.startedAt, finishedAt: progress.finishedAt ?? null } : null
     return { retentionDays: await store.privacy.retentionDays(workspaceId), lastRun }
   }
 
