@@ -11,7 +11,8 @@
  * draws QR codes or uploads files it never sends (abuse.ts).
  *
  * With DATABASE_URL, also the live part of handed-over conversations across two processes
- * (handoff-bench.ts; `BENCH_ONLY=handoff` runs it alone).
+ * (handoff-bench.ts; `BENCH_ONLY=handoff` runs it alone). `BENCH_ONLY=retention` runs the retention
+ * job on 100,000 old results beside one plain DELETE of them (retention-bench.ts).
  *
  * Options (environment): BENCH_SECONDS (default 10), DATABASE_URL, BENCH_ONLY. Asserts nothing: it prints.
  */
@@ -32,6 +33,7 @@ import {
   percentiles,
   sequentialLatencies,
 } from './load'
+import { benchRetention } from './retention-bench'
 import { type DatabaseKind, databaseUrl, freshDatabase, spawnTarget, withService } from './service-process'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -191,5 +193,8 @@ export async function handoffOnly(): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await (process.env.BENCH_ONLY === 'handoff' ? handoffOnly() : main())
+  const only = process.env.BENCH_ONLY
+  if (only === 'handoff') await handoffOnly()
+  else if (only === 'retention') console.log(await benchRetention())
+  else await main()
 }
