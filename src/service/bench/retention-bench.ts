@@ -30,18 +30,18 @@ async function insertResults(store: Store, flowId: string, prefix: string, count
   const series = `generate_series(1, $2::int) g`
   await store.database.query(
     `INSERT INTO ${t.results} (id, flow_id, variables, is_completed, created_at, updated_at)
-     SELECT $3 || g, $1, jsonb_build_object('v-email', 'visitor' || g || '@example.org'), true, $4, $4 FROM ${series}`,
+     SELECT $3::text || g, $1, jsonb_build_object('v-email', 'visitor' || g || '@example.org'), true, $4, $4 FROM ${series}`,
     [flowId, count, prefix, at],
   )
   await store.database.query(
     `INSERT INTO ${t.sessions} (id, flow_id, result_id, published_flow_id, published_version_id, published_at, state, created_at, last_activity_at, expires_at)
-     SELECT 's' || $3 || g, $1, $3 || g, $5, $6, $4, '{}', $4, $4, $4 FROM ${series}`,
+     SELECT 's' || $3::text || g, $1, $3::text || g, $5, $6, $4, '{}', $4, $4, $4 FROM ${series}`,
     [flowId, count, prefix, at, published_flow_id, versionId],
   )
   await store.database.query(
     `INSERT INTO ${t.answers} (result_id, session_id, block_id, group_id, value, created_at)
-     SELECT $3 || g, 's' || $3 || g, 'b' || n, 'g1', 'answer ' || n, $4 FROM ${series}, generate_series(1, 2) n`,
-    [flowId, count, prefix, at],
+     SELECT $1::text || g, 's' || $1::text || g, 'b' || n, 'g1', 'answer ' || n, $3 FROM generate_series(1, $2::int) g, generate_series(1, 2) n`,
+    [prefix, count, at],
   )
 }
 
