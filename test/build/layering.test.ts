@@ -230,6 +230,7 @@ const SERVICE_PARTS: Record<string, string> = {
   share: 'services',
   widget: 'services',
   results: 'services',
+  privacy: 'services',
   tokens: 'services',
   webhooks: 'services',
   'qr-codes': 'services',
