@@ -93,6 +93,7 @@ describe('loadConfig', () => {
       LOG_FORMAT: 'json',
       NODE_ENV: 'development',
       METRICS_TOKEN: 'scraper-token-0123456789',
+      RETENTION_INTERVAL_SECONDS: '120',
     })
     expect(config).toEqual({
       port: 9000,
@@ -106,6 +107,7 @@ describe('loadConfig', () => {
       secretToken: secret,
       publishableToken: publishable,
       sessionTtlSeconds: 600,
+      retentionIntervalSeconds: 120,
       rateLimits: { chat: { perMinute: 0, burst: 5 }, management: { perMinute: 100, burst: 10 } },
       authFailureLimit: { perMinute: 3, burst: 6 },
       aiStreams: { perWorkspace: 4, replays: { perMinute: 1, burst: 2 } },
