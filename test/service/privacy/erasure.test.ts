@@ -27,6 +27,12 @@ const everything = async () =>
 describe('erasing a visitor', () => {
   it('by an e-mail variable: the dry run counts the rows that then go, and no trace of them is left', async () => {
     const flowId = await publishedEmailFlow(svc)
+    // A completion webhook: each completed conversation queues a delivery of its result.
+    const hook = await svc.call('PUT', `/v1/flows/${flowId}/webhook`, {
+      token: svc.tokens.secret,
+      json: { url: 'https://hooks.example.invalid/results' },
+    })
+    expect(hook.status).toBe(200)
     // Two visits by Ada (her address typed in another case the second time), one by Grace.
     const ada1 = await visitorConversation(svc, flowId, ADA, 'ada-passport.png')
     const ada2 = await visitorConversation(svc, flowId, ADA.toLowerCase(), 'ada-invoice.png')
@@ -37,7 +43,7 @@ describe('erasing a visitor', () => {
     expect(dry.status).toBe(200)
     expect(dry.body.dryRun).toBe(true)
     expect(dry.body.resultIds.sort()).toEqual([ada1, ada2].sort())
-    expect(dry.body.counts).toMatchObject({ results: 2, sessions: 2, uploads: 2, logs: 2, outboxEmails: 2 })
+    expect(dry.body.counts).toMatchObject({ results: 2, sessions: 2, uploads: 2, logs: 2, outboxEmails: 2, webhookDeliveries: 2 })
     expect(dry.body.counts.answers).toBe(4)
 
     const before = await rowCounts(svc)
