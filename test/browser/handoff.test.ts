@@ -1,8 +1,6 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import type { Page as PuppeteerPage } from 'puppeteer-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { data, openStream, overHttp } from '../service/helpers/handoffs'
 import { apiOf } from './admin/console-page'
 import { expectCleanWalk } from './embed/cross-site-walk'
 import { useBrowserSuite } from './helpers/browser-suite'
@@ -19,7 +17,7 @@ import { adaptPlaywright, adaptPuppeteer, type WalkPage } from './helpers/walk'
  * conversation arrive in the inbox, claims it, and the two write to each other (each sees the
  * other typing); the person sets a variable and ends it, and the flow goes on to its end in the
  * widget. The result and its CSV export hold the whole conversation, the part with the person
- * included. In Firefox the visitor walks the same way while the person answers through the API.
+ * included. The same walk runs in Firefox, the person's console in a Firefox context of its own.
  */
 const FLOW = 'handoff.json'
 const FLOW_NAME = 'Parcel help'
@@ -152,65 +150,73 @@ describe('a conversation handed to a person, in Chromium', () => {
 
 describe('a conversation handed to a person, in Firefox', () => {
   let firefox: LaunchedFirefox
-  const pages: PuppeteerPage[] = []
+  const closing: Array<{ close(): Promise<void> }> = []
   beforeAll(async () => {
     firefox = await launchFirefox()
   })
   afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close()
+    for (const item of closing.splice(0).reverse()) await item.close()
   })
   afterAll(() => firefox?.close())
 
-  it('waits, goes live both ways with typing shown, and comes back to the flow, while the person answers through the API', async () => {
+  it('reaches the inbox, goes live both ways with typing shown, and comes back to the flow, the person in the console in Firefox too', async () => {
     const token = await agentToken()
-    const person = apiOf(suite.service.origin, token)
+
+    // The person, in the console in a browser context of their own (its own cookies and storage).
+    const team = await firefox.browser.createBrowserContext()
+    closing.push(team)
+    const inbox = await team.newPage()
+    const desk = await adaptPuppeteer(inbox)
+    await desk.goto(`${suite.service.origin}/admin`)
+    await inbox.type('#secret-token', token)
+    await inbox.keyboard.press('Enter')
+    await desk.waitFor('h1', 'Team inbox')
+    await desk.waitFor('p.connection', 'Up to date')
+
+    // The visitor, on the owner's site.
     const page = await firefox.browser.newPage()
-    pages.push(page)
+    closing.push(page)
     await page.evaluateOnNewDocument(HEAR)
     const walk = await adaptPuppeteer(page)
     await walk.goto(suite.service.pageUrl(suite.service.flows[FLOW]!))
     await walk.waitFor('[part~="host-bubble"]', 'One moment, a person will answer here.')
     await walk.waitFor('[part~="handoff-status"]', 'Waiting for a person…')
-
-    type Listed = { handoffs: Array<{ id: string; resultId: string; status: string }> }
-    let waiting: Listed['handoffs'][number] | undefined
-    while (!waiting) waiting = (await person<Listed>('GET', '/v1/handoffs?status=waiting')).json.handoffs[0]
-    expect((await person('POST', `/v1/handoffs/${waiting.id}/claim`)).status).toBe(200)
+    const entry = new RegExp(`New ${FLOW_NAME}`)
+    await desk.waitFor('button.conversation', entry)
+    expect(await axeViolations(page)).toEqual([])
+    expect(await axeViolations(inbox)).toEqual([])
+    await desk.click('button.conversation', entry)
+    await desk.click('button', 'Claim the conversation')
     await walk.waitFor('[part~="handoff-status"]', `You are chatting with ${AGENT}.`)
 
-    // The person follows the inbox as a team's own tool would: the visitor's typing shows there.
-    const stream = await openStream(overHttp(suite.service.origin), '/v1/handoffs/events', { authorization: `Bearer ${token}` })
+    // The visitor writes: the person sees them typing, then the message.
     const field = page.locator('flow-chat >>> [part~="handoff"] [part~="input"]')
     await field.fill('Where is my parcel?')
-    await stream.take(1, (event) => event.type === 'typing' && data(event).handoffId === waiting!.id && data(event).typing === true)
-    stream.close()
+    await desk.waitFor('p.typing', 'The visitor is typing…')
     await page.keyboard.press('Enter')
-    await expect
-      .poll(async () => {
-        const detail = await person<{ events: Array<{ type: string; author?: string; text?: string }> }>(
-          'GET',
-          `/v1/handoffs/${waiting!.id}`,
-        )
-        return detail.json.events.filter((event) => event.type === 'message' && event.author === 'visitor').map((event) => event.text)
-      })
-      .toEqual(['Where is my parcel?'])
+    await desk.waitFor('.transcript .said', 'Where is my parcel?')
 
-    const typing = await fetch(`${suite.service.origin}/v1/handoffs/${waiting.id}/typing`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ typing: true }),
-    })
-    expect(typing.status).toBe(204)
+    // The person writes back: the visitor sees them typing, then the line, announced once.
+    await inbox.type('#reply-text', 'It left our warehouse today.')
     await walk.waitFor('[part~="agent-typing"]', `${AGENT} is typing…`)
-    expect((await person('POST', `/v1/handoffs/${waiting.id}/messages`, { text: 'It left our warehouse today.' })).status).toBe(201)
+    await inbox.keyboard.press('Enter')
     await walk.waitFor('[part~="agent-bubble"]', /It left our warehouse today\./)
-    expect((await person('POST', `/v1/handoffs/${waiting.id}/variables`, { name: 'Order', value: 'B-42' })).status).toBe(200)
-    expect((await person('POST', `/v1/handoffs/${waiting.id}/end`)).status).toBe(200)
+    expect(await axeViolations(inbox)).toEqual([])
+
+    // The person notes the order in the console and ends the conversation; the flow goes on with it.
+    await inbox.type('#variable-value', 'B-42')
+    await desk.click('button', 'Set the variable')
+    await desk.waitFor('.variables dd', 'B-42')
+    await desk.click('button', 'End the conversation')
+    await desk.click('button', 'End it')
     await walk.waitFor('[part~="host-bubble"]', 'Thanks for talking to us about order B-42. Bye!')
     await expectCleanWalk(walk)
     expect(agentLines(await heard(walk))).toEqual([`${AGENT}: It left our warehouse today.`])
+    expect((await desk.record()).consoleErrors).toEqual([])
 
-    await expectConversationKept(waiting.resultId, [
+    const person = apiOf(suite.service.origin, token)
+    const ended = await person<{ handoffs: Array<{ resultId: string }> }>('GET', '/v1/handoffs?status=ended')
+    await expectConversationKept(ended.json.handoffs[0]!.resultId, [
       ['visitor', 'Where is my parcel?'],
       ['agent', 'It left our warehouse today.'],
     ])

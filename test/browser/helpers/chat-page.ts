@@ -48,26 +48,23 @@ export function chat(page: Page) {
 // Read when this module loads: fails early and clearly when axe-core is missing.
 const AXE_SOURCE = readFileSync(join(REPO_ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8')
 
+/** Runs axe-core in the page and answers its violations as lines (an expression both drivers evaluate). */
+const AXE_RUN = `(async () => {
+  const result = await window.axe.run(document, { resultTypes: ['violations'] })
+  return result.violations.map((v) => v.id + ': ' + v.help + ' at ' + JSON.stringify(v.nodes.map((n) => n.target)))
+})()`
+
+/** A page of either driver: playwright-core's (Chromium) or puppeteer-core's (Firefox). */
+interface Evaluating {
+  evaluate(expression: string): Promise<unknown>
+}
+
 /**
  * Runs axe-core and returns its violations. axe is evaluated by the driver (as devtools would),
  * so the host page's CSP need not allow it and the page loads nothing it would not load anyway.
  */
-export async function axeViolations(page: Page): Promise<string[]> {
-  const loaded = await page.evaluate(() => typeof (window as { axe?: unknown }).axe !== 'undefined')
-  if (!loaded) await page.evaluate(AXE_SOURCE)
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: Document,
-            options: object,
-          ): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }>
-        }
-      }
-    ).axe
-    const result = await axe.run(document, { resultTypes: ['violations'] })
-    return result.violations.map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`)
-  })
-  return violations
+export async function axeViolations(page: Page | Evaluating): Promise<string[]> {
+  const driven = page as Evaluating
+  if (!(await driven.evaluate("typeof window.axe !== 'undefined'"))) await driven.evaluate(AXE_SOURCE)
+  return (await driven.evaluate(AXE_RUN)) as string[]
 }
