@@ -44,8 +44,14 @@ export interface Backoff {
 }
 
 export const STREAM_BACKOFF: Backoff = { baseDelayMs: 1_000, maxDelayMs: 30_000 }
-/** The service writes a heartbeat comment well within this (proxies close idle connections sooner). */
-export const STREAM_IDLE_TIMEOUT_MS = 45_000
+/**
+ * The longest the service lets a stream stay silent: a heartbeat comment at least this often
+ * (HANDOFF_HEARTBEAT_SECONDS may be shorter, never longer). Many proxies close a connection idle
+ * for 60 s.
+ */
+export const MAX_HEARTBEAT_SECONDS = 30
+/** A stream silent this long (one and a half heartbeats at their longest) is taken as dead. */
+export const STREAM_IDLE_TIMEOUT_MS = MAX_HEARTBEAT_SECONDS * 1_500
 
 /** Half the ceiling fixed, half random ("equal jitter"). */
 export const streamRetryDelay = (attempt: number, backoff = STREAM_BACKOFF, random = Math.random) => {

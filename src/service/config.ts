@@ -3,6 +3,7 @@
  * with a message naming the variable instead of surfacing later as odd behaviour.
  */
 import { Resolver } from 'node:dns'
+import { MAX_HEARTBEAT_SECONDS } from '../protocol/follow-event-stream'
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../protocol/uploads'
 import { type AiConfig, DEFAULT_AI_TIMEOUTS } from './ai/ai-config'
 import { credentialsKeyFrom } from './credentials/credentials-key'
@@ -223,7 +224,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       streamsPerWorkspace: read.integer('HANDOFF_STREAMS_PER_WORKSPACE', d.handoffs.streamsPerWorkspace, 1, 1_000_000),
       streamsPerAddress: read.integer('HANDOFF_STREAMS_PER_ADDRESS', d.handoffs.streamsPerAddress, 1, 1_000_000),
       streamMaxSeconds: read.integer('HANDOFF_STREAM_MAX_SECONDS', d.handoffs.streamMaxSeconds, 5, 3_600),
-      heartbeatSeconds: read.integer('HANDOFF_HEARTBEAT_SECONDS', d.handoffs.heartbeatSeconds, 1, 300),
+      heartbeatSeconds: read.integer('HANDOFF_HEARTBEAT_SECONDS', d.handoffs.heartbeatSeconds, 1, MAX_HEARTBEAT_SECONDS),
       messages: {
         perMinute: read.integer('HANDOFF_MESSAGES_PER_MINUTE', d.handoffs.messages.perMinute, 0, 1e7),
         burst: read.integer('HANDOFF_MESSAGES_BURST', d.handoffs.messages.burst, 1, 1e7),

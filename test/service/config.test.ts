@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MAX_HEARTBEAT_SECONDS, STREAM_IDLE_TIMEOUT_MS } from '../../src/protocol/follow-event-stream'
 import { ConfigError, DEFAULT_CONFIG, loadConfig } from '../../src/service/config'
 import { newToken } from '../../src/service/ids'
 
@@ -210,6 +211,17 @@ describe('WORKERS', () => {
     const [problem] = problemsOf({ WORKERS: '2' })
     expect(problem).toMatch(/^WORKERS=2 needs DATABASE_URL: the embedded database \(PGlite\) lives inside one process/)
     expect(loadConfig({ WORKERS: '2', DATABASE_URL: 'postgres://db/flows' }).workers).toBe(2)
+  })
+})
+
+describe('HANDOFF_HEARTBEAT_SECONDS', () => {
+  it('is at most the heartbeat interval clients count on, so a quiet stream is never taken for a dead one', () => {
+    expect(loadConfig({ HANDOFF_HEARTBEAT_SECONDS: String(MAX_HEARTBEAT_SECONDS) }).handoffs.heartbeatSeconds).toBe(MAX_HEARTBEAT_SECONDS)
+    expect(problemsOf({ HANDOFF_HEARTBEAT_SECONDS: String(MAX_HEARTBEAT_SECONDS + 1) })).toEqual([
+      `HANDOFF_HEARTBEAT_SECONDS must be a whole number from 1 to ${MAX_HEARTBEAT_SECONDS} (got "${MAX_HEARTBEAT_SECONDS + 1}")`,
+    ])
+    // The console and a team's tools, following with the protocol's follower, wait longer than that.
+    expect(STREAM_IDLE_TIMEOUT_MS).toBeGreaterThan(MAX_HEARTBEAT_SECONDS * 1000)
   })
 })
 
