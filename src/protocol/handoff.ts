@@ -49,6 +49,8 @@ export const HANDOFF_LEAVE_PATH = '/v1/sessions/{sessionId}/handoff/leave'
 export const HANDOFFS_PATH = '/v1/handoffs'
 /** `GET` as Server-Sent Events: the workspace's inbox (`InboxEvent`s), `Authorization` header. */
 export const INBOX_EVENTS_PATH = '/v1/handoffs/events'
+/** `GET`: `HandoffAgentsResponse`, the workspace's agents a conversation can be handed to. */
+export const HANDOFF_AGENTS_PATH = '/v1/handoffs/agents'
 /** `GET`: `HandoffDetail`. `POST …/claim`, `…/messages`, `…/typing`, `…/variables`, `…/transfer`, `…/end`. */
 export const HANDOFF_PATH = '/v1/handoffs/{handoffId}'
 
@@ -181,6 +183,15 @@ export const setHandoffVariableRequestSchema = z.strictObject({
 })
 /** `POST …/transfer`: hands a live conversation to another agent token of the workspace. */
 export const transferHandoffRequestSchema = z.strictObject({ agentTokenId: z.string() })
+
+/**
+ * `GET /v1/handoffs/agents`: the people of the workspace (its agent tokens) by the id a transfer
+ * names, with the name and picture visitors see; never a token's value or hint.
+ */
+export const handoffAgentSchema = z.looseObject({ id: z.string(), name: z.string(), avatarUrl: z.optional(z.string()) })
+export type HandoffAgent = z.infer<typeof handoffAgentSchema>
+export const handoffAgentsResponseSchema = z.looseObject({ agents: z.array(handoffAgentSchema) })
+export type HandoffAgentsResponse = z.infer<typeof handoffAgentsResponseSchema>
 
 /**
  * The inbox stream's events (`event: <type>`, `id:` a workspace-wide position to resume from):

@@ -2,9 +2,11 @@ import { z } from 'zod/mini'
 import { type ApiClient, ApiError, safeJson } from './api-client'
 import { type EventStreamFollower, followEventStream, type StreamState } from './follow-event-stream'
 import {
+  HANDOFF_AGENTS_PATH,
   HANDOFF_PATH,
   HANDOFFS_PATH,
   type HandoffStatus,
+  handoffAgentsResponseSchema,
   handoffDetailSchema,
   handoffEventSchema,
   handoffListResponseSchema,
@@ -57,6 +59,9 @@ export const sendHandoffTyping = async (api: ApiClient, handoffId: string, typin
 /** Sets a variable the block shows to the person; the flow goes on with it. */
 export const setHandoffVariable = async (api: ApiClient, handoffId: string, name: string, value: string) =>
   void (await api.send('POST', handoff(handoffId, '/variables'), { name, value }))
+
+/** The workspace's people a conversation can be handed to (ids, names, pictures): readable with an agent token. */
+export const listHandoffAgents = async (api: ApiClient) => (await api.read(handoffAgentsResponseSchema, 'GET', HANDOFF_AGENTS_PATH)).agents
 
 /** Hands a live conversation to another agent token of the workspace. */
 export const transferHandoff = async (api: ApiClient, handoffId: string, agentTokenId: string) =>

@@ -3,7 +3,6 @@ import { useEffect, useRef } from 'preact/hooks'
 import { type HandoffEvent, type HandoffStatus, MAX_HANDOFF_MESSAGE_LENGTH } from '../../protocol/handoff'
 import { Confirm } from '../confirm'
 import { When } from '../dates'
-import { tokens } from '../workspace'
 import {
   actionError,
   claim,
@@ -14,6 +13,7 @@ import {
   STATUS_LINES,
   setVariable,
   speaker,
+  agents as teamAgents,
   transfer,
   typing,
   typingVisitors,
@@ -83,7 +83,7 @@ export function ConversationPanel(props: { title: string; onClose(): void }) {
   const live = handoff.status === 'live'
   const heldByOther = live && ownTokenId.value !== null && handoff.agentTokenId !== undefined && handoff.agentTokenId !== ownTokenId.value
   const mayAnswer = live && !heldByOther
-  const agents = (tokens.value ?? []).filter((item) => item.kind === 'agent' && item.id !== handoff.agentTokenId)
+  const agents = teamAgents.value.filter((item) => item.id !== handoff.agentTokenId)
   const variable = open.variables.find((item) => item.name === variableName.value) ?? open.variables[0]
 
   const submitVariable = async (event: Event) => {
@@ -94,7 +94,7 @@ export function ConversationPanel(props: { title: string; onClose(): void }) {
   const submitTransfer = async (event: Event) => {
     event.preventDefault()
     const agent = agents.find((item) => item.id === (target.value || agents[0]?.id))
-    if (agent && (await transfer(agent.id, agent.agent?.name ?? agent.label ?? 'another agent'))) heading.current?.focus()
+    if (agent && (await transfer(agent.id, agent.name))) heading.current?.focus()
   }
 
   return (
@@ -194,7 +194,7 @@ export function ConversationPanel(props: { title: string; onClose(): void }) {
               >
                 {agents.map((item) => (
                   <option key={item.id} value={item.id}>
-                    {item.agent?.name ?? item.label ?? item.hint ?? item.id}
+                    {item.name}
                   </option>
                 ))}
               </select>

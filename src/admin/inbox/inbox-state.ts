@@ -1,11 +1,12 @@
 import { batch, computed, signal } from '@preact/signals'
 import type { StreamState } from '../../protocol/follow-event-stream'
-import type { HandoffDetail, HandoffEvent, HandoffStatus, HandoffSummary, InboxEvent } from '../../protocol/handoff'
+import type { HandoffAgent, HandoffDetail, HandoffEvent, HandoffStatus, HandoffSummary, InboxEvent } from '../../protocol/handoff'
 import {
   claimHandoff,
   endHandoff,
   followInbox,
   getHandoff,
+  listHandoffAgents,
   listHandoffs,
   sendHandoffMessage,
   sendHandoffTyping,
@@ -34,6 +35,8 @@ export const streamState = signal<StreamState>('connecting')
 export const inboxError = signal<string | null>(null)
 /** The lines read out by the inbox's own live region (role=log): each new message once, in order. */
 export const spoken = signal<ReadonlyArray<{ id: string; text: string }>>([])
+/** The workspace's people a conversation can be handed to, read when one is opened. */
+export const agents = signal<readonly HandoffAgent[]>([])
 /** The token a claim named as this console's (an agent token cannot list tokens to find its own id). */
 const claimedAs = signal<string | null>(null)
 /** The token this console runs with, when known: a secret token's id from the tokens list, or the one a claim named. */
@@ -214,7 +217,16 @@ export async function openConversation(handoffId: string): Promise<void> {
       fresh.value = next
     }
   })
-  await load(handoffId)
+  await Promise.all([load(handoffId), loadAgents()])
+}
+
+/** A list that could not be read keeps the one held: transferring is not worth an error over the conversation. */
+async function loadAgents() {
+  try {
+    agents.value = await listHandoffAgents(api)
+  } catch {
+    // The transfer control shows the people known so far.
+  }
 }
 
 export function closeConversation(): void {
@@ -320,5 +332,6 @@ export function resetInbox(): void {
     inboxError.value = null
     actionError.value = null
     claimedAs.value = null
+    agents.value = []
   })
 }

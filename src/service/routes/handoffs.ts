@@ -15,6 +15,7 @@ import {
   claimHandoff,
   endTeamHandoff,
   handoffDetail,
+  listAgents,
   listHandoffs,
   setHandoffVariable,
   type TeamMember,
@@ -99,12 +100,14 @@ export function registerHandoffRoutes(app: Hono, ctx: AppContext): void {
     return c.json(await listHandoffs(ctx, who, { statuses: statusesQuery(c), ...(cursor ? { cursor } : {}) }))
   })
 
-  // Before `/v1/handoffs/:handoffId`, which would otherwise take `events` for an id.
+  // These two before `/v1/handoffs/:handoffId`, which would otherwise take `events` and `agents` for ids.
   app.get('/v1/handoffs/events', async (c) => {
     const who = await member(c)
     const body = inboxStream(ctx, who.workspaceId, { after: lastEventId(c), clientKey: address(c), signal: c.req.raw.signal })
     return c.body(body, 200, EVENT_STREAM_HEADERS)
   })
+
+  app.get('/v1/handoffs/agents', async (c) => c.json(await listAgents(ctx, await member(c))))
 
   app.get('/v1/handoffs/:handoffId', async (c) => c.json(await handoffDetail(ctx, await member(c), handoffId(c))))
 

@@ -9,6 +9,7 @@ import {
   type HandoffEvent,
   type HandoffStatus,
   type HandoffSummary,
+  handoffAgentsResponseSchema,
   handoffDetailSchema,
   type InboxEvent,
 } from '../../../src/protocol/handoff'
@@ -209,6 +210,14 @@ export async function startTeamApiServer(
       streams.add(response)
       request.on('close', () => streams.delete(response))
       return
+    }
+    if (path === '/v1/handoffs/agents') {
+      const people = tokens.filter((token) => token.kind === 'agent' && !token.revoked)
+      return send(
+        response,
+        200,
+        handoffAgentsResponseSchema.parse({ agents: people.map((token) => ({ id: token.id, ...agentOf(token) })) }),
+      )
     }
     if (path === '/v1/handoffs') {
       const wanted = (url.searchParams.get('status') ?? 'waiting,live').split(',')

@@ -258,7 +258,7 @@ describe('the inbox', () => {
 })
 
 describe('an agent token', () => {
-  it('signs in to the inbox only: no flows, no tokens, and answers as its own name', async () => {
+  it('signs in to the inbox only: no flows, no tokens, answers as its own name and hands a conversation to another agent', async () => {
     const [ada] = server().agents
     const handoff = server().handOver('Support')
     renderConsole(ada!.value)
@@ -282,5 +282,15 @@ describe('an agent token', () => {
     await within(screen.getByRole('region', { name: 'Transcript' })).findByText('Hello, Ada here.')
     expect(server().conversation(handoff.id).events.at(-1)).toMatchObject({ author: 'agent', agent: { name: 'Ada' } })
     expect(await axeViolations()).toEqual([])
+
+    // Handing it on: the people come from the agents' list an agent token may read, not from the tokens.
+    const to = screen.getByLabelText('Hand the conversation to') as HTMLSelectElement
+    const others = server().agents.filter((agent) => agent !== ada)
+    expect([...to.options].map((option) => option.textContent)).toEqual(others.map((agent) => agent.label))
+    fireEvent.change(to, { target: { value: server().agents[1]!.id } })
+    fireEvent.click(screen.getByRole('button', { name: 'Transfer' }))
+    await screen.findByText('Bea is answering this conversation.')
+    expect(server().conversation(handoff.id).summary.agentTokenId).toBe(server().agents[1]!.id)
+    expect(server().requests.some((request) => /^\/v1\/(flows|tokens)/.test(request.path))).toBe(false)
   })
 })

@@ -1,4 +1,12 @@
-import type { Agent, HandoffDetail, HandoffEvent, HandoffListResponse, HandoffStatus, HandoffSummary } from '../../../protocol/handoff'
+import type {
+  Agent,
+  HandoffAgentsResponse,
+  HandoffDetail,
+  HandoffEvent,
+  HandoffListResponse,
+  HandoffStatus,
+  HandoffSummary,
+} from '../../../protocol/handoff'
 import { HttpError } from '../../http/errors'
 import type { Change, HandoffRecord } from '../../store/handoffs-repository'
 import type { ChatDeps } from '../chat-deps'
@@ -129,6 +137,21 @@ export async function transferHandoff(deps: ChatDeps, member: TeamMember, id: st
   const moved = await change(deps, id, { kind: 'transfer', agentTokenId, agent }, 'status', { status: 'live', agent })
   if (!moved) throw notLive()
   return summary(deps, moved)
+}
+
+/** The workspace's people a conversation can be handed to: ids, names and pictures, nothing of their tokens. */
+export async function listAgents(deps: ChatDeps, member: TeamMember): Promise<HandoffAgentsResponse> {
+  const tokens = await deps.store.tokens.listByWorkspace(member.workspaceId)
+  return {
+    agents: tokens
+      .filter((token) => token.kind === 'agent')
+      .map((token) => ({
+        id: token.id,
+        name: token.agentName ?? token.label ?? 'Agent',
+        ...(token.agentAvatarUrl ? { avatarUrl: token.agentAvatarUrl } : {}),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+  }
 }
 
 /** The person ends the conversation: the flow goes on from the block's edge with the variables they set. */
