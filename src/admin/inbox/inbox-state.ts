@@ -153,24 +153,56 @@ export function applyInboxEvent(event: InboxEvent): void {
   })
 }
 
+const EVERY_STATUS: HandoffStatus[] = ['waiting', 'live', 'ended', 'unanswered', 'left']
+/** Where the next older page of the list starts; null when the list holds them all. */
+export const nextCursor = signal<string | null>(null)
+/** Older conversations the person asked for ("load more"): kept when the first page is read again. */
+let pagedIn = new Set<string>()
+
 /** The list, read again (when the stream opens, and after a break a replay may not cover). */
 export async function reloadConversations(): Promise<void> {
   touched = new Set()
   try {
-    const listed = await listHandoffs(api, { status: ['waiting', 'live', 'ended', 'unanswered', 'left'] })
+    const listed = await listHandoffs(api, { status: EVERY_STATUS })
     const mine = touched
     const held = new Map((conversations.value ?? []).map((item) => [item.id, item]))
+    const fromPage = new Set(listed.handoffs.map((item) => item.id))
+    const older = [...pagedIn].filter((id) => !fromPage.has(id) && !mine.has(id))
     batch(() => {
       conversations.value = sorted([
         ...listed.handoffs.filter((item) => !mine.has(item.id)),
-        ...[...mine].flatMap((id) => held.get(id) ?? []),
+        ...[...mine, ...older].flatMap((id) => held.get(id) ?? []),
       ])
+      // Pages already loaded stay loaded: the cursor past them still holds.
+      if (pagedIn.size === 0) nextCursor.value = listed.nextCursor ?? null
       inboxError.value = null
     })
   } catch (caught) {
     inboxError.value = messageOf(caught)
   } finally {
     touched = null
+  }
+}
+
+/** The next older page of the list, added to what is held (none twice); answers the ids added. */
+export async function loadMoreConversations(): Promise<string[]> {
+  const cursor = nextCursor.value
+  if (!cursor) return []
+  try {
+    const listed = await listHandoffs(api, { status: EVERY_STATUS, cursor })
+    const held = new Set((conversations.value ?? []).map((item) => item.id))
+    const added = listed.handoffs.filter((item) => !held.has(item.id))
+    batch(() => {
+      for (const item of added) pagedIn.add(item.id)
+      conversations.value = sorted([...(conversations.value ?? []), ...added])
+      nextCursor.value = listed.nextCursor ?? null
+      inboxError.value = null
+    })
+    announce(added.length === 1 ? '1 more conversation.' : `${added.length} more conversations.`)
+    return added.map((item) => item.id)
+  } catch (caught) {
+    inboxError.value = messageOf(caught)
+    return []
   }
 }
 
@@ -333,5 +365,7 @@ export function resetInbox(): void {
     actionError.value = null
     claimedAs.value = null
     agents.value = []
+    nextCursor.value = null
   })
+  pagedIn = new Set()
 }

@@ -8,6 +8,8 @@ import {
   conversations,
   fresh,
   inboxError,
+  loadMoreConversations,
+  nextCursor,
   openConversation,
   openId,
   openInbox,
@@ -77,6 +79,12 @@ export function InboxView() {
     focusNext(`[data-handoff-id="${CSS.escape(id ?? '')}"]`)
   }
 
+  // Focus goes to the first conversation added (the button may be gone: the list is whole).
+  const loadMore = async () => {
+    const [first] = await loadMoreConversations()
+    if (first) focusNext(`[data-handoff-id="${CSS.escape(first)}"]`)
+  }
+
   const list = conversations.value
   return (
     <div class="inbox">
@@ -115,6 +123,11 @@ export function InboxView() {
               </div>
             )
           })}
+        {nextCursor.value && (
+          <button type="button" class="quiet load-more" onClick={() => void loadMore()}>
+            Load more conversations
+          </button>
+        )}
       </section>
       {openId.value ? (
         <ConversationPanel

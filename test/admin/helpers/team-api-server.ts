@@ -61,6 +61,8 @@ export interface TeamApiServer {
   dropStreams(): void
   /** How many inbox streams are open now. */
   openStreams(): number
+  /** Conversations a list answers at once (the service's 50); more go behind `nextCursor`. */
+  pageSize: number
   close(): Promise<void>
 }
 
@@ -138,6 +140,7 @@ export async function startTeamApiServer(
     return text ? (JSON.parse(text) as Record<string, unknown>) : undefined
   }
 
+  const paging = { size: 50 }
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost')
     if (options.consoleDir && url.pathname.startsWith('/admin')) {
@@ -222,7 +225,10 @@ export async function startTeamApiServer(
     if (path === '/v1/handoffs') {
       const wanted = (url.searchParams.get('status') ?? 'waiting,live').split(',')
       const handoffs = [...conversations.values()].map((item) => item.summary).filter((item) => wanted.includes(item.status))
-      return send(response, 200, { handoffs: handoffs.reverse() })
+      const from = Number(url.searchParams.get('cursor') ?? 0)
+      const page = handoffs.reverse().slice(from, from + paging.size)
+      const more = from + paging.size < handoffs.length
+      return send(response, 200, { handoffs: page, ...(more ? { nextCursor: String(from + paging.size) } : {}) })
     }
     const match = /^\/v1\/handoffs\/([^/]+)(?:\/(\w+))?$/.exec(path)
     const conversation = match && conversations.get(decodeURIComponent(match[1]!))
@@ -327,6 +333,12 @@ export async function startTeamApiServer(
       streams.clear()
     },
     openStreams: () => streams.size,
+    get pageSize() {
+      return paging.size
+    },
+    set pageSize(size) {
+      paging.size = size
+    },
     close() {
       for (const stream of streams) stream.destroy()
       return new Promise((resolve) => server.close(() => resolve()))

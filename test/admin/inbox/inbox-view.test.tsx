@@ -258,6 +258,32 @@ describe('the inbox', () => {
 })
 
 describe('an agent token', () => {
+  it('loads older conversations page by page with "Load more", each once, and keeps them when the list is read again', async () => {
+    server().pageSize = 2
+    const handed = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'].map((name) => server().handOver(name))
+    renderConsole(server().secret.value)
+    await inbox()
+    await entry(/Echo/)
+    expect(screen.queryByRole('button', { name: /Charlie/ })).toBeNull()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Load more conversations' }))
+    await entry(/Charlie/)
+    // Focus goes to the first conversation added.
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-handoff-id')).toBe(handed[2]!.id))
+    fireEvent.click(screen.getByRole('button', { name: 'Load more conversations' }))
+    await entry(/Alpha/)
+    expect(screen.queryByRole('button', { name: 'Load more conversations' })).toBeNull()
+    const listed = () => [...document.querySelectorAll('[data-handoff-id]')].map((item) => item.getAttribute('data-handoff-id')).sort()
+    expect(listed()).toEqual(handed.map((item) => item.id).sort())
+
+    // The stream drops and the first page is read again: the older pages stay, none twice.
+    server().dropStreams()
+    await screen.findByText('Up to date')
+    await waitFor(() => expect(server().requests.filter((request) => request.path.startsWith('/v1/handoffs?')).length).toBe(4))
+    await waitFor(() => expect(listed()).toEqual(handed.map((item) => item.id).sort()))
+    expect(screen.queryByRole('button', { name: 'Load more conversations' })).toBeNull()
+  })
+
   it('signs in to the inbox only: no flows, no tokens, answers as its own name and hands a conversation to another agent', async () => {
     const [ada] = server().agents
     const handoff = server().handOver('Support')
