@@ -11,11 +11,12 @@ import { Mailer } from '../../../src/service/mail/mailer'
 import { createOutboundHttp } from '../../../src/service/outbound/outbound-http'
 import { createStore } from '../../../src/service/store/store'
 import { dropSchema, freshSchema, useTestDatabase } from '../helpers/database'
+import { SHARED_FLOWS_DIR } from '../helpers/flows'
 import { answerFor } from '../helpers/walker'
 import { Conversation, flowLoader } from './support/flow-builder'
 
 /**
- * Every real export (/work/shared/flows) and every demo flow, imported as the service imports
+ * Every real export (../shared/flows beside the checkout) and every demo flow, imported as the service imports
  * them and walked to an end with plausible answers. Prints how many ran to their end without a
  * block skipped or an error logged, and which block types were skipped.
  */
@@ -45,7 +46,7 @@ async function outboxMail(): Promise<{
   }
 }
 
-const DIRECTORIES = ['/work/shared/flows', 'demo/flows']
+const DIRECTORIES = [SHARED_FLOWS_DIR, 'demo/flows']
 /** AI blocks (no provider in these walks) and types of later issues; anything else skipped is a failure here. */
 const NOT_YET_SUPPORTED = new Set(['openai', 'mistral', 'OpenAI', 'payment input', 'cards'])
 /** Outgoing calls go through the guard, with a DNS that knows no name: a walk never leaves the machine. */

@@ -3,8 +3,8 @@ import { closeSandbox } from '../../../src/service/engine/sandbox/sandbox'
 import { Conversation, publishedFromFile, texts } from './support/flow-builder'
 
 /**
- * The real exports in /work/shared/flows, imported with the contract's schema and walked to
- * their end through the engine alone, choosing answers that reach the end.
+ * The real exports in ../shared/flows (beside the checkout), imported with the contract's schema
+ * and walked to their end through the engine alone, choosing answers that reach the end.
  */
 afterAll(closeSandbox)
 

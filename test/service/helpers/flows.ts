@@ -3,8 +3,11 @@ import { join } from 'node:path'
 import type { TestService } from './service'
 import { WORKSPACE } from './service'
 
-/** Real flow exports shared by the whole project (read-only). */
-export const SHARED_FLOWS_DIR = '/work/shared/flows'
+/**
+ * Real flow exports shared by the whole project (read-only): `../shared/flows` beside the
+ * repository's checkout, wherever that is (a worktree, CI's clone).
+ */
+export const SHARED_FLOWS_DIR = join(import.meta.dirname, '../../../../shared/flows')
 
 export function sharedFlowFiles(): string[] {
   return readdirSync(SHARED_FLOWS_DIR)

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { ChatReplyMessage } from '../../../../src/protocol/index'
 import {
   type Block,
@@ -18,6 +19,7 @@ import {
   type StepContext,
   type StepOutcome,
 } from '../../../../src/service/engine/index'
+import { SHARED_FLOWS_DIR } from '../../helpers/flows'
 
 /** Test flows: small graphs written inline, published the way the service publishes them. */
 
@@ -56,9 +58,9 @@ export function buildFlow(spec: FlowSpec): PublishedFlow {
   }
 }
 
-/** A published flow made from one of the real exports in /work/shared/flows. */
+/** A published flow made from one of the real exports in ../shared/flows (beside the checkout). */
 export function publishedFromFile(file: string, theme?: Theme): PublishedFlow {
-  const raw: unknown = JSON.parse(readFileSync(`/work/shared/flows/${file}`, 'utf8'))
+  const raw: unknown = JSON.parse(readFileSync(join(SHARED_FLOWS_DIR, file), 'utf8'))
   const flow = importFlowSchema.parse(raw)
   published++
   return {
