@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newToken } from '../../../src/service/ids'
 import { openPgDatabase } from '../../../src/service/store/pg-database'
 import { databaseUrl, dropSchema, freshSchema } from '../helpers/database'
-import { data, handoffFlow, openStream, overHttp, visitorPath } from '../helpers/handoffs'
+import { callOverHttp, data, handoffFlow, openStream, overHttp, visitorPath } from '../helpers/handoffs'
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process'
 
 /**
@@ -16,15 +16,8 @@ const processes: ServiceProcess[] = []
 let visitorSide = ''
 let teamSide = ''
 
-const call = async (base: string, method: string, path: string, body?: unknown, token?: string) => {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined }
-}
+const call = (base: string, method: string, path: string, body?: unknown, token?: string) =>
+  callOverHttp(base, method, path, { body, ...(token ? { token } : {}) })
 
 describe.skipIf(!databaseUrl)('a handed-over conversation across service processes', () => {
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newToken } from '../../../src/service/ids'
 import { openPgDatabase } from '../../../src/service/store/pg-database'
 import { databaseUrl, dropSchema, freshSchema } from '../helpers/database'
-import { data, handoffFlow, type OpenStream, openStream, visitorPath } from '../helpers/handoffs'
+import { callOverHttp, data, handoffFlow, type OpenStream, openStream, visitorPath } from '../helpers/handoffs'
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process'
 
 /**
@@ -29,19 +29,13 @@ async function alone(path: string, init: { method?: string; headers?: Record<str
   return (await fetchOver(`${service!.url}${path}`, { ...init, dispatcher: agent })) as unknown as Response
 }
 
-async function call(method: string, path: string, address: string, body?: unknown, token?: string) {
-  const response = await alone(path, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      'x-forwarded-for': address,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+const call = (method: string, path: string, address: string, body?: unknown, token?: string) =>
+  callOverHttp(service!.url, method, path, {
+    body,
+    headers: { 'x-forwarded-for': address },
+    fetch: (url, init) => alone(String(url).slice(service!.url.length), init as never),
+    ...(token ? { token } : {}),
   })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined }
-}
 
 /** Opens streams from one client network until two are let in: with one stream per network and process, one on each worker. */
 async function oneOnEachWorker(path: string, headers: Record<string, string>): Promise<OpenStream[]> {

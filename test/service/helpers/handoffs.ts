@@ -108,6 +108,29 @@ type Requester = { app: { request(path: string, init: RequestInit): Response | P
 /** A running service, reached over HTTP. */
 export const overHttp = (base: string): Requester => ({ app: { request: (path, init) => fetch(`${base}${path}`, init) } })
 
+/**
+ * Calls a running service over HTTP as a client would (JSON in and out): `token` as the bearer,
+ * `headers` beside it, `fetch` to choose the connection (a fresh one per call, say).
+ */
+export async function callOverHttp(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string>; fetch?: typeof fetch } = {},
+): Promise<{ status: number; body: any }> {
+  const response = await (options.fetch ?? fetch)(`${base}${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  })
+  const text = await response.text()
+  return { status: response.status, body: text ? JSON.parse(text) : undefined }
+}
+
 export async function openStream(svc: Requester, path: string, headers: Record<string, string> = {}): Promise<OpenStream> {
   const abort = new AbortController()
   const response = await svc.app.request(path, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal })
