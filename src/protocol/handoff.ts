@@ -129,9 +129,11 @@ export const typingEventSchema = /* @__PURE__ */ looseObject({
 })
 export type TypingEvent = z.infer<typeof typingEventSchema>
 
+/** `agent`: who answers now (while live), so a page that comes back after the `live` event names them. */
 export const handoffPollResponseSchema = /* @__PURE__ */ looseObject({
   status: oneOf(...HANDOFF_STATUSES),
   events: array(handoffEventSchema),
+  agent: optional(agentSchema),
 })
 export type HandoffPollResponse = z.infer<typeof handoffPollResponseSchema>
 

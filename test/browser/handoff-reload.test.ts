@@ -56,6 +56,7 @@ describe('a reload while a person is on the conversation', () => {
     const reloaded = page.reload({ waitUntil: 'commit' })
     expect((await person('POST', `/v1/handoffs/${handoff.id}/messages`, { text: 'Let me look it up.' })).status).toBe(201)
     await reloaded
+    // Named, even when nothing the person did came after the reload.
     await widget.root.getByText(`You are chatting with ${AGENT}.`).waitFor()
     await agentBubbles.filter({ hasText: 'Let me look it up.' }).waitFor()
     expect(await agentBubbles.allTextContents()).toEqual([

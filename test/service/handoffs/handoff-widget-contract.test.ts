@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../helpers/database'
-import { data, openStream, publishHandoffFlow, startHandedOver, visitorPath } from '../helpers/handoffs'
+import { agentToken, data, openStream, publishHandoffFlow, startHandedOver, visitorPath } from '../helpers/handoffs'
 import { createTestService, type TestService } from '../helpers/service'
 
 /**
@@ -15,6 +15,19 @@ afterEach(async () => {
 })
 
 describe("the visitor's routes, as the widget reads them", () => {
+  it('names who answers in a long poll while live, so a page back after the live event can say who it is', async () => {
+    svc = await createTestService(db)
+    const { sessionId, handoffId } = await startHandedOver(svc, await publishHandoffFlow(svc))
+    const waiting = await svc.call('GET', `${visitorPath(sessionId, 'events')}?poll=1&timeoutSeconds=0`)
+    expect(waiting.body.agent).toBeUndefined()
+    const ada = await agentToken(svc, 'Ada')
+    await svc.call('POST', `/v1/handoffs/${handoffId}/claim`, { token: ada.value })
+    const seq = (await svc.call('GET', `${visitorPath(sessionId, 'events')}?poll=1&timeoutSeconds=0`)).body.events.at(-1).seq
+    // Nothing new after the live event: the answer still names the person.
+    const back = await svc.call('GET', `${visitorPath(sessionId, 'events')}?poll=1&timeoutSeconds=0&after=${seq}`)
+    expect(back.body).toEqual({ status: 'live', events: [], agent: { name: 'Ada', avatarUrl: 'https://example.com/Ada.png' } })
+  })
+
   it('takes Last-Event-ID over after when a reconnecting client sends both', async () => {
     svc = await createTestService(db)
     const { sessionId, handoffId } = await startHandedOver(svc, await publishHandoffFlow(svc))

@@ -57,8 +57,7 @@ export async function handoffPoll(
   })
   if (stored.length > 0 || handoff.continuedAt !== null) {
     release()
-    const current = (await deps.store.handoffs.find(handoff.id)) ?? handoff
-    return { status: current.status, events: stored.map(apiEvent) }
+    return pollAnswer((await deps.store.handoffs.find(handoff.id)) ?? handoff, stored)
   }
   const timeoutMs = Math.min(Math.max(request.timeoutSeconds, 0), MAX_POLL_SECONDS) * 1000
   let stop: (() => void) | undefined
@@ -77,13 +76,19 @@ export async function handoffPoll(
         () => done([]),
       )
     })
-    const current = (await deps.store.handoffs.find(handoff.id)) ?? handoff
-    return { status: current.status, events: events.map(apiEvent) }
+    return pollAnswer((await deps.store.handoffs.find(handoff.id)) ?? handoff, events)
   } finally {
     stop?.()
     release()
   }
 }
+
+/** The events, the handoff's status and, while live, who answers (a client back after the `live` event names them). */
+const pollAnswer = (current: HandoffRecord, events: StoredHandoffEvent[]): HandoffPollResponse => ({
+  status: current.status,
+  events: events.map(apiEvent),
+  ...(current.status === 'live' && current.agent ? { agent: current.agent } : {}),
+})
 
 /** The team's inbox: every handoff of the workspace as it appears and changes, its lines, visitors typing. */
 export function inboxStream(deps: ChatDeps, workspaceId: string, request: StreamRequest): ReadableStream<Uint8Array> {

@@ -199,7 +199,10 @@ function createFollower(handoffId: string, context: ActionContext) {
         const answer = await pollEvents(endpoint, sessionId, last, cancel, streaming ? 0 : MAX_POLL_SECONDS)
         if (failures > 0) trouble.value = null
         failures = 0
-        status.value = answer.status
+        batch(() => {
+          status.value = answer.status
+          if (answer.agent) agent.value = answer.agent
+        })
         const outcome = applyAll(answer.events)
         if (outcome) return outcome
         if (!streaming) continue
