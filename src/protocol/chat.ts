@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import type { ACTION_PAYLOADS } from './action-payloads'
 import { bool, num, numeric, opt, str } from './common'
+import { type IdentityVerdict, startChatUserSchema } from './identity'
 
 export const MESSAGE_TYPES = ['text', 'image', 'video', 'audio', 'embed'] as const
 export const INPUT_TYPES = [
@@ -187,6 +188,11 @@ export const startChatRequestSchema = z.looseObject({
    * Ignored when the flow reaches no input.
    */
   message: opt(chatReplyMessageSchema),
+  /**
+   * Who the site says the visitor is (`{id, hash}`, see ./identity). Verified, the conversation is
+   * the user's: a start resumes the user's running conversation of this flow from any device.
+   */
+  user: opt(startChatUserSchema),
 })
 export type StartChatRequest = z.infer<typeof startChatRequestSchema>
 
@@ -197,7 +203,17 @@ export const startChatResponseSchema = z.looseObject({
   flowId: z.string(),
   publishedAt: z.string(),
 })
-export type StartChatResponse = z.infer<typeof startChatResponseSchema>
+/**
+ * Read by the widget without a schema of their own (the core parses only the step): `identity`,
+ * the verdict on the request's `user`; `resumed`, the start went on with the user's running
+ * conversation (the step is where it stands); `restartedBecause: "expired"`, the user's
+ * conversation had expired (the flow's `rememberUser.expiryHours`) and a new one began.
+ */
+export type StartChatResponse = z.infer<typeof startChatResponseSchema> & {
+  identity?: IdentityVerdict
+  resumed?: boolean
+  restartedBecause?: 'expired'
+}
 
 /**
  * `GET {chat_base_url}/v1/sessions/{sessionId}/listenForWebhook?waitId=…[&timeoutSeconds=0…25]`,

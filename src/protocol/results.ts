@@ -69,6 +69,8 @@ export const resultRowSchema = z.looseObject({
   isCompleted: z.boolean(),
   /** The number of the flow version the conversation ran (its latest, when resumed); null for results from before versions were numbered. */
   version: opt(z.number()),
+  /** The verified user the conversation belongs to (identity verification); null when anonymous. */
+  userId: opt(z.string()),
   cells: z.record(z.string(), variableValue),
 })
 export type ResultRow = z.infer<typeof resultRowSchema>

@@ -1,10 +1,24 @@
 import { z } from 'zod/mini'
-import { chatGeneralShape, rememberUserSchema, typingEmulationSchema } from './chat-settings'
+import { chatGeneralShape, MAX_EXPIRY_HOURS, typingEmulationSchema } from './chat-settings'
 import { bool, num, opt, str } from './common'
 import { metadataSchema } from './metadata'
 
-export { chatGeneralSettingsSchema, REMEMBER_USER_STORAGES, typingEmulationSchema } from './chat-settings'
+export {
+  chatGeneralSettingsSchema,
+  DEFAULT_EXPIRY_HOURS,
+  hasExpired,
+  MAX_EXPIRY_HOURS,
+  REMEMBER_USER_STORAGES,
+  typingEmulationSchema,
+} from './chat-settings'
 export { metadataSchema } from './metadata'
+
+/** `rememberUser` as the service checks it (the widget reads it as it comes, and clamps `expiryHours`). */
+const rememberUserSettingSchema = z.looseObject({
+  isEnabled: bool(),
+  storage: str(),
+  expiryHours: opt(/* @__PURE__ */ z.number().check(z.positive(), z.maximum(MAX_EXPIRY_HOURS))),
+})
 
 /** A flow's general settings, as the service validates them; a chat reads those of chat-settings.ts. */
 export const generalSettingsSchema = z.looseObject({
@@ -12,7 +26,7 @@ export const generalSettingsSchema = z.looseObject({
   ...chatGeneralShape,
   isHideQueryParamsEnabled: bool(),
   isNewResultOnRefreshEnabled: bool(),
-  rememberUser: opt(rememberUserSchema),
+  rememberUser: opt(rememberUserSettingSchema),
 })
 
 export const settingsSchema = z.looseObject({

@@ -20,6 +20,7 @@ import { registerFlowVersionRoutes } from './routes/flow-versions'
 import { registerFlowRoutes } from './routes/flows'
 import { registerHandoffRoutes } from './routes/handoffs'
 import { registerHealthRoutes } from './routes/health'
+import { registerIdentitySecretRoutes } from './routes/identity-secrets'
 import { registerMetricsRoute } from './routes/metrics'
 import { registerPrivacyRoutes } from './routes/privacy'
 import { registerQrCodeRoutes } from './routes/qr-code'
@@ -129,6 +130,7 @@ export function createAppWithContext(deps: AppDeps): { app: Hono; ctx: AppContex
   registerResultRoutes(app, ctx)
   registerPrivacyRoutes(app, ctx)
   registerTokenRoutes(app, ctx)
+  registerIdentitySecretRoutes(app, ctx)
   registerWebhookRoutes(app, ctx)
   registerSandboxRoutes(app, { documentDir: deps.sandboxDocumentDir })
   registerWidgetRoutes(app, { distDir: deps.widgetDistDir })

@@ -233,6 +233,7 @@ const SERVICE_PARTS: Record<string, string> = {
   privacy: 'services',
   tokens: 'services',
   webhooks: 'services',
+  identity: 'services',
   'qr-codes': 'services',
   engine: 'engine',
   'integrations.ts': 'integrations',

@@ -147,6 +147,7 @@ export class SessionTurn implements ChatGate {
     const committed = await deps.store.chatSteps.commitAnswer({
       sessionId: session.id,
       leaseOwner: owner,
+      response,
       ...stepWrite(outcome, now, deps.sessionTtlSeconds),
       idempotency: key === undefined ? undefined : { key, requestHash: hash, response },
     })

@@ -144,6 +144,7 @@ export function toResultRow(
     updatedAt: result.updatedAt,
     isCompleted: result.isCompleted,
     version: result.version,
+    userId: result.userId,
     cells,
   }
 }

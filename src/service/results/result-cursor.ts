@@ -62,7 +62,13 @@ export class ResultCursors {
 }
 
 function filtersDigest(filters: ResultFilters): string {
-  const canonical = JSON.stringify([filters.completed ?? null, filters.from ?? null, filters.to ?? null, filters.text ?? null])
+  const canonical = JSON.stringify([
+    filters.completed ?? null,
+    filters.from ?? null,
+    filters.to ?? null,
+    filters.text ?? null,
+    filters.userId ?? null,
+  ])
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16)
 }
 

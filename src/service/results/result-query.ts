@@ -1,3 +1,4 @@
+import { isUserId } from '../../protocol/identity'
 import { EXPORT_FORMATS, type ExportFormat, RESULTS_LIMITS } from '../../protocol/results'
 import { HttpError } from '../http/errors'
 import type { ResultFilters } from '../store/results-repository'
@@ -24,7 +25,7 @@ export interface ExportQuery {
   visibleOnly: boolean
 }
 
-const FILTERS = ['completed', 'from', 'to', 'q']
+const FILTERS = ['completed', 'from', 'to', 'q', 'userId']
 /** `2026-11-26`, `2026-11-26T10:00`, `…:00`, `…:00.123`, with `Z` or an offset after a time. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2}))?$/
 /** Control characters cannot be in an answer (NUL cannot even be stored): a search for them is a mistake. */
@@ -88,6 +89,11 @@ function filters(one: (name: string) => string | undefined): ResultFilters {
     if (q.length > RESULTS_LIMITS.maxSearchLength) throw invalid('q', `At most ${RESULTS_LIMITS.maxSearchLength} characters.`)
     if (CONTROL.test(q)) throw invalid('q', 'Control characters cannot be searched for.')
     result.text = q
+  }
+  const userId = one('userId')
+  if (userId !== undefined) {
+    if (!isUserId(userId)) throw invalid('userId', 'Expected a user id: 1 to 256 characters, no control characters.')
+    result.userId = userId
   }
   return result
 }

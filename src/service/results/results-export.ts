@@ -119,6 +119,7 @@ function csvWriter(columns: readonly ResultColumn[], withConversation: boolean):
             'Updated at',
             'Completed',
             'Version',
+            'User id',
             ...columns.map((column) => neutraliseInnerFormulas(column.name)),
             ...(withConversation ? [CONVERSATION_COLUMN] : []),
           ],
@@ -136,6 +137,7 @@ function csvWriter(columns: readonly ResultColumn[], withConversation: boolean):
           row.updatedAt,
           row.isCompleted ? 'yes' : 'no',
           row.version ?? '',
+          neutraliseInnerFormulas(row.userId ?? ''),
           ...columns.map((column) => csvField(cellText(row.cells[column.id]))),
           ...(withConversation ? [neutraliseInnerFormulas((conversations.get(row.id) ?? []).map(conversationLine).join('\n'))] : []),
         ]),
@@ -161,8 +163,8 @@ function jsonLinesWriter(columns: readonly ResultColumn[]): Writer {
           const values: Record<string, unknown> = {}
           for (const column of columns) if (column.id in row.cells) values[column.name] = row.cells[column.id]
           const conversation = conversationJson(conversations.get(row.id) ?? [])
-          const { id, createdAt, updatedAt, isCompleted, version } = row
-          const line = { id, createdAt, updatedAt, isCompleted, version: version ?? null, values }
+          const { id, createdAt, updatedAt, isCompleted, version, userId } = row
+          const line = { id, createdAt, updatedAt, isCompleted, version: version ?? null, userId: userId ?? null, values }
           return `${JSON.stringify(conversation.length > 0 ? { ...line, conversation } : line)}\n`
         })
         .join(''),

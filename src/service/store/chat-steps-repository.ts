@@ -258,7 +258,8 @@ export class ChatStepsRepository {
          UPDATE ${this.t.sessions}
          SET state = $3::jsonb, step = step + 1, last_activity_at = $4, expires_at = $5,
              completed_at = CASE WHEN $6::boolean THEN $4::timestamptz ELSE NULL END,
-             lease_owner = NULL, lease_expires_at = NULL
+             lease_owner = NULL, lease_expires_at = NULL,
+             last_step = CASE WHEN last_step IS NULL THEN NULL ELSE COALESCE($14::text, last_step) END
          WHERE id = $1 AND lease_owner = $2
          RETURNING id, result_id, flow_id),
        ${linkedResultsCte(this.t, '$11', '$4')},
@@ -290,6 +291,7 @@ export class ChatStepsRepository {
         linkedResultsJson(commit.linkedResults ?? []),
         JSON.stringify(commit.logs ?? []),
         commit.deliveryId,
+        commit.response ?? null,
       ],
     )
     return (rows[0]?.committed ?? 0) > 0
@@ -318,21 +320,23 @@ export class ChatStepsRepository {
       JSON.stringify(commit.logs ?? []),
       commit.deliveryId,
       commit.versionNumber,
+      commit.user?.id ?? null,
+      commit.user?.lastStep ?? null,
     ])
   }
 
   private startText(newResult: boolean, handoff: boolean): string {
     const result = newResult
-      ? `INSERT INTO ${this.t.results} (id, flow_id, variables, is_completed, created_at, updated_at, version)
-         VALUES ($2, $3, $7::jsonb -> 'variables', $9, $10, $10, $15)`
+      ? `INSERT INTO ${this.t.results} (id, flow_id, variables, is_completed, created_at, updated_at, version, user_id)
+         VALUES ($2, $3, $7::jsonb -> 'variables', $9, $10, $10, $15, $16::text)`
       : `UPDATE ${this.t.results} SET variables = $7::jsonb -> 'variables', is_completed = is_completed OR $9, updated_at = $10,
-           version = $15
+           version = $15, user_id = COALESCE(user_id, $16::text)
          WHERE id = $2`
     return `WITH r AS (${result}),
        s AS (
          INSERT INTO ${this.t.sessions} (id, flow_id, result_id, published_flow_id, published_version_id, published_at,
-           state, step, created_at, last_activity_at, expires_at, completed_at)
-         VALUES ($1, $3, $2, $4, $5, $6, $7::jsonb, 0, $10, $10, $11, CASE WHEN $9 THEN $10::timestamptz ELSE NULL END)
+           state, step, created_at, last_activity_at, expires_at, completed_at, last_step)
+         VALUES ($1, $3, $2, $4, $5, $6, $7::jsonb, 0, $10, $10, $11, CASE WHEN $9 THEN $10::timestamptz ELSE NULL END, $17::text)
          RETURNING id, result_id, flow_id),
        ${linkedResultsCte(this.t, '$12', '$10')},
        ${answersCte(this.t, '$8', '$10')},

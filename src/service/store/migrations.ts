@@ -443,6 +443,32 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX ON ${t.outbox} (result_id)`,
     ],
   },
+  {
+    // Self-contained: depends on nothing after migration 12 (numbered after the privacy one).
+    version: 14,
+    name: 'identified visitors: identity secrets, results of a user',
+    statements: (t) => [
+      // A workspace's identity secrets (identity/identity-secrets.ts): the current one has no
+      // `retires_at`; a rotated-out one verifies until then. Sealed with the credentials key.
+      `CREATE TABLE ${t.identitySecrets} (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL REFERENCES ${t.workspaces}(id) ON DELETE CASCADE,
+        key_id text NOT NULL,
+        sealed_secret text NOT NULL,
+        hint text NOT NULL,
+        created_at timestamptz NOT NULL,
+        retires_at timestamptz
+      )`,
+      `CREATE INDEX ON ${t.identitySecrets} (workspace_id)`,
+      // The verified user a result's conversation belongs to (null: anonymous). A start finds the
+      // user's latest result of the flow by the partial index; the results filter uses it too.
+      `ALTER TABLE ${t.results} ADD COLUMN user_id text`,
+      `CREATE INDEX results_flow_user_idx ON ${t.results} (flow_id, user_id, created_at) WHERE user_id IS NOT NULL`,
+      // The last step an identified session answered (its response JSON), so another device
+      // resumes at that step; null for anonymous sessions, which never write it.
+      `ALTER TABLE ${t.sessions} ADD COLUMN last_step text`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

@@ -13,6 +13,8 @@ export interface ResultRecord {
   updatedAt: string
   /** The number of the flow version its conversation ran (the latest, when resumed); null before versions were numbered. */
   version: number | null
+  /** The verified user the conversation belongs to; null when anonymous. */
+  userId: string | null
 }
 
 /** One answer as the results keep it. */
@@ -41,6 +43,8 @@ export interface ResultFilters {
   to?: string
   /** Some answer contains this text, whatever its case. */
   text?: string
+  /** The conversation belongs to this verified user (exactly). */
+  userId?: string
 }
 
 /** Where a page of results, newest first, goes on from: the last result of the page before. */
@@ -57,9 +61,10 @@ interface ResultRow {
   created_at: unknown
   updated_at: unknown
   version: number | null
+  user_id: string | null
 }
 
-const COLUMNS = 'id, flow_id, variables, is_completed, created_at, updated_at, version'
+const COLUMNS = 'id, flow_id, variables, is_completed, created_at, updated_at, version, user_id'
 
 const toRecord = (row: ResultRow): ResultRecord => ({
   id: row.id,
@@ -69,6 +74,7 @@ const toRecord = (row: ResultRow): ResultRecord => ({
   createdAt: isoTimestamp(row.created_at),
   updatedAt: isoTimestamp(row.updated_at),
   version: row.version === null || row.version === undefined ? null : Number(row.version),
+  userId: row.user_id ?? null,
 })
 
 export class ResultsRepository {
@@ -121,6 +127,7 @@ export class ResultsRepository {
     if (filters.completed !== undefined) where.push(`r.is_completed = ${param(filters.completed)}`)
     if (filters.from !== undefined) where.push(`r.created_at >= ${param(filters.from)}::timestamptz`)
     if (filters.to !== undefined) where.push(`r.created_at < ${param(filters.to)}::timestamptz`)
+    if (filters.userId !== undefined) where.push(`r.user_id = ${param(filters.userId)}`)
     if (filters.text !== undefined) {
       // What was stored or what the visitor saw: an owner searches for the words they read.
       const text = param(likePattern(filters.text))

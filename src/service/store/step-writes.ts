@@ -46,6 +46,8 @@ export interface StepWrite {
 export interface AnswerCommit extends StepWrite {
   sessionId: string
   leaseOwner: string
+  /** The step's response: kept as the session's last step when it belongs to a verified user. */
+  response?: string
   idempotency?: { key: string; requestHash: string; response: string }
 }
 
@@ -55,6 +57,8 @@ export interface StartCommit extends StepWrite {
   newResult: boolean
   /** The number of the version the conversation runs, kept on its result. */
   versionNumber: number
+  /** The verified user the conversation belongs to, and the step's response another device resumes at. */
+  user?: { id: string; lastStep: string }
 }
 
 export function answersJson(answers: readonly AnswerWrite[]): string {

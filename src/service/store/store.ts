@@ -5,6 +5,7 @@ import type { Database, Queryable } from './database'
 import { FlowsRepository } from './flows-repository'
 import { HandoffsRepository } from './handoffs-repository'
 import { JobLeasesRepository } from './job-leases-repository'
+import { IdentityRepository } from './identity-repository'
 import { migrate } from './migrations'
 import { OutboxRepository } from './outbox-repository'
 import { PrivacyRepository } from './privacy-repository'
@@ -37,6 +38,7 @@ export interface Repositories {
   handoffs: HandoffsRepository
   privacy: PrivacyRepository
   jobLeases: JobLeasesRepository
+  identity: IdentityRepository
 }
 
 export interface Store extends Repositories {
@@ -68,6 +70,7 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     handoffs: new HandoffsRepository(db, tables),
     privacy: new PrivacyRepository(db, tables),
     jobLeases: new JobLeasesRepository(db, tables),
+    identity: new IdentityRepository(db, tables),
   }
 }
 

@@ -32,6 +32,7 @@ export interface Tables {
   handoffPositions: string
   privacyAudit: string
   jobLeases: string
+  identitySecrets: string
   /** The LISTEN/NOTIFY channel of this schema's handoffs (a name, not a table). */
   handoffChannel: string
 }
@@ -67,6 +68,7 @@ export function tablesFor(schema: string): Tables {
     handoffPositions: q('handoff_positions'),
     privacyAudit: q('privacy_audit'),
     jobLeases: q('job_leases'),
+    identitySecrets: q('identity_secrets'),
     handoffChannel: channelOf(schema),
   }
 }

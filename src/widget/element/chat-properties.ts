@@ -1,4 +1,5 @@
 import type { PrefilledVariables } from '../../protocol/chat'
+import { USER_HASH_ATTRIBUTE, USER_ID_ATTRIBUTE } from '../../protocol/identity'
 import { SANDBOX_DOCUMENT_PATH } from '../../protocol/sandbox-policy'
 import { SCRIPT_TIMEOUT_MS } from '../../protocol/time-limits'
 import type { StringOverrides } from '../i18n/strings'
@@ -76,4 +77,11 @@ export const CHAT_PROPERTIES = {
    * an attribute: React 19 and Preact set it as a property, which needs the element defined first.
    */
   prefilledVariables: { kind: 'object' } as ObjectProperty<PrefilledVariables>,
+  /**
+   * The signed-in visitor's id in the site's own terms, with `user-hash`: their conversation
+   * follows them to any device (docs/site-owners/identity.md). Alone, it is ignored with a warning.
+   */
+  userId: { attribute: USER_ID_ATTRIBUTE, kind: 'text', roles: ['restarts'] },
+  /** HMAC-SHA256 of `user-id` with the workspace's identity secret (hex), computed by the site's server. */
+  userHash: { attribute: USER_HASH_ATTRIBUTE, kind: 'text', roles: ['restarts'] },
 } as const satisfies PropertyTable

@@ -156,6 +156,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         client: createFlowClient({ apiHost: own.apiHost, chatApiHost: own.chatApiHost, token: own.token, fetch: options.fetch }),
         emit,
         prefilledVariables: own.prefilledVariables,
+        user: own,
         actions: { ...DEFAULT_ACTION_RUNNERS, scriptToExecute: scripts, ...extraActions },
         navigate: (url, newTab) => browserNavigate(url, newTab, own.redirects),
         memory: (this.#memory = createConversationStorage(claim.key, emit)),

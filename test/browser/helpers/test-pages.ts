@@ -9,10 +9,16 @@ export interface PageOptions {
   twice?: boolean
   /** Add the host stylesheet that restyles the widget from outside and tries to leak in. */
   hostCss?: boolean
+  /** The signed-in visitor, as the site's server writes them (`user-id`, `user-hash`); left out when undefined. */
+  userId?: string
+  userHash?: string
 }
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+const userAttributes = ({ userId, userHash }: PageOptions) =>
+  (userId === undefined ? '' : ` user-id="${escapeHtml(userId)}"`) + (userHash === undefined ? '' : ` user-hash="${escapeHtml(userHash)}"`)
 
 /** A host page as a site owner would write it: the script, the element, some page text. */
 export function testPage(options: PageOptions): string {
@@ -32,7 +38,7 @@ ${options.hostCss ? '<link rel="stylesheet" href="/test/host.css">\n' : ''}${scr
 <main>
 <h1>Host page</h1>
 <p id="host-text">Text of the host page.</p>
-<flow-chat flow="${escapeHtml(options.flow)}" api-host="${escapeHtml(options.apiHost)}" token="${escapeHtml(options.token)}"></flow-chat>
+<flow-chat flow="${escapeHtml(options.flow)}" api-host="${escapeHtml(options.apiHost)}" token="${escapeHtml(options.token)}"${userAttributes(options)}></flow-chat>
 </main>
 </body>
 </html>`

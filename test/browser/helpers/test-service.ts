@@ -111,6 +111,8 @@ function hostPages(service: () => Pick<TestService, 'origin' | 'publishableToken
         module: query.get('module') === '1',
         twice: query.get('twice') === '1',
         hostCss: query.get('hostCss') === '1',
+        userId: query.get('userId') ?? undefined,
+        userHash: query.get('userHash') ?? undefined,
       }),
     }
   }
@@ -188,6 +190,8 @@ export async function startTestService(flowFiles: string[], overrides: Partial<S
       if (options.twice) query.set('twice', '1')
       if (options.csp === false) query.set('csp', '0')
       if (options.hostCss) query.set('hostCss', '1')
+      if (options.userId !== undefined) query.set('userId', options.userId)
+      if (options.userHash !== undefined) query.set('userHash', options.userHash)
       return `${host.origin}/test/page?${query}`
     },
     floorUrl: (flow) => `${host.origin}/test/floor?${new URLSearchParams({ flow: flow.id })}`,

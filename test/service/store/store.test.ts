@@ -32,6 +32,7 @@ describe('createStore', () => {
       'handoff_positions',
       'handoffs',
       'idempotency_keys',
+      'identity_secrets',
       'job_leases',
       'outbox',
       'privacy_audit',

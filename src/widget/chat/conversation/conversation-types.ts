@@ -15,6 +15,8 @@ export interface ConversationOptions {
   client: FlowClient
   emit: Emit
   prefilledVariables?: unknown
+  /** Who the site says the visitor is (`user-id`, `user-hash`); sent only when both are given. */
+  user?: { userId: string; userHash: string }
   actions?: ActionRunners
   navigate?: Navigate
   sleep?: Sleep

@@ -130,7 +130,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     known: { published?: PublishedFlow; resultId?: string; reason?: RestartReason } = {},
   ): Promise<Next> {
     const flow = options.flow.trim()
-    const request = startRequest(options.prefilledVariables, known.resultId, emit)
+    const request = startRequest(options.prefilledVariables, known.resultId, emit, options.user)
     const [published, started] = await Promise.all([
       known.published ?? fetchPublished(flow, signal),
       client.startChat(flow, request, signal),
@@ -138,12 +138,15 @@ export function createConversation(options: ConversationOptions): Conversation {
     const storage = rememberStorage(published.settings)
     if (!storage) memory?.clear()
     else if (memory) remember(await loadRemembered())
+    // The service found the user's conversation expired: a new one, and the visitor is told.
+    const reason = known.reason ?? started.restartedBecause
+    if (reason && !known.reason) state.startOver(reason)
     state.open({ id: started.sessionId, resultId: started.resultId, publishedAt: started.publishedAt, storage, resumed: false })
     emit('flowchat:start', {
       sessionId: started.sessionId,
       resultId: started.resultId,
-      resumed: false,
-      ...(known.reason && { restartedBecause: known.reason }),
+      resumed: !!started.resumed,
+      ...(reason && { restartedBecause: reason }),
     })
     if (started.publishedAt !== published.updatedAt) {
       // The theme in hand is not the version this session runs on: it was republished meanwhile.

@@ -24,7 +24,12 @@ export function cleanVariables(input: unknown): { variables: PrefilledVariables 
  * The startChat body: the usable prefilled variables (dropped ones logged), a result to resume,
  * and `isStreamEnabled`: this widget shows AI answers as they stream.
  */
-export function startRequest(prefilled: unknown, resultId: string | undefined, emit: Emit): StartChatRequest {
+export function startRequest(
+  prefilled: unknown,
+  resultId: string | undefined,
+  emit: Emit,
+  user?: { userId: string; userHash: string },
+): StartChatRequest {
   const { variables, dropped } = cleanVariables(prefilled)
   if (dropped.length > 0) {
     emit(
@@ -35,5 +40,7 @@ export function startRequest(prefilled: unknown, resultId: string | undefined, e
   const request: StartChatRequest = { isStreamEnabled: true }
   if (variables) request.prefilledVariables = variables
   if (resultId) request.resultId = resultId
+  // Either one alone is sent too: the service's refusal (a log of the step) tells the site owner why.
+  if (user?.userId || user?.userHash) request.user = { id: user.userId, hash: user.userHash }
   return request
 }
