@@ -91,6 +91,8 @@ export interface ResultsFilters {
   to?: string
   /** Some answer contains this text. */
   q?: string
+  /** The conversation belongs to this verified user. */
+  userId?: string
 }
 
 function resultsQuery(filters: ResultsFilters, extra: Record<string, string>): string {

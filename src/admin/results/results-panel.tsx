@@ -17,12 +17,14 @@ const PAGE_SIZE = 25
 interface Filters {
   q: string
   completed: '' | 'true' | 'false'
+  userId: string
 }
 
 /** The filters as the API names them (a cursor is bound to the filters of its page). */
 const apiFilters = (filters: Filters): ResultsFilters => ({
   q: filters.q.trim() || undefined,
   completed: filters.completed ? filters.completed === 'true' : undefined,
+  userId: filters.userId.trim() || undefined,
 })
 
 /**
@@ -36,8 +38,8 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
   const opened = useSignal<string | null>(null)
   const editing = useSignal(false)
   const confirmingAll = useSignal(false)
-  const filters = useSignal<Filters>({ q: '', completed: '' })
-  const draft = useSignal<Filters>({ q: '', completed: '' })
+  const filters = useSignal<Filters>({ q: '', completed: '', userId: '' })
+  const draft = useSignal<Filters>({ q: '', completed: '', userId: '' })
   const heading = useRef<HTMLHeadingElement>(null)
 
   const fail = (caught: unknown) => (error.value = messageOf(caught))
@@ -118,6 +120,14 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
               value={draft.value.q}
               onInput={(event) => (draft.value = { ...draft.value, q: event.currentTarget.value })}
             />
+            <label for="results-user">User id</label>
+            <input
+              id="results-user"
+              type="search"
+              maxLength={256}
+              value={draft.value.userId}
+              onInput={(event) => (draft.value = { ...draft.value, userId: event.currentTarget.value })}
+            />
             <label for="results-completed">Conversations</label>
             <select
               id="results-completed"
@@ -145,7 +155,9 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
                 Delete all results
               </button>
             )}
-            {(filters.value.q || filters.value.completed) && <span class="help">Exports follow the search; deleting all does not.</span>}
+            {(filters.value.q || filters.value.completed || filters.value.userId) && (
+              <span class="help">Exports follow the search; deleting all does not.</span>
+            )}
           </div>
           {confirmingAll.value && (
             <Confirm
@@ -168,7 +180,7 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
           )}
           {page.value.results.length === 0 ? (
             <p>
-              {filters.value.q || filters.value.completed
+              {filters.value.q || filters.value.completed || filters.value.userId
                 ? 'No result matches this search.'
                 : flow.publishedAt
                   ? 'No results yet: they appear here as visitors answer (try the flow in the preview).'
@@ -209,6 +221,7 @@ export function ResultsPanel(props: { flow: FlowSummary; version: number }) {
                       <td>
                         <When iso={row.createdAt} />
                         {!row.isCompleted && <span class="badge"> (not completed)</span>}
+                        {row.userId && <span class="badge"> · {row.userId}</span>}
                       </td>
                       {columns.map((column) => (
                         <td key={column.id}>{cellText(row.cells[column.id])}</td>

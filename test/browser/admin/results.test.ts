@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { axeViolations, chat, trackErrors } from '../helpers/chat-page'
@@ -117,6 +118,35 @@ describe('the console’s results', () => {
       .slice(1)
     expect(lines.length).toBeGreaterThanOrEqual(found.length)
     expect(lines.every((line) => line.includes('Starter') && line.includes(',yes,'))).toBe(true)
+  })
+
+  it('finds the results of one signed-in user by their user id', async () => {
+    const made = await fetch(`${origin}/v1/identity-secrets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${suite.service.secretToken}` },
+    })
+    const { secret } = (await made.json()) as { secret: string }
+    const hash = createHmac('sha256', secret).update('customer-42').digest('hex')
+    const started = await fetch(`${origin}/v1/flows/${flowId}/startChat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user: { id: 'customer-42', hash } }),
+    })
+    expect(((await started.json()) as { identity: unknown }).identity).toEqual({ status: 'verified' })
+
+    const page = await suite.newPage()
+    await signIn(page, origin, suite.service.secretToken)
+    await openFlow(page, NAME)
+    const rows = page.locator('table.results tbody tr')
+    await rows.first().waitFor()
+    const search = page.getByRole('search', { name: 'Results' })
+    await search.getByLabel('User id').fill('customer-42')
+    await search.getByRole('button', { name: 'Search' }).click()
+    await announced(page)
+      .filter({ hasText: /result found|results found/ })
+      .waitFor()
+    expect(await rows.allTextContents()).toEqual([expect.stringContaining('customer-42')])
+    expect(await axeViolations(page)).toEqual([])
   })
 
   it('shows a result as the visitor saw it, exports through the API with the token, and deletes after confirming', async () => {
