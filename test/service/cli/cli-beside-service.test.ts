@@ -103,7 +103,8 @@ describe('the command line beside a running service (FLOW_SERVICE_URL)', () => {
     expect(csv.code, csv.stderr).toBe(0)
     expect(csv.stdout.startsWith('\uFEFFResult id,Created at,Updated at,Completed,Version,User id,Name,')).toBe(true)
     expect(csv.stdout.trim().split('\r\n')).toHaveLength(2)
-    expect(csv.stdout).toMatch(/,yes,[0-9]+,'=Ada,36/)
+    // Completed, its version, no user id (an anonymous visitor), then the answers.
+    expect(csv.stdout).toMatch(/,yes,[0-9]+,,'=Ada,36/)
 
     // Deleting results: one by its id (the export's first column), then the rest.
     const completedId = csv.stdout.trim().split('\r\n')[1]!.split(',')[0]!

@@ -19,6 +19,25 @@ function timeoutSecondsOf(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.min(Math.max(value, 1), max) : fallback
 }
 
+/**
+ * Whether the page is being left (`pagehide`, until a `pageshow` brings it back): a request the
+ * browser cuts off then has not failed, and its failure must not become the flow's reply, saved
+ * and sent by the page that is going away; the next page, finding the request started before the
+ * reload, decides whether to send it again. Listened to from the first request on, not at import.
+ */
+let leaving = false
+let listening = false
+function noticeLeaving(): void {
+  if (listening || typeof addEventListener !== 'function') return
+  listening = true
+  addEventListener('pagehide', () => {
+    leaving = true
+  })
+  addEventListener('pageshow', () => {
+    leaving = false
+  })
+}
+
 /** Methods that change nothing where they are sent (safe and idempotent, RFC 9110 9.2): sent again after a reload. */
 const SAFE_TO_REPEAT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -36,6 +55,7 @@ export const httpRequest: ActionRunner = async (action, { emit, signal }) => {
   const request = requestOf(action)
   const url = safeUrl(request?.url, WEB_SCHEMES)
   const method = request?.method || 'GET'
+  noticeLeaving()
   let result =
     !request || !url
       ? failure(request ? 'The address is not an http(s) URL' : 'The action names no request')
@@ -49,6 +69,8 @@ export const httpRequest: ActionRunner = async (action, { emit, signal }) => {
   if (replyOf(result).length > MAX_MESSAGE_LENGTH) {
     result = failure(`The answer was too large to hand to the flow (over ${MAX_MESSAGE_LENGTH} characters as JSON)`)
   }
+  // The page is going away: nothing more happens here (a promise that never settles).
+  if (result.failure !== undefined && leaving) return new Promise<never>(() => undefined)
   if (result.failure !== undefined) {
     const description = `The flow's HTTP request from this page got no answer: ${result.failure}`
     const details = { url: request?.url, method: request?.method }
