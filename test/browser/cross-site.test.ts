@@ -137,14 +137,14 @@ describe('every way to embed, from another site', () => {
       await expectCleanWalk(walk)
       // Each copy of the widget loads its chunks from where its script came from.
       const chunks = await walk.evaluate<string[]>(
-        "performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => /flow-chat-theme-vars-/.test(url))",
+        "performance.getEntriesByType('resource').map((entry) => entry.name).filter((url) => /flow-chat-ui-/.test(url))",
       )
       const expected = {
         'CDN copy': [`${cdn.origin}/flow-chat@1.0.0/`],
         'old /dist/ path': [`${suite.service.origin}/dist/`],
         'two copies': [`${suite.service.origin}/widget/v1/`, `${cdn.origin}/flow-chat@1.0.0/`],
       }[name] ?? [`${suite.service.origin}/widget/v1/`]
-      expect(chunks.map((url) => url.replace(/flow-chat-theme-vars-.*$/, '')).sort()).toEqual(expected.sort())
+      expect(chunks.map((url) => url.replace(/flow-chat-ui-.*$/, '')).sort()).toEqual(expected.sort())
     })
   }
 
@@ -235,16 +235,16 @@ describe('a part of the widget that cannot load', () => {
 })
 
 describe('a part of the widget that arrives late', () => {
-  it("the theme's look, slower than the views, the flow and startChat: the first bubble still shows in the theme's colours", async () => {
+  it("the views and the theme's look, slower than the flow and startChat: the first bubble still shows in the theme's colours", async () => {
     const { service } = suite
     const page = await suite.newPage()
     const walk = await adaptPlaywright(page)
-    // A phone network's slow request: the look's chunk arrives well after the chat could play.
+    // A phone network's slow request: the views' chunk (the look travels in it) arrives well after the chat could play.
     let started = false
     page.on('response', (response) => {
       if (response.request().method() === 'POST' && response.url().endsWith('/startChat')) started = true
     })
-    await page.route(/\/flow-chat-theme-vars-[0-9a-f]{8}\.mjs$/, async (route) => {
+    await page.route(/\/flow-chat-ui-[0-9a-f]{8}\.mjs$/, async (route) => {
       await expect.poll(() => started, { timeout: 10_000 }).toBe(true)
       await new Promise((resolve) => setTimeout(resolve, 1_000))
       await route.continue()

@@ -140,7 +140,7 @@ describe('the package, as a consumer installs it', () => {
     const built = join(app, 'dist')
     const assets = readdirSync(join(built, 'assets'))
     // Vite split the module build's chunks (its import('./flow-chat-….mjs')) into the app's own.
-    expect(assets.filter((file) => file.startsWith('flow-chat-theme-vars-'))).toHaveLength(1)
+    expect(assets.filter((file) => file.startsWith('flow-chat-ui-'))).toHaveLength(1)
 
     for (const file of assets) {
       const type = file.endsWith('.css') ? 'text/css' : 'text/javascript'
@@ -158,7 +158,7 @@ describe('the package, as a consumer installs it', () => {
     expect(record.consoleErrors).toEqual([])
     // The chunks came from the app's own build, not from the service.
     const chunks = await walk.evaluate<string[]>(
-      "performance.getEntriesByType('resource').map((e) => e.name).filter((u) => /flow-chat-theme-vars-/.test(u))",
+      "performance.getEntriesByType('resource').map((e) => e.name).filter((u) => /flow-chat-ui-/.test(u))",
     )
     expect(chunks.map((url) => new URL(url).origin)).toEqual([service.host.origin])
   })

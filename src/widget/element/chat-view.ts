@@ -1,23 +1,26 @@
 import { ENGLISH } from '../i18n/strings'
+import type { PublishedFlow } from '../transport/index'
 
 /**
- * The chat's views (its Preact components and their stylesheet): a chunk of its own, requested as
- * a chat starts, beside the conversation's first requests, so the core script a page loads first
- * holds what starts a chat and nothing it only shows. Ready once the theme's look is in as well
- * (requested beside it by preloadChatView), so no bubble shows in the default colours first.
+ * The chat's views (its Preact components, their stylesheet, the theme's look and what the live
+ * region says): one chunk, requested as a chat starts, right after the conversation's first
+ * requests, so the core script a page loads first holds what starts a chat and nothing it only
+ * shows. The theme's look travels in it, so no bubble can show in the default colours first.
  */
-export const loadChatView = () =>
-  import('../ui/index').then(async (views) => {
-    await views.loadLook()
-    return views
-  })
+export const loadChatView = () => import('../ui/index')
 
-/**
- * Chunks every chat shows at once (the theme's look, what the live region says), requested with
- * the views rather than once they render: all of them travel beside the first requests.
- */
+/** Requests the views before a chat needs them (a launcher on the page: its first open shows at once). */
 export function preloadChatView(): void {
-  for (const load of [loadChatView, () => import('../ui/theme/theme-vars'), () => import('../ui/live-region')]) void load().catch(() => {})
+  void loadChatView().catch(() => {})
+}
+
+/**
+ * The theme's parts the first screen shows beside the views, requested as soon as the published
+ * flow names them rather than once the views render: the progress bar's chunk travels beside
+ * the views and startChat (the font's chunk is requested by the element at the same moment).
+ */
+export function preloadThemeParts(theme: PublishedFlow['theme']): void {
+  if (theme?.general?.progressBar?.isEnabled) void import('../ui/progress-bar').catch(() => {})
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 import { createLocale } from '../i18n/locale'
 import { createFlowClient, type FetchLike } from '../transport/index'
 import { CHAT_PROPERTIES } from './chat-properties'
-import { loadChatView, preloadChatView, showUnavailable } from './chat-view'
+import { loadChatView, preloadThemeParts, showUnavailable } from './chat-view'
 import { claimConversationKey, conversationKey, createConversationStorage, forgetConversation } from './conversation-storage'
 import { createEmitter } from './emitter'
 import { browserNavigate } from './navigate'
@@ -162,6 +162,9 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         memory: (this.#memory = createConversationStorage(claim.key, emit)),
       })
       this.#conversation = conversation
+      // The first requests leave first, then the views' chunk: everything below can wait for them.
+      conversation.start()
+      const views = loadChatView()
       const base = own.apiHost.trim() || undefined
       const stopEffects = effect(() => applyTheme(conversation, styles, emit, own.fonts, base))
       const mount = this.#mount
@@ -181,12 +184,9 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
         mount.replaceChildren()
         this.#conversation = this.#scripts = this.#render = this.#teardown = undefined
       }
-      conversation.start()
-      // The views, the theme's look and the chat's translation are requested now, right after the
-      // conversation's first requests; the chat renders once its views are here.
-      preloadChatView()
+      // The chat's translation is requested now too; the chat renders once its views are here.
       let locale = createLocale(this, own.dir, own.strings)
-      loadChatView().then(
+      views.then(
         ({ App, BASE_CSS }) => {
           if (this.#conversation !== conversation) return
           styles.setViews(BASE_CSS)
@@ -215,6 +215,7 @@ export function createFlowChatElement(options: FlowChatElementOptions = {}): new
 function applyTheme(conversation: Conversation, styles: StyleTarget, emit: Emit, fonts: string, base: string | undefined): void {
   const theme = conversation.publishedFlow.value?.theme
   styles.setCustomCss(theme?.customCss ?? '')
+  preloadThemeParts(theme)
   const font = theme?.general?.font
   if (!font) return
   // Font loading is a chunk of its own: most of the widget shows before the font is in anyway.

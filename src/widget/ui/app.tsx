@@ -5,8 +5,10 @@ import { type Locale, say, translate } from '../i18n/locale'
 import { TypingIndicator } from './bubbles'
 import { InputArea } from './inputs/input-area'
 import { lazyView } from './lazy-view'
+import { Announcements } from './live-region'
 import { usePreloadViews } from './preload-views'
 import { FailureNotice, HandoffNotice, LoadingIndicator, RestartNotice, WaitingNotice } from './status-views'
+import { ThemeVarsView } from './theme/theme-vars'
 import { TranscriptView } from './transcript-view'
 import { useStickToBottom } from './use-stick-to-bottom'
 import type { Widget } from './widget'
@@ -88,22 +90,6 @@ interface ShellProps {
   scheme: string | undefined
 }
 
-/**
- * The theme's look (custom properties) is a chunk of its own (theme/theme-vars.ts), requested as a
- * chat mounts, so it loads while the published flow is on its way.
- */
-const themeVars = lazyView('theme', () => import('./theme/theme-vars').then((chunk) => chunk.ThemeVarsView))
-
-/**
- * Settles once the theme's look is here (or could not load). A chat renders after it: its first
- * bubbles would otherwise flash in the default colours when the look's chunk arrives after the
- * views, the published flow and startChat (a slow request on a phone network).
- */
-export const loadLook = (): Promise<void> => themeVars.preload()
-
-/** What the live region says is a chunk of its own (live-region.tsx), requested as a chat mounts. */
-const announcements = lazyView('announcements', () => import('./live-region').then((chunk) => chunk.Announcements))
-
 /** The progress bar is a chunk of its own (progress-bar.tsx), requested when the theme enables it. */
 const progressBar = lazyView('progress bar', () => import('./progress-bar').then((chunk) => chunk.ProgressBar))
 
@@ -119,7 +105,7 @@ function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProp
   useEffect(() => setRegionPlaced(true), [])
   return (
     <>
-      <themeVars.View widget={widget} target={frame} theme={theme} isValid={isValidCss} scheme={scheme} />
+      <ThemeVarsView widget={widget} target={frame} theme={theme} isValid={isValidCss} scheme={scheme} />
       {theme?.general?.progressBar?.isEnabled && <progressBar.View widget={widget} />}
       <div class="container" part="container">
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus
@@ -139,7 +125,7 @@ function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProp
         <FailureNotice widget={widget} />
       </div>
       <div class="sr-only" part="live-region" aria-live="polite" aria-relevant="additions" aria-atomic="false">
-        {regionPlaced && <announcements.View widget={widget} />}
+        {regionPlaced && <Announcements widget={widget} />}
       </div>
     </>
   )

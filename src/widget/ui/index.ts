@@ -1,2 +1,2 @@
-export { App, type AppProps, loadLook } from './app'
+export { App, type AppProps } from './app'
 export { BASE_CSS, canAdoptSheets, css } from './styles'

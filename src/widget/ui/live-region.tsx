@@ -83,8 +83,8 @@ function useAnnouncements(transcript: Transcript): readonly Announced[] {
  * once (with their name), and that the chat is waiting for an outside system (a wait-for-webhook
  * block) when it is. (The handoff's own status line says where it stands.) Each message is its own node (added, never
  * rewritten), so screen readers queue a burst of bubbles instead of dropping all but the last;
- * older nodes leave as newer ones arrive. A chunk of its own, requested as a chat mounts: once here,
- * it announces every message of the conversation not yet read out, in order.
+ * older nodes leave as newer ones arrive. Part of the views' chunk; placed just after the region, it
+ * announces every message of the conversation not yet read out, in order.
  */
 export function Announcements({ widget: { conversation, t } }: WidgetProps) {
   const announced = useAnnouncements(conversation.transcript)

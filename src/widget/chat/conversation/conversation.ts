@@ -131,10 +131,9 @@ export function createConversation(options: ConversationOptions): Conversation {
   ): Promise<Next> {
     const flow = options.flow.trim()
     const request = startRequest(options.prefilledVariables, known.resultId, emit, options.user)
-    const [published, started] = await Promise.all([
-      known.published ?? fetchPublished(flow, signal),
-      client.startChat(flow, request, signal),
-    ])
+    // startChat first: a cross-origin JSON POST waits for its preflight, one round trip more.
+    const starting = client.startChat(flow, request, signal)
+    const [published, started] = await Promise.all([known.published ?? fetchPublished(flow, signal), starting])
     const storage = rememberStorage(published.settings)
     if (!storage) memory?.clear()
     else if (memory) remember(await loadRemembered())

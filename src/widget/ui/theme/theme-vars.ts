@@ -43,8 +43,8 @@ function radius(roundness: unknown, custom: unknown): string | undefined {
 /**
  * Turns the flow's theme into custom properties. Every value is checked (a safe character set,
  * then the browser's CSS parser) and applied only through `style.setProperty`, so no theme value
- * can leave its declaration, reach the host page or inject markup. A chunk of its own (with the
- * CSS checks), requested when a chat starts, while the published flow is on its way.
+ * can leave its declaration, reach the host page or inject markup. Part of the views' chunk (with
+ * the CSS checks): the views never paint without it, so no bubble shows in the default colours.
  */
 export function themeVars(theme: Theme | null | undefined, isValid: CssValidator = browserCssValidator, flowBase?: string): ThemeVars {
   const vars: Record<string, string> = {}
@@ -141,9 +141,9 @@ export function applyThemeVars(
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 
 /**
- * The theme chunk's view: applies the theme's custom properties to the widget's root element
- * (renders nothing), for the colour scheme in use (`scheme`: `auto` follows the visitor's system,
- * also when it changes). Until its chunk is here (or if it cannot load) the default look stays.
+ * Applies the theme's custom properties to the widget's root element (renders nothing), before
+ * the frame paints, for the colour scheme in use (`scheme`: `auto` follows the visitor's system,
+ * also when it changes). Until the published flow is here the default look stays.
  */
 export function ThemeVarsView({
   widget: { emit, base },
