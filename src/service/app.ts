@@ -14,6 +14,7 @@ import { requestLog } from './http/request-log'
 import { createIntegrations, type Integrations } from './integrations'
 import { type QrCodeImages, sharedQrCodeImages } from './qr-codes/qr-code-images'
 import { registerAdminRoutes } from './routes/admin'
+import { registerAnalyticsRoutes } from './routes/analytics'
 import { registerChatRoutes } from './routes/chat'
 import { registerCredentialRoutes } from './routes/credentials'
 import { registerFlowVersionRoutes } from './routes/flow-versions'
@@ -128,6 +129,7 @@ export function createAppWithContext(deps: AppDeps): { app: Hono; ctx: AppContex
   registerQrCodeRoutes(app, ctx)
   registerCredentialRoutes(app, ctx)
   registerResultRoutes(app, ctx)
+  registerAnalyticsRoutes(app, ctx)
   registerPrivacyRoutes(app, ctx)
   registerTokenRoutes(app, ctx)
   registerIdentitySecretRoutes(app, ctx)

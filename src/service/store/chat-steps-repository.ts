@@ -268,7 +268,8 @@ export class ChatStepsRepository {
        ${completionWebhookCte(this.t, '$13', '$6', '$4')},
        r AS (
          UPDATE ${this.t.results}
-         SET variables = $3::jsonb -> 'variables', is_completed = is_completed OR $6::boolean, updated_at = $4
+         SET variables = $3::jsonb -> 'variables', is_completed = is_completed OR $6::boolean, updated_at = $4,
+             completed_at = COALESCE(completed_at, CASE WHEN $6::boolean THEN $4::timestamptz END)
          WHERE id = (SELECT result_id FROM s)),
        i AS (
          INSERT INTO ${this.t.idempotencyKeys} (session_id, key, request_hash, response, created_at)
@@ -327,9 +328,10 @@ export class ChatStepsRepository {
 
   private startText(newResult: boolean, handoff: boolean): string {
     const result = newResult
-      ? `INSERT INTO ${this.t.results} (id, flow_id, variables, is_completed, created_at, updated_at, version, user_id)
-         VALUES ($2, $3, $7::jsonb -> 'variables', $9, $10, $10, $15, $16::text)`
+      ? `INSERT INTO ${this.t.results} (id, flow_id, variables, is_completed, created_at, updated_at, version, user_id, completed_at)
+         VALUES ($2, $3, $7::jsonb -> 'variables', $9, $10, $10, $15, $16::text, CASE WHEN $9 THEN $10::timestamptz END)`
       : `UPDATE ${this.t.results} SET variables = $7::jsonb -> 'variables', is_completed = is_completed OR $9, updated_at = $10,
+           completed_at = COALESCE(completed_at, CASE WHEN $9 THEN $10::timestamptz END),
            version = $15, user_id = COALESCE(user_id, $16::text)
          WHERE id = $2`
     return `WITH r AS (${result}),

@@ -469,6 +469,23 @@ const MIGRATIONS: Migration[] = [
       `ALTER TABLE ${t.sessions} ADD COLUMN last_step text`,
     ],
   },
+  {
+    // Self-contained: depends on nothing after migration 14.
+    version: 15,
+    name: 'where visitors drop off: completion time, answers by result',
+    statements: (t) => [
+      // When a result's conversation first completed (null: not completed): the analytics' time
+      // to finish. `updated_at` moves with later writes; results completed before this version
+      // take it, their best-known completion time.
+      `ALTER TABLE ${t.results} ADD COLUMN completed_at timestamptz`,
+      `UPDATE ${t.results} SET completed_at = updated_at WHERE is_completed`,
+      // The analytics read a flow's results by date (results_flow_created_idx) and each result's
+      // answers by this index alone (no visit to the answers' rows, which hold the values):
+      // where each stopped is its last answer, read backwards from the index's end.
+      `CREATE INDEX answers_result_position_idx ON ${t.answers} (result_id, created_at, id) INCLUDE (group_id, block_id)`,
+      `DROP INDEX IF EXISTS ${t.schema}.answers_result_id_idx`,
+    ],
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length

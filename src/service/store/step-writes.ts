@@ -84,11 +84,13 @@ export function linkedResultsJson(results: readonly LinkedResultWrite[]): string
  */
 export function linkedResultsCte(t: Tables, results: string, timestamp: string): string {
   return `lr AS (
-    INSERT INTO ${t.results} (id, flow_id, variables, is_completed, created_at, updated_at)
-    SELECT x.id, x.flow_id, x.variables, x.is_completed, ${timestamp}, ${timestamp}
+    INSERT INTO ${t.results} (id, flow_id, variables, is_completed, created_at, updated_at, completed_at)
+    SELECT x.id, x.flow_id, x.variables, x.is_completed, ${timestamp}, ${timestamp},
+      CASE WHEN x.is_completed THEN ${timestamp}::timestamptz END
     FROM s, jsonb_to_recordset(${results}::jsonb) AS x(id text, flow_id text, variables jsonb, is_completed boolean)
     ON CONFLICT (id) DO UPDATE SET variables = EXCLUDED.variables,
-      is_completed = ${t.results}.is_completed OR EXCLUDED.is_completed, updated_at = EXCLUDED.updated_at)`
+      is_completed = ${t.results}.is_completed OR EXCLUDED.is_completed, updated_at = EXCLUDED.updated_at,
+      completed_at = COALESCE(${t.results}.completed_at, EXCLUDED.completed_at))`
 }
 
 /** Inserts the answers given as a JSON array, in order, for the session row `s` of the statement. */

@@ -1,4 +1,5 @@
 import { AiStreamsRepository } from './ai-streams-repository'
+import { AnalyticsRepository } from './analytics-repository'
 import { ChatStepsRepository } from './chat-steps-repository'
 import { CredentialsRepository } from './credentials-repository'
 import type { Database, Queryable } from './database'
@@ -39,6 +40,7 @@ export interface Repositories {
   privacy: PrivacyRepository
   jobLeases: JobLeasesRepository
   identity: IdentityRepository
+  analytics: AnalyticsRepository
 }
 
 export interface Store extends Repositories {
@@ -71,6 +73,7 @@ function repositoriesOver(db: Queryable, tables: Tables): Repositories {
     privacy: new PrivacyRepository(db, tables),
     jobLeases: new JobLeasesRepository(db, tables),
     identity: new IdentityRepository(db, tables),
+    analytics: new AnalyticsRepository(db, tables),
   }
 }
 
