@@ -22,11 +22,17 @@ const calendarDate = () =>
     .string()
     .check(z.refine((value) => DATE.test(value) && isCalendarDate(value), { message: 'Expected a date such as 2026-11-28 (YYYY-MM-DD)' }))
 
+/** `json` (the default) or `csv`: the same figures as a file, a row per step of the funnel. */
+export const ANALYTICS_FORMATS = ['json', 'csv'] as const
+export type AnalyticsFormat = (typeof ANALYTICS_FORMATS)[number]
+
 /**
  * The query: `version` (a version's number; all versions when left out), `from` and `to` (UTC
- * dates, both included; the 30 days up to today when left out). Each at most once, nothing else.
+ * dates, both included; the 30 days up to today when left out), `format`. Each at most once,
+ * nothing else.
  */
 export const analyticsQuerySchema = z.strictObject({
+  format: z.optional(z.enum(ANALYTICS_FORMATS)),
   version: z.optional(
     z.string().check(z.refine((value) => /^[1-9][0-9]{0,8}$/.test(value), { message: 'Expected a version number (1, 2, 3…)' })),
   ),

@@ -12,7 +12,8 @@
  *
  * With DATABASE_URL, also the live part of handed-over conversations across two processes
  * (handoff-bench.ts; `BENCH_ONLY=handoff` runs it alone). `BENCH_ONLY=retention` runs the retention
- * job on 100,000 old results beside one plain DELETE of them (retention-bench.ts).
+ * job on 100,000 old results beside one plain DELETE of them (retention-bench.ts). `BENCH_ONLY=analytics`
+ * reads a flow's drop-off figures over 100,000 results beside a plain count of them (analytics-bench.ts).
  *
  * Options (environment): BENCH_SECONDS (default 10), DATABASE_URL, BENCH_ONLY. Asserts nothing: it prints.
  */
@@ -21,6 +22,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import { ABUSE_TABLE_HEAD, benchAbuse } from './abuse'
+import { benchAnalytics } from './analytics-bench'
 import { benchFlow, noisyFlow } from './bench-flow'
 import { benchHandoffs } from './handoff-bench'
 import {
@@ -196,5 +198,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const only = process.env.BENCH_ONLY
   if (only === 'handoff') await handoffOnly()
   else if (only === 'retention') console.log(await benchRetention())
+  else if (only === 'analytics') console.log(await benchAnalytics())
   else await main()
 }

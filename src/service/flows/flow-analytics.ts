@@ -1,4 +1,5 @@
 import {
+  type AnalyticsFormat,
   addDays,
   analyticsQuerySchema,
   type BlockFigures,
@@ -21,6 +22,7 @@ import type { Repositories } from '../store/store'
  */
 
 export interface AnalyticsRequest {
+  format: AnalyticsFormat
   version: number | null
   /** First and last day, UTC, both included. */
   from: string
@@ -39,13 +41,13 @@ export function readAnalyticsQuery(query: Record<string, string[]>, today: Date)
   if (addDays(from, MAX_ANALYTICS_DAYS - 1) < to) {
     throw invalidQuery([{ path: 'to', message: `At most ${MAX_ANALYTICS_DAYS} days from from to to` }])
   }
-  return { version: parsed.data.version === undefined ? null : Number(parsed.data.version), from, to }
+  return { format: parsed.data.format ?? 'json', version: parsed.data.version === undefined ? null : Number(parsed.data.version), from, to }
 }
 
 export async function flowAnalytics(
   repos: Pick<Repositories, 'analytics' | 'publishedFlows'>,
   flow: FlowRecord,
-  request: AnalyticsRequest,
+  request: Omit<AnalyticsRequest, 'format'>,
 ): Promise<FlowAnalytics> {
   const scope: AnalyticsScope = {
     flowId: flow.id,

@@ -11,6 +11,18 @@
 /** Separators besides the comma (which csv-stringify quotes already): fields holding one are quoted. */
 export const OTHER_SEPARATORS = [/[;\t]/]
 
+/**
+ * csv-stringify's options for every CSV the service writes (results, drop-off figures). A line
+ * break of any kind inside a cell is quoted: csv-stringify quotes only the record delimiter itself
+ * once one is chosen, unless told.
+ */
+export const CSV_OPTIONS = {
+  escape_formulas: true,
+  record_delimiter: 'windows',
+  quote_record_delimiter: true,
+  quoted_match: OTHER_SEPARATORS,
+} as const
+
 const INNER_FORMULA = /([,;\t\r\n] *)([=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g
 const PLAIN_NEGATIVE = /^-\d{1,15}(?:\.\d{1,15})?$/
 

@@ -4,7 +4,7 @@ import type { FlowRecord } from '../store/flows-repository'
 import type { StoredHandoffEvent } from '../store/handoffs-repository'
 import type { ResultFilters, ResultPosition } from '../store/results-repository'
 import type { Store } from '../store/store'
-import { isPlainNegative, neutraliseInnerFormulas, OTHER_SEPARATORS } from './csv-formulas'
+import { CSV_OPTIONS, isPlainNegative, neutraliseInnerFormulas } from './csv-formulas'
 import { cellText, resultColumns, toResultRow } from './result-columns'
 
 /**
@@ -89,15 +89,6 @@ export async function exportResults(store: Store, flow: FlowRecord, request: Exp
     { highWaterMark: 1 },
   )
 }
-
-// A line break of any kind inside a cell is quoted: csv-stringify quotes only the record
-// delimiter itself once one is chosen, unless told.
-const CSV_OPTIONS = {
-  escape_formulas: true,
-  record_delimiter: 'windows',
-  quote_record_delimiter: true,
-  quoted_match: OTHER_SEPARATORS,
-} as const
 
 /** A flow with a handoff block has a column for the conversation with a person; others export as before. */
 function handsOver(flow: FlowRecord): boolean {

@@ -147,6 +147,27 @@ describe('GET /v1/flows/{id}/analytics', () => {
       completionRate: null,
       medianSecondsToComplete: null,
     })
+    // The same figures as a CSV file, a row per step of the funnel.
+    const csv = await analytics(flow.id, '?format=csv&version=1&from=2026-03-01&to=2026-03-04')
+    expect(csv.status, csv.text).toBe(200)
+    expect(csv.headers.get('Content-Type')).toMatch(/^text\/csv/)
+    expect(csv.headers.get('Content-Disposition')).toBe(`attachment; filename="${flow.publicId}-drop-off-v1-2026-03-01-2026-03-04.csv"`)
+    const one = expected(versionOne)
+    expect(
+      csv.text
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n'),
+    ).toEqual([
+      'Step,Group,Block,Block type,Conversations,Stopped after',
+      `Started,,,,${one.started},${one.stoppedBeforeAnswering}`,
+      `Group,Ask,,,${one.groups[0]!.reached},${one.groups[0]!.stoppedAfter}`,
+      `Block,Ask,b2,text input,${one.groups[0]!.blocks[0]!.reached},${one.groups[0]!.blocks[0]!.stoppedAfter}`,
+      `Group,Bye,,,${one.groups[1]!.reached},0`,
+      `Block,Bye,b3,number input,${one.groups[1]!.blocks[0]!.reached},0`,
+      'Group,End,,,0,0',
+      `Completed,,,,${one.completed},`,
+    ])
     // A version nobody ran: nothing counted, the flow's groups still listed.
     expect((await figures(flow.id, '?version=9&from=2026-03-01&to=2026-03-04')).groups.map((g) => g.id)).toEqual(['g1', 'g2', 'g3'])
   })
@@ -200,6 +221,7 @@ describe('GET /v1/flows/{id}/analytics', () => {
     ['?from=2026-03-02&to=2026-03-01', 'to'],
     ['?from=2025-01-01&to=2026-03-01', 'to'],
     ['?completed=true', ''],
+    ['?format=xlsx', 'format'],
   ])('refuses %s with a 400 naming the parameter', async (query, path) => {
     const flow = await importOverHttp(svc, greetingFlow())
     const res = await analytics(flow.id, query)
