@@ -8,11 +8,12 @@ import { EmbedSnippets } from '../embed/embed-snippets'
 import { ResultsPanel } from '../results/results-panel'
 import { announce } from '../session'
 import { Deliveries } from './deliveries'
+import { DropOff } from './drop-off'
 import { Preview } from './preview'
 import { Upload } from './upload'
 import { VersionsPanel } from './versions-panel'
 
-/** One flow: publishing, a new version, the preview, the snippets, its results and its webhook's deliveries. */
+/** One flow: publishing, a new version, the preview, the snippets, its results, where visitors drop off, and its webhook's deliveries. */
 export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>; onClose(): void }) {
   const { flow } = props
   const heading = useRef<HTMLHeadingElement>(null)
@@ -105,6 +106,7 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
       <EmbedSnippets flow={flow} />
       <Preview flow={flow} version={version.value} />
       <ResultsPanel flow={flow} version={version.value} />
+      <DropOff flow={flow} version={version.value} />
       <Deliveries flow={flow} />
     </article>
   )
