@@ -1,5 +1,6 @@
 import { z } from 'zod/mini'
 import { opt } from './common'
+import { MAX_USER_ID_LENGTH } from './identity'
 
 /**
  * A workspace's privacy API (secret token): how long it keeps visitors' data, erasing one
@@ -31,11 +32,13 @@ export const retentionResponseSchema = z.looseObject({
 export const MAX_SELECTOR_VALUE = 1_000
 
 /**
- * How an owner names a visitor: one result's id, or a variable's value (an e-mail address) in any
- * of the workspace's flows, compared without regard to case.
+ * How an owner names a visitor: one result's id, a signed-in user's id (their results in any of
+ * the workspace's flows, the id compared exactly), or a variable's value (an e-mail address) in
+ * any of the workspace's flows, compared without regard to case.
  */
 export const visitorSelectorSchema = z.object({
   resultId: opt(z.string().check(z.minLength(1), z.maxLength(MAX_SELECTOR_VALUE))),
+  userId: opt(z.string().check(z.minLength(1), z.maxLength(MAX_USER_ID_LENGTH))),
   variable: opt(z.string().check(z.minLength(1), z.maxLength(200))),
   value: opt(z.string().check(z.minLength(1), z.maxLength(MAX_SELECTOR_VALUE))),
 })

@@ -93,16 +93,29 @@ export function PrivacyView() {
   )
 }
 
+type FindBy = 'variable' | 'user' | 'result'
+const VALUE_LABELS: Record<FindBy, string> = { variable: 'Value', user: 'User id', result: 'Result id' }
+const MISSING: Record<FindBy, string> = {
+  variable: 'Enter the variable and the value to look for.',
+  user: 'Enter the user id.',
+  result: 'Enter the result id.',
+}
+
 /** Finding a visitor: count first, then erase after confirming, or download everything held. */
 function VisitorRequests(props: { onDone(): void }) {
-  const by = useSignal<'variable' | 'result'>('variable')
+  const by = useSignal<FindBy>('variable')
   const variable = useSignal('Email')
   const value = useSignal('')
   const counted = useSignal<EraseResponse | null>(null)
   const confirming = useSignal(false)
   const error = useSignal<string | null>(null)
   const selector = (): VisitorSelectorInput =>
-    by.value === 'result' ? { resultId: value.value.trim() } : { variable: variable.value.trim(), value: value.value.trim() }
+    by.value === 'result'
+      ? { resultId: value.value.trim() }
+      : // A user id is the site's, matched exactly: spaces and all.
+        by.value === 'user'
+        ? { userId: value.value }
+        : { variable: variable.value.trim(), value: value.value.trim() }
   // Changing who is looked for drops the count: an erasure always follows a count of the same visitor.
   const edit = (apply: () => void) => {
     apply()
@@ -112,7 +125,7 @@ function VisitorRequests(props: { onDone(): void }) {
   const run = async (action: () => Promise<void>) => {
     error.value = null
     if (!value.value.trim() || (by.value === 'variable' && !variable.value.trim())) {
-      return void (error.value = by.value === 'result' ? 'Enter the result id.' : 'Enter the variable and the value to look for.')
+      return void (error.value = MISSING[by.value])
     }
     try {
       await action()
@@ -145,7 +158,7 @@ function VisitorRequests(props: { onDone(): void }) {
       <h2 id="visitor-title">A visitor's data</h2>
       <p>
         To answer an erasure or access request, find the visitor by an e-mail address (or another variable's value, compared without regard
-        to case) in any of the workspace's flows, or by a result id.
+        to case) in any of the workspace's flows, by the user id your site signs them in with, or by a result id.
       </p>
       {error.value && (
         <p class="error" role="alert">
@@ -160,12 +173,9 @@ function VisitorRequests(props: { onDone(): void }) {
         }}
       >
         <label for="visitor-by">Find by</label>
-        <select
-          id="visitor-by"
-          value={by.value}
-          onChange={(event) => edit(() => (by.value = event.currentTarget.value as 'variable' | 'result'))}
-        >
+        <select id="visitor-by" value={by.value} onChange={(event) => edit(() => (by.value = event.currentTarget.value as FindBy))}>
           <option value="variable">a variable's value</option>
+          <option value="user">a user id</option>
           <option value="result">a result id</option>
         </select>
         {by.value === 'variable' && (
@@ -178,7 +188,7 @@ function VisitorRequests(props: { onDone(): void }) {
             />
           </>
         )}
-        <label for="visitor-value">{by.value === 'result' ? 'Result id' : 'Value'}</label>
+        <label for="visitor-value">{VALUE_LABELS[by.value]}</label>
         <input id="visitor-value" value={value.value} onInput={(event) => edit(() => (value.value = event.currentTarget.value))} />
         <button type="submit">Count their data</button>
         <button type="button" onClick={() => void exportData()}>

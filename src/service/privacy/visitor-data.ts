@@ -25,20 +25,23 @@ export interface Actor {
   name: string
 }
 
-/** The API's selector, checked: exactly one of a result id or a variable with its value. */
+/** The API's selector, checked: exactly one of a result id, a user id, or a variable with its value. */
 export function readSelector(input: VisitorSelectorInput): VisitorSelector {
-  const byResult = input.resultId != null
   const byVariable = input.variable != null || input.value != null
-  if (byResult === byVariable || (byVariable && (input.variable == null || input.value == null))) {
-    throw new HttpError('invalid_body', 'Name the visitor by "resultId", or by "variable" with its "value".', [
-      { path: '', message: 'Expected exactly one of resultId, or variable with value' },
+  const ways = [input.resultId != null, input.userId != null, byVariable].filter(Boolean).length
+  if (ways !== 1 || (byVariable && (input.variable == null || input.value == null))) {
+    throw new HttpError('invalid_body', 'Name the visitor by "resultId", by "userId", or by "variable" with its "value".', [
+      { path: '', message: 'Expected exactly one of resultId, userId, or variable with value' },
     ])
   }
-  return byResult ? { kind: 'result', resultId: input.resultId! } : { kind: 'variable', variable: input.variable!, value: input.value! }
+  if (input.resultId != null) return { kind: 'result', resultId: input.resultId }
+  if (input.userId != null) return { kind: 'user', userId: input.userId }
+  return { kind: 'variable', variable: input.variable!, value: input.value! }
 }
 
 /** What the audit says a visitor was found by: the kind, never the value. */
-export const selectorLabel = (selector: VisitorSelector) => (selector.kind === 'result' ? 'result id' : `variable ${selector.variable}`)
+export const selectorLabel = (selector: VisitorSelector) =>
+  selector.kind === 'result' ? 'result id' : selector.kind === 'user' ? 'user id' : `variable ${selector.variable}`
 
 async function findResults(store: Store, workspaceId: string, selector: VisitorSelector): Promise<string[]> {
   const ids = await store.privacy.matchingResults(workspaceId, selector, MAX_VISITOR_RESULTS + 1)

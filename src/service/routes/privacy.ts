@@ -8,7 +8,7 @@ import { RETENTION_JOB } from '../privacy/retention-job'
 import { eraseVisitor, exportVisitor, readSelector } from '../privacy/visitor-data'
 import { secretCaller } from './secret-caller'
 
-const SELECTOR_KEYS = ['resultId', 'variable', 'value'] as const
+const SELECTOR_KEYS = ['resultId', 'userId', 'variable', 'value'] as const
 
 /**
  * A workspace's visitors' data (secret token): how long it is kept, erasing and exporting one

@@ -2,15 +2,15 @@ import type { Queryable } from './database'
 import { isoTimestamp, type Tables } from './tables'
 
 /**
- * How the owner names a visitor: a result's id, or a variable's value (an e-mail address) in any
- * of the workspace's flows, compared without regard to case. Each kind is one SQL condition on
- * `r` (results) and `f` (flows) in `visitorCondition` below.
- *
- * The seam for user ids: once results carry the signed-in user's id (identity work), a
- * `{ kind: 'user'; userId: string }` member here and its one condition there are all it takes;
- * counting, erasing and exporting follow from the result ids it finds.
+ * How the owner names a visitor: a result's id, a signed-in user's id (results carry it, migration
+ * 14), or a variable's value (an e-mail address) in any of the workspace's flows, compared without
+ * regard to case. Each kind is one SQL condition on `r` (results) and `f` (flows) in
+ * `visitorCondition` below; counting, erasing and exporting follow from the result ids it finds.
  */
-export type VisitorSelector = { kind: 'result'; resultId: string } | { kind: 'variable'; variable: string; value: string }
+export type VisitorSelector =
+  | { kind: 'result'; resultId: string }
+  | { kind: 'user'; userId: string }
+  | { kind: 'variable'; variable: string; value: string }
 
 /**
  * What is held about a visitor, as rows per kind: a result and everything hanging off it. Erasure
@@ -274,6 +274,9 @@ function visitorCondition(selector: VisitorSelector): { condition: string; param
   switch (selector.kind) {
     case 'result':
       return { condition: 'r.id = $3', params: [selector.resultId] }
+    case 'user':
+      // Exactly as the site's server signed it: user ids are the site's, case and all.
+      return { condition: 'r.user_id = $3', params: [selector.userId] }
     case 'variable':
       // The flow's variable of that name (its draft's list), its value in the result by id.
       return {

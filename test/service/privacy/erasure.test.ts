@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PNG } from '../fixtures/upload-files'
 import { useTestDatabase } from '../helpers/database'
@@ -94,6 +95,42 @@ describe('erasing a visitor', () => {
     expect((await erase({ resultId: grace })).body.counts.results).toBe(0)
   })
 
+  it('by user id: every conversation of that signed-in user, in every flow, and nothing of anyone else', async () => {
+    const flowId = await publishedEmailFlow(svc)
+    const otherFlowId = await publishedEmailFlow(svc)
+    const secret = (await svc.call('POST', '/v1/identity-secrets', { token: svc.tokens.secret })).body.secret as string
+    const signedIn = (id: string) => ({ id, hash: createHmac('sha256', secret).update(id, 'utf8').digest('hex') })
+    const first = await visitorConversation(svc, flowId, ADA, 'ada-passport.png', signedIn('user-ada-42'))
+    const second = await visitorConversation(svc, otherFlowId, 'ada.second@example.org', 'ada-second.png', signedIn('user-ada-42'))
+    const grace = await visitorConversation(svc, flowId, 'grace@example.org', 'grace-receipt.png', signedIn('user-grace-7'))
+    // The same id in another case is another user.
+    const other = await visitorConversation(svc, flowId, 'someone@example.org', 'someone.png', signedIn('USER-ADA-42'))
+
+    const dry = await erase({ userId: 'user-ada-42', dryRun: true })
+    expect(dry.status, dry.text).toBe(200)
+    expect([...dry.body.resultIds].sort()).toEqual([first, second].sort())
+    expect(dry.body.counts).toMatchObject({ results: 2, uploads: 2, answers: 4 })
+    const exported = await svc.call('POST', '/v1/privacy/access', { token: svc.tokens.secret, json: { userId: 'user-ada-42' } })
+    expect(exported.body.results.map((result: { id: string }) => result.id).sort()).toEqual([first, second].sort())
+    // Another workspace's token finds nothing of them.
+    expect((await erase({ userId: 'user-ada-42' }, svc.tokens.otherSecret)).body.counts.results).toBe(0)
+
+    const before = await rowCounts(svc)
+    const erased = await erase({ userId: 'user-ada-42' })
+    expect(erased.body.counts).toEqual(dry.body.counts)
+    expect(removed(before, await rowCounts(svc))).toEqual(expectedRemoval(dry.body.counts))
+    const left = await everything()
+    for (const trace of ['ada.lovelace@example.org', 'ada-passport.png', 'ada.second@example.org', 'ada-second.png'])
+      expect(left).not.toContain(trace)
+    expect(left).toContain('grace-receipt.png')
+    for (const kept of [grace, other]) {
+      expect((await svc.call('GET', `/v1/flows/${flowId}/results/${kept}`, { token: svc.tokens.secret })).status).toBe(200)
+    }
+    const audit = (await svc.call('GET', '/v1/privacy/audit', { token: svc.tokens.secret })).body.audit
+    expect(audit.map((line: { action: string; selector: string }) => [line.action, line.selector])).toContainEqual(['erase', 'user id'])
+    expect(JSON.stringify(audit)).not.toContain('user-ada-42')
+  })
+
   it("never reaches another workspace's visitors: their selector finds nothing and erases nothing", async () => {
     const flowId = await publishedEmailFlow(svc)
     const ada = await visitorConversation(svc, flowId, ADA, 'ada-passport.png')
@@ -118,6 +155,10 @@ describe('erasing a visitor', () => {
       { value: ADA },
       { resultId: 'r', variable: 'Email', value: ADA },
       { resultId: 'r', extra: 1 },
+      { userId: '' },
+      { userId: 'ada', resultId: 'r' },
+      { userId: 'ada', variable: 'Email', value: ADA },
+      { userId: 'x'.repeat(257) },
     ]) {
       const answer = await erase(body)
       expect(answer.status, JSON.stringify(body)).toBe(400)

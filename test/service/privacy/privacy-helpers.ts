@@ -24,10 +24,16 @@ export async function publishedEmailFlow(svc: TestService): Promise<string> {
 /**
  * A visitor's whole conversation: a file named `fileName` uploaded and sent, `email` answered,
  * and, as other parts of the service would write them, a stored log and an outbox e-mail naming
- * them. Returns the result's id.
+ * them; `user` signs the visitor in (an id and its hash). Returns the result's id.
  */
-export async function visitorConversation(svc: TestService, flowId: string, email: string, fileName: string): Promise<string> {
-  const started = await svc.call('POST', `/v1/flows/${flowId}/startChat`, { json: {} })
+export async function visitorConversation(
+  svc: TestService,
+  flowId: string,
+  email: string,
+  fileName: string,
+  user?: { id: string; hash: string },
+): Promise<string> {
+  const started = await svc.call('POST', `/v1/flows/${flowId}/startChat`, { json: user ? { user } : {} })
   const { sessionId, resultId } = started.body as { sessionId: string; resultId: string }
   const uploaded = await upload(svc, sessionId, PNG, { name: fileName, type: 'image/png', length: PNG.length })
   if (uploaded.status !== 201) throw new Error(`upload failed: ${uploaded.status}`)
