@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { signOut } from '../../src/admin/session'
@@ -103,6 +104,26 @@ describe('the privacy screen', () => {
     fireEvent.input(section.getByLabelText('Result id'), { target: { value: grace } })
     fireEvent.click(section.getByRole('button', { name: 'Count their data' }))
     await section.findByRole('button', { name: 'Erase their data' })
+    expect(await axeViolations()).toEqual([])
+  }, 60_000)
+
+  it('finds a signed-in visitor by their user id', async () => {
+    const flow = (await api('POST', '/v1/flows/import', { workspaceId: 'demo', flow: surveyFlow({ name: 'Signed in' }) })).flow
+    await api('POST', `/v1/flows/${flow.id}/publish`)
+    const { secret: identity } = await api('POST', '/v1/identity-secrets')
+    const user = { id: 'customer-1729', hash: createHmac('sha256', identity).update('customer-1729', 'utf8').digest('hex') }
+    const started = await api('POST', `/v1/flows/${flow.id}/startChat`, { user })
+    expect(started.identity.status).toBe('verified')
+
+    await openPrivacy()
+    const section = within(screen.getByRole('heading', { name: "A visitor's data" }).closest('section')!)
+    fireEvent.change(section.getByLabelText('Find by'), { target: { value: 'user' } })
+    fireEvent.click(section.getByRole('button', { name: 'Count their data' }))
+    expect((await section.findByRole('alert')).textContent).toBe('Enter the user id.')
+    fireEvent.input(section.getByLabelText('User id'), { target: { value: 'customer-1729' } })
+    fireEvent.click(section.getByRole('button', { name: 'Count their data' }))
+    const counts = await section.findByRole('table', { name: 'What erasing this visitor deletes' })
+    expect(within(counts).getByRole('row', { name: /Results/ }).textContent).toBe('Results (conversations)1')
     expect(await axeViolations()).toEqual([])
   }, 60_000)
 
