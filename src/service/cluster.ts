@@ -19,8 +19,16 @@ export interface Workers {
   close(): Promise<void>
 }
 
-/** A worker crashing this often is not restarted again: something is wrong with every start. */
-const MAX_RESTARTS_PER_MINUTE = 5
+/**
+ * A crashed worker is started again after a pause that doubles with each crash in a row (from
+ * RESTART_FIRST_MS up to RESTART_MAX_MS) and goes back to the first after RESTART_CALM_MS without a
+ * crash. The primary never gives up: a worker that cannot start because the database is
+ * down (restarting, failing over) starts once it is back, instead of the service being left with a
+ * live primary and no worker a supervisor would notice.
+ */
+const RESTART_FIRST_MS = 250
+const RESTART_MAX_MS = 30_000
+const RESTART_CALM_MS = 60_000
 const STOP_GRACE_MS = 10_000
 
 export const isClusterPrimary = () => cluster.isPrimary
@@ -30,10 +38,13 @@ export const isClusterWorker = () => cluster.isWorker
 export function forkWorkers(count: number, env: Record<string, string> = {}): Promise<Workers> {
   return new Promise((resolve, reject) => {
     const messages: unknown[] = []
-    const restarts: number[] = []
+    const pending = new Set<NodeJS.Timeout>()
     let port: number | undefined
     let ready = 0
+    let started = false
     let stopping = false
+    let crashesInARow = 0
+    let lastCrash = 0
     const stopAnswering = answerMetricsRequests()
 
     const fork = () => {
@@ -41,7 +52,10 @@ export function forkWorkers(count: number, env: Record<string, string> = {}): Pr
       worker.once('listening', (address) => {
         port ??= address.port
         for (const message of messages) worker.send(message as object)
-        if (++ready === count) resolve(workers)
+        if (!started && ++ready === count) {
+          started = true
+          resolve(workers)
+        }
       })
       worker.once('exit', (code, signal) => onExit(worker, code, signal))
     }
@@ -49,25 +63,23 @@ export function forkWorkers(count: number, env: Record<string, string> = {}): Pr
     const onExit = (worker: Worker, code: number | null, signal: string | null) => {
       // Exit code 0: the worker stopped on purpose (a signal reached the whole process group).
       if (stopping || code === 0) return
-      if (port === undefined || ready < count) {
+      if (!started) {
+        // A worker that cannot start the first time will not start the next: say why and stop.
         stopping = true
         stopAnswering()
         void stopAll().then(() => reject(new Error(`A service worker stopped before it could listen (exit ${code ?? signal}).`)))
         return
       }
-      const now = Date.now()
-      restarts.push(now)
-      while (restarts.length > 0 && restarts[0]! < now - 60_000) restarts.shift()
-      if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
-        log().error(
-          { worker: worker.id, exit: code ?? signal },
-          `workers keep crashing (${restarts.length} in a minute); not restarting this one`,
-        )
-        return
-      }
-      log().error({ worker: worker.id, exit: code ?? signal }, 'a worker exited; starting another')
-      ready--
-      fork()
+      if (Date.now() - lastCrash > RESTART_CALM_MS) crashesInARow = 0
+      lastCrash = Date.now()
+      const pause = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** crashesInARow)
+      crashesInARow++
+      log().error({ worker: worker.id, exit: code ?? signal, restartInMs: pause }, 'a worker exited; starting another')
+      const timer = setTimeout(() => {
+        pending.delete(timer)
+        if (!stopping) fork()
+      }, pause)
+      pending.add(timer)
     }
 
     const stopAll = async () => {
@@ -99,6 +111,7 @@ export function forkWorkers(count: number, env: Record<string, string> = {}): Pr
       },
       async close() {
         stopping = true
+        for (const timer of pending) clearTimeout(timer)
         stopAnswering()
         await stopAll()
       },

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
@@ -19,6 +20,8 @@ export async function freePort(): Promise<number> {
 
 export interface ServiceProcess {
   url: string
+  /** Its process id (with WORKERS, the primary's: the workers are its children). */
+  pid: number
   /** What it wrote to its standard output so far. */
   stdout(): string
   /** Stops it (SIGTERM) and resolves with everything it wrote. */
@@ -51,6 +54,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   })
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stdout: () => stdout,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
@@ -58,4 +62,25 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       return { stdout, stderr }
     },
   }
+}
+
+/**
+ * The processes whose parent is `pid` (with WORKERS, the service's workers), from /proc. Read
+ * synchronously: a few hundred small reads, which queued behind a busy test's thread pool took
+ * seconds.
+ */
+export function childProcesses(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      let stat = ''
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      } catch {
+        return false // it ended meanwhile
+      }
+      // After the command's closing parenthesis: the state, then the parent's id.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid
+    })
+    .map(Number)
 }
