@@ -17,6 +17,7 @@ import { registerAdminRoutes } from './routes/admin'
 import { registerAnalyticsRoutes } from './routes/analytics'
 import { registerChatRoutes } from './routes/chat'
 import { registerCredentialRoutes } from './routes/credentials'
+import { registerFlowTestRoutes } from './routes/flow-tests'
 import { registerFlowVersionRoutes } from './routes/flow-versions'
 import { registerFlowRoutes } from './routes/flows'
 import { registerHandoffRoutes } from './routes/handoffs'
@@ -123,6 +124,7 @@ export function createAppWithContext(deps: AppDeps): { app: Hono; ctx: AppContex
   registerHealthRoutes(app, { database: store.database, uploads: ctx.integrations.files })
   registerFlowRoutes(app, ctx)
   registerFlowVersionRoutes(app, ctx)
+  registerFlowTestRoutes(app, ctx)
   registerChatRoutes(app, ctx)
   registerHandoffRoutes(app, ctx)
   registerUploadRoutes(app, ctx)

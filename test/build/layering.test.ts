@@ -227,6 +227,7 @@ const SERVICE_PARTS: Record<string, string> = {
   'context.ts': 'routes',
   chat: 'services',
   flows: 'services',
+  'flow-tests': 'services',
   share: 'services',
   widget: 'services',
   results: 'services',

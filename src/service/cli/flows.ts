@@ -25,6 +25,7 @@ import type { FlowAdmin } from './flow-admin'
 import { cliInvocation } from './invocation'
 import { localAdmin } from './local-admin'
 import { serviceAdmin } from './service-admin'
+import { BadInputError, TEST_USAGE, testCommand } from './test-command'
 import { diffCommand, rollbackCommand, versionsCommand } from './versions-command'
 
 /**
@@ -53,6 +54,7 @@ export const usage = (cli: string) => `Usage: ${cli} <command>
                                               write the flow's results (CSV by default) to standard output
   results FLOW --delete ID[,ID…] | --delete-all
                                               delete results, with their answers, logs and files
+${TEST_USAGE}
   token create --kind secret|publishable [--workspace ID] [--label TEXT]
                                               create an API token; it is printed once, store it now
   token list [--workspace ID]                 list tokens (never their secret)
@@ -98,6 +100,7 @@ const COMMANDS = [
   'results',
   'token',
   'credentials',
+  'test',
 ]
 
 /** Runs one command; returns the process exit code. */
@@ -106,13 +109,15 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
   const cli = options.invocation ?? cliInvocation()
   let admin: FlowAdmin | undefined
   try {
-    const args = parseArgs(argv, ['publish', 'help', 'csv', 'jsonl', 'delete-all'])
+    const args = parseArgs(argv, ['publish', 'help', 'csv', 'jsonl', 'delete-all', 'json'])
     const [command, ...rest] = args.positionals
     if (command === undefined || command === 'help' || args.options.has('help')) {
       io.out(usage(cli))
       return command === undefined && !args.options.has('help') ? 2 : 0
     }
     if (!COMMANDS.includes(command)) throw new UsageError(`Unknown command "${command}"`)
+    // A flow test needs no service and no database of the service's: it makes one of its own.
+    if (command === 'test') return await testCommand({ args, rest, out: io.out, store: options.store })
     admin = await openAdmin(options)
     const run: CommandRun = { admin, args, rest, cli, out: io.out, write: io.write ?? writeStdout }
     if (command === 'import') await importCommand(run)
@@ -131,6 +136,10 @@ export async function runFlowsCli(argv: readonly string[], options: CliOptions =
     }
     return 0
   } catch (error) {
+    if (error instanceof BadInputError) {
+      io.err(error.message)
+      return 2
+    }
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${usage(cli)}`)
       return 2
