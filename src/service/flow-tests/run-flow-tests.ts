@@ -95,7 +95,7 @@ async function runScenario(flow: PublishedFlow, scenario: Scenario, run: FlowTes
     answers.push(...outcome.answers)
     const messages = (outcome.response.messages ?? []).map(messageText)
     said.push(...messages)
-    transcript.push({ step: name, ...(answer === undefined ? {} : { answer }), messages: messages.map(shortened) })
+    transcript.push({ step: name, ...(answer === undefined ? {} : { answer: shortened(answer) }), messages: messages.map(shortened) })
     for (const problem of stubs.takeProblems()) failures.push({ step: name, expected: 'every call answered by a stub', seen: problem })
     failures.push(...checkStep(name, expected, { flow, state: outcome.state, messages, emails: ports.emails }))
     return outcome
