@@ -20,18 +20,40 @@ const MAX_TEXT = 10_000
 const MAX_URL = 2_048
 
 const text = () => z.string().check(z.maxLength(MAX_TEXT))
+/**
+ * Text, or an object read by `object`: what a union does, but a wrong object is told by its own
+ * problems (`answers.0.expect.ending: …`) rather than one "Invalid input" for the whole value.
+ */
+function textOr<T extends z.ZodMiniType>(object: T) {
+  return z.unknown().check((ctx) => {
+    if (typeof ctx.value === 'string') {
+      if (ctx.value.length > MAX_TEXT) ctx.issues.push({ code: 'custom', message: `At most ${MAX_TEXT} characters`, input: ctx.value })
+      return
+    }
+    if (typeof ctx.value !== 'object' || ctx.value === null || Array.isArray(ctx.value)) {
+      ctx.issues.push({ code: 'custom', message: 'Expected an answer\'s text, or {"answer": "…", "expect": {…}}', input: ctx.value })
+      return
+    }
+    const result = object.safeParse(ctx.value)
+    if (result.success) ctx.value = result.data
+    else
+      for (const issue of result.error.issues)
+        ctx.issues.push({ code: 'custom', message: issue.message, path: issue.path, input: ctx.value })
+  }) as unknown as z.ZodMiniType<string | z.output<T>, string | z.input<T>>
+}
 const list = <T extends z.ZodMiniType>(item: T, max: number) => z.optional(z.array(item).check(z.maxLength(max)))
 
 /** A message the step shows: its text (or media URL) contains or equals this. */
-export const messageExpectationSchema = z.union([
-  z.strictObject({ contains: text() }),
-  z.strictObject({ equals: text() }),
-  z.strictObject({ matches: text() }),
-])
+export const messageExpectationSchema = z.union(
+  [z.strictObject({ contains: text() }), z.strictObject({ equals: text() }), z.strictObject({ matches: text() })],
+  { error: 'Expected {"contains": "…"}, {"equals": "…"} or {"matches": "…"}' },
+)
 export type MessageExpectation = z.infer<typeof messageExpectationSchema>
 
 /** A variable's expected value, by the variable's name; `null`: it has no value. */
-export const expectedValueSchema = z.union([z.string().check(z.maxLength(MAX_TEXT)), z.number(), z.boolean(), z.null(), z.array(text())])
+export const expectedValueSchema = z.union([z.string().check(z.maxLength(MAX_TEXT)), z.number(), z.boolean(), z.null(), z.array(text())], {
+  error: 'Expected text, a number, true or false, null (no value) or a list of texts',
+})
 export type ExpectedValue = z.infer<typeof expectedValueSchema>
 
 /** An e-mail an Email block sent (captured, never delivered). */
@@ -43,11 +65,10 @@ export const emailExpectationSchema = z.strictObject({
 export type EmailExpectation = z.infer<typeof emailExpectationSchema>
 
 /** How the conversation stands once the answers are used: ended, or waiting at a block (any, or this one). */
-export const endingSchema = z.union([
-  z.literal('finished'),
-  z.literal('waiting'),
-  z.strictObject({ waitingAt: z.string().check(z.maxLength(200)) }),
-])
+export const endingSchema = z.union(
+  [z.literal('finished'), z.literal('waiting'), z.strictObject({ waitingAt: z.string().check(z.maxLength(200)) })],
+  { error: 'Expected "finished", "waiting" or {"waitingAt": "BLOCK_ID"}' },
+)
 export type Ending = z.infer<typeof endingSchema>
 
 export const stepExpectationsSchema = z.strictObject({
@@ -59,7 +80,7 @@ export const stepExpectationsSchema = z.strictObject({
 export type StepExpectations = z.infer<typeof stepExpectationsSchema>
 
 /** An answer: its text alone, or with what the flow is expected to do next. */
-export const scenarioAnswerSchema = z.union([text(), z.strictObject({ answer: text(), expect: z.optional(stepExpectationsSchema) })])
+export const scenarioAnswerSchema = textOr(z.strictObject({ answer: text(), expect: z.optional(stepExpectationsSchema) }))
 export type ScenarioAnswer = z.infer<typeof scenarioAnswerSchema>
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const

@@ -145,12 +145,16 @@ describe('flow-service test', () => {
       await expectBadInput([flow, await file('broken.json', '{"scenarios": [')], /broken\.json is not valid JSON/)
     })
 
-    it('a scenarios file that is not in the format, each problem on a line of its own', async () => {
+    it('a scenarios file that is not in the format, each problem on a line of its own, where it is', async () => {
       const flow = await file('support.json', supportFlow())
-      const wrong = await file('wrong.json', { scenarios: [{ name: '', answers: [42], expect: { ending: 'done' } }] })
+      const wrong = await file('wrong.json', {
+        scenarios: [{ name: '', answers: [42, { answer: 'Ada', expect: { ending: 'over', messages: [{ has: 'Ada' }] } }] }],
+      })
       await expectBadInput([flow, wrong], /wrong\.json is not a scenarios file:\n {2}scenarios\.0\.name: .+\n/)
-      expect(err.join('\n')).toMatch(/scenarios\.0\.answers\.0: /)
-      expect(err.join('\n')).toMatch(/scenarios\.0\.expect\.ending: /)
+      const text = err.join('\n')
+      expect(text).toContain(`scenarios.0.answers.0: Expected an answer's text, or {"answer": "…", "expect": {…}}`)
+      expect(text).toContain('scenarios.0.answers.1.expect.ending: Expected "finished", "waiting" or {"waitingAt": "BLOCK_ID"}')
+      expect(text).toContain('scenarios.0.answers.1.expect.messages.0: Expected {"contains": "…"}, {"equals": "…"} or {"matches": "…"}')
     })
 
     it('a flow file that is not a flow export, and a file that is not there', async () => {
