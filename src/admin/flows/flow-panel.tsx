@@ -9,11 +9,12 @@ import { ResultsPanel } from '../results/results-panel'
 import { announce } from '../session'
 import { Deliveries } from './deliveries'
 import { DropOff } from './drop-off'
+import { FlowTestsPanel } from './flow-tests-panel'
 import { Preview } from './preview'
 import { Upload } from './upload'
 import { VersionsPanel } from './versions-panel'
 
-/** One flow: publishing, a new version, the preview, the snippets, its results, where visitors drop off, and its webhook's deliveries. */
+/** One flow: publishing, a new version, its tests, the preview, the snippets, its results, where visitors drop off, and its webhook's deliveries. */
 export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>; onClose(): void }) {
   const { flow } = props
   const heading = useRef<HTMLHeadingElement>(null)
@@ -103,6 +104,7 @@ export function FlowPanel(props: { flow: FlowSummary; onChanged(): Promise<void>
           version.value++
         }}
       />
+      <FlowTestsPanel flow={flow} />
       <EmbedSnippets flow={flow} />
       <Preview flow={flow} version={version.value} />
       <ResultsPanel flow={flow} version={version.value} />
