@@ -1,10 +1,8 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { signOut } from '../../src/admin/session'
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact'
+import { describe, expect, it } from 'vitest'
 import { newToken } from '../../src/service/ids'
 import { supportFlow, supportScenario } from '../service/helpers/flow-tests'
-import { type ServiceProcess, startServiceProcess } from '../service/helpers/service-process'
-import { axeViolations, renderConsole } from './helpers/console'
+import { axeViolations, renderConsole, useServiceConsole } from './helpers/console'
 
 /**
  * The flow panel's tests, against the service itself (its own process on loopback): a scenarios
@@ -12,24 +10,10 @@ import { axeViolations, renderConsole } from './helpers/console'
  * words with what failed, the summary announced.
  */
 const secret = newToken('secret')
-let service: ServiceProcess
-beforeAll(async () => {
-  service = await startServiceProcess({ FLOW_SECRET_TOKEN: secret })
-}, 60_000)
-afterAll(() => service.stop())
-beforeEach(() => {
-  ;(window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${service.url}/admin`)
-  document.documentElement.lang = 'en'
-  document.title = 'Flow console'
-  localStorage.clear()
-})
-afterEach(() => {
-  cleanup()
-  signOut()
-})
+const { service: running } = useServiceConsole(secret)
 
 const importFlow = async (flow: unknown) => {
-  const response = await fetch(`${service.url}/v1/flows/import`, {
+  const response = await fetch(`${running().url}/v1/flows/import`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
     body: JSON.stringify({ workspaceId: 'demo', flow }),

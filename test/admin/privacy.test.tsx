@@ -1,11 +1,9 @@
 import { createHmac } from 'node:crypto'
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { signOut } from '../../src/admin/session'
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact'
+import { describe, expect, it } from 'vitest'
 import { newToken } from '../../src/service/ids'
 import { surveyFlow } from '../service/helpers/results'
-import { type ServiceProcess, startServiceProcess } from '../service/helpers/service-process'
-import { axeViolations, renderConsole } from './helpers/console'
+import { axeViolations, renderConsole, useServiceConsole } from './helpers/console'
 
 /**
  * The console's privacy screen against the service itself (its own process on loopback, the
@@ -13,26 +11,10 @@ import { axeViolations, renderConsole } from './helpers/console'
  * exported, and the audit, all by keyboard-reachable, named controls.
  */
 const secret = newToken('secret')
-let service: ServiceProcess
-beforeAll(async () => {
-  service = await startServiceProcess({ FLOW_SECRET_TOKEN: secret })
-}, 60_000)
-afterAll(() => service.stop())
-beforeEach(() => {
-  // The console's page is the service's own /admin: its calls and the test's are same-origin.
-  ;(window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${service.url}/admin`)
-  // As the page the service serves has them.
-  document.documentElement.lang = 'en'
-  document.title = 'Flow console'
-  localStorage.clear()
-})
-afterEach(() => {
-  cleanup()
-  signOut()
-})
+const { service: running } = useServiceConsole(secret)
 
 const api = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${service.url}${path}`, {
+  const response = await fetch(`${running().url}${path}`, {
     method,
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),

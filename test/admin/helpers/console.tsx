@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { cleanup, render } from '@testing-library/preact'
-import { afterEach, beforeEach } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { App } from '../../../src/admin/app'
 import { setMuted } from '../../../src/admin/inbox/chime'
 import { signIn, signOut } from '../../../src/admin/session'
+import { type ServiceProcess, startServiceProcess } from '../../service/helpers/service-process'
 import { startTeamApiServer, type TeamApiServer } from './team-api-server'
 
 /**
@@ -31,6 +32,31 @@ export function useConsole(): { server: () => TeamApiServer } {
     await server?.close()
   })
   return { server: () => server! }
+}
+
+/**
+ * The console against the service itself: its own process on loopback (the embedded database),
+ * started once for the file with `secret` as its FLOW_SECRET_TOKEN; the console's page is the
+ * service's own /admin, so its calls and the test's are same-origin.
+ */
+export function useServiceConsole(secret: string): { service: () => ServiceProcess } {
+  let service: ServiceProcess | undefined
+  beforeAll(async () => {
+    service = await startServiceProcess({ FLOW_SECRET_TOKEN: secret })
+  }, 60_000)
+  afterAll(() => service?.stop())
+  beforeEach(() => {
+    ;(window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${service!.url}/admin`)
+    // As the page the service serves has them.
+    document.documentElement.lang = 'en'
+    document.title = 'Flow console'
+    localStorage.clear()
+  })
+  afterEach(() => {
+    cleanup()
+    signOut()
+  })
+  return { service: () => service! }
 }
 
 /** Signs in with `token` (as the sign-in form does once the service accepted it) and renders the console. */

@@ -1,4 +1,4 @@
-import { loadSharedFlow } from './flows'
+import { loadSharedFlow, text } from './flows'
 
 /**
  * Flows and scenarios for the flow tests (`flow-service test`, `POST /v1/flows/{id}/test`).
@@ -40,7 +40,6 @@ export const adultHearsAJoke = {
  * credentials the test run sets aside), an e-mail to the team, and the ticket number.
  */
 export function supportFlow(): Record<string, any> {
-  const text = (id: string, value: string) => ({ id, type: 'text', content: { richText: [{ type: 'p', children: [{ text: value }] }] } })
   return {
     version: '6',
     name: 'Support desk',

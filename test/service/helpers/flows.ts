@@ -106,7 +106,8 @@ export function fileInputFlow(options: Record<string, unknown> = {}, overrides: 
   })
 }
 
-function text(id: string, plainText: string) {
+/** A text bubble saying `plainText`. */
+export function text(id: string, plainText: string) {
   return {
     id,
     type: 'text',
