@@ -28,6 +28,10 @@ export function openPgDatabase(connectionString: string, maxConnections = 10): D
   const pool = new pg.Pool({ connectionString, max: maxConnections })
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => log().warn({ err: error }, 'an idle database connection failed'))
+  // Nor may one that is checked out between two statements (a transaction awaiting its caller)
+  // when the server ends it (restart, failover): the pool listens only to idle clients, and `pg`
+  // emits the loss as an 'error' event. Its next statement fails and the pool discards it.
+  pool.on('connect', (client) => client.on('error', (error) => log().warn({ err: error }, 'a database connection in use failed')))
   const listener = new PgListener(connectionString)
   const unwatch = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: maxConnections }))
 

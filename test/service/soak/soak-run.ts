@@ -149,7 +149,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
     // Let the killed workers' leases and the last requests settle before reading memory.
     await new Promise((resolve) => setTimeout(resolve, 3_000))
-    const memoryAfter = await residentMiB(single.pid)
+    const memoryAfter = await residentMiB(single.pid).catch(async () => {
+      const { stdout, stderr } = await single.stop()
+      const errors = stdout.split('\n').filter((line) => /"level":"(fatal|error)"/.test(line))
+      throw new Error(`the instance nobody killed has stopped:\n${[...errors.slice(-5), stderr.slice(-3000)].join('\n')}`)
+    })
     const faults = { ...proxy.counts }
     await proxy.close()
     const checked = await checkRecorded(pg.url, outcomes)
