@@ -19,7 +19,7 @@ export const hasExpired = (lastActive: number, now: number, expiryHours: number 
  * starts over, with a notice (default `DEFAULT_EXPIRY_HOURS`; the service's session lifetime,
  * SESSION_TTL_SECONDS, bounds it too).
  */
-export const rememberUserSchema = z.looseObject({ isEnabled: bool(), storage: str() })
+export const rememberUserSchema = z.looseObject({ isEnabled: bool(), storage: str(), expiryHours: num() })
 
 export const chatGeneralShape = { isTypingEmulationEnabled: bool(), isInputPrefillEnabled: bool() }
 export const chatGeneralSettingsSchema = z.looseObject({ ...chatGeneralShape, rememberUser: opt(rememberUserSchema) })

@@ -4,6 +4,7 @@
  * was republished or its session expired. A chunk of its own: only the chats of flows that
  * remember users, or whose storage holds a record, load it.
  */
+import { hasExpired } from '../../../protocol/chat-settings'
 import type { ChatStepResult, ClientAction } from '../../../protocol/index'
 import type { PublishedFlow } from '../../transport/index'
 import { startedBeforeReload } from '../actions/started-before-reload'
@@ -86,6 +87,7 @@ export function snapshot({ stage, session, transcript, avatars, progress }: Snap
     avatars: { ...avatars },
     progress,
     stage: savedStage(stage),
+    savedAt: Date.now(),
   }
 }
 
@@ -194,7 +196,8 @@ export function save(host: RememberHost): void {
   }
 }
 
-const sameRecord = ({ rev: _, ...stored }: SavedConversation, record: SavedConversation) =>
+/** The same conversation standing at the same place: when and by which save aside. */
+const sameRecord = ({ rev: _, savedAt: __, ...stored }: SavedConversation, { savedAt: ___, ...record }: SavedConversation) =>
   JSON.stringify(stored) === JSON.stringify(record)
 
 /** The saved conversation `data` (what storage held), if readable; an unreadable one is dropped with a log. */
@@ -209,7 +212,9 @@ function readSaved(data: unknown, { memory, emit }: RememberHost): SavedConversa
 
 /**
  * Goes on with the conversation storage held (`data`), if it is readable, the flow still
- * remembers users (`storage`) and it runs on the `published` version; else a new one begins.
+ * remembers users (`storage`), it runs on the `published` version and it was last saved less than
+ * the flow's `rememberUser.expiryHours` ago (24 by default); else a new one begins, with a notice
+ * when it was republished or expired.
  */
 export function reopen(
   host: RememberHost,
@@ -222,24 +227,29 @@ export function reopen(
   if (!saved || !storage) return host.begin(signal, { published })
   // A remembered conversation goes on only with the flow version it started on.
   if (saved.publishedAt !== published.updatedAt) return startOver(host, 'republished', signal, saved.resultId, published)
+  const expiryHours = published.settings?.general?.rememberUser?.expiryHours
+  if (saved.savedAt !== undefined && hasExpired(saved.savedAt, Date.now(), expiryHours))
+    return startOver(host, 'expired', signal, undefined, published)
   if (host.memory) sawRevision(host.memory, saved.rev)
   return resume(host.state, saved, storage, host.emit)
 }
 
 /**
- * Replaces the remembered conversation with a new one for the same visitor (result): its flow
- * was republished, or the service no longer has its session.
+ * Replaces the remembered conversation with a new one. Its flow was republished (or nothing had
+ * begun): the same result goes on (`resultId`). It expired (idle too long, or the service no
+ * longer has its session): a new result begins and the old one is kept, as for a signed-in
+ * visitor (docs/decisions/2026-11-28-expiry-default.md).
  */
 export function startOver(
   { state, memory, begin }: RememberHost,
   reason: RestartReason | null,
   signal: AbortSignal,
-  resultId = state.session.peek().resultId,
+  resultId: string | undefined = state.session.peek().resultId,
   published?: PublishedFlow,
 ): Promise<Next> {
   memory?.clear()
   state.startOver(reason)
-  return begin(signal, { published, resultId, reason: reason ?? undefined })
+  return begin(signal, { published, resultId: reason === 'expired' ? undefined : resultId, reason: reason ?? undefined })
 }
 
 /**

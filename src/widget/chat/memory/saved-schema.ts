@@ -104,6 +104,11 @@ const commonFields = {
    * only when it is newer than any it saved or followed (tab-sync.ts).
    */
   rev: optional(number()),
+  /**
+   * When the conversation was last saved (ms since the epoch): its last activity, after which
+   * `rememberUser.expiryHours` says it has expired. Records saved before 2026-11-29 have none.
+   */
+  savedAt: optional(number()),
 }
 
 /**

@@ -249,11 +249,53 @@ describe('remembered conversations', () => {
     await settle()
     conversation.send('36')
     await settle()
-    expect(calls.start.map((call) => call.body)).toEqual([{ isStreamEnabled: true, resultId: 'r1' }])
+    // A new result: the expired one is kept as it was.
+    expect(calls.start.map((call) => call.body)).toEqual([{ isStreamEnabled: true }])
     expect(texts(conversation)).toEqual(['Hello again'])
     expect(conversation.notice.value).toBe('expired')
     expect(conversation.stage.value.tag).toBe('waiting-input')
     expect(store.saved?.sessionId).toBe('s2')
+  })
+
+  it('starts a new result with the expired notice when the record was last saved longer ago than the flow keeps it', async () => {
+    const store = await firstVisit()
+    const hours = (n: number) => n * 3_600_000
+    store.memory.save('local', { ...store.saved!, savedAt: Date.now() - hours(3) })
+    const { conversation, calls, events } = setup({
+      memory: store.memory,
+      published: publishedFlow({
+        settings: { ...REMEMBER, general: { rememberUser: { isEnabled: true, storage: 'local', expiryHours: 2 } } },
+      }),
+      start: startResponse({ messages: [text('m1', 'Hello again')], input: textInput() }, { sessionId: 's2', resultId: 'r2' }),
+    })
+    conversation.start()
+    await settle()
+    expect(calls.continue).toHaveLength(0)
+    expect(calls.start.map((call) => call.body)).toEqual([{ isStreamEnabled: true }])
+    expect(texts(conversation)).toEqual(['Hello again'])
+    expect(conversation.notice.value).toBe('expired')
+    expect(conversation.failure.value).toBeNull()
+    expect(events.of('flowchat:start')).toEqual([{ sessionId: 's2', resultId: 'r2', resumed: false, restartedBecause: 'expired' }])
+    expect(store.saved).toMatchObject({ sessionId: 's2', resultId: 'r2' })
+  })
+
+  it('expires after 24 idle hours when the flow sets no expiry, and not before', async () => {
+    const hours = (n: number) => n * 3_600_000
+    const store = await firstVisit()
+    const record = store.saved!
+    store.memory.save('local', { ...record, savedAt: Date.now() - hours(23) })
+    const recent = setup({ memory: store.memory })
+    recent.conversation.start()
+    await settle()
+    expect(recent.calls.start).toHaveLength(0)
+    expect(recent.conversation.notice.value).toBeNull()
+    recent.conversation.dispose()
+    store.memory.save('local', { ...record, savedAt: Date.now() - hours(25) })
+    const old = setup({ memory: store.memory, start: startResponse({ input: textInput() }, { sessionId: 's2' }) })
+    old.conversation.start()
+    await settle()
+    expect(old.calls.start).toHaveLength(1)
+    expect(old.conversation.notice.value).toBe('expired')
   })
 
   it('drops an unreadable record with a log and starts fresh', async () => {
