@@ -193,6 +193,11 @@ export const startChatRequestSchema = z.looseObject({
    * the user's: a start resumes the user's running conversation of this flow from any device.
    */
   user: opt(startChatUserSchema),
+  /**
+   * The visitor chose to start over: a new conversation, even for a verified user whose
+   * conversation of this flow is running (that one is kept as it stands).
+   */
+  startOver: opt(z.boolean()),
 })
 export type StartChatRequest = z.infer<typeof startChatRequestSchema>
 

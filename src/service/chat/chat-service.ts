@@ -26,7 +26,8 @@ export async function startChat(deps: ChatDeps, gate: FlowGate, request: StartCh
     ? await verifyUser({ store: deps.store, key: deps.integrations.key }, flow.workspaceId, request.user, deps.now())
     : undefined
   const userId = identity?.userId
-  const going = userId ? await usersConversation(deps, { flowId: flow.id, version, userId }) : undefined
+  // Starting over: the user's running conversation stays as it is, a new one begins.
+  const going = userId && !request.startOver ? await usersConversation(deps, { flowId: flow.id, version, userId }) : undefined
   if (going?.response) return JSON.stringify({ ...going.response, identity: identity!.verdict } satisfies StartChatResponse)
 
   // A result id from another flow, one we never issued, or another user's, just starts a fresh result.

@@ -25,7 +25,7 @@ export function registerChatRoutes(app: Hono, ctx: AppContext): void {
   app.post('/v1/flows/:flowId/startChat', gates.flow, async (c) => {
     // Only a missing body means "no options"; a JSON null is a wrong shape like any other.
     const request = await gates.readBody(c, startChatRequestSchema, {
-      keys: ['prefilledVariables', 'resultId', 'isStreamEnabled', 'message', 'user'],
+      keys: ['prefilledVariables', 'resultId', 'isStreamEnabled', 'message', 'user', 'startOver'],
       absent: {},
     })
     return jsonText(c, await startChat(ctx, c.var.gate, request))

@@ -19,6 +19,7 @@ export type {
   FlowChatEventType,
   FlowChatLogDetail,
   FlowChatScriptEventDetail,
+  TranscriptLine,
 } from './events/events'
 export { chunkFailure, isSetUpMistake, widgetWarning } from './events/events'
 export { type CommandError, refuseCommand } from './events/failures'
@@ -27,4 +28,4 @@ export type { AgentEntry, Entry, GuestEntry, HostEntry, LiveMessage, ReplyStatus
 export type { LiveHandoff } from './state/live-handoff'
 export type { ActiveInput, Failure, Pending, RestartReason, Stage, StageTag } from './state/stage'
 export { isWaitingForWebhook, liveHandoff } from './state/stage'
-export { CHUNK_SIZE, type Transcript, type TranscriptChunk } from './state/transcript'
+export { CHUNK_SIZE, loadTranscriptLines, type Transcript, type TranscriptChunk } from './state/transcript'

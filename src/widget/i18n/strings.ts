@@ -83,6 +83,20 @@ export const ENGLISH = {
   restartRepublished: 'This chat has been updated since your last visit, so a new conversation has started.',
   /** Shown when a remembered conversation could not go on because it was too old. */
   restartExpired: 'Your previous conversation had expired, so a new one has started.',
+  /** Shown and read out (politely) when the visitor chose Start over in the chat's menu and a new conversation began. */
+  restartRequested: 'Started over.',
+  /** Accessible name of the button that opens the chat's menu (Start over, the transcript's downloads). */
+  chatMenu: 'Chat menu',
+  /** Item of the chat's menu that leaves this conversation and begins a new one. A short verb phrase. */
+  startOver: 'Start over',
+  /** Item of the chat's menu that downloads the conversation as a plain text file. */
+  downloadText: 'Download transcript (text)',
+  /** Item of the chat's menu that downloads the conversation as a web page made for printing. */
+  downloadPage: 'Download transcript (printable page)',
+  /** Title of the downloaded transcript (the flow's name follows it). */
+  transcriptTitle: 'Conversation transcript',
+  /** Who wrote the visitor's messages, in the downloaded transcript. */
+  you: 'You',
   /** Read by screen readers before a picture's description when a picture arrives. */
   image: 'Image',
   /** Read by screen readers when a video arrives. */

@@ -93,6 +93,12 @@ interface ShellProps {
 /** The progress bar is a chunk of its own (progress-bar.tsx), requested when the theme enables it. */
 const progressBar = lazyView('progress bar', () => import('./progress-bar').then((chunk) => chunk.ProgressBar))
 
+/**
+ * The chat's menu (Start over, the transcript's downloads) is a chunk of its own (chat-menu.tsx),
+ * requested as the chat shows. A page hides it with `flow-chat::part(menu) { display: none }`.
+ */
+const chatMenu = lazyView('chat menu', () => import('./chat-menu').then((chunk) => chunk.ChatMenu))
+
 function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProps) {
   const { conversation } = widget
   const stream = useRef<HTMLDivElement>(null)
@@ -108,6 +114,7 @@ function Shell({ widget, isValidCss, label, frame, scroller, scheme }: ShellProp
       <ThemeVarsView widget={widget} target={frame} theme={theme} isValid={isValidCss} scheme={scheme} />
       {theme?.general?.progressBar?.isEnabled && <progressBar.View widget={widget} />}
       <div class="container" part="container">
+        <chatMenu.View widget={widget} />
         {/* Focusable so keyboard users can scroll back through the conversation, and where focus
             waits between an answer and the next input. */}
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrollable region takes keyboard focus so that keyboard users can scroll it (WCAG 2.1.1); <section> would add no name */}

@@ -81,7 +81,7 @@ function useAnnouncements(transcript: Transcript): readonly Announced[] {
  * What the chat's polite live region says (the region itself is the core's, there from the start as
  * screen readers need): each new host message once, each line of a person the chat was handed to
  * once (with their name), and that the chat is waiting for an outside system (a wait-for-webhook
- * block) when it is. (The handoff's own status line says where it stands.) Each message is its own node (added, never
+ * block) when it is, and that the visitor started over. (The handoff's own status line says where it stands.) Each message is its own node (added, never
  * rewritten), so screen readers queue a burst of bubbles instead of dropping all but the last;
  * older nodes leave as newer ones arrive. Part of the views' chunk; placed just after the region, it
  * announces every message of the conversation not yet read out, in order.
@@ -94,6 +94,7 @@ export function Announcements({ widget: { conversation, t } }: WidgetProps) {
         <p key={entry.key}>{announcement(entry, t)}</p>
       ))}
       {isWaitingForWebhook(conversation.stage.value) && <p key="waiting">{t('waiting')}</p>}
+      {conversation.notice.value === 'requested' && <p key="started-over">{t('restartRequested')}</p>}
     </>
   )
 }

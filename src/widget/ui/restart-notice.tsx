@@ -17,7 +17,7 @@ const RESTART_CSS = css`
 }
 `
 
-const RESTART_TEXT = { republished: 'restartRepublished', expired: 'restartExpired' } as const
+const RESTART_TEXT = { republished: 'restartRepublished', expired: 'restartExpired', requested: 'restartRequested' } as const
 
 /**
  * Why a remembered conversation could not go on. A chunk of its own: only a flow that remembers
@@ -27,7 +27,8 @@ export function RestartNoticeView({ widget: { t }, reason }: WidgetProps & { rea
   const notice = useRef<HTMLParagraphElement>(null)
   useLayoutEffect(() => adoptChunkCss(notice.current, RESTART_CSS), [])
   return (
-    <p class="restart-notice" part="restart-notice" role="status" ref={notice}>
+    // Starting over is read out by the live region (live-region.tsx), which is there already.
+    <p class="restart-notice" part="restart-notice" role={reason === 'requested' ? undefined : 'status'} ref={notice}>
       {t(RESTART_TEXT[reason])}
     </p>
   )

@@ -123,6 +123,23 @@ describe('a verified user', () => {
     expect(anonymous.resultId).not.toBe(laptop.resultId)
   })
 
+  it('starts over when they ask to: a new conversation and result, the running one kept where it stood', async () => {
+    const flow = await publishedSurvey(svc)
+    const secret = await newSecret()
+    const user = { id: 'grace', hash: sign(secret, 'grace') }
+    const first = await start(flow.id, { user })
+    await answer(first.sessionId, 'Grace')
+    const fresh = await start(flow.id, { user, startOver: true })
+    expect(fresh.resumed).toBeUndefined()
+    expect(fresh.sessionId).not.toBe(first.sessionId)
+    expect(fresh.resultId).not.toBe(first.resultId)
+    expect(fresh.identity).toEqual({ status: 'verified' })
+    // The one left behind is kept as it stood; the user's newest conversation is the new one.
+    const kept = await svc.call('GET', `/v1/flows/${flow.id}/results/${first.resultId}`, { token: svc.tokens.secret })
+    expect(kept.status).toBe(200)
+    expect((await start(flow.id, { user })).sessionId).toBe(fresh.sessionId)
+  })
+
   it('starts a new conversation once theirs ended, or when it expired (with the reason)', async () => {
     const flow = await publishedSurvey(svc, {
       settings: { general: { rememberUser: { isEnabled: true, storage: 'local', expiryHours: 2 } } },

@@ -165,6 +165,7 @@ function createFollower(handoffId: string, context: ActionContext) {
       author: event.author,
       text: event.text,
       agent: event.author === 'agent' ? (event.agent ?? agent.peek() ?? undefined) : undefined,
+      at: Date.parse(event.at) || Date.now(),
     }
     show(entry)
     return undefined

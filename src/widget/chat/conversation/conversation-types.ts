@@ -75,7 +75,11 @@ export interface Conversation {
    * notice with its way out): for a view that cannot read the input the step gave it.
    */
   fail(error: unknown): void
-  /** Forgets the current (and remembered) conversation and starts a new one. */
-  reset(): void
+  /**
+   * Forgets the current (and remembered) conversation and starts a new one (a new result: the
+   * service keeps the old one). `requested`: the visitor chose Start over, and is told it started
+   * over; a signed-in visitor's running conversation is not resumed then.
+   */
+  reset(reason?: 'requested'): void
   dispose(): void
 }

@@ -130,7 +130,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     known: { published?: PublishedFlow; resultId?: string; reason?: RestartReason } = {},
   ): Promise<Next> {
     const flow = options.flow.trim()
-    const request = startRequest(options.prefilledVariables, known.resultId, emit, options.user)
+    const request = startRequest(options.prefilledVariables, known.resultId, emit, options.user, known.reason === 'requested')
     // startChat first: a cross-origin JSON POST waits for its preflight, one round trip more.
     const starting = client.startChat(flow, request, signal)
     const [published, started] = await Promise.all([known.published ?? fetchPublished(flow, signal), starting])
@@ -236,12 +236,17 @@ export function createConversation(options: ConversationOptions): Conversation {
         },
       )
     },
-    reset() {
+    reset(reason) {
       if (disposed) return
       cancelCommands()
       commands = undefined
       stop()
       memory?.clear()
+      if (reason) {
+        state.startOver(reason)
+        run((signal) => begin(signal, { reason }))
+        return
+      }
       state.clear()
       state.enter({ tag: 'idle' })
       start()

@@ -8,6 +8,7 @@ import type { ConversationState } from '../state/conversation-state'
 import { hostEntry, type StreamedAnswer } from '../state/entries'
 import { orderStep } from '../state/sequence'
 import type { Next, Pending } from '../state/stage'
+import { announceEnd } from '../state/transcript'
 import { playStep } from './player'
 import { typingSettings } from './typing'
 
@@ -72,7 +73,7 @@ export async function playTurn(state: ConversationState, context: TurnContext, s
   if (step.input) state.showInput(step.input)
   else {
     state.enter({ tag: 'ended' })
-    emit('flowchat:end', {})
+    announceEnd(state.transcript, emit)
   }
   return null
 }

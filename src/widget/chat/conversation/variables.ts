@@ -22,13 +22,15 @@ export function cleanVariables(input: unknown): { variables: PrefilledVariables 
 
 /**
  * The startChat body: the usable prefilled variables (dropped ones logged), a result to resume,
- * and `isStreamEnabled`: this widget shows AI answers as they stream.
+ * `isStreamEnabled` (this widget shows AI answers as they stream), and `startOver` when the
+ * visitor chose to.
  */
 export function startRequest(
   prefilled: unknown,
   resultId: string | undefined,
   emit: Emit,
   user?: { userId: string; userHash: string },
+  startOver?: boolean,
 ): StartChatRequest {
   const { variables, dropped } = cleanVariables(prefilled)
   if (dropped.length > 0) {
@@ -38,6 +40,7 @@ export function startRequest(
     )
   }
   const request: StartChatRequest = { isStreamEnabled: true }
+  if (startOver) request.startOver = true
   if (variables) request.prefilledVariables = variables
   if (resultId) request.resultId = resultId
   // Either one alone is sent too: the service's refusal (a log of the step) tells the site owner why.

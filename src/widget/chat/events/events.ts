@@ -76,18 +76,38 @@ export interface FlowChatScriptEventDetail {
   payload: unknown
 }
 
+/**
+ * One message of a conversation's transcript (`flowchat:end`, the chat menu's downloads), in the
+ * order shown. `from`: `flow` (the flow's message), `visitor` (an answer, or a message to a person),
+ * `person` (a person of the site's team, in a handoff; `name` theirs), `service` (the service's
+ * own line in a handoff: "Ada joined"). `text`: what a person reads (a picture's or video's
+ * description, if any; `url` its address). `at`: when it was shown (ISO 8601); none for messages
+ * restored from a conversation remembered before times were kept.
+ */
+export interface TranscriptLine {
+  from: 'flow' | 'visitor' | 'person' | 'service'
+  name?: string
+  text: string
+  url?: string
+  at?: string
+}
+
 export interface FlowChatEventMap {
   /** The published flow arrived; the themed shell is painted. */
   'flowchat:ready': { flowId: string; publishedFlowId: string; updatedAt: string }
   /**
    * A conversation began (`resumed: false`) or a remembered one was restored after a reload
-   * (`resumed: true`). `restartedBecause` says why a remembered conversation was replaced.
+   * (`resumed: true`). `restartedBecause` says why the conversation before it was replaced
+   * (`requested`: the visitor chose Start over in the chat's menu).
    */
-  'flowchat:start': { sessionId: string; resultId: string; resumed: boolean; restartedBecause?: 'republished' | 'expired' }
+  'flowchat:start': { sessionId: string; resultId: string; resumed: boolean; restartedBecause?: 'republished' | 'expired' | 'requested' }
   /** An answer (typed, chosen or produced by a client action) reached the service. */
   'flowchat:answer': { message: string }
-  /** The flow reached its end: no further input is expected. */
-  'flowchat:end': Record<string, never>
+  /**
+   * The flow reached its end: no further input is expected. `transcript`: every message of the
+   * conversation in order (left out, with a log, only if its code could not be loaded).
+   */
+  'flowchat:end': { transcript?: TranscriptLine[] }
   /**
    * An AI answer started streaming in: the service accepted the request. `attempt` counts the
    * visitor's retries of this answer (0 for the first).

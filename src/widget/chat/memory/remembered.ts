@@ -30,10 +30,10 @@ export type { SavedConversation }
 export const MAX_SAVED_ENTRIES = 200
 
 function saveEntry(entry: Entry): SavedConversation['entries'][number] {
-  if (entry.kind === 'host') return { kind: 'host', message: entry.message, avatarUrl: entry.avatarUrl }
+  if (entry.kind === 'host') return { kind: 'host', message: entry.message, avatarUrl: entry.avatarUrl, at: entry.at }
   if (entry.kind === 'agent') {
-    const { handoffId, seq, author, text, agent } = entry
-    return { kind: 'agent', handoffId, seq, author, text, agent }
+    const { handoffId, seq, author, text, agent, at } = entry
+    return { kind: 'agent', handoffId, seq, author, text, agent, at }
   }
   return {
     kind: 'guest',
@@ -41,6 +41,7 @@ function saveEntry(entry: Entry): SavedConversation['entries'][number] {
     status: entry.status.peek(),
     error: entry.error.peek()?.text,
     avatarUrl: entry.avatarUrl,
+    at: entry.at,
     live: entry.live,
   }
 }

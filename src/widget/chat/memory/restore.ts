@@ -9,9 +9,9 @@ import type { SavedConversation, SavedStage } from './saved-schema'
 export function restoreEntries(saved: SavedConversation): { entries: Entry[]; lastGuest: GuestEntry | null } {
   let lastGuest: GuestEntry | null = null
   const entries = saved.entries.map((item): Entry => {
-    if (item.kind === 'host') return hostEntry(item.message, item.avatarUrl, true)
+    if (item.kind === 'host') return { ...hostEntry(item.message, item.avatarUrl, true), at: item.at }
     if (item.kind === 'agent') return { ...item, key: `h${item.handoffId}:${item.seq}`, restored: true }
-    const entry: GuestEntry = { ...guestEntry(item.text, item.avatarUrl), live: item.live }
+    const entry: GuestEntry = { ...guestEntry(item.text, item.avatarUrl), live: item.live, at: item.at }
     entry.status.value = item.status
     entry.error.value = item.error === undefined ? null : { text: item.error }
     // A message to a person is not the answer a reload sends again (the handoff does that itself).

@@ -17,13 +17,14 @@ const nonEmpty = string().check((ctx) => {
 
 const entriesSchema = array(
   anyOf(
-    object({ kind: oneOf('host'), message: chatMessageSchema, avatarUrl: text }),
+    object({ kind: oneOf('host'), message: chatMessageSchema, avatarUrl: text, at: optional(number()) }),
     object({
       kind: oneOf('guest'),
       text: string(),
       status: oneOf('sending', 'waiting', 'sent', 'failed', 'rejected'),
       error: text,
       avatarUrl: text,
+      at: optional(number()),
       // A message to a person (a handoff): sent again after a reload with its key, until it has a seq.
       live: optional(object({ handoffId: string(), key: string(), seq: optional(number()) })),
     }),
@@ -35,6 +36,7 @@ const entriesSchema = array(
       author: oneOf('agent', 'system'),
       text: string(),
       agent: optional(object({ name: string(), avatarUrl: text })),
+      at: optional(number()),
     }),
   ),
 )

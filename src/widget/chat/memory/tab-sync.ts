@@ -10,6 +10,7 @@
 import { batch } from '@preact/signals-core'
 import { widgetWarning } from '../events/events'
 import type { Next, Pending } from '../state/stage'
+import { announceEnd } from '../state/transcript'
 import type { ConversationMemory } from './conversation-memory'
 import type { RememberHost } from './remember-host'
 import { pendingOf, restoreEntries } from './restore'
@@ -109,7 +110,7 @@ function show({ state, emit }: RememberHost, saved: SavedConversation, resumed: 
   else if ('step' in stage) state.enter({ tag: 'playing', step: stage.step, typing: true })
   else if (stage.tag === 'ended') {
     state.enter({ tag: 'ended' })
-    emit('flowchat:end', {})
+    announceEnd(state.transcript, emit)
   } else state.enter({ tag: 'loading' })
 }
 

@@ -31,6 +31,8 @@ export interface HostEntry {
   avatarUrl: string | undefined
   /** Shown again from a remembered conversation: already read out on the earlier page. */
   restored?: true
+  /** When it was shown (ms since the epoch), for the transcript; none when restored from an older record. */
+  at?: number
   /** Set while and after an AI answer streams into this bubble. */
   stream?: StreamedAnswer
 }
@@ -53,6 +55,8 @@ export interface GuestEntry {
   /** Why it was not sent or was refused. */
   error: Signal<Words | null>
   avatarUrl: string | undefined
+  /** When the visitor gave it (ms since the epoch), for the transcript. */
+  at?: number
   /** A message to a person of the owner's team (a handoff), not an answer to the flow. */
   live?: LiveMessage
 }
@@ -80,6 +84,8 @@ export interface AgentEntry {
   author: 'agent' | 'system'
   text: string
   agent?: Agent | undefined
+  /** When the service stored it (ms since the epoch), for the transcript. */
+  at?: number
   /** Shown again from a remembered conversation: already read out on the earlier page. */
   restored?: true
 }
@@ -94,6 +100,7 @@ export const hostEntry = (message: ChatMessage, avatarUrl: string | undefined, r
   key: nextKey(),
   message,
   avatarUrl,
+  at: Date.now(),
   ...(restored && { restored: true }),
   ...(stream && { stream }),
 })
@@ -105,4 +112,5 @@ export const guestEntry = (text: string, avatarUrl: string | undefined): GuestEn
   status: signal<ReplyStatus>('sending'),
   error: signal<Words | null>(null),
   avatarUrl,
+  at: Date.now(),
 })

@@ -4,8 +4,8 @@ import type { Told } from '../events/failures'
 import type { GuestEntry } from './entries'
 import type { LiveHandoff } from './live-handoff'
 
-/** Why a remembered conversation could not go on and a new one started instead. */
-export type RestartReason = 'republished' | 'expired'
+/** Why a conversation could not go on (its flow republished, it expired) or did not (the visitor started over), and a new one started. */
+export type RestartReason = 'republished' | 'expired' | 'requested'
 
 /** The input the visitor can answer now; `key` changes each time one is shown, resetting its view. */
 export interface ActiveInput {

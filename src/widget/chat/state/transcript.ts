@@ -1,4 +1,5 @@
 import { batch, type ReadonlySignal, type Signal, signal } from '@preact/signals-core'
+import { chunkFailure, type Emit } from '../events/events'
 import type { Entry } from './entries'
 
 /** Entries per chunk: appending copies at most this many references. */
@@ -69,4 +70,22 @@ export function createTranscript(): Transcript {
       })
     },
   }
+}
+
+/** The code that writes a transcript (transcript-lines.ts): a chunk, for the end of a conversation and the chat menu's downloads. */
+export const loadTranscriptLines = () => import('./transcript-lines')
+
+/**
+ * Tells the page the flow ended (`flowchat:end`), with the transcript, whose code is a chunk of
+ * its own (transcript-lines.ts): dispatched as soon as that chunk is here, without the transcript
+ * (and with a log) if it cannot load.
+ */
+export function announceEnd(transcript: Transcript, emit: Emit): void {
+  loadTranscriptLines().then(
+    (chunk) => emit('flowchat:end', { transcript: chunk.transcriptLines(transcript) }),
+    (error: unknown) => {
+      emit('flowchat:log', chunkFailure('transcript', error))
+      emit('flowchat:end', {})
+    },
+  )
 }

@@ -107,7 +107,11 @@ describe('answers', () => {
     expect(calls.continue).toEqual([{ sessionId: 's1', message: 'ada l', key: 'key-1' }])
     expect(entriesOf(conversation).map((entry) => entry.kind)).toEqual(['host', 'guest', 'host'])
     expect(conversation.stage.value.tag).toBe('ended')
-    expect(events.of('flowchat:end')).toHaveLength(1)
+    await vi.waitFor(() => expect(events.of('flowchat:end')).toHaveLength(1))
+    // The page gets the transcript: every message in order, the answer as the visitor saw it.
+    const [end] = events.of('flowchat:end')
+    expect(end?.transcript?.map(({ from, text }) => `${from}: ${text}`)).toEqual(['flow: Hello', 'visitor: Ada L.', 'flow: Thanks'])
+    expect(end?.transcript?.every((line) => !Number.isNaN(Date.parse(line.at ?? '')))).toBe(true)
   })
 
   it('refuses a second answer while one is on its way', async () => {
