@@ -129,6 +129,7 @@ describe('a verified user', () => {
     const user = { id: 'grace', hash: sign(secret, 'grace') }
     const first = await start(flow.id, { user })
     await answer(first.sessionId, 'Grace')
+    svc.clock.advance(1_000)
     const fresh = await start(flow.id, { user, startOver: true })
     expect(fresh.resumed).toBeUndefined()
     expect(fresh.sessionId).not.toBe(first.sessionId)
