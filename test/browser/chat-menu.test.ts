@@ -76,6 +76,7 @@ describe('the chat menu', () => {
     await page.keyboard.press('ArrowDown')
     const menu = c.root.getByRole('menu', { name: 'Chat menu' })
     await menu.waitFor()
+    await expect.poll(() => focused(page)).toBe('menuitem: Start over')
     expect(await button.getAttribute('aria-expanded')).toBe('true')
     expect(await focused(page)).toBe('menuitem: Start over')
     expect(await axeViolations(page)).toEqual([])
@@ -94,7 +95,9 @@ describe('the chat menu', () => {
 
     // The text file: a line per message, in order, each with its time.
     await page.keyboard.press('Enter')
+    await expect.poll(() => focused(page)).toBe('menuitem: Start over')
     await page.keyboard.press('ArrowDown')
+    expect(await focused(page)).toBe('menuitem: Download transcript (text)')
     const [textDownload] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     expect(textDownload.suggestedFilename()).toMatch(/^chat-transcript-\d{4}-\d{2}-\d{2}\.txt$/)
     const text = await readFile((await textDownload.path())!, 'utf8')

@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { StringId } from '../i18n/strings'
 import { adoptChunkCss } from './chunk-css'
 import { css } from './css'
@@ -104,7 +104,8 @@ export function ChatMenu(props: WidgetProps) {
     setOpen(false)
     if (refocus) button.current?.focus()
   }
-  useEffect(() => {
+  // Before the next key press: a layout effect runs with the render, an effect only after paint.
+  useLayoutEffect(() => {
     if (!open) return
     items().at(first)?.focus()
     // A click anywhere else (the page included, through its shadow roots) closes the menu.
