@@ -14,7 +14,8 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection ended by the server', () 
     const other = openPgDatabase(databaseUrl!, 1)
     try {
       const ending = db.transaction(async (tx) => {
-        const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
+        const [row] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
+        const pid = row!.pid
         await other.query('SELECT pg_terminate_backend($1)', [pid])
         await until(async () => (await other.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).length === 0)
         // Between two statements, the way a transaction waits on its caller's work.
